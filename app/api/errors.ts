@@ -1,0 +1,108 @@
+/**
+ * Error codes of the public contract. Where Kafka has a name for an error we use Kafka's name
+ * and number (apache/kafka `clients/.../common/protocol/Errors.java`); our own codes (no Kafka
+ * equivalent) have no number. `retriable` follows Kafka's exception classes.
+ */
+export const KAFKA_ERRORS = {
+  NONE: { code: 0, retriable: false },
+  OFFSET_OUT_OF_RANGE: { code: 1, retriable: false },
+  CORRUPT_MESSAGE: { code: 2, retriable: true },
+  UNKNOWN_TOPIC_OR_PARTITION: { code: 3, retriable: true },
+  LEADER_NOT_AVAILABLE: { code: 5, retriable: true },
+  NOT_LEADER_OR_FOLLOWER: { code: 6, retriable: true },
+  REQUEST_TIMED_OUT: { code: 7, retriable: true },
+  BROKER_NOT_AVAILABLE: { code: 8, retriable: false },
+  REPLICA_NOT_AVAILABLE: { code: 9, retriable: true },
+  MESSAGE_TOO_LARGE: { code: 10, retriable: false },
+  NETWORK_EXCEPTION: { code: 13, retriable: true },
+  INVALID_TOPIC_EXCEPTION: { code: 17, retriable: false },
+  RECORD_LIST_TOO_LARGE: { code: 18, retriable: false },
+  NOT_ENOUGH_REPLICAS: { code: 19, retriable: true },
+  NOT_ENOUGH_REPLICAS_AFTER_APPEND: { code: 20, retriable: true },
+  INVALID_REQUIRED_ACKS: { code: 21, retriable: false },
+  INVALID_TIMESTAMP: { code: 32, retriable: false },
+  TOPIC_ALREADY_EXISTS: { code: 36, retriable: false },
+  INVALID_PARTITIONS: { code: 37, retriable: false },
+  INVALID_REPLICATION_FACTOR: { code: 38, retriable: false },
+  INVALID_REPLICA_ASSIGNMENT: { code: 39, retriable: false },
+  INVALID_CONFIG: { code: 40, retriable: false },
+  NOT_CONTROLLER: { code: 41, retriable: true },
+  INVALID_REQUEST: { code: 42, retriable: false },
+  POLICY_VIOLATION: { code: 44, retriable: false },
+  OPERATION_NOT_ATTEMPTED: { code: 55, retriable: false },
+  KAFKA_STORAGE_ERROR: { code: 56, retriable: true },
+  REASSIGNMENT_IN_PROGRESS: { code: 60, retriable: false },
+  TOPIC_DELETION_DISABLED: { code: 73, retriable: false },
+  FENCED_LEADER_EPOCH: { code: 74, retriable: true },
+  UNKNOWN_LEADER_EPOCH: { code: 75, retriable: true },
+  STALE_BROKER_EPOCH: { code: 77, retriable: false },
+  OFFSET_NOT_AVAILABLE: { code: 78, retriable: true },
+  PREFERRED_LEADER_NOT_AVAILABLE: { code: 80, retriable: true },
+  ELIGIBLE_LEADERS_NOT_AVAILABLE: { code: 83, retriable: true },
+  ELECTION_NOT_NEEDED: { code: 84, retriable: false },
+  NO_REASSIGNMENT_IN_PROGRESS: { code: 85, retriable: false },
+  INVALID_UPDATE_VERSION: { code: 95, retriable: false },
+  UNKNOWN_TOPIC_ID: { code: 100, retriable: true },
+  DUPLICATE_BROKER_REGISTRATION: { code: 101, retriable: false },
+  INELIGIBLE_REPLICA: { code: 107, retriable: false },
+  NEW_LEADER_ELECTED: { code: 108, retriable: false },
+} as const satisfies Record<string, { code: number; retriable: boolean }>;
+
+/** A Kafka error name such as `NOT_ENOUGH_REPLICAS`. */
+export type KafkaErrorName = keyof typeof KAFKA_ERRORS;
+
+/** Codes that Kafka has no name for: requests that are not valid for this product. */
+export const PRODUCT_ERRORS = {
+  /** Input failed its schema (wrong type, missing field). */
+  INVALID_INPUT: { retriable: false },
+  /** A broker id that is not a member of the cluster. */
+  BROKER_NOT_FOUND: { retriable: false },
+  /** The operation is not possible in the broker's current state (e.g. start a running broker). */
+  INVALID_STATE: { retriable: false },
+  /** A bug in Replica Studio; logged with its stack, never shown as "invalid input". */
+  INTERNAL: { retriable: false },
+} as const;
+
+export type ProductErrorName = keyof typeof PRODUCT_ERRORS;
+
+/** Every error code the contract can return. */
+export type ErrorCode = KafkaErrorName | ProductErrorName;
+
+/** The serialisable error inside a failed result envelope. */
+export interface ErrorView {
+  code: ErrorCode;
+  message: string;
+  retriable: boolean;
+  details?: unknown;
+}
+
+/** Whether `code` is retriable, per Kafka's exception classes. */
+export function isRetriable(code: ErrorCode): boolean {
+  if (code in KAFKA_ERRORS) return KAFKA_ERRORS[code as KafkaErrorName].retriable;
+  return PRODUCT_ERRORS[code as ProductErrorName].retriable;
+}
+
+/** Kafka's numeric code for a Kafka error name (undefined for product-only codes). */
+export function kafkaErrorNumber(code: ErrorCode): number | undefined {
+  return code in KAFKA_ERRORS ? KAFKA_ERRORS[code as KafkaErrorName].code : undefined;
+}
+
+/**
+ * The one exception type the engine throws for expected failures. The service turns it into an
+ * error envelope; anything else is INTERNAL.
+ */
+export class KafkaError extends Error {
+  readonly code: ErrorCode;
+  readonly details?: unknown;
+  constructor(code: ErrorCode, message: string, details?: unknown) {
+    super(message);
+    this.name = 'KafkaError';
+    this.code = code;
+    this.details = details;
+  }
+  toView(): ErrorView {
+    const view: ErrorView = { code: this.code, message: this.message, retriable: isRetriable(this.code) };
+    if (this.details !== undefined) view.details = this.details;
+    return view;
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * Time in the core is virtual: a Clock tells the time, a Scheduler runs callbacks at a time.
+ * ManualScheduler keeps the queue; tests advance it by hand, and the service layer drives it
+ * from real time (with a time scale) so that the same core code runs under both.
+ *
+ * Invariant: tasks run in (time, insertion order); the clock never moves backwards, and while a
+ * task runs `now()` equals its due time.
+ */
+export interface Clock {
+  /** Milliseconds on the engine's clock. */
+  now(): number;
+}
+
+export interface TimerHandle {
+  readonly id: number;
+}
+
+export interface Scheduler extends Clock {
+  /** Run `fn` after `delayMs` (0 = after the current task, in order). */
+  schedule(delayMs: number, fn: () => void): TimerHandle;
+  cancel(handle: TimerHandle | undefined | null): void;
+}
+
+interface Task {
+  id: number;
+  at: number;
+  fn: () => void;
+}
+
+/** A binary-heap priority queue of tasks ordered by (at, id). */
+class TaskHeap {
+  private readonly items: Task[] = [];
+  get size(): number {
+    return this.items.length;
+  }
+  peek(): Task | undefined {
+    return this.items[0];
+  }
+  push(task: Task): void {
+    const a = this.items;
+    a.push(task);
+    let i = a.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!before(a[i]!, a[parent]!)) break;
+      [a[i], a[parent]] = [a[parent]!, a[i]!];
+      i = parent;
+    }
+  }
+  pop(): Task | undefined {
+    const a = this.items;
+    const top = a[0];
+    const last = a.pop();
+    if (a.length > 0 && last) {
+      a[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < a.length && before(a[l]!, a[m]!)) m = l;
+        if (r < a.length && before(a[r]!, a[m]!)) m = r;
+        if (m === i) break;
+        [a[i], a[m]] = [a[m]!, a[i]!];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
+function before(x: Task, y: Task): boolean {
+  return x.at < y.at || (x.at === y.at && x.id < y.id);
+}
+
+export class ManualScheduler implements Scheduler {
+  private time: number;
+  private nextId = 1;
+  private readonly heap = new TaskHeap();
+  private readonly cancelled = new Set<number>();
+  private executed = 0;
+
+  constructor(startMs = 0) {
+    this.time = startMs;
+  }
+
+  now(): number {
+    return this.time;
+  }
+
+  /** Number of tasks run so far; useful to bound loops in tests. */
+  get tasksRun(): number {
+    return this.executed;
+  }
+
+  schedule(delayMs: number, fn: () => void): TimerHandle {
+    const id = this.nextId++;
+    const delay = Number.isFinite(delayMs) && delayMs > 0 ? delayMs : 0;
+    this.heap.push({ id, at: this.time + delay, fn });
+    return { id };
+  }
+
+  cancel(handle: TimerHandle | undefined | null): void {
+    if (handle) this.cancelled.add(handle.id);
+  }
+
+  /** Due time of the next live task, or undefined when the queue is empty. */
+  nextDueTime(): number | undefined {
+    for (;;) {
+      const top = this.heap.peek();
+      if (!top) return undefined;
+      if (this.cancelled.has(top.id)) {
+        this.heap.pop();
+        this.cancelled.delete(top.id);
+        continue;
+      }
+      return top.at;
+    }
+  }
+
+  /** Run every task due at or before `targetMs`, then set the clock to `targetMs`. */
+  advanceTo(targetMs: number): void {
+    for (;;) {
+      const due = this.nextDueTime();
+      if (due === undefined || due > targetMs) break;
+      const task = this.heap.pop()!;
+      this.time = Math.max(this.time, task.at);
+      this.executed++;
+      task.fn();
+    }
+    if (targetMs > this.time) this.time = targetMs;
+  }
+
+  /** Advance the clock by `ms`, running everything that falls due. */
+  advance(ms: number): void {
+    this.advanceTo(this.time + ms);
+  }
+
+  /** Run only the tasks due now (including ones they schedule with delay 0). */
+  flush(): void {
+    this.advanceTo(this.time);
+  }
+
+  /**
+   * Advance in small steps until `predicate` holds or `maxMs` elapses.
+   * Returns the elapsed virtual time when it held, or -1.
+   */
+  runUntil(predicate: () => boolean, maxMs: number, stepMs = 10): number {
+    const start = this.time;
+    this.flush();
+    while (!predicate()) {
+      if (this.time - start >= maxMs) return -1;
+      this.advance(Math.min(stepMs, start + maxMs - this.time));
+    }
+    return this.time - start;
+  }
+}
