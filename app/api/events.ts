@@ -1,0 +1,64 @@
+/**
+ * Events the engine emits, named `noun.pastTense`, for everything the console shows. Every
+ * event carries the engine time it happened at (`atMs`).
+ */
+
+/** What the console shows for a broker: its process state, or its controller state while running. */
+export type BrokerState =
+  | 'starting'
+  | 'fenced'
+  | 'running'
+  | 'controlled-shutdown'
+  | 'stopped'
+  | 'killed'
+  | 'power-lost';
+
+/** Why a partition's leader or ISR changed. */
+export type ChangeReasonView =
+  | 'create'
+  | 'isr-shrink'
+  | 'isr-expand'
+  | 'broker-fenced'
+  | 'broker-unfenced'
+  | 'controlled-shutdown'
+  | 'broker-reregistered'
+  | 'preferred-election'
+  | 'auto-rebalance'
+  | 'unclean-election'
+  | 'reassignment'
+  | 'reassignment-cancel'
+  | 'config-change';
+
+export interface EventMap {
+  /** A broker's state changed (process or controller side). */
+  'broker.stateChanged': { brokerId: number; state: BrokerState; previous: BrokerState; reason: string };
+  /** The active controller moved (failover) or became unavailable (`controllerId` null). */
+  'controller.changed': { controllerId: number | null; previousControllerId: number | null; reason: string };
+  /** The controller committed a smaller ISR. */
+  'isr.shrunk': { topic: string; partition: number; leader: number; isr: number[]; previousIsr: number[]; removed: number[]; partitionEpoch: number; reason: ChangeReasonView };
+  /** The controller committed a larger ISR. */
+  'isr.expanded': { topic: string; partition: number; leader: number; isr: number[]; previousIsr: number[]; added: number[]; partitionEpoch: number; reason: ChangeReasonView };
+  /** A partition got a new leader (or went offline: leader -1). `unclean` when chosen outside the ISR. */
+  'leader.changed': { topic: string; partition: number; leader: number; previousLeader: number; leaderEpoch: number; reason: ChangeReasonView; unclean: boolean };
+  /** A leader's high watermark moved forward. */
+  'highWatermark.advanced': { topic: string; partition: number; brokerId: number; highWatermark: number; previous: number };
+  /** A replica removed records from the end of its log. */
+  'replica.truncated': { topic: string; partition: number; brokerId: number; fromOffset: number; toOffset: number; leaderEpoch: number; reason: 'diverging-epoch' | 'offset-out-of-range' | 'power-loss' };
+  /** A topic was created. */
+  'topic.created': { topic: string; topicId: string; partitions: number; replicationFactor: number };
+  /** A topic was deleted. */
+  'topic.deleted': { topic: string; topicId: string };
+  /** A topic grew. */
+  'partitions.added': { topic: string; previousCount: number; totalCount: number };
+  /** A dynamic config changed (value null = deleted, back to its default). */
+  'config.changed': { resourceType: 'topic' | 'broker'; resourceName: string; name: string; value: string | null };
+  /** A reassignment started, completed or was cancelled for one partition. */
+  'reassignment.changed': { topic: string; partition: number; status: 'started' | 'completed' | 'cancelled'; replicas: number[]; addingReplicas: number[]; removingReplicas: number[] };
+}
+
+export type EventName = keyof EventMap;
+
+/** One emitted event: its name, when, and its payload. */
+export type EngineEvent = { [K in EventName]: { type: K; atMs: number } & EventMap[K] }[EventName];
+
+export type EventSink = (event: EngineEvent) => void;

@@ -1,0 +1,424 @@
+/**
+ * One replica of a partition on one broker, as leader or follower.
+ *
+ * Leader invariants (kafka-semantics.md §1–§3):
+ * - HW = min LEO over the maximal ISR (plus caught-up, ISR-eligible followers not yet in it);
+ *   it never moves backwards, and it does not move while the committed ISR is below the
+ *   effective min ISR = min(min.insync.replicas, replica count) ("strict min ISR", 3.7+).
+ * - A follower is caught up when its LEO equals the leader's or it reached the leader LEO of its
+ *   previous fetch within replica.lag.time.max.ms. Out-of-sync ISR members are removed by the
+ *   periodic shrink check; a follower joins when its LEO >= HW and >= the epoch start offset and
+ *   it is ISR-eligible. One AlterPartition in flight at a time.
+ * - acks=all: admission needs committed ISR >= effective min ISR (NOT_ENOUGH_REPLICAS); the
+ *   request waits until HW passes the batch, then answers NONE, or
+ *   NOT_ENOUGH_REPLICAS_AFTER_APPEND when the maximal ISR is too small, or REQUEST_TIMED_OUT.
+ * Follower: appends what it fetches, HW = min(leader HW, own LEO), truncates on DivergingEpoch.
+ */
+import type { KafkaErrorName } from '../../api/errors.js';
+import type { EngineEvent } from '../../api/events.js';
+import type { PartitionLog } from '../log/partition-log.js';
+import { estimateBatchSize, type LogRecord, type RecordBatch } from '../log/records.js';
+import type { MetadataImage } from '../metadata/image.js';
+import type { LeaderRecoveryState, PartitionState } from '../metadata/records.js';
+import type { BrokerRuntimeConfig, TopicRuntimeConfig } from '../runtime-config.js';
+import type { Scheduler, TimerHandle } from '../time.js';
+
+export interface PartitionHost {
+  readonly brokerId: number;
+  readonly scheduler: Scheduler;
+  readonly image: MetadataImage;
+  topicConfig(topicId: string): TopicRuntimeConfig;
+  brokerConfig(): BrokerRuntimeConfig;
+  emit(event: EngineEvent): void;
+  sendAlterPartition(partition: ReplicaPartition, proposedIsr: number[], recovery: LeaderRecoveryState): void;
+  /** New data on a leader: wake the fetches parked on it. */
+  onPartitionChanged(partition: ReplicaPartition): void;
+}
+
+interface FollowerState {
+  logEndOffset: number;
+  lastCaughtUpMs: number;
+  lastFetchLeaderLEO: number;
+  lastFetchMs: number;
+  brokerEpoch: number;
+}
+
+interface PendingIsr {
+  proposed: number[];
+  maximal: number[];
+}
+
+export interface ProduceOutcome {
+  errorCode: KafkaErrorName;
+  baseOffset: number;
+  errorMessage?: string;
+}
+
+interface ProduceWaiter {
+  requiredOffset: number;
+  baseOffset: number;
+  respond: (outcome: ProduceOutcome) => void;
+  timer: TimerHandle;
+}
+
+export type FollowerFetchCheck =
+  | { ok: true }
+  | { ok: false; error: KafkaErrorName }
+  | { ok: false; error: 'NONE'; divergingEpoch: { epoch: number; endOffset: number } };
+
+export class ReplicaPartition {
+  role: 'leader' | 'follower' = 'follower';
+  /** Latest partition state this broker applied from metadata. */
+  state: PartitionState;
+  leaderEpoch = -1;
+  partitionEpoch = -1;
+  committedIsr: number[] = [];
+  leaderEpochStartOffset = 0;
+  pendingIsr: PendingIsr | null = null;
+  private readonly followers = new Map<number, FollowerState>();
+  private waiters: ProduceWaiter[] = [];
+  /** Follower fetch state: when the fetcher may include this partition again. */
+  fetchDelayedUntil = 0;
+  /** Follower: the leader's HW in its last fetch answer (out of sync while our LEO is below it). */
+  lastLeaderHighWatermark = 0;
+
+  constructor(
+    private readonly host: PartitionHost,
+    readonly topic: string,
+    readonly log: PartitionLog,
+    initial: PartitionState,
+  ) {
+    this.state = initial;
+  }
+
+  get topicId(): string {
+    return this.state.topicId;
+  }
+  get partition(): number {
+    return this.state.partition;
+  }
+  get leaderId(): number {
+    return this.state.leader;
+  }
+  get isLeader(): boolean {
+    return this.role === 'leader';
+  }
+  get maximalIsr(): number[] {
+    return this.pendingIsr?.maximal ?? this.committedIsr;
+  }
+
+  private now(): number {
+    return this.host.scheduler.now();
+  }
+  private config(): TopicRuntimeConfig {
+    return this.host.topicConfig(this.topicId);
+  }
+  effectiveMinIsr(): number {
+    return Math.min(this.config().minInsyncReplicas, this.state.replicas.length);
+  }
+
+  // ---------------------------------------------------------------- metadata
+
+  /** Apply a partition state in which this broker is the leader. */
+  becomeLeader(next: PartitionState): void {
+    const wasLeader = this.role === 'leader';
+    const newEpoch = !wasLeader || next.leaderEpoch > this.leaderEpoch;
+    const now = this.now();
+    if (newEpoch) {
+      this.log.assignEpochStart(next.leaderEpoch, this.log.logEndOffset);
+      this.leaderEpochStartOffset = this.log.logEndOffset;
+      this.pendingIsr = null;
+      const leo = this.log.logEndOffset;
+      for (const r of next.replicas) {
+        if (r === this.host.brokerId) continue;
+        const old = this.followers.get(r);
+        const inSync = next.isr.includes(r);
+        this.followers.set(r, {
+          logEndOffset: wasLeader && old ? old.logEndOffset : -1,
+          lastCaughtUpMs: inSync ? now : 0,
+          lastFetchLeaderLEO: wasLeader ? leo : -1,
+          lastFetchMs: wasLeader ? now : 0,
+          brokerEpoch: old?.brokerEpoch ?? -1,
+        });
+      }
+      this.committedIsr = [...next.isr];
+      this.partitionEpoch = next.partitionEpoch;
+    } else if (next.partitionEpoch > this.partitionEpoch) {
+      this.committedIsr = [...next.isr];
+      this.partitionEpoch = next.partitionEpoch;
+      this.pendingIsr = null;
+    }
+    for (const id of [...this.followers.keys()]) if (!next.replicas.includes(id)) this.followers.delete(id);
+    for (const r of next.replicas) {
+      if (r !== this.host.brokerId && !this.followers.has(r)) {
+        this.followers.set(r, { logEndOffset: -1, lastCaughtUpMs: 0, lastFetchLeaderLEO: -1, lastFetchMs: 0, brokerEpoch: -1 });
+      }
+    }
+    this.state = next;
+    this.leaderEpoch = next.leaderEpoch;
+    this.role = 'leader';
+    this.maybeIncrementHighWatermark();
+  }
+
+  /** Apply a partition state in which another broker leads (or nobody: leader -1). */
+  becomeFollower(next: PartitionState): void {
+    if (this.role === 'leader') this.resignLeadership();
+    this.role = 'follower';
+    this.state = next;
+    this.leaderEpoch = next.leaderEpoch;
+    this.partitionEpoch = next.partitionEpoch;
+    this.committedIsr = [...next.isr];
+    this.fetchDelayedUntil = 0;
+  }
+
+  /** Leadership ends (new metadata, replica removed, broker stopping): fail parked produces. */
+  resignLeadership(): void {
+    this.failWaiters('NOT_LEADER_OR_FOLLOWER');
+    this.pendingIsr = null;
+    this.followers.clear();
+    this.role = 'follower';
+  }
+
+  failWaiters(error: KafkaErrorName): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) {
+      this.host.scheduler.cancel(w.timer);
+      w.respond({ errorCode: error, baseOffset: w.baseOffset });
+    }
+  }
+
+  // ---------------------------------------------------------------- leader: produce
+
+  appendAsLeader(records: LogRecord[], acks: -1 | 0 | 1, timeoutMs: number, respond: (o: ProduceOutcome) => void): void {
+    if (this.role !== 'leader') return respond({ errorCode: 'NOT_LEADER_OR_FOLLOWER', baseOffset: -1 });
+    const cfg = this.config();
+    if (acks === -1 && this.committedIsr.length < this.effectiveMinIsr()) {
+      return respond({
+        errorCode: 'NOT_ENOUGH_REPLICAS',
+        baseOffset: -1,
+        errorMessage: `The size of the current ISR [${this.committedIsr.join(',')}] is insufficient to satisfy the min.isr requirement of ${this.effectiveMinIsr()} for partition ${this.topic}-${this.partition}`,
+      });
+    }
+    const now = this.now();
+    const stamped = cfg.messageTimestampType === 'LogAppendTime' ? records.map((r) => ({ ...r, timestamp: now })) : records;
+    const size = estimateBatchSize(stamped);
+    if (size > cfg.maxMessageBytes) {
+      return respond({ errorCode: 'MESSAGE_TOO_LARGE', baseOffset: -1, errorMessage: `The batch is ${size} bytes, larger than max.message.bytes ${cfg.maxMessageBytes}` });
+    }
+    const batch = this.log.appendAsLeader(stamped, this.leaderEpoch, now);
+    this.log.maybeFlush(now, cfg.flushMessages, cfg.flushMs);
+    this.maybeIncrementHighWatermark();
+    this.host.onPartitionChanged(this);
+    if (acks !== -1) return respond({ errorCode: 'NONE', baseOffset: batch.baseOffset });
+    const required = batch.lastOffset + 1;
+    if (this.log.highWatermark >= required) return respond(this.acksAllOutcome(batch.baseOffset));
+    const waiter: ProduceWaiter = {
+      requiredOffset: required,
+      baseOffset: batch.baseOffset,
+      respond,
+      timer: this.host.scheduler.schedule(timeoutMs, () => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        respond({ errorCode: 'REQUEST_TIMED_OUT', baseOffset: batch.baseOffset });
+      }),
+    };
+    this.waiters.push(waiter);
+  }
+
+  private acksAllOutcome(baseOffset: number): ProduceOutcome {
+    if (this.maximalIsr.length >= this.effectiveMinIsr()) return { errorCode: 'NONE', baseOffset };
+    return { errorCode: 'NOT_ENOUGH_REPLICAS_AFTER_APPEND', baseOffset };
+  }
+
+  private completeWaiters(): void {
+    if (this.waiters.length === 0) return;
+    const hw = this.log.highWatermark;
+    const done = this.waiters.filter((w) => w.requiredOffset <= hw);
+    if (done.length === 0) return;
+    this.waiters = this.waiters.filter((w) => w.requiredOffset > hw);
+    for (const w of done) {
+      this.host.scheduler.cancel(w.timer);
+      w.respond(this.acksAllOutcome(w.baseOffset));
+    }
+  }
+
+  // ---------------------------------------------------------------- leader: HW and ISR
+
+  private isCaughtUp(f: FollowerState, now: number): boolean {
+    return f.logEndOffset === this.log.logEndOffset || now - f.lastCaughtUpMs <= this.host.brokerConfig().replicaLagTimeMaxMs;
+  }
+
+  /** ISR-eligible (KIP-841, KIP-903): registered, unfenced, not shutting down, current broker epoch. */
+  isIsrEligible(brokerId: number, fetchBrokerEpoch: number): boolean {
+    const reg = this.host.image.brokers.get(brokerId);
+    if (!reg || reg.fenced || reg.inControlledShutdown) return false;
+    return fetchBrokerEpoch === -1 || fetchBrokerEpoch === reg.brokerEpoch;
+  }
+
+  maybeIncrementHighWatermark(): void {
+    if (this.role !== 'leader') return;
+    if (this.committedIsr.length < this.effectiveMinIsr()) return;
+    const now = this.now();
+    const maximal = this.maximalIsr;
+    let candidate = this.log.logEndOffset;
+    for (const [id, f] of this.followers) {
+      if (f.logEndOffset >= candidate) continue;
+      if (maximal.includes(id) || (this.isCaughtUp(f, now) && this.isIsrEligible(id, f.brokerEpoch))) candidate = f.logEndOffset;
+    }
+    const previous = this.log.highWatermark;
+    if (!this.log.maybeIncreaseHighWatermark(candidate)) return;
+    this.host.emit({
+      type: 'highWatermark.advanced',
+      atMs: now,
+      topic: this.topic,
+      partition: this.partition,
+      brokerId: this.host.brokerId,
+      highWatermark: this.log.highWatermark,
+      previous,
+    });
+    this.completeWaiters();
+  }
+
+  /** Periodic check (every replica.lag.time.max.ms / 2): drop out-of-sync followers in one AlterPartition. */
+  maybeShrinkIsr(): void {
+    if (this.role !== 'leader' || this.pendingIsr) return;
+    const now = this.now();
+    const outOfSync = this.committedIsr.filter((r) => {
+      if (r === this.host.brokerId) return false;
+      const f = this.followers.get(r);
+      return !f || !this.isCaughtUp(f, now);
+    });
+    if (outOfSync.length === 0) return;
+    const proposed = this.committedIsr.filter((r) => !outOfSync.includes(r));
+    this.pendingIsr = { proposed, maximal: [...this.committedIsr] };
+    this.host.sendAlterPartition(this, proposed, 'RECOVERED');
+  }
+
+  private maybeExpandIsr(followerId: number): void {
+    if (this.pendingIsr || this.maximalIsr.includes(followerId)) return;
+    const f = this.followers.get(followerId);
+    if (!f) return;
+    if (f.logEndOffset < this.log.highWatermark || f.logEndOffset < this.leaderEpochStartOffset) return;
+    if (!this.isIsrEligible(followerId, f.brokerEpoch)) return;
+    const proposed = [...this.committedIsr, followerId];
+    this.pendingIsr = { proposed, maximal: proposed };
+    this.host.sendAlterPartition(this, proposed, 'RECOVERED');
+  }
+
+  /** The controller answered an AlterPartition this leader sent for `proposed`. */
+  onAlterPartitionResult(proposed: number[], result: { error: KafkaErrorName; state?: PartitionState }): void {
+    if (this.role !== 'leader' || !this.pendingIsr || this.pendingIsr.proposed !== proposed) return;
+    if (result.error === 'NONE' && result.state) {
+      const s = result.state;
+      if (s.leaderEpoch !== this.leaderEpoch) {
+        this.pendingIsr = null;
+        return;
+      }
+      if (s.partitionEpoch > this.partitionEpoch) {
+        this.committedIsr = [...s.isr];
+        this.partitionEpoch = s.partitionEpoch;
+        this.state = s;
+      }
+      this.pendingIsr = null;
+      this.maybeIncrementHighWatermark();
+      return;
+    }
+    // Retriable failures keep the pending state and are re-sent by the broker; anything else
+    // clears it and waits for the next metadata update (Kafka's handleAlterPartitionError).
+    if (result.error === 'NOT_CONTROLLER' || result.error === 'REQUEST_TIMED_OUT') return;
+    this.pendingIsr = null;
+  }
+
+  // ---------------------------------------------------------------- leader: follower fetch
+
+  /** Validate a follower fetch and update that follower's state (no records read here). */
+  checkFollowerFetch(followerId: number, fetchBrokerEpoch: number, fetchOffset: number, lastFetchedEpoch: number, currentLeaderEpoch: number): FollowerFetchCheck {
+    if (this.role !== 'leader') return { ok: false, error: 'NOT_LEADER_OR_FOLLOWER' };
+    if (currentLeaderEpoch < this.leaderEpoch) return { ok: false, error: 'FENCED_LEADER_EPOCH' };
+    if (currentLeaderEpoch > this.leaderEpoch) return { ok: false, error: 'UNKNOWN_LEADER_EPOCH' };
+    if (!this.state.replicas.includes(followerId)) return { ok: false, error: 'NOT_LEADER_OR_FOLLOWER' };
+    const reg = this.host.image.brokers.get(followerId);
+    if (fetchBrokerEpoch !== -1 && reg && fetchBrokerEpoch < reg.brokerEpoch) return { ok: false, error: 'NOT_LEADER_OR_FOLLOWER' };
+    if (lastFetchedEpoch >= 0) {
+      const { epoch, endOffset } = this.log.epochCache.endOffsetFor(lastFetchedEpoch, this.log.logEndOffset);
+      if (epoch === -1 && endOffset === -1) return { ok: false, error: 'OFFSET_OUT_OF_RANGE' };
+      if (epoch < lastFetchedEpoch || endOffset < fetchOffset) return { ok: false, error: 'NONE', divergingEpoch: { epoch, endOffset } };
+    }
+    if (fetchOffset < this.log.logStartOffset || fetchOffset > this.log.logEndOffset) return { ok: false, error: 'OFFSET_OUT_OF_RANGE' };
+    this.updateFollowerState(followerId, fetchOffset, fetchBrokerEpoch);
+    this.maybeExpandIsr(followerId);
+    this.maybeIncrementHighWatermark();
+    return { ok: true };
+  }
+
+  private updateFollowerState(followerId: number, fetchOffset: number, brokerEpoch: number): void {
+    const now = this.now();
+    let f = this.followers.get(followerId);
+    if (!f) {
+      f = { logEndOffset: -1, lastCaughtUpMs: 0, lastFetchLeaderLEO: -1, lastFetchMs: 0, brokerEpoch: -1 };
+      this.followers.set(followerId, f);
+    }
+    const leaderLEO = this.log.logEndOffset;
+    if (fetchOffset >= leaderLEO) f.lastCaughtUpMs = Math.max(f.lastCaughtUpMs, now);
+    else if (fetchOffset >= f.lastFetchLeaderLEO) f.lastCaughtUpMs = Math.max(f.lastCaughtUpMs, f.lastFetchMs);
+    f.lastFetchLeaderLEO = Math.max(leaderLEO, f.lastFetchLeaderLEO);
+    f.lastFetchMs = now;
+    f.logEndOffset = fetchOffset;
+    f.brokerEpoch = brokerEpoch;
+  }
+
+  /** The broker epoch a follower sent in its last fetch, if known. */
+  followerBrokerEpoch(brokerId: number): number | undefined {
+    const e = this.followers.get(brokerId)?.brokerEpoch;
+    return e === undefined || e < 0 ? undefined : e;
+  }
+
+  /** A follower's LEO as this leader last saw it (-1 unknown). */
+  followerLogEndOffset(brokerId: number): number {
+    if (brokerId === this.host.brokerId) return this.log.logEndOffset;
+    return this.followers.get(brokerId)?.logEndOffset ?? -1;
+  }
+
+  // ---------------------------------------------------------------- follower side
+
+  /** Apply a fetched chunk from the leader. Returns the records appended. */
+  applyFetched(batches: readonly RecordBatch[], leaderHw: number, leaderLogStart: number): number {
+    const before = this.log.logEndOffset;
+    if (leaderLogStart > this.log.logStartOffset && leaderLogStart <= this.log.logEndOffset) {
+      this.log.advanceLogStartOffset(Math.min(leaderLogStart, this.log.highWatermark));
+    }
+    this.log.appendAsFollower(batches);
+    this.log.setFollowerHighWatermark(leaderHw);
+    const cfg = this.config();
+    this.log.maybeFlush(this.now(), cfg.flushMessages, cfg.flushMs);
+    return this.log.logEndOffset - before;
+  }
+
+  /** Truncate after the leader reported a diverging epoch (KIP-101/279). Returns true when done. */
+  truncateOnDivergence(diverging: { epoch: number; endOffset: number }): void {
+    const own = this.log.epochCache.endOffsetFor(diverging.epoch, this.log.logEndOffset);
+    const leo = this.log.logEndOffset;
+    let target: number;
+    if (own.epoch === diverging.epoch) target = Math.min(diverging.endOffset, own.endOffset, leo);
+    else if (own.epoch >= 0 && own.epoch < diverging.epoch) target = Math.min(own.endOffset, leo);
+    else target = Math.min(diverging.endOffset, leo);
+    this.truncateTo(target, 'diverging-epoch');
+  }
+
+  truncateTo(target: number, reason: 'diverging-epoch' | 'offset-out-of-range' | 'power-loss'): void {
+    const from = this.log.logEndOffset;
+    if (this.log.truncateTo(target) > 0) {
+      this.host.emit({
+        type: 'replica.truncated',
+        atMs: this.now(),
+        topic: this.topic,
+        partition: this.partition,
+        brokerId: this.host.brokerId,
+        fromOffset: from,
+        toOffset: this.log.logEndOffset,
+        leaderEpoch: this.leaderEpoch,
+        reason,
+      });
+    }
+  }
+}

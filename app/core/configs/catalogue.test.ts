@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import {
+  BROKER_CONFIGS,
+  LONG_MAX,
+  TOPIC_CONFIGS,
+  brokerConfigDef,
+  topicConfigDef,
+  validValuesText,
+} from './catalogue.js';
+import type { ConfigRule } from './catalogue.js';
+import { parseConfigValue } from './values.js';
+
+function ruleOf(name: string): ConfigRule {
+  const def = topicConfigDef(name);
+  if (def === undefined) throw new Error(`no topic config ${name}`);
+  return def.rule;
+}
+
+describe('config catalogue', () => {
+  it("topic defaults equal Kafka 4.x's", () => {
+    const expected: Record<string, string> = {
+      'cleanup.policy': 'delete',
+      'retention.ms': '604800000',
+      'retention.bytes': '-1',
+      'segment.bytes': '1073741824',
+      'segment.ms': '604800000',
+      'min.insync.replicas': '1',
+      'unclean.leader.election.enable': 'false',
+      'max.message.bytes': '1048588',
+      'compression.type': 'producer',
+      'message.timestamp.type': 'CreateTime',
+      'message.timestamp.before.max.ms': LONG_MAX,
+      'message.timestamp.after.max.ms': '3600000',
+      'flush.messages': '9223372036854775807',
+      'flush.ms': '9223372036854775807',
+      'delete.retention.ms': '86400000',
+      'min.cleanable.dirty.ratio': '0.5',
+      'file.delete.delay.ms': '60000',
+      'segment.index.bytes': '10485760',
+      'index.interval.bytes': '4096',
+      'leader.replication.throttled.replicas': '',
+    };
+    for (const [name, value] of Object.entries(expected)) expect(topicConfigDef(name)?.default, name).toBe(value);
+  });
+
+  it("broker defaults and update modes equal Kafka 4.x's", () => {
+    const expected: Record<string, [string | null, string]> = {
+      'replica.lag.time.max.ms': ['30000', 'read-only'],
+      'broker.session.timeout.ms': ['9000', 'read-only'],
+      'broker.heartbeat.interval.ms': ['2000', 'read-only'],
+      'min.insync.replicas': ['1', 'cluster-wide'],
+      'unclean.leader.election.enable': ['false', 'cluster-wide'],
+      'unclean.leader.election.interval.ms': ['300000', 'read-only'],
+      'leader.imbalance.check.interval.seconds': ['300', 'read-only'],
+      'auto.leader.rebalance.enable': ['true', 'read-only'],
+      'controller.quorum.fetch.timeout.ms': ['2000', 'read-only'],
+      'controller.quorum.election.timeout.ms': ['1000', 'read-only'],
+      'replication.quota.window.num': ['11', 'read-only'],
+      'replication.quota.window.size.seconds': ['1', 'read-only'],
+      'leader.replication.throttled.rate': [LONG_MAX, 'per-broker'],
+      'follower.replication.throttled.rate': [LONG_MAX, 'per-broker'],
+      'num.replica.fetchers': ['1', 'cluster-wide'],
+      'eligible.leader.replicas.enable': ['false', 'cluster-wide'],
+      'log.retention.ms': [null, 'cluster-wide'],
+      'log.retention.hours': ['168', 'read-only'],
+      'log.segment.bytes': ['1073741824', 'cluster-wide'],
+      'message.max.bytes': ['1048588', 'cluster-wide'],
+      'delete.topic.enable': ['true', 'read-only'],
+      'default.replication.factor': ['1', 'read-only'],
+      'num.partitions': ['1', 'read-only'],
+    };
+    for (const [name, [value, mode]] of Object.entries(expected)) {
+      const def = brokerConfigDef(name);
+      expect(def?.default, name).toBe(value);
+      expect(def?.updateMode, name).toBe(mode);
+    }
+  });
+
+  it('has unique names and a broker entry for every topic synonym', () => {
+    expect(new Set(TOPIC_CONFIGS.map((d) => d.name)).size).toBe(TOPIC_CONFIGS.length);
+    expect(new Set(BROKER_CONFIGS.map((d) => d.name)).size).toBe(BROKER_CONFIGS.length);
+    for (const def of TOPIC_CONFIGS) {
+      expect(def.brokerSynonym).toBe(def.brokerSynonyms[0]?.name ?? null);
+      for (const synonym of def.brokerSynonyms) expect(brokerConfigDef(synonym.name), synonym.name).toBeDefined();
+      // Only the first synonym is dynamic in Kafka; the later ones (hours, minutes) are read-only.
+      const first = def.brokerSynonyms[0];
+      if (first) expect(brokerConfigDef(first.name)?.updateMode, first.name).not.toBe('read-only');
+    }
+  });
+
+  it("every default satisfies its own rule, and nothing is sensitive", () => {
+    for (const def of [...TOPIC_CONFIGS, ...BROKER_CONFIGS]) {
+      expect(def.sensitive).toBe(false);
+      expect(def.doc.length, def.name).toBeGreaterThan(10);
+      if (def.default !== null) expect(() => parseConfigValue(def, def.default ?? ''), def.name).not.toThrow();
+    }
+  });
+
+  it('states the valid values the way Kafka documents them', () => {
+    expect(validValuesText(ruleOf('segment.bytes'))).toBe('[1048576,...]');
+    expect(validValuesText(ruleOf('min.cleanable.dirty.ratio'))).toBe('[0,...,1]');
+    expect(validValuesText(ruleOf('cleanup.policy'))).toBe('[compact, delete]');
+    expect(validValuesText(ruleOf('compression.gzip.level'))).toBe('[1,...,9] or -1');
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * The storage port of the core. Every call is synchronous (better-sqlite3 is too), so the core
+ * stays free of I/O scheduling. `memory-log-store.ts` implements it for tests and drills; the
+ * SQLite implementation in `app/storage` plugs into the same interfaces.
+ *
+ * The "disk" of a broker outlives its process: a kill keeps everything written (the OS cache
+ * survives), a power loss keeps only what was flushed — recovery truncates each replica to its
+ * flushed offset.
+ */
+import type { EpochEntry } from './epoch-cache.js';
+import type { RecordBatch } from './records.js';
+
+export interface ReplicaCheckpoint {
+  highWatermark: number;
+  logStartOffset: number;
+  /** Everything below this offset survives a power loss. */
+  flushedOffset: number;
+}
+
+/** One replica's log on one broker's disk. */
+export interface ReplicaLogStore {
+  /** Append a batch whose baseOffset equals the current end of the log. */
+  append(batch: RecordBatch): void;
+  /** Batches overlapping [fromOffset, untilOffset), in offset order, at most `maxBytes` (at least one batch). */
+  read(fromOffset: number, untilOffset: number, maxBytes: number): RecordBatch[];
+  /** Remove every record at or above `offset` (a batch straddling it is cut). */
+  truncateTo(offset: number): void;
+  /** Remove every record below `offset` (retention, or reset after OFFSET_OUT_OF_RANGE). */
+  deleteBefore(offset: number): void;
+  /** Offset after the last stored record, or `logStartOffset` when the log is empty. */
+  endOffset(): number;
+  /** Bytes currently stored. */
+  sizeBytes(): number;
+  loadEpochs(): EpochEntry[];
+  saveEpochs(entries: readonly EpochEntry[]): void;
+  loadCheckpoint(): ReplicaCheckpoint;
+  saveCheckpoint(checkpoint: ReplicaCheckpoint): void;
+}
+
+/** Broker-level durable state, Kafka's clean-shutdown file and meta.properties. */
+export interface BrokerDiskState {
+  /** True after an orderly stop; false while running or after a crash. */
+  cleanShutdown: boolean;
+  /** Broker epoch of the last incarnation (sent as PreviousBrokerEpoch on registration). */
+  lastBrokerEpoch: number;
+  /** Set by a power loss; recovery truncates every replica to its flushed offset, then clears it. */
+  powerLost: boolean;
+}
+
+export interface BrokerLogStore {
+  /** Open (creating if needed) the replica log of a partition, keyed by `topicId:partition`. */
+  replica(key: string): ReplicaLogStore;
+  /** Keys of every replica log on this broker's disk. */
+  replicaKeys(): string[];
+  /** Delete a replica log from disk (replica removed from the assignment or topic deleted). */
+  deleteReplica(key: string): void;
+  loadState(): BrokerDiskState;
+  saveState(state: BrokerDiskState): void;
+}
+
+/** A metadata log entry as stored: opaque JSON-serialisable payload with its offset. */
+export interface StoredMetadataRecord {
+  offset: number;
+  timestampMs: number;
+  record: unknown;
+}
+
+/** The controller's durable metadata log (KRaft's `__cluster_metadata`). */
+export interface MetadataStore {
+  append(records: readonly StoredMetadataRecord[]): void;
+  readAll(): StoredMetadataRecord[];
+}
+
+/** Everything the engine persists. */
+export interface StorageProvider {
+  broker(brokerId: number): BrokerLogStore;
+  metadata(): MetadataStore;
+}
+
+export function replicaKey(topicId: string, partition: number): string {
+  return `${topicId}:${partition}`;
+}

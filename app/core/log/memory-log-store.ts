@@ -1,0 +1,157 @@
+/**
+ * In-memory implementation of the storage port. It behaves like a disk that outlives broker
+ * processes for as long as the provider object lives. Batches are stored by reference (they are
+ * never mutated after append), so replicas of one batch share memory.
+ */
+import type { EpochEntry } from './epoch-cache.js';
+import type {
+  BrokerDiskState,
+  BrokerLogStore,
+  MetadataStore,
+  ReplicaCheckpoint,
+  ReplicaLogStore,
+  StorageProvider,
+  StoredMetadataRecord,
+} from './log-store.js';
+import { sliceBatch, type RecordBatch } from './records.js';
+
+class MemoryReplicaLog implements ReplicaLogStore {
+  private batches: RecordBatch[] = [];
+  private epochs: EpochEntry[] = [];
+  private checkpoint: ReplicaCheckpoint = { highWatermark: 0, logStartOffset: 0, flushedOffset: 0 };
+  private bytes = 0;
+
+  append(batch: RecordBatch): void {
+    const end = this.endOffset();
+    if (batch.baseOffset !== end) throw new Error(`append at ${batch.baseOffset} but the log ends at ${end}`);
+    this.batches.push(batch);
+    this.bytes += batch.sizeBytes;
+  }
+
+  private indexOf(offset: number): number {
+    // First batch whose lastOffset >= offset (binary search).
+    let lo = 0;
+    let hi = this.batches.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.batches[mid]!.lastOffset < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  read(fromOffset: number, untilOffset: number, maxBytes: number): RecordBatch[] {
+    const out: RecordBatch[] = [];
+    let bytes = 0;
+    for (let i = this.indexOf(fromOffset); i < this.batches.length; i++) {
+      const slice = sliceBatch(this.batches[i]!, fromOffset, untilOffset);
+      if (!slice) break;
+      if (out.length > 0 && bytes + slice.sizeBytes > maxBytes) break;
+      out.push(slice);
+      bytes += slice.sizeBytes;
+    }
+    return out;
+  }
+
+  truncateTo(offset: number): void {
+    const i = this.indexOf(offset);
+    const kept = this.batches.slice(0, i);
+    const straddling = this.batches[i];
+    if (straddling && straddling.baseOffset < offset) kept.push(sliceBatch(straddling, straddling.baseOffset, offset)!);
+    this.batches = kept;
+    this.bytes = kept.reduce((s, b) => s + b.sizeBytes, 0);
+  }
+
+  deleteBefore(offset: number): void {
+    const i = this.indexOf(offset);
+    const rest = this.batches.slice(i);
+    const first = rest[0];
+    if (first && first.baseOffset < offset) rest[0] = sliceBatch(first, offset, first.lastOffset + 1)!;
+    this.batches = rest;
+    this.bytes = rest.reduce((s, b) => s + b.sizeBytes, 0);
+    if (this.checkpoint.logStartOffset < offset) this.checkpoint = { ...this.checkpoint, logStartOffset: offset };
+  }
+
+  endOffset(): number {
+    const last = this.batches[this.batches.length - 1];
+    return last ? last.lastOffset + 1 : this.checkpoint.logStartOffset;
+  }
+
+  sizeBytes(): number {
+    return this.bytes;
+  }
+
+  loadEpochs(): EpochEntry[] {
+    return this.epochs.map((e) => ({ ...e }));
+  }
+
+  saveEpochs(entries: readonly EpochEntry[]): void {
+    this.epochs = entries.map((e) => ({ ...e }));
+  }
+
+  loadCheckpoint(): ReplicaCheckpoint {
+    return { ...this.checkpoint };
+  }
+
+  saveCheckpoint(checkpoint: ReplicaCheckpoint): void {
+    this.checkpoint = { ...checkpoint };
+  }
+}
+
+class MemoryBrokerStore implements BrokerLogStore {
+  private readonly replicas = new Map<string, MemoryReplicaLog>();
+  private state: BrokerDiskState = { cleanShutdown: false, lastBrokerEpoch: -1, powerLost: false };
+
+  replica(key: string): ReplicaLogStore {
+    let r = this.replicas.get(key);
+    if (!r) {
+      r = new MemoryReplicaLog();
+      this.replicas.set(key, r);
+    }
+    return r;
+  }
+
+  replicaKeys(): string[] {
+    return [...this.replicas.keys()];
+  }
+
+  deleteReplica(key: string): void {
+    this.replicas.delete(key);
+  }
+
+  loadState(): BrokerDiskState {
+    return { ...this.state };
+  }
+
+  saveState(state: BrokerDiskState): void {
+    this.state = { ...state };
+  }
+}
+
+class MemoryMetadataStore implements MetadataStore {
+  private readonly records: StoredMetadataRecord[] = [];
+  append(records: readonly StoredMetadataRecord[]): void {
+    this.records.push(...records);
+  }
+  readAll(): StoredMetadataRecord[] {
+    return [...this.records];
+  }
+}
+
+export class MemoryStorage implements StorageProvider {
+  private readonly brokers = new Map<number, MemoryBrokerStore>();
+  private readonly meta = new MemoryMetadataStore();
+
+  broker(brokerId: number): BrokerLogStore {
+    let b = this.brokers.get(brokerId);
+    if (!b) {
+      b = new MemoryBrokerStore();
+      this.brokers.set(brokerId, b);
+    }
+    return b;
+  }
+
+  metadata(): MetadataStore {
+    return this.meta;
+  }
+}

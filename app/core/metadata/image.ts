@@ -1,0 +1,130 @@
+/**
+ * An in-memory view of the metadata log up to `offset`. The controller and every broker keep
+ * one; all of them apply the same records in the same order, so they agree once caught up.
+ */
+import type { CommittedRecord, PartitionState } from './records.js';
+
+export interface BrokerRegistration {
+  id: number;
+  brokerEpoch: number;
+  incarnationId: string;
+  rack: string | null;
+  fenced: boolean;
+  inControlledShutdown: boolean;
+}
+
+export interface TopicImage {
+  name: string;
+  topicId: string;
+  partitions: Map<number, PartitionState>;
+  configs: Record<string, string>;
+}
+
+/** The cluster-wide default broker configs are stored under this resource name (Kafka's `<default>`). */
+export const CLUSTER_DEFAULT = '';
+
+export class MetadataImage {
+  /** Offset of the last applied record, -1 when none. */
+  offset = -1;
+  readonly brokers = new Map<number, BrokerRegistration>();
+  readonly topicsById = new Map<string, TopicImage>();
+  readonly topicsByName = new Map<string, TopicImage>();
+  /** Broker configs by resource name: CLUSTER_DEFAULT or a broker id. */
+  readonly brokerConfigs = new Map<string, Record<string, string>>();
+
+  apply(committed: CommittedRecord): void {
+    if (committed.offset <= this.offset) return;
+    this.offset = committed.offset;
+    const r = committed.record;
+    switch (r.type) {
+      case 'RegisterBroker':
+        this.brokers.set(r.brokerId, {
+          id: r.brokerId,
+          brokerEpoch: r.brokerEpoch,
+          incarnationId: r.incarnationId,
+          rack: r.rack,
+          fenced: r.fenced,
+          inControlledShutdown: false,
+        });
+        break;
+      case 'BrokerRegistrationChange': {
+        const b = this.brokers.get(r.brokerId);
+        if (!b || b.brokerEpoch !== r.brokerEpoch) break;
+        if (r.fenced !== undefined) b.fenced = r.fenced;
+        if (r.inControlledShutdown !== undefined) b.inControlledShutdown = r.inControlledShutdown;
+        break;
+      }
+      case 'UnregisterBroker':
+        this.brokers.delete(r.brokerId);
+        break;
+      case 'Topic': {
+        const t: TopicImage = { name: r.name, topicId: r.topicId, partitions: new Map(), configs: {} };
+        this.topicsById.set(r.topicId, t);
+        this.topicsByName.set(r.name, t);
+        break;
+      }
+      case 'Partition':
+      case 'PartitionChange': {
+        const t = this.topicsById.get(r.state.topicId);
+        if (t) t.partitions.set(r.state.partition, clonePartition(r.state));
+        break;
+      }
+      case 'RemoveTopic': {
+        const t = this.topicsById.get(r.topicId);
+        if (t) {
+          this.topicsById.delete(r.topicId);
+          this.topicsByName.delete(t.name);
+        }
+        break;
+      }
+      case 'Config': {
+        let target: Record<string, string> | undefined;
+        if (r.resourceType === 'topic') target = this.topicsByName.get(r.resourceName)?.configs;
+        else {
+          target = this.brokerConfigs.get(r.resourceName);
+          if (!target) {
+            target = {};
+            this.brokerConfigs.set(r.resourceName, target);
+          }
+        }
+        if (!target) break;
+        if (r.value === null) delete target[r.name];
+        else target[r.name] = r.value;
+        break;
+      }
+    }
+  }
+
+  partition(topicId: string, partition: number): PartitionState | undefined {
+    return this.topicsById.get(topicId)?.partitions.get(partition);
+  }
+
+  *allPartitions(): Iterable<{ topic: TopicImage; state: PartitionState }> {
+    for (const topic of this.topicsById.values()) for (const state of topic.partitions.values()) yield { topic, state };
+  }
+
+  clusterConfigs(): Record<string, string> {
+    return this.brokerConfigs.get(CLUSTER_DEFAULT) ?? {};
+  }
+
+  /** Dynamic configs that apply to one broker: cluster defaults overridden by its own. */
+  brokerConfigsFor(brokerId: number): Record<string, string> {
+    return { ...this.clusterConfigs(), ...(this.brokerConfigs.get(String(brokerId)) ?? {}) };
+  }
+
+  /** KRaft "acceptable" leader: registered, unfenced, not shutting down. */
+  isActive(brokerId: number): boolean {
+    const b = this.brokers.get(brokerId);
+    return !!b && !b.fenced && !b.inControlledShutdown;
+  }
+}
+
+export function clonePartition(p: PartitionState): PartitionState {
+  return {
+    ...p,
+    replicas: [...p.replicas],
+    isr: [...p.isr],
+    addingReplicas: [...p.addingReplicas],
+    removingReplicas: [...p.removingReplicas],
+  };
+}

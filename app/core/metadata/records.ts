@@ -1,0 +1,47 @@
+import type { ChangeReasonView } from '../../api/events.js';
+
+/**
+ * The metadata log: what the controller decides, as KRaft-like records. The controller applies
+ * each record to its image when it commits it; brokers apply the same records to their own image
+ * when they receive them (asynchronously, so a broker can act on stale metadata until then — the
+ * epochs in every request are what keep those windows safe).
+ */
+export type LeaderRecoveryState = 'RECOVERED' | 'RECOVERING';
+
+/** Why a partition's leader or ISR changed; shown in the console's timeline. */
+export type ChangeReason = ChangeReasonView;
+
+export interface PartitionState {
+  topicId: string;
+  partition: number;
+  replicas: number[];
+  isr: number[];
+  leader: number;
+  leaderEpoch: number;
+  partitionEpoch: number;
+  addingReplicas: number[];
+  removingReplicas: number[];
+  leaderRecoveryState: LeaderRecoveryState;
+}
+
+export type MetadataRecord =
+  | { type: 'RegisterBroker'; brokerId: number; brokerEpoch: number; incarnationId: string; rack: string | null; fenced: boolean }
+  | { type: 'BrokerRegistrationChange'; brokerId: number; brokerEpoch: number; fenced?: boolean; inControlledShutdown?: boolean }
+  | { type: 'UnregisterBroker'; brokerId: number; brokerEpoch: number }
+  | { type: 'Topic'; name: string; topicId: string }
+  | { type: 'Partition'; state: PartitionState }
+  | {
+      type: 'PartitionChange';
+      state: PartitionState;
+      reason: ChangeReason;
+      /** Set when the leader was chosen outside the ISR. */
+      unclean?: boolean;
+    }
+  | { type: 'RemoveTopic'; topicId: string }
+  | { type: 'Config'; resourceType: 'topic' | 'broker'; resourceName: string; name: string; value: string | null };
+
+export interface CommittedRecord {
+  offset: number;
+  timestampMs: number;
+  record: MetadataRecord;
+}

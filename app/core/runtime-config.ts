@@ -1,0 +1,100 @@
+import { brokerConfigBoolean, brokerConfigNumber, topicConfigBoolean, topicConfigNumber, topicConfigValue } from './configs/resolve.js';
+
+/**
+ * The typed, effective configuration the engine runs with: what a topic or broker config
+ * resolves to (topic override > dynamic cluster default > static broker config > Kafka's default),
+ * parsed once per metadata change rather than on every produce.
+ */
+export interface TopicRuntimeConfig {
+  minInsyncReplicas: number;
+  uncleanLeaderElectionEnable: boolean;
+  flushMessages: number;
+  flushMs: number;
+  maxMessageBytes: number;
+  retentionMs: number;
+  retentionBytes: number;
+  segmentBytes: number;
+  segmentMs: number;
+  messageTimestampType: 'CreateTime' | 'LogAppendTime';
+  leaderReplicationThrottledReplicas: string;
+  followerReplicationThrottledReplicas: string;
+}
+
+export interface BrokerRuntimeConfig {
+  replicaLagTimeMaxMs: number;
+  brokerSessionTimeoutMs: number;
+  brokerHeartbeatIntervalMs: number;
+  replicaFetchWaitMaxMs: number;
+  replicaFetchMaxBytes: number;
+  replicaFetchResponseMaxBytes: number;
+  replicaFetchBackoffMs: number;
+  replicaSocketTimeoutMs: number;
+  highWatermarkCheckpointIntervalMs: number;
+  autoLeaderRebalanceEnable: boolean;
+  leaderImbalanceCheckIntervalMs: number;
+  uncleanLeaderElectionIntervalMs: number;
+  uncleanLeaderElectionEnable: boolean;
+  controllerQuorumFetchTimeoutMs: number;
+  controllerQuorumElectionTimeoutMs: number;
+  leaderReplicationThrottledRate: number;
+  followerReplicationThrottledRate: number;
+  replicationQuotaWindowNum: number;
+  replicationQuotaWindowSizeMs: number;
+  deleteTopicEnable: boolean;
+  defaultReplicationFactor: number;
+  numPartitions: number;
+  minInsyncReplicas: number;
+}
+
+type ConfigMap = Readonly<Record<string, string>>;
+
+/** Resolve a topic's runtime config from its overrides, the dynamic cluster defaults and static configs. */
+export function resolveTopicRuntimeConfig(topicOverrides: ConfigMap, clusterDefaults: ConfigMap, staticConfigs: ConfigMap): TopicRuntimeConfig {
+  const num = (n: string): number => topicConfigNumber(n, topicOverrides, clusterDefaults, staticConfigs);
+  const str = (n: string): string => topicConfigValue(n, topicOverrides, clusterDefaults, staticConfigs);
+  return {
+    minInsyncReplicas: num('min.insync.replicas'),
+    uncleanLeaderElectionEnable: topicConfigBoolean('unclean.leader.election.enable', topicOverrides, clusterDefaults, staticConfigs),
+    flushMessages: num('flush.messages'),
+    flushMs: num('flush.ms'),
+    maxMessageBytes: num('max.message.bytes'),
+    retentionMs: num('retention.ms'),
+    retentionBytes: num('retention.bytes'),
+    segmentBytes: num('segment.bytes'),
+    segmentMs: num('segment.ms'),
+    messageTimestampType: str('message.timestamp.type') === 'LogAppendTime' ? 'LogAppendTime' : 'CreateTime',
+    leaderReplicationThrottledReplicas: str('leader.replication.throttled.replicas'),
+    followerReplicationThrottledReplicas: str('follower.replication.throttled.replicas'),
+  };
+}
+
+/** Resolve one broker's runtime config (per-broker dynamic > cluster dynamic > static > default). */
+export function resolveBrokerRuntimeConfig(perBroker: ConfigMap, clusterDefaults: ConfigMap, staticConfigs: ConfigMap): BrokerRuntimeConfig {
+  const num = (n: string): number => brokerConfigNumber(n, perBroker, clusterDefaults, staticConfigs);
+  const bool = (n: string): boolean => brokerConfigBoolean(n, perBroker, clusterDefaults, staticConfigs);
+  return {
+    replicaLagTimeMaxMs: num('replica.lag.time.max.ms'),
+    brokerSessionTimeoutMs: num('broker.session.timeout.ms'),
+    brokerHeartbeatIntervalMs: num('broker.heartbeat.interval.ms'),
+    replicaFetchWaitMaxMs: num('replica.fetch.wait.max.ms'),
+    replicaFetchMaxBytes: num('replica.fetch.max.bytes'),
+    replicaFetchResponseMaxBytes: num('replica.fetch.response.max.bytes'),
+    replicaFetchBackoffMs: num('replica.fetch.backoff.ms'),
+    replicaSocketTimeoutMs: num('replica.socket.timeout.ms'),
+    highWatermarkCheckpointIntervalMs: num('replica.high.watermark.checkpoint.interval.ms'),
+    autoLeaderRebalanceEnable: bool('auto.leader.rebalance.enable'),
+    leaderImbalanceCheckIntervalMs: num('leader.imbalance.check.interval.seconds') * 1000,
+    uncleanLeaderElectionIntervalMs: num('unclean.leader.election.interval.ms'),
+    uncleanLeaderElectionEnable: bool('unclean.leader.election.enable'),
+    controllerQuorumFetchTimeoutMs: num('controller.quorum.fetch.timeout.ms'),
+    controllerQuorumElectionTimeoutMs: num('controller.quorum.election.timeout.ms'),
+    leaderReplicationThrottledRate: num('leader.replication.throttled.rate'),
+    followerReplicationThrottledRate: num('follower.replication.throttled.rate'),
+    replicationQuotaWindowNum: num('replication.quota.window.num'),
+    replicationQuotaWindowSizeMs: num('replication.quota.window.size.seconds') * 1000,
+    deleteTopicEnable: bool('delete.topic.enable'),
+    defaultReplicationFactor: num('default.replication.factor'),
+    numPartitions: num('num.partitions'),
+    minInsyncReplicas: num('min.insync.replicas'),
+  };
+}
