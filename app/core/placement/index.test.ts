@@ -155,12 +155,11 @@ describe('placeReplicas', () => {
     }
   });
 
-  it('classic refuses brokers with partial rack information; striped puts rackless brokers in one rack', () => {
+  it('classic places rack-unaware when only some brokers have a rack (KRaft never refuses); striped puts rackless brokers in one rack', () => {
     const brokers = [broker(1, { rack: 'a' }), broker(2), broker(3, { rack: 'b' })];
-    expect(errorOf(() => placeReplicas({ brokers, numPartitions: 3, replicationFactor: 2, strategy: 'classic', random: seeded(1) }))).toMatchObject({
-      code: 'INVALID_REPLICA_ASSIGNMENT',
-      message: 'Not all brokers have rack information for replica rack aware assignment.',
-    });
+    const classic = placeReplicas({ brokers, numPartitions: 3, replicationFactor: 2, strategy: 'classic', random: seeded(1) });
+    expect(classic.map((r) => r[0]).sort()).toEqual([1, 2, 3]);
+    for (const replicas of classic) expect(new Set(replicas).size).toBe(2);
     const striped = placeReplicas({ brokers, numPartitions: 3, replicationFactor: 3, strategy: 'striped', random: seeded(1) });
     for (const replicas of striped) expect([...replicas].sort((a, b) => a - b)).toEqual([1, 2, 3]);
   });

@@ -96,7 +96,8 @@ export function placeReplicas(args: PlaceReplicasArgs): number[][] {
  *   unfenced replica is moved to the front (the followers keep their order); a list with no
  *   unfenced broker at all has its first replica replaced by an unfenced broker, taken
  *   round-robin by partition id (it cannot already be in that list).
- * Rack rules are those of classic: a mixed rack/no-rack list fails as [ZK] did.
+ * Rack rules are those of classic, except that a mixed rack/no-rack list places rack-unaware
+ * (KRaft has no such refusal; [ZK] failed the request).
  */
 function placeClassic(
   usable: readonly PlacementBroker[],
@@ -106,7 +107,9 @@ function placeClassic(
   startPartitionId: number,
   random: Random,
 ): number[][] {
-  const options = { startPartitionId };
+  // KRaft never refuses a topic for partial rack information, so a mixed list places rack-unaware.
+  const withRack = usable.filter((b) => b.rack !== null).length;
+  const options = { startPartitionId, disableRackAware: withRack > 0 && withRack < usable.length };
   if (unfenced.length >= replicationFactor) {
     return assignReplicasToBrokers(unfenced, numPartitions, replicationFactor, random, options);
   }

@@ -1,0 +1,673 @@
+/**
+ * The active controller (KRaft's QuorumController, hosted on one broker): it owns the metadata
+ * log, registers brokers and tracks their sessions, fences brokers whose heartbeats stop, applies
+ * the ISR changes leaders propose, elects leaders, creates and deletes topics, runs
+ * reassignments and the two periodic tasks (auto leader rebalance, unclean election).
+ *
+ * Invariants:
+ * - Every decision is a record committed to the metadata log first; the controller's image and
+ *   every broker's image are the log applied in order.
+ * - A fenced, unregistered or shutting-down broker is removed from every ISR in one batch
+ *   (except where it is the last member), and its leaderships move by clean election.
+ * - Heartbeat times are soft state: a newly activated controller gives every registered,
+ *   unfenced broker a fresh session.
+ * This file is a named hub (~700 lines): it is the controller's request surface.
+ */
+import { KafkaError, type KafkaErrorName } from '../../api/errors.js';
+import type { EngineEvent } from '../../api/events.js';
+import { validateConfigs } from '../configs/resolve.js';
+import type { MetadataStore } from '../log/log-store.js';
+import type { AlterPartitionRequest, AlterPartitionResponse, ControllerRequest, HeartbeatRequest, HeartbeatResponse, RegisterRequest, RegisterResponse } from '../broker/messages.js';
+import { CLUSTER_DEFAULT, clonePartition, MetadataImage, type TopicImage } from '../metadata/image.js';
+import type { ChangeReason, CommittedRecord, MetadataRecord, PartitionState } from '../metadata/records.js';
+import type { Network, NodeId } from '../network.js';
+import { placeReplicas, type PlacementStrategy } from '../placement/index.js';
+import type { Random } from '../random.js';
+import { resolveBrokerRuntimeConfig, resolveTopicRuntimeConfig, type BrokerRuntimeConfig } from '../runtime-config.js';
+import type { Scheduler, TimerHandle } from '../time.js';
+import { assertNoCollision, validateTopicName } from '../topic-names.js';
+import { buildPartitionChange, type ChangeRequest, type ElectionMode } from './partition-change.js';
+
+export interface ControllerDeps {
+  scheduler: Scheduler;
+  network: Network;
+  random: Random;
+  store: MetadataStore;
+  staticConfigs: Readonly<Record<string, string>>;
+  placement: PlacementStrategy;
+  emit: (event: EngineEvent) => void;
+  onChange: (reason: string) => void;
+}
+
+interface Session {
+  lastHeartbeatMs: number;
+  timer: TimerHandle;
+  metadataOffset: number;
+}
+
+export interface CreateTopicInput {
+  name: string;
+  partitions?: number;
+  replicationFactor?: number;
+  configs?: Record<string, string>;
+  assignments?: number[][];
+  validateOnly?: boolean;
+}
+
+export interface ElectionResult {
+  topic: string;
+  partition: number;
+  leader: number;
+  errorCode: KafkaErrorName;
+  message?: string;
+}
+
+export interface ReassignmentResult {
+  topic: string;
+  partition: number;
+  errorCode: KafkaErrorName;
+  message?: string;
+}
+
+const MAX_ELECTIONS_PER_IMBALANCE = 1000;
+const MAX_RECORDS_PER_HEARTBEAT = 5000;
+
+export class Controller {
+  readonly image = new MetadataImage();
+  private readonly log: CommittedRecord[] = [];
+  hostBrokerId: number | null = null;
+  private readonly sessions = new Map<number, Session>();
+  private readonly shutdownOffsets = new Map<number, number>();
+  private generation = 0;
+  private rebalanceTimer: TimerHandle | null = null;
+  private uncleanTimer: TimerHandle | null = null;
+
+  constructor(private readonly deps: ControllerDeps) {
+    for (const stored of deps.store.readAll()) {
+      const rec: CommittedRecord = { offset: stored.offset, timestampMs: stored.timestampMs, record: stored.record as MetadataRecord };
+      this.log.push(rec);
+      this.image.apply(rec);
+    }
+  }
+
+  get isActive(): boolean {
+    return this.hostBrokerId !== null;
+  }
+
+  /** The metadata log's end (offset of the next record). */
+  get endOffset(): number {
+    return this.log.length === 0 ? 0 : this.log[this.log.length - 1]!.offset + 1;
+  }
+
+  records(fromOffset = 0): CommittedRecord[] {
+    const i = this.log.findIndex((r) => r.offset >= fromOffset);
+    return i < 0 ? [] : this.log.slice(i);
+  }
+
+  private now(): number {
+    return this.deps.scheduler.now();
+  }
+
+  config(): BrokerRuntimeConfig {
+    return resolveBrokerRuntimeConfig({}, this.image.clusterConfigs(), this.deps.staticConfigs);
+  }
+
+  // ================================================================ activation
+
+  activate(hostBrokerId: number): void {
+    this.generation++;
+    this.hostBrokerId = hostBrokerId;
+    this.deps.network.bind('controller', (from, msg, reply) => this.handle(from, msg as ControllerRequest, reply));
+    // Heartbeat times are soft state: every registered, unfenced broker gets a fresh session.
+    for (const s of this.sessions.values()) this.deps.scheduler.cancel(s.timer);
+    this.sessions.clear();
+    for (const b of this.image.brokers.values()) if (!b.fenced) this.touchSession(b.id, -1);
+    this.rebalanceTimer = null;
+    this.uncleanTimer = null;
+    this.maybeScheduleRebalance();
+    this.maybeScheduleUncleanCheck();
+  }
+
+  deactivate(): void {
+    this.generation++;
+    this.hostBrokerId = null;
+    this.deps.network.unbind('controller', true);
+    for (const s of this.sessions.values()) this.deps.scheduler.cancel(s.timer);
+    this.sessions.clear();
+    this.deps.scheduler.cancel(this.rebalanceTimer);
+    this.deps.scheduler.cancel(this.uncleanTimer);
+    this.rebalanceTimer = null;
+    this.uncleanTimer = null;
+  }
+
+  private after(ms: number, fn: () => void): TimerHandle {
+    const gen = this.generation;
+    return this.deps.scheduler.schedule(ms, () => {
+      if (gen === this.generation) fn();
+    });
+  }
+
+  requireActive(): void {
+    if (!this.isActive) throw new KafkaError('NOT_CONTROLLER', 'No active controller: a controller election is in progress. Retry in a few seconds.');
+  }
+
+  // ================================================================ commit
+
+  /** Append records to the metadata log, apply them, persist them, and push them to brokers. */
+  commit(records: MetadataRecord[]): CommittedRecord[] {
+    if (records.length === 0) return [];
+    const now = this.now();
+    let offset = this.endOffset;
+    const committed = records.map((record) => ({ offset: offset++, timestampMs: now, record }));
+    const events: EngineEvent[] = [];
+    let brokersChanged = false;
+    for (const c of committed) {
+      events.push(...this.eventsFor(c));
+      if (c.record.type === 'RegisterBroker' || c.record.type === 'BrokerRegistrationChange' || c.record.type === 'UnregisterBroker') brokersChanged = true;
+      this.image.apply(c);
+      this.log.push(c);
+    }
+    this.deps.store.append(committed.map((c) => ({ offset: c.offset, timestampMs: c.timestampMs, record: c.record })));
+    for (const id of this.image.brokers.keys()) {
+      if (this.deps.network.isUp(id)) this.deps.network.send('controller', id, { type: 'metadataPush', records: committed });
+    }
+    for (const e of events) this.deps.emit(e);
+    if (brokersChanged) this.deps.onChange('registration changed');
+    this.maybeScheduleRebalance();
+    this.maybeScheduleUncleanCheck();
+    return committed;
+  }
+
+  private eventsFor(c: CommittedRecord): EngineEvent[] {
+    const r = c.record;
+    const atMs = c.timestampMs;
+    if (r.type === 'Config') return [{ type: 'config.changed', atMs, resourceType: r.resourceType, resourceName: r.resourceName, name: r.name, value: r.value }];
+    if (r.type === 'RemoveTopic') {
+      const t = this.image.topicsById.get(r.topicId);
+      return t ? [{ type: 'topic.deleted', atMs, topic: t.name, topicId: t.topicId }] : [];
+    }
+    if (r.type !== 'PartitionChange') return [];
+    const topic = this.image.topicsById.get(r.state.topicId);
+    const prev = this.image.partition(r.state.topicId, r.state.partition);
+    if (!topic || !prev) return [];
+    const next = r.state;
+    const out: EngineEvent[] = [];
+    const base = { atMs, topic: topic.name, partition: next.partition };
+    const removed = prev.isr.filter((b) => !next.isr.includes(b));
+    const added = next.isr.filter((b) => !prev.isr.includes(b));
+    if (removed.length > 0) out.push({ type: 'isr.shrunk', ...base, leader: next.leader, isr: [...next.isr], previousIsr: [...prev.isr], removed, partitionEpoch: next.partitionEpoch, reason: r.reason });
+    if (added.length > 0) out.push({ type: 'isr.expanded', ...base, leader: next.leader, isr: [...next.isr], previousIsr: [...prev.isr], added, partitionEpoch: next.partitionEpoch, reason: r.reason });
+    if (prev.leader !== next.leader) {
+      out.push({ type: 'leader.changed', ...base, leader: next.leader, previousLeader: prev.leader, leaderEpoch: next.leaderEpoch, reason: r.reason, unclean: !!r.unclean });
+    }
+    const wasMoving = prev.addingReplicas.length + prev.removingReplicas.length > 0;
+    const isMoving = next.addingReplicas.length + next.removingReplicas.length > 0;
+    if (wasMoving !== isMoving || (isMoving && prev.replicas.join() !== next.replicas.join())) {
+      const status = isMoving ? 'started' : r.reason === 'reassignment-cancel' ? 'cancelled' : 'completed';
+      out.push({ type: 'reassignment.changed', ...base, status, replicas: [...next.replicas], addingReplicas: [...next.addingReplicas], removingReplicas: [...next.removingReplicas] });
+    }
+    return out;
+  }
+
+  // ================================================================ requests from brokers
+
+  private handle(from: NodeId, msg: ControllerRequest, reply: (res: unknown) => void): void {
+    if (!this.isActive) return;
+    switch (msg.type) {
+      case 'register':
+        return reply(this.handleRegister(msg));
+      case 'heartbeat':
+        return reply(this.handleHeartbeat(msg));
+      case 'alterPartition':
+        return reply(this.handleAlterPartition(msg));
+    }
+  }
+
+  private hasLiveSession(brokerId: number): boolean {
+    const s = this.sessions.get(brokerId);
+    return !!s && this.now() - s.lastHeartbeatMs < this.config().brokerSessionTimeoutMs;
+  }
+
+  private touchSession(brokerId: number, metadataOffset: number): void {
+    const old = this.sessions.get(brokerId);
+    if (old) this.deps.scheduler.cancel(old.timer);
+    const timeout = this.config().brokerSessionTimeoutMs;
+    this.sessions.set(brokerId, {
+      lastHeartbeatMs: this.now(),
+      metadataOffset: Math.max(metadataOffset, old?.metadataOffset ?? -1),
+      timer: this.after(timeout, () => this.onSessionExpired(brokerId)),
+    });
+  }
+
+  private handleRegister(req: RegisterRequest): RegisterResponse {
+    const existing = this.image.brokers.get(req.brokerId);
+    if (existing && existing.incarnationId !== req.incarnationId && this.hasLiveSession(req.brokerId)) {
+      return { error: 'DUPLICATE_BROKER_REGISTRATION', brokerEpoch: -1 };
+    }
+    if (existing) {
+      // 4.0+: a new incarnation is processed as a shutdown of the old one.
+      this.commit(this.removeFromIsrs(req.brokerId, 'broker-reregistered'));
+    }
+    const brokerEpoch = this.endOffset;
+    this.commit([{ type: 'RegisterBroker', brokerId: req.brokerId, brokerEpoch, incarnationId: req.incarnationId, rack: req.rack, fenced: true }]);
+    this.shutdownOffsets.delete(req.brokerId);
+    this.touchSession(req.brokerId, -1);
+    return { error: 'NONE', brokerEpoch };
+  }
+
+  private handleHeartbeat(req: HeartbeatRequest): HeartbeatResponse {
+    const reg = this.image.brokers.get(req.brokerId);
+    if (!reg || reg.brokerEpoch !== req.brokerEpoch) return { error: 'STALE_BROKER_EPOCH', isFenced: true, shouldShutDown: false, records: [] };
+    this.touchSession(req.brokerId, req.metadataOffset);
+    let shouldShutDown = false;
+    if (reg.fenced) {
+      if (req.wantShutDown) shouldShutDown = true;
+      else if (!req.wantFence && req.metadataOffset >= reg.brokerEpoch) this.unfence(req.brokerId);
+    } else if (req.wantShutDown) {
+      if (!reg.inControlledShutdown) {
+        const ledBefore = this.leaderCount(req.brokerId);
+        this.commit([
+          { type: 'BrokerRegistrationChange', brokerId: req.brokerId, brokerEpoch: reg.brokerEpoch, inControlledShutdown: true },
+          ...this.removeFromIsrs(req.brokerId, 'controlled-shutdown'),
+        ]);
+        // A broker that led nothing may go at once; others wait until active brokers caught up.
+        this.shutdownOffsets.set(req.brokerId, ledBefore === 0 ? -1 : this.endOffset - 1);
+      }
+      if (this.mayShutDown(req.brokerId)) {
+        shouldShutDown = true;
+        this.fence(req.brokerId, 'controlled-shutdown');
+        const s = this.sessions.get(req.brokerId);
+        if (s) this.deps.scheduler.cancel(s.timer);
+        this.sessions.delete(req.brokerId);
+      }
+    }
+    const records = this.records(req.metadataOffset + 1).slice(0, MAX_RECORDS_PER_HEARTBEAT);
+    const after = this.image.brokers.get(req.brokerId);
+    return { error: 'NONE', isFenced: after?.fenced ?? true, shouldShutDown, records };
+  }
+
+  private leaderCount(brokerId: number): number {
+    let n = 0;
+    for (const { state } of this.image.allPartitions()) if (state.leader === brokerId) n++;
+    return n;
+  }
+
+  private mayShutDown(brokerId: number): boolean {
+    if (this.leaderCount(brokerId) > 0) return false;
+    const needed = this.shutdownOffsets.get(brokerId) ?? -1;
+    for (const b of this.image.brokers.values()) {
+      if (b.id === brokerId || b.fenced || b.inControlledShutdown) continue;
+      if ((this.sessions.get(b.id)?.metadataOffset ?? -1) < needed) return false;
+    }
+    return true;
+  }
+
+  private onSessionExpired(brokerId: number): void {
+    const s = this.sessions.get(brokerId);
+    if (!s) return;
+    if (this.now() - s.lastHeartbeatMs < this.config().brokerSessionTimeoutMs) return;
+    this.sessions.delete(brokerId);
+    const reg = this.image.brokers.get(brokerId);
+    if (reg && !reg.fenced) this.fence(brokerId, 'broker-fenced');
+  }
+
+  /** Fence a broker: one batch that marks it fenced, drops it from every ISR and moves its leaderships. */
+  private fence(brokerId: number, reason: ChangeReason): void {
+    const reg = this.image.brokers.get(brokerId);
+    if (!reg) return;
+    this.commit([
+      { type: 'BrokerRegistrationChange', brokerId, brokerEpoch: reg.brokerEpoch, fenced: true },
+      ...this.removeFromIsrs(brokerId, reason),
+    ]);
+  }
+
+  private unfence(brokerId: number): void {
+    const reg = this.image.brokers.get(brokerId)!;
+    this.commit([{ type: 'BrokerRegistrationChange', brokerId, brokerEpoch: reg.brokerEpoch, fenced: false }]);
+    // Re-run the election of every leaderless partition (the returning broker may lead them).
+    const changes: MetadataRecord[] = [];
+    for (const { topic, state } of this.image.allPartitions()) {
+      if (state.leader >= 0) continue;
+      const change = buildPartitionChange(state, { election: 'online' }, this.ctx(topic));
+      if (change) changes.push({ type: 'PartitionChange', state: change.state, reason: change.unclean ? 'unclean-election' : 'broker-unfenced', unclean: change.unclean });
+    }
+    this.commit(changes);
+  }
+
+  /** Partition changes that take `brokerId` out of every ISR it is in and re-elect where it led. */
+  private removeFromIsrs(brokerId: number, reason: ChangeReason): MetadataRecord[] {
+    const out: MetadataRecord[] = [];
+    for (const { topic, state } of this.image.allPartitions()) {
+      if (!state.isr.includes(brokerId)) continue;
+      const change = buildPartitionChange(state, { targetIsr: state.isr.filter((b) => b !== brokerId) }, this.ctx(topic, brokerId));
+      if (change) out.push({ type: 'PartitionChange', state: change.state, reason: change.unclean ? 'unclean-election' : reason, unclean: change.unclean });
+    }
+    return out;
+  }
+
+  private ctx(topic: TopicImage, excluded = -1, uncleanOverride?: boolean) {
+    return {
+      isAcceptable: (b: number) => b !== excluded && this.image.isActive(b),
+      uncleanAllowed: uncleanOverride ?? this.topicUncleanAllowed(topic),
+    };
+  }
+
+  private topicUncleanAllowed(topic: TopicImage): boolean {
+    return resolveTopicRuntimeConfig(topic.configs, this.image.clusterConfigs(), this.deps.staticConfigs).uncleanLeaderElectionEnable;
+  }
+
+  private handleAlterPartition(req: AlterPartitionRequest): AlterPartitionResponse {
+    const reg = this.image.brokers.get(req.brokerId);
+    if (!reg || reg.brokerEpoch !== req.brokerEpoch) return { error: 'STALE_BROKER_EPOCH' };
+    const topic = this.image.topicsById.get(req.topicId);
+    const part = topic?.partitions.get(req.partition);
+    if (!topic || !part) return { error: topic ? 'UNKNOWN_TOPIC_OR_PARTITION' : 'UNKNOWN_TOPIC_ID' };
+    if (req.leaderEpoch > part.leaderEpoch || req.partitionEpoch > part.partitionEpoch) return { error: 'NOT_CONTROLLER' };
+    if (req.leaderEpoch < part.leaderEpoch) return { error: 'FENCED_LEADER_EPOCH' };
+    if (req.brokerId !== part.leader) return { error: 'INVALID_REQUEST' };
+    if (req.partitionEpoch < part.partitionEpoch) return { error: 'INVALID_UPDATE_VERSION' };
+    const newIsr = req.newIsr.map((m) => m.brokerId);
+    if (!newIsr.includes(part.leader) || newIsr.some((b) => !part.replicas.includes(b))) return { error: 'INVALID_REQUEST' };
+    if (req.leaderRecoveryState === 'RECOVERING' && (newIsr.length > 1 || part.leaderRecoveryState === 'RECOVERED')) return { error: 'INVALID_REQUEST' };
+    for (const m of req.newIsr) {
+      const r = this.image.brokers.get(m.brokerId);
+      if (!r || r.fenced || r.inControlledShutdown || (m.brokerEpoch !== -1 && m.brokerEpoch !== r.brokerEpoch)) return { error: 'INELIGIBLE_REPLICA' };
+    }
+    const reason: ChangeReason = newIsr.length < part.isr.length ? 'isr-shrink' : 'isr-expand';
+    const change = buildPartitionChange(part, { targetIsr: newIsr, recoveryState: req.leaderRecoveryState }, this.ctx(topic));
+    if (!change) return { error: 'NONE', state: clonePartition(part) };
+    this.commit([{ type: 'PartitionChange', state: change.state, reason: change.reassignmentCompleted ? 'reassignment' : reason, unclean: change.unclean }]);
+    if (change.reassignmentCompleted && change.state.leader !== req.brokerId) return { error: 'NEW_LEADER_ELECTED', state: clonePartition(change.state) };
+    return { error: 'NONE', state: clonePartition(change.state) };
+  }
+
+  // ================================================================ periodic tasks
+
+  private maybeScheduleRebalance(): void {
+    if (!this.isActive || this.rebalanceTimer) return;
+    const cfg = this.config();
+    if (!cfg.autoLeaderRebalanceEnable) return;
+    let imbalanced = false;
+    for (const { state } of this.image.allPartitions()) {
+      if (state.leader >= 0 && state.leader !== state.replicas[0]) {
+        imbalanced = true;
+        break;
+      }
+    }
+    if (!imbalanced) return;
+    this.rebalanceTimer = this.after(cfg.leaderImbalanceCheckIntervalMs, () => this.runRebalance());
+  }
+
+  private runRebalance(): void {
+    const changes: MetadataRecord[] = [];
+    let attempted = 0;
+    for (const { topic, state } of this.image.allPartitions()) {
+      if (state.leader < 0 || state.leader === state.replicas[0]) continue;
+      if (attempted >= MAX_ELECTIONS_PER_IMBALANCE) break;
+      attempted++;
+      const change = buildPartitionChange(state, { election: 'preferred' }, this.ctx(topic));
+      if (change && change.state.leader === state.replicas[0]) changes.push({ type: 'PartitionChange', state: change.state, reason: 'auto-rebalance' });
+    }
+    this.rebalanceTimer = attempted >= MAX_ELECTIONS_PER_IMBALANCE ? this.after(0, () => this.runRebalance()) : null;
+    this.commit(changes);
+    this.maybeScheduleRebalance();
+  }
+
+  private maybeScheduleUncleanCheck(): void {
+    if (!this.isActive || this.uncleanTimer) return;
+    let leaderless = false;
+    for (const { state } of this.image.allPartitions()) {
+      if (state.leader < 0) {
+        leaderless = true;
+        break;
+      }
+    }
+    if (!leaderless) return;
+    this.uncleanTimer = this.after(this.config().uncleanLeaderElectionIntervalMs, () => {
+      this.uncleanTimer = null;
+      const changes: MetadataRecord[] = [];
+      for (const { topic, state } of this.image.allPartitions()) {
+        if (state.leader >= 0 || !this.topicUncleanAllowed(topic)) continue;
+        const change = buildPartitionChange(state, { election: 'online' }, this.ctx(topic));
+        if (change && change.state.leader >= 0) changes.push({ type: 'PartitionChange', state: change.state, reason: change.unclean ? 'unclean-election' : 'broker-unfenced', unclean: change.unclean });
+      }
+      this.commit(changes);
+      this.maybeScheduleUncleanCheck();
+    });
+  }
+
+  // ================================================================ admin operations
+
+  private newTopicId(): string {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    let id = '';
+    for (let i = 0; i < 22; i++) id += alphabet[this.deps.random.nextInt(64)];
+    return id;
+  }
+
+  /** CreateTopics. Returns the partitions it would create (validateOnly) or created. */
+  createTopic(input: CreateTopicInput): { topicId: string; partitions: PartitionState[] } {
+    this.requireActive();
+    validateTopicName(input.name);
+    if (this.image.topicsByName.has(input.name)) throw new KafkaError('TOPIC_ALREADY_EXISTS', `Topic '${input.name}' already exists.`);
+    assertNoCollision(input.name, this.image.topicsByName.keys());
+    const configs = input.configs ?? {};
+    validateConfigs('topic', configs);
+    const cfg = this.config();
+    let assignment: number[][];
+    if (input.assignments) {
+      const np = input.partitions ?? -1;
+      const rf = input.replicationFactor ?? -1;
+      if (np !== -1 || rf !== -1) {
+        throw new KafkaError('INVALID_REQUEST', 'Both numPartitions or replicationFactor and replicasAssignments were set. Both cannot be used at the same time.');
+      }
+      assignment = this.validateManualAssignment(input.assignments, 0);
+    } else {
+      const np = input.partitions === undefined || input.partitions === -1 ? cfg.numPartitions : input.partitions;
+      const rf = input.replicationFactor === undefined || input.replicationFactor === -1 ? cfg.defaultReplicationFactor : input.replicationFactor;
+      if (!Number.isInteger(np) || np <= 0) throw new KafkaError('INVALID_PARTITIONS', 'Number of partitions was set to an invalid non-positive value.');
+      if (!Number.isInteger(rf) || rf <= 0) throw new KafkaError('INVALID_REPLICATION_FACTOR', 'Replication factor must be larger than 0, or -1 to use the default value.');
+      assignment = this.place(np, rf, 0);
+    }
+    const topicId = this.newTopicId();
+    const partitions = assignment.map((replicas, p) => this.initialState(topicId, p, replicas));
+    if (input.validateOnly) return { topicId, partitions };
+    const records: MetadataRecord[] = [{ type: 'Topic', name: input.name, topicId }];
+    for (const [name, value] of Object.entries(configs)) records.push({ type: 'Config', resourceType: 'topic', resourceName: input.name, name, value });
+    for (const state of partitions) records.push({ type: 'Partition', state });
+    this.commit(records);
+    this.deps.emit({ type: 'topic.created', atMs: this.now(), topic: input.name, topicId, partitions: partitions.length, replicationFactor: partitions[0]?.replicas.length ?? 0 });
+    return { topicId, partitions };
+  }
+
+  private initialState(topicId: string, partition: number, replicas: number[]): PartitionState {
+    const isr = replicas.filter((b) => this.image.isActive(b));
+    return {
+      topicId,
+      partition,
+      replicas: [...replicas],
+      isr,
+      leader: isr[0] ?? -1,
+      leaderEpoch: 0,
+      partitionEpoch: 0,
+      addingReplicas: [],
+      removingReplicas: [],
+      leaderRecoveryState: 'RECOVERED',
+    };
+  }
+
+  private place(numPartitions: number, replicationFactor: number, startPartitionId: number): number[][] {
+    return placeReplicas({
+      brokers: [...this.image.brokers.values()].map((b) => ({ id: b.id, rack: b.rack, fenced: b.fenced, inControlledShutdown: b.inControlledShutdown })),
+      numPartitions,
+      replicationFactor,
+      startPartitionId,
+      strategy: this.deps.placement,
+      random: this.deps.random,
+    });
+  }
+
+  private validateManualAssignment(assignments: number[][], firstPartition: number): number[][] {
+    const rf = assignments[0]?.length ?? 0;
+    assignments.forEach((replicas, i) => {
+      const p = firstPartition + i;
+      if (replicas.length === 0) throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `The manual partition assignment includes an empty replica list for partition ${p}.`);
+      if (replicas.length !== rf) throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `The manual partition assignment includes the partition ${p} with replica count ${replicas.length}, but the other partitions have ${rf}.`);
+      if (new Set(replicas).size !== replicas.length) throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `The manual partition assignment includes the partition ${p} with duplicate replicas.`);
+      for (const b of replicas) {
+        if (!this.image.brokers.has(b)) throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `The manual partition assignment includes broker ${b}, but no such broker is registered.`);
+      }
+      if (!replicas.some((b) => this.image.isActive(b))) {
+        throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `All brokers specified in the manual partition assignment for partition ${p} are fenced or in controlled shutdown.`);
+      }
+    });
+    if (assignments.length === 0) throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', 'The manual partition assignment is empty.');
+    return assignments.map((r) => [...r]);
+  }
+
+  deleteTopic(name: string): void {
+    this.requireActive();
+    const topic = this.image.topicsByName.get(name);
+    if (!topic) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `This server does not host this topic: ${name}`);
+    if (!this.config().deleteTopicEnable) throw new KafkaError('TOPIC_DELETION_DISABLED', 'Topic deletion is disabled (delete.topic.enable=false).');
+    this.commit([{ type: 'RemoveTopic', topicId: topic.topicId }]);
+  }
+
+  /** CreatePartitions: grow a topic to `totalCount` partitions. */
+  createPartitions(name: string, totalCount: number, assignments?: number[][], validateOnly = false): PartitionState[] {
+    this.requireActive();
+    const topic = this.image.topicsByName.get(name);
+    if (!topic) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `This server does not host this topic: ${name}`);
+    const current = topic.partitions.size;
+    if (totalCount === current) throw new KafkaError('INVALID_PARTITIONS', `Topic already has ${current} partition(s).`);
+    if (totalCount < current) throw new KafkaError('INVALID_PARTITIONS', `The topic ${name} currently has ${current} partition(s); ${totalCount} would not be an increase.`);
+    const added = totalCount - current;
+    let assignment: number[][];
+    if (assignments) {
+      if (assignments.length !== added) throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `Attempted to add ${added} additional partition(s), but only ${assignments.length} assignment(s) were specified.`);
+      assignment = this.validateManualAssignment(assignments, current);
+    } else {
+      const rf = topic.partitions.get(0)?.replicas.length ?? 1;
+      assignment = this.place(added, rf, current);
+    }
+    const states = assignment.map((replicas, i) => this.initialState(topic.topicId, current + i, replicas));
+    if (validateOnly) return states;
+    this.commit(states.map((state) => ({ type: 'Partition', state })));
+    this.deps.emit({ type: 'partitions.added', atMs: this.now(), topic: name, previousCount: current, totalCount });
+    return states;
+  }
+
+  /** IncrementalAlterConfigs for one resource (broker name '' = the cluster-wide default). */
+  alterConfigs(resourceType: 'topic' | 'broker', resourceName: string, set: Record<string, string | null>, validateOnly = false): void {
+    this.requireActive();
+    if (resourceType === 'topic') {
+      if (!this.image.topicsByName.has(resourceName)) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Topic ${resourceName} does not exist.`);
+    } else if (resourceName !== CLUSTER_DEFAULT && !this.image.brokers.has(Number(resourceName))) {
+      throw new KafkaError('BROKER_NOT_FOUND', `Broker ${resourceName} is not registered.`);
+    }
+    validateConfigs(resourceType, set);
+    if (validateOnly) return;
+    this.commit(Object.entries(set).map(([name, value]) => ({ type: 'Config', resourceType, resourceName, name, value })));
+  }
+
+  /** ElectLeaders (KIP-460). `partitions` undefined = every partition. */
+  electLeaders(type: 'preferred' | 'unclean', partitions: { topic: string; partition: number }[] | undefined, validateOnly = false): ElectionResult[] {
+    this.requireActive();
+    const targets = partitions ?? [...this.image.allPartitions()].map(({ topic, state }) => ({ topic: topic.name, partition: state.partition }));
+    const results: ElectionResult[] = [];
+    const changes: MetadataRecord[] = [];
+    for (const { topic: name, partition } of targets) {
+      const topic = this.image.topicsByName.get(name);
+      const state = topic?.partitions.get(partition);
+      if (!topic || !state) {
+        results.push({ topic: name, partition, leader: -1, errorCode: 'UNKNOWN_TOPIC_OR_PARTITION', message: `Partition ${name}-${partition} does not exist.` });
+        continue;
+      }
+      const mode: ElectionMode = type;
+      if (type === 'preferred' && state.leader === state.replicas[0]) {
+        results.push({ topic: name, partition, leader: state.leader, errorCode: 'ELECTION_NOT_NEEDED', message: 'The preferred replica is already the leader.' });
+        continue;
+      }
+      if (type === 'unclean' && state.leader >= 0) {
+        results.push({ topic: name, partition, leader: state.leader, errorCode: 'ELECTION_NOT_NEEDED', message: 'The partition already has a leader.' });
+        continue;
+      }
+      const change = buildPartitionChange(state, { election: mode }, this.ctx(topic));
+      if (type === 'preferred' && (!change || change.state.leader !== state.replicas[0])) {
+        results.push({ topic: name, partition, leader: state.leader, errorCode: 'PREFERRED_LEADER_NOT_AVAILABLE', message: `The preferred leader ${state.replicas[0]} is not in the ISR or not available.` });
+        continue;
+      }
+      if (type === 'unclean' && (!change || change.state.leader < 0)) {
+        results.push({ topic: name, partition, leader: -1, errorCode: 'ELIGIBLE_LEADERS_NOT_AVAILABLE', message: 'No replica of this partition is on a live, unfenced broker.' });
+        continue;
+      }
+      const next = change!.state;
+      results.push({ topic: name, partition, leader: next.leader, errorCode: 'NONE' });
+      changes.push({ type: 'PartitionChange', state: next, reason: change!.unclean ? 'unclean-election' : 'preferred-election', unclean: change!.unclean });
+    }
+    if (!validateOnly) this.commit(changes);
+    return results;
+  }
+
+  /** AlterPartitionReassignments (KIP-455): `replicas` null cancels. */
+  alterReassignments(items: { topic: string; partition: number; replicas: number[] | null }[]): ReassignmentResult[] {
+    this.requireActive();
+    return items.map(({ topic: name, partition, replicas }) => {
+      const topic = this.image.topicsByName.get(name);
+      const state = topic?.partitions.get(partition);
+      const fail = (errorCode: KafkaErrorName, message: string): ReassignmentResult => ({ topic: name, partition, errorCode, message });
+      if (!topic || !state) return fail('UNKNOWN_TOPIC_OR_PARTITION', `Partition ${name}-${partition} does not exist.`);
+      const request: ChangeRequest | KafkaError = replicas === null ? this.cancelRequest(topic, state) : this.reassignRequest(state, replicas);
+      if (request instanceof KafkaError) return fail(request.code as KafkaErrorName, request.message);
+      const change = buildPartitionChange(state, request, this.ctx(topic));
+      if (change) this.commit([{ type: 'PartitionChange', state: change.state, reason: replicas === null ? 'reassignment-cancel' : 'reassignment', unclean: change.unclean }]);
+      return { topic: name, partition, errorCode: 'NONE' };
+    });
+  }
+
+  private reassignRequest(state: PartitionState, target: number[]): ChangeRequest | KafkaError {
+    if (target.length === 0) return new KafkaError('INVALID_REPLICA_ASSIGNMENT', 'The target replica list is empty.');
+    if (new Set(target).size !== target.length) return new KafkaError('INVALID_REPLICA_ASSIGNMENT', `The target replica list ${JSON.stringify(target)} contains duplicate brokers.`);
+    const unknown = target.find((b) => !this.image.brokers.has(b));
+    if (unknown !== undefined) return new KafkaError('INVALID_REPLICA_ASSIGNMENT', `The target replica list includes broker ${unknown}, which is not registered.`);
+    const current = state.replicas;
+    const removing = current.filter((b) => !target.includes(b)).sort((a, b) => a - b);
+    const adding = target.filter((b) => !current.includes(b)).sort((a, b) => a - b);
+    return { targetReplicas: [...target, ...removing], targetAdding: adding, targetRemoving: removing };
+  }
+
+  private cancelRequest(topic: TopicImage, state: PartitionState): ChangeRequest | KafkaError {
+    if (state.addingReplicas.length === 0 && state.removingReplicas.length === 0) {
+      return new KafkaError('NO_REASSIGNMENT_IN_PROGRESS', `No reassignment is in progress for ${topic.name}-${state.partition}.`);
+    }
+    const replicas = state.replicas.filter((b) => !state.addingReplicas.includes(b));
+    let isr = state.isr.filter((b) => !state.addingReplicas.includes(b));
+    if (isr.length === 0) {
+      if (!this.topicUncleanAllowed(topic)) {
+        return new KafkaError('INVALID_REPLICA_ASSIGNMENT', 'Cancelling would need an unclean leader election, which this topic does not allow.');
+      }
+      isr = [replicas[0]!];
+    }
+    return { targetReplicas: replicas, targetIsr: isr, targetAdding: [], targetRemoving: [] };
+  }
+
+  listReassignments(): { topic: string; partition: number; replicas: number[]; addingReplicas: number[]; removingReplicas: number[] }[] {
+    const out = [];
+    for (const { topic, state } of this.image.allPartitions()) {
+      if (state.addingReplicas.length + state.removingReplicas.length === 0) continue;
+      out.push({ topic: topic.name, partition: state.partition, replicas: [...state.replicas], addingReplicas: [...state.addingReplicas], removingReplicas: [...state.removingReplicas] });
+    }
+    return out;
+  }
+
+  /** UnregisterBroker: the broker leaves the cluster (it must be stopped first). */
+  unregisterBroker(brokerId: number): void {
+    this.requireActive();
+    const reg = this.image.brokers.get(brokerId);
+    if (!reg) throw new KafkaError('BROKER_NOT_FOUND', `Broker ${brokerId} is not registered.`);
+    const s = this.sessions.get(brokerId);
+    if (s) this.deps.scheduler.cancel(s.timer);
+    this.sessions.delete(brokerId);
+    this.commit([...this.removeFromIsrs(brokerId, 'broker-fenced'), { type: 'UnregisterBroker', brokerId, brokerEpoch: reg.brokerEpoch }]);
+  }
+}
