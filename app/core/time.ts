@@ -79,6 +79,8 @@ export class ManualScheduler implements Scheduler {
   private readonly heap = new TaskHeap();
   private readonly cancelled = new Set<number>();
   private executed = 0;
+  /** Tasks allowed at one instant before advanceTo reports a livelock. */
+  livelockLimit = 1_000_000;
 
   constructor(startMs = 0) {
     this.time = startMs;
@@ -118,12 +120,18 @@ export class ManualScheduler implements Scheduler {
     }
   }
 
-  /** Run every task due at or before `targetMs`, then set the clock to `targetMs`. */
+  /**
+   * Run every task due at or before `targetMs`, then set the clock to `targetMs`. Throws when
+   * `livelockLimit` tasks run without the clock moving: a loop that never waits is a bug.
+   */
   advanceTo(targetMs: number): void {
+    let sameInstant = 0;
     for (;;) {
       const due = this.nextDueTime();
       if (due === undefined || due > targetMs) break;
       const task = this.heap.pop()!;
+      if (task.at > this.time) sameInstant = 0;
+      else if (++sameInstant > this.livelockLimit) throw new Error(`livelock: ${this.livelockLimit} tasks ran at t=${this.time} ms without time moving`);
       this.time = Math.max(this.time, task.at);
       this.executed++;
       task.fn();

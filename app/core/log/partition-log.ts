@@ -96,7 +96,12 @@ export class PartitionLog {
   /** Truncate to `offset` (never below the log start); returns the number of records removed. */
   truncateTo(offset: number): number {
     const target = Math.max(offset, this.startOffset);
-    if (target >= this.leo) return 0;
+    if (target >= this.leo) {
+      // Kafka truncates the epoch cache anyway: a broker that became leader and cached its new
+      // epoch at the log end, but wrote nothing before losing leadership, holds a conflicting entry.
+      if (this.epochCache.truncateFromEnd(this.leo)) this.store.saveEpochs(this.epochCache.entries());
+      return 0;
+    }
     const removed = this.leo - target;
     this.store.truncateTo(target);
     this.leo = target;

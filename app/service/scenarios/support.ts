@@ -1,0 +1,41 @@
+/** Shared steps of the scenario tests (kafka-semantics.md, "Test scenarios"). */
+import { KafkaError } from '../../api/errors.js';
+import type { Simulation } from '../sim.js';
+
+/** The error code a synchronous engine call throws. */
+export function errorCode(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof KafkaError) return e.code;
+    throw e;
+  }
+  throw new Error('expected a KafkaError, but the call succeeded');
+}
+
+/** Run the clock until the controller's ISR of `topic-partition` equals `isr` (as a set). */
+export function waitForIsr(sim: Simulation, topic: string, partition: number, isr: number[], maxMs = 120_000): number {
+  const want = [...isr].sort((a, b) => a - b).join();
+  return sim.waitFor(() => [...sim.partition(topic, partition).isr].sort((a, b) => a - b).join() === want, maxMs, `ISR {${want}} of ${topic}-${partition}`);
+}
+
+/** Offline partitions (leader -1), as OfflinePartitionsCount counts them. */
+export function offlinePartitionCount(sim: Simulation): number {
+  let n = 0;
+  for (const { state } of sim.engine.controller.image.allPartitions()) if (state.leader < 0) n++;
+  return n;
+}
+
+/** Fenced registered brokers, as FencedBrokerCount counts them. */
+export function fencedBrokerCount(sim: Simulation): number {
+  return [...sim.engine.controller.image.brokers.values()].filter((b) => b.fenced).length;
+}
+
+/** The live replica of a partition on a broker. */
+export function replica(sim: Simulation, brokerId: number, topic: string, partition = 0) {
+  const p = sim.engine.brokers.get(brokerId)?.partitionFor(topic, partition);
+  if (!p) throw new Error(`broker ${brokerId} has no live replica of ${topic}-${partition}`);
+  return p;
+}
+
+export const values = (from: number, to: number, prefix = 'm'): string[] => Array.from({ length: to - from + 1 }, (_, i) => `${prefix}${from + i}`);
