@@ -150,15 +150,18 @@ export class ManualScheduler implements Scheduler {
   }
 
   /**
-   * Advance in small steps until `predicate` holds or `maxMs` elapses.
-   * Returns the elapsed virtual time when it held, or -1.
+   * Run tasks one due time at a time until `predicate` holds or `maxMs` elapses (the predicate is
+   * checked after every instant at which something ran, and at least every `maxStepMs`). Returns
+   * the elapsed virtual time when it held, or -1.
    */
-  runUntil(predicate: () => boolean, maxMs: number, stepMs = 10): number {
+  runUntil(predicate: () => boolean, maxMs: number, maxStepMs = Number.POSITIVE_INFINITY): number {
     const start = this.time;
+    const deadline = start + maxMs;
     this.flush();
     while (!predicate()) {
-      if (this.time - start >= maxMs) return -1;
-      this.advance(Math.min(stepMs, start + maxMs - this.time));
+      if (this.time >= deadline) return -1;
+      const due = this.nextDueTime();
+      this.advanceTo(Math.min(due ?? deadline, deadline, this.time + maxStepMs));
     }
     return this.time - start;
   }

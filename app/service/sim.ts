@@ -71,7 +71,7 @@ export class Simulation {
 
   /** Run the clock until `predicate` holds; throws after `maxMs` of virtual time. */
   waitFor(predicate: () => boolean, maxMs: number, what = 'condition'): number {
-    const took = this.scheduler.runUntil(predicate, maxMs, 5);
+    const took = this.scheduler.runUntil(predicate, maxMs);
     if (took < 0) throw new Error(`timed out after ${maxMs} ms of virtual time waiting for ${what}`);
     return took;
   }
