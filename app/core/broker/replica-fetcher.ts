@@ -118,6 +118,8 @@ export class ReplicaFetcher {
       cfg.replicaSocketTimeoutMs,
       (res) => {
         this.inFlight = false;
+        // A stalled fetcher thread processes nothing, not even the answer it was waiting for.
+        if (!this.host.isFetchingAllowed()) return;
         this.onResponse(request, res as FetchResponse);
         this.wake();
       },
