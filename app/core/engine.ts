@@ -12,7 +12,20 @@ import { KafkaError, type KafkaErrorName } from '../api/errors.js';
 import type { BrokerState, EngineEvent, EventSink } from '../api/events.js';
 import { Broker } from './broker/broker.js';
 import type { ConsumerFetchResponse, ListOffsetsResponse, ProduceResponse } from './broker/messages.js';
-import { Controller } from './controller/controller.js';
+import { Controller, type ReassignmentResult } from './controller/controller.js';
+import {
+  BROKER_THROTTLE_CONFIGS,
+  followerThrottles,
+  leaderThrottles,
+  mergeThrottledReplicas,
+  proposedMoveMap,
+  reassigningBrokers,
+  TOPIC_THROTTLE_CONFIGS,
+  validateReassignmentTargets,
+  verifyLine,
+  type ReassignmentTarget,
+  type VerifyStatus,
+} from './controller/reassign-command.js';
 import { replicaKey, type StorageProvider } from './log/log-store.js';
 import type { LogRecord } from './log/records.js';
 import type { PartitionState } from './metadata/records.js';
@@ -102,10 +115,10 @@ export class Engine {
   private readonly lastState = new Map<number, BrokerState>();
   private electionTimer: ReturnType<Scheduler['schedule']> | null = null;
   private roundRobin = 0;
-  private readonly staticConfigs: Record<string, string>;
+  private readonly staticConfigsMap: Record<string, string>;
 
   constructor(private readonly opts: EngineOptions) {
-    this.staticConfigs = { ...(opts.staticConfigs ?? {}) };
+    this.staticConfigsMap = { ...(opts.staticConfigs ?? {}) };
     this.network = new Network(opts.scheduler);
     this.network.baseDelayMs = opts.networkDelayMs ?? 0;
     this.network.bind(CLIENT, () => {});
@@ -114,7 +127,7 @@ export class Engine {
       network: this.network,
       random: opts.random,
       store: opts.storage.metadata(),
-      staticConfigs: this.staticConfigs,
+      staticConfigs: this.staticConfigsMap,
       placement: opts.placement ?? 'classic',
       emit: (e) => this.emit(e),
       onChange: (reason) => this.refreshBrokerStates(reason),
@@ -125,6 +138,11 @@ export class Engine {
 
   get scheduler(): Scheduler {
     return this.opts.scheduler;
+  }
+
+  /** The brokers' static configuration (server.properties) this engine runs with. */
+  get staticConfigs(): Readonly<Record<string, string>> {
+    return this.staticConfigsMap;
   }
 
   subscribe(sink: EventSink): () => void {
@@ -144,7 +162,7 @@ export class Engine {
       network: this.network,
       random: this.opts.random,
       disk: this.opts.storage.broker(id),
-      staticConfigs: this.staticConfigs,
+      staticConfigs: this.staticConfigsMap,
       emit: (e) => this.emit(e),
       onChange: (reason) => this.onBrokerChange(id, reason),
     });
@@ -435,6 +453,116 @@ export class Engine {
     this.network.request(CLIENT, state.leader, { type: 'listOffsets', ...input }, 30_000, (r) => done(r as ListOffsetsResponse), () =>
       done({ error: 'REQUEST_TIMED_OUT', offset: -1, leaderEpoch: -1 }),
     );
+  }
+
+  // ================================================================ reassignments
+  //
+  // kafka-reassign-partitions.sh over the controller's AlterPartitionReassignments (§7c, §7d).
+  // Tool-side input errors refuse the whole request with a thrown KafkaError (the tool exits
+  // before touching the cluster); what the controller says about each partition comes back as
+  // per-partition results. Every execute behaves as `--additional` (the API is incremental).
+
+  /** `--execute [--throttle B]`: check the input like the tool, set the throttle, start the moves. */
+  executeReassignment(input: { partitions: ReassignmentTarget[]; throttleBytesPerSec?: number }): ReassignmentResult[] {
+    this.controller.requireActive();
+    const throttle = input.throttleBytesPerSec;
+    if (throttle !== undefined && (!Number.isSafeInteger(throttle) || throttle < 0)) {
+      throw new KafkaError('INVALID_INPUT', `The throttle must be a whole number of bytes per second, got ${throttle}.`);
+    }
+    const image = this.controller.image;
+    validateReassignmentTargets(input.partitions, new Set([...image.brokers.values()].filter((b) => !b.fenced).map((b) => b.id)));
+    const missingTopic = input.partitions.find((t) => !image.topicsByName.has(t.topic));
+    if (missingTopic) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Topic ${missingTopic.topic} not found.`);
+    const missing = input.partitions.filter((t) => !image.topicsByName.get(t.topic)!.partitions.has(t.partition));
+    if (missing.length > 0) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Unable to find partition: ${missing.map((t) => `${t.topic}-${t.partition}`).join(', ')}`);
+    // Like the tool: the throttle is in place before the first byte moves.
+    if (throttle !== undefined) this.setReassignmentThrottle(input.partitions, throttle);
+    return this.controller.alterReassignments(input.partitions.map((t) => ({ topic: t.topic, partition: t.partition, replicas: [...t.replicas] })));
+  }
+
+  /**
+   * `--cancel`: revert the given partitions' reassignments (undefined = every ongoing one). A
+   * partition with none gets NO_REASSIGNMENT_IN_PROGRESS. When something was cancelled the
+   * throttles are cleared as the tool does without `--preserve-throttles`.
+   */
+  cancelReassignment(partitions?: { topic: string; partition: number }[]): ReassignmentResult[] {
+    this.controller.requireActive();
+    const ongoing = this.controller.listReassignments();
+    const items = partitions ?? ongoing.map(({ topic, partition }) => ({ topic, partition }));
+    const results = this.controller.alterReassignments(items.map(({ topic, partition }) => ({ topic, partition, replicas: null })));
+    if (results.some((r) => r.errorCode === 'NONE')) {
+      const involved = ongoing.filter((r) => items.some((i) => i.topic === r.topic && i.partition === r.partition)).flatMap((r) => r.replicas);
+      this.clearReassignmentThrottles(items.map((i) => i.topic), involved);
+    }
+    return results;
+  }
+
+  /** `--list` (ListPartitionReassignments). */
+  listReassignments(): { topic: string; partition: number; replicas: number[]; addingReplicas: number[]; removingReplicas: number[] }[] {
+    return this.controller.listReassignments();
+  }
+
+  /**
+   * `--verify`: Kafka's line per partition, in the order given. A partition that does not exist
+   * reads as a mismatch with an empty replica set, as in the tool. Once no reassignment at all is
+   * running (the tool's own condition, unrelated partitions included) it clears both rates on
+   * every live broker and on the target brokers, and both lists on the given topics.
+   */
+  verifyReassignment(partitions: ReassignmentTarget[]): { topic: string; partition: number; status: VerifyStatus; message: string; replicas: number[] }[] {
+    this.controller.requireActive();
+    const ongoing = this.controller.listReassignments();
+    const results = partitions.map((t) => {
+      const running = ongoing.find((r) => r.topic === t.topic && r.partition === t.partition);
+      const replicas = running?.replicas ?? [...(this.controller.image.topicsByName.get(t.topic)?.partitions.get(t.partition)?.replicas ?? [])];
+      return { topic: t.topic, partition: t.partition, ...verifyLine(t, running !== undefined, replicas), replicas };
+    });
+    if (ongoing.length === 0) this.clearReassignmentThrottles(partitions.map((t) => t.topic), partitions.flatMap((t) => t.replicas));
+    return results;
+  }
+
+  private setReassignmentThrottle(targets: ReassignmentTarget[], bytesPerSec: number): void {
+    const image = this.controller.image;
+    const current = (topic: string, partition: number): number[] => image.topicsByName.get(topic)?.partitions.get(partition)?.replicas ?? [];
+    const moves = proposedMoveMap(this.controller.listReassignments(), targets, current);
+    const leader = leaderThrottles(moves);
+    const follower = followerThrottles(moves);
+    for (const topic of moves.keys()) {
+      const configs = image.topicsByName.get(topic)?.configs;
+      if (!configs) continue;
+      const set: Record<string, string> = {};
+      for (const [name, entries] of [
+        ['leader.replication.throttled.replicas', leader.get(topic) ?? []],
+        ['follower.replication.throttled.replicas', follower.get(topic) ?? []],
+      ] as const) {
+        const merged = mergeThrottledReplicas(configs[name], entries);
+        if (merged !== (configs[name] ?? '')) set[name] = merged;
+      }
+      if (Object.keys(set).length > 0) this.controller.alterConfigs('topic', topic, set);
+    }
+    const rate = String(bytesPerSec);
+    for (const id of reassigningBrokers(moves)) {
+      if (!image.brokers.has(id)) continue;
+      const configs = image.brokerConfigs.get(String(id)) ?? {};
+      const set = Object.fromEntries(BROKER_THROTTLE_CONFIGS.filter((name) => configs[name] !== rate).map((name) => [name, rate]));
+      if (Object.keys(set).length > 0) this.controller.alterConfigs('broker', String(id), set);
+    }
+  }
+
+  /** The tool's clearAllThrottles; only configs that are set are deleted (no empty records). */
+  private clearReassignmentThrottles(topics: string[], targetBrokers: number[]): void {
+    const image = this.controller.image;
+    const live = [...image.brokers.values()].filter((b) => !b.fenced).map((b) => b.id);
+    const brokers = [...new Set([...live, ...targetBrokers])].filter((id) => image.brokers.has(id)).sort((a, b) => a - b);
+    for (const id of brokers) {
+      const configs = image.brokerConfigs.get(String(id)) ?? {};
+      const unset = BROKER_THROTTLE_CONFIGS.filter((name) => name in configs);
+      if (unset.length > 0) this.controller.alterConfigs('broker', String(id), Object.fromEntries(unset.map((name) => [name, null])));
+    }
+    for (const topic of new Set(topics)) {
+      const configs = image.topicsByName.get(topic)?.configs;
+      const unset = TOPIC_THROTTLE_CONFIGS.filter((name) => configs && name in configs);
+      if (unset.length > 0) this.controller.alterConfigs('topic', topic, Object.fromEntries(unset.map((name) => [name, null])));
+    }
   }
 
   // ================================================================ views

@@ -35,6 +35,13 @@ export interface PartitionHost {
   onPartitionChanged(partition: ReplicaPartition): void;
 }
 
+/**
+ * "Never" for the follower times. Kafka uses 0 (the epoch, long ago on a real clock) so that a
+ * follower that never caught up does not hold back the HW; the virtual clock starts near 0, where
+ * 0 would read as "just now" for the first replica.lag.time.max.ms.
+ */
+const NEVER = Number.NEGATIVE_INFINITY;
+
 interface FollowerState {
   logEndOffset: number;
   lastCaughtUpMs: number;
@@ -135,9 +142,9 @@ export class ReplicaPartition {
         const inSync = next.isr.includes(r);
         this.followers.set(r, {
           logEndOffset: wasLeader && old ? old.logEndOffset : -1,
-          lastCaughtUpMs: inSync ? now : 0,
+          lastCaughtUpMs: inSync ? now : NEVER,
           lastFetchLeaderLEO: wasLeader ? leo : -1,
-          lastFetchMs: wasLeader ? now : 0,
+          lastFetchMs: wasLeader ? now : NEVER,
           brokerEpoch: old?.brokerEpoch ?? -1,
         });
       }
@@ -151,7 +158,7 @@ export class ReplicaPartition {
     for (const id of [...this.followers.keys()]) if (!next.replicas.includes(id)) this.followers.delete(id);
     for (const r of next.replicas) {
       if (r !== this.host.brokerId && !this.followers.has(r)) {
-        this.followers.set(r, { logEndOffset: -1, lastCaughtUpMs: 0, lastFetchLeaderLEO: -1, lastFetchMs: 0, brokerEpoch: -1 });
+        this.followers.set(r, { logEndOffset: -1, lastCaughtUpMs: NEVER, lastFetchLeaderLEO: -1, lastFetchMs: NEVER, brokerEpoch: -1 });
       }
     }
     this.state = next;
@@ -355,7 +362,7 @@ export class ReplicaPartition {
     const now = this.now();
     let f = this.followers.get(followerId);
     if (!f) {
-      f = { logEndOffset: -1, lastCaughtUpMs: 0, lastFetchLeaderLEO: -1, lastFetchMs: 0, brokerEpoch: -1 };
+      f = { logEndOffset: -1, lastCaughtUpMs: NEVER, lastFetchLeaderLEO: -1, lastFetchMs: NEVER, brokerEpoch: -1 };
       this.followers.set(followerId, f);
     }
     const leaderLEO = this.log.logEndOffset;

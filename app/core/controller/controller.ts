@@ -507,8 +507,9 @@ export class Controller {
     });
   }
 
-  private validateManualAssignment(assignments: number[][], firstPartition: number): number[][] {
-    const rf = assignments[0]?.length ?? 0;
+  /** `expectedRf`: CreatePartitions requires the topic's current RF (Kafka passes OptionalInt.of(rf)). */
+  private validateManualAssignment(assignments: number[][], firstPartition: number, expectedRf?: number): number[][] {
+    const rf = expectedRf ?? assignments[0]?.length ?? 0;
     assignments.forEach((replicas, i) => {
       const p = firstPartition + i;
       if (replicas.length === 0) throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `The manual partition assignment includes an empty replica list for partition ${p}.`);
@@ -545,7 +546,7 @@ export class Controller {
     let assignment: number[][];
     if (assignments) {
       if (assignments.length !== added) throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `Attempted to add ${added} additional partition(s), but only ${assignments.length} assignment(s) were specified.`);
-      assignment = this.validateManualAssignment(assignments, current);
+      assignment = this.validateManualAssignment(assignments, current, topic.partitions.get(0)?.replicas.length);
     } else {
       const rf = topic.partitions.get(0)?.replicas.length ?? 1;
       assignment = this.place(added, rf, current);

@@ -1,0 +1,279 @@
+/**
+ * THE contract: every public method `noun.verb` mapped to its input schema (zod) and its result
+ * type, plus the result envelope and the event map. The IPC bridge, the HTTP host, the CLI and
+ * the renderer client are all typed from `contract`; nothing re-declares a payload shape.
+ *
+ * Grammar: a call is `(method, input)`; `input` must parse with `contract[method].input`
+ * (objects are strict: an unknown key is an INVALID_INPUT, so a typo never passes silently);
+ * the answer is a `Result<MethodResult<method>>`. Schemas check shapes and types only; Kafka's
+ * own rules (a replication factor larger than the broker count, an invalid config value, …) are
+ * the engine's to enforce, so they come back with Kafka's error codes.
+ */
+import { z } from 'zod';
+import type { ErrorView } from './errors.js';
+import type { EventMap } from './events.js';
+import type {
+  BrokerView,
+  ClockView,
+  ClusterView,
+  ConfigEntryView,
+  ConsumeResultView,
+  DeletedTopicView,
+  ElectionResultView,
+  ProduceResultView,
+  ReassignmentResultView,
+  ReassignmentVerifyView,
+  ReassignmentView,
+  TopicSummaryView,
+  TopicView,
+} from './views.js';
+
+/** The DTOs (`…View`) every result is made of; see `views.ts`. */
+export type * from './views.js';
+
+// ================================================================ envelope
+
+/** The envelope every method answers with, across every process boundary. */
+export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorView };
+
+// ================================================================ shared schemas
+
+/** A broker id: a non-negative integer. */
+export const brokerIdSchema = z.int().min(0);
+
+/** A topic name (Kafka's naming rules are checked by the engine, with Kafka's errors). */
+export const topicNameSchema = z.string().min(1);
+
+/** One partition of a topic. */
+export const topicPartitionSchema = z.strictObject({ topic: topicNameSchema, partition: z.int().min(0) });
+
+/** A config resource: a topic by name, or a broker by id ('' = the cluster-wide default). */
+export const configResourceSchema = z.strictObject({
+  type: z.enum(['broker', 'topic']),
+  name: z.string(),
+});
+
+/** `acks`: 0, 1 or "all" (-1 accepted as Kafka's synonym of "all"). */
+export const acksSchema = z.union([z.literal(0), z.literal(1), z.literal(-1), z.literal('all')]);
+
+/** A record header for produce: string key, UTF-8 value or null. */
+export const headerSchema = z.strictObject({ key: z.string(), value: z.string().nullable() });
+
+/** A record to produce: UTF-8 key and value (null for none / a tombstone), optional headers. */
+export const produceRecordSchema = z.strictObject({
+  key: z.string().nullable().optional(),
+  value: z.string().nullable(),
+  headers: z.array(headerSchema).optional(),
+  /** CreateTime in ms; the engine's clock when absent. */
+  timestamp: z.int().min(0).optional(),
+});
+
+/**
+ * One entry of the `partitions` list of Kafka's reassignment JSON
+ * (`kafka-reassign-partitions.sh --reassignment-json-file`). `log_dirs` is accepted verbatim so a
+ * Kafka file pastes as-is; when present its length must equal the replica count, as Kafka checks.
+ * Only `"any"` is meaningful here: replicas are not placed on particular log dirs.
+ */
+export const reassignmentPartitionSchema = z
+  .strictObject({
+    topic: topicNameSchema,
+    partition: z.int().min(0),
+    replicas: z.array(brokerIdSchema),
+    log_dirs: z.array(z.string()).optional(),
+  })
+  .refine((p) => p.log_dirs === undefined || p.log_dirs.length === p.replicas.length, {
+    message: 'log_dirs must have one entry per replica',
+    path: ['log_dirs'],
+  });
+
+const empty = z.strictObject({});
+const brokerTarget = z.strictObject({ brokerId: brokerIdSchema });
+
+// ================================================================ result markers
+
+declare const resultType: unique symbol;
+
+/** A type-only marker of a method's result type; it carries no runtime value. */
+export interface ResultMarker<T> {
+  readonly [resultType]?: T;
+}
+
+function returns<T>(): ResultMarker<T> {
+  return {};
+}
+
+function method<S extends z.ZodType, T>(input: S, result: ResultMarker<T>): { input: S; result: ResultMarker<T> } {
+  return { input, result };
+}
+
+// ================================================================ the contract
+
+/** Every public method: its input schema and (type-only) result. Names are public: keep them. */
+export const contract = {
+  /** Id, controller, brokers, counts and health of the cluster. */
+  'cluster.describe': method(empty, returns<ClusterView>()),
+
+  /** Every broker with its rack, state and replica/leader counts. */
+  'brokers.list': method(empty, returns<BrokerView[]>()),
+  /** Add a broker (next free id when `id` is absent); it starts and registers. */
+  'brokers.add': method(z.strictObject({ id: brokerIdSchema.optional(), rack: z.string().nullable().optional() }), returns<BrokerView>()),
+  /** Remove a stopped broker that hosts no replicas (it unregisters). */
+  'brokers.remove': method(brokerTarget, returns<{ brokerId: number }>()),
+  /** Controlled shutdown: leadership moves away first, then the process stops. */
+  'brokers.stop': method(brokerTarget, returns<BrokerView>()),
+  /** Start a stopped, killed or powered-off broker (a new incarnation). */
+  'brokers.start': method(brokerTarget, returns<BrokerView>()),
+  /** SIGKILL: the process dies; what it wrote survives. */
+  'brokers.kill': method(brokerTarget, returns<BrokerView>()),
+  /** Power loss: the process dies and every log loses its unflushed tail. */
+  'brokers.powerLoss': method(brokerTarget, returns<BrokerView>()),
+  /** Cut every network link of the broker; it keeps running. */
+  'brokers.isolate': method(brokerTarget, returns<BrokerView>()),
+  /** Restore the broker's links and resume its fetchers. */
+  'brokers.heal': method(brokerTarget, returns<BrokerView>()),
+  /** Stall (or resume) the broker's replica fetchers while it keeps heartbeating. */
+  'brokers.stallFollower': method(z.strictObject({ brokerId: brokerIdSchema, stalled: z.boolean() }), returns<BrokerView>()),
+
+  /** Every topic with its partition count, RF and health counts. */
+  'topics.list': method(empty, returns<TopicSummaryView[]>()),
+  /** One topic: its overrides and every partition's replicas, leader, ISR, epochs, LEO and HW. */
+  'topics.describe': method(z.strictObject({ name: topicNameSchema }), returns<TopicView>()),
+  /**
+   * CreateTopics. `partitions`/`replicationFactor` absent (or -1) take the broker defaults;
+   * `assignments[p]` is partition p's replica list (then leave both counts out, as Kafka requires).
+   * `validateOnly` checks and shows the topic without creating it.
+   */
+  'topics.create': method(
+    z.strictObject({
+      name: topicNameSchema,
+      partitions: z.int().optional(),
+      replicationFactor: z.int().optional(),
+      configs: z.record(z.string(), z.string()).optional(),
+      assignments: z.array(z.array(brokerIdSchema)).optional(),
+      validateOnly: z.boolean().optional(),
+    }),
+    returns<TopicView>(),
+  ),
+  /** DeleteTopics (needs `delete.topic.enable`). */
+  'topics.delete': method(z.strictObject({ name: topicNameSchema }), returns<DeletedTopicView>()),
+
+  /** CreatePartitions: grow a topic to `totalCount` partitions; returns the topic as it (would) become. */
+  'partitions.add': method(
+    z.strictObject({
+      topic: topicNameSchema,
+      totalCount: z.int(),
+      assignments: z.array(z.array(brokerIdSchema)).optional(),
+      validateOnly: z.boolean().optional(),
+    }),
+    returns<TopicView>(),
+  ),
+
+  /** Every config of a broker or topic with value, default, source, docs and validity. */
+  'configs.describe': method(z.strictObject({ resource: configResourceSchema }), returns<ConfigEntryView[]>()),
+  /**
+   * IncrementalAlterConfigs: `set[key] = value` sets, `null` deletes (back to the inherited
+   * value). Returns the configs as they are after the change (or would be, with validateOnly).
+   */
+  'configs.alter': method(
+    z.strictObject({
+      resource: configResourceSchema,
+      set: z.record(z.string(), z.string().nullable()),
+      validateOnly: z.boolean().optional(),
+    }),
+    returns<ConfigEntryView[]>(),
+  ),
+
+  /** ElectLeaders: `preferred` or `unclean`, for every partition or the chosen ones; per-partition outcome. */
+  'leaders.elect': method(
+    z.strictObject({
+      type: z.enum(['preferred', 'unclean']),
+      partitions: z.array(topicPartitionSchema).optional(),
+      validateOnly: z.boolean().optional(),
+    }),
+    returns<ElectionResultView[]>(),
+  ),
+
+  /**
+   * Start moving replicas: `partitions` is the list of Kafka's reassignment JSON (a pasted file's
+   * `version: 1` is accepted); `throttleBytesPerSec` throttles the moving replicas like `--throttle`.
+   */
+  'reassignments.execute': method(
+    z.strictObject({
+      version: z.literal(1).optional(),
+      partitions: z.array(reassignmentPartitionSchema),
+      throttleBytesPerSec: z.int().min(0).optional(),
+    }),
+    returns<ReassignmentResultView[]>(),
+  ),
+  /** Ongoing reassignments (Kafka's ListPartitionReassignments). */
+  'reassignments.list': method(empty, returns<ReassignmentView[]>()),
+  /** Cancel ongoing reassignments: the chosen partitions, or every one. */
+  'reassignments.cancel': method(z.strictObject({ partitions: z.array(topicPartitionSchema).optional() }), returns<ReassignmentResultView[]>()),
+  /** Where each partition of a reassignment stands (like `--verify`); drops the throttles once all are done. */
+  'reassignments.verify': method(
+    z.strictObject({ version: z.literal(1).optional(), partitions: z.array(reassignmentPartitionSchema) }),
+    returns<ReassignmentVerifyView[]>(),
+  ),
+
+  /** Produce one batch to a partition (chosen by key or round robin when absent), answered per acks. */
+  'records.produce': method(
+    z.strictObject({
+      topic: topicNameSchema,
+      partition: z.int().min(0).optional(),
+      acks: acksSchema,
+      records: z.array(produceRecordSchema).min(1),
+      timeoutMs: z.int().min(0).optional(),
+    }),
+    returns<ProduceResultView>(),
+  ),
+  /** Read from the leader, from `offset` up to the high watermark (read_uncommitted). */
+  'records.consume': method(
+    z.strictObject({
+      topic: topicNameSchema,
+      partition: z.int().min(0),
+      offset: z.int().min(0),
+      maxRecords: z.int().min(1).optional(),
+    }),
+    returns<ConsumeResultView>(),
+  ),
+
+  /** The engine's clock and how it is driven. */
+  'clock.get': method(empty, returns<ClockView>()),
+  /** Real-time mode: set how many virtual ms pass per real ms (1–60). */
+  'clock.setScale': method(z.strictObject({ scale: z.number().min(1).max(60) }), returns<ClockView>()),
+} as const;
+
+// ================================================================ helper types
+
+/** The contract's type. */
+export type Contract = typeof contract;
+
+/** Every public method name. */
+export type MethodName = keyof Contract;
+
+/** The list of method names, for bridges that expose one function per method. */
+export const methodNames = Object.keys(contract) as MethodName[];
+
+/** What a caller sends for method `M` (before schema defaults/transforms). */
+export type MethodInput<M extends MethodName> = z.input<Contract[M]['input']>;
+
+/** What the service receives for method `M` after parsing. */
+export type MethodParsedInput<M extends MethodName> = z.output<Contract[M]['input']>;
+
+/** What method `M` answers with inside `{ ok: true, value }`. */
+export type MethodResult<M extends MethodName> = Contract[M]['result'] extends ResultMarker<infer T> ? T : never;
+
+/** A typed client: one async function per method, as the preload bridge and HTTP client expose them. */
+export type ContractClient = {
+  [M in MethodName]: (input: MethodInput<M>) => Promise<Result<MethodResult<M>>>;
+};
+
+/** Whether `name` is a public method name (for transports that receive arbitrary strings). */
+export function isMethodName(name: string): name is MethodName {
+  return Object.hasOwn(contract, name);
+}
+
+/** Every event name mapped to its payload (`noun.pastTense`), as the one event stream carries them. */
+export type ContractEvents = EventMap;
+/** The event stream's types (`EngineEvent` is one event with its `type` and `atMs`), re-exported for one import site. */
+export type { EngineEvent, EventMap, EventName } from './events.js';

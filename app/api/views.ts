@@ -1,0 +1,235 @@
+/**
+ * The DTOs of the public contract: what every method returns, serialisable as JSON (numbers,
+ * strings, booleans, null, arrays, plain objects). Names end in `View`; fields are camelCase and
+ * use Kafka's vocabulary (`isr`, `leaderEpoch`, `highWatermark`, `logEndOffset`); config keys keep
+ * Kafka's spelling. Offsets and times are plain numbers (ms on the engine's clock).
+ */
+import type { ErrorCode, KafkaErrorName } from './errors.js';
+import type { BrokerState } from './events.js';
+
+/** One broker as `brokers.list` shows it. */
+export interface BrokerView {
+  id: number;
+  /** `broker.rack`, or null when the broker has none. */
+  rack: string | null;
+  /** Process state, or the controller's view of it while the process runs. */
+  state: BrokerState;
+  /** Replicas this broker hosts, per the controller's metadata. */
+  partitionCount: number;
+  /** Partitions this broker leads, per the controller's metadata. */
+  leaderCount: number;
+  /** Every network link of the broker is cut (`brokers.isolate`). */
+  isolated: boolean;
+  /** Its replica fetchers are stalled (`brokers.stallFollower`). */
+  fetcherStalled: boolean;
+  /** It hosts the active controller. */
+  isController: boolean;
+  /** The epoch of its current registration, -1 when unregistered. */
+  brokerEpoch: number;
+}
+
+/** The cluster at a glance (`cluster.describe`). */
+export interface ClusterView {
+  clusterId: string;
+  /** Broker hosting the active controller; null while a controller election is in progress. */
+  controllerId: number | null;
+  brokers: BrokerView[];
+  topicCount: number;
+  partitionCount: number;
+  /** Partitions with no leader (leader -1), Kafka's `OfflinePartitionsCount`. */
+  offlinePartitions: number;
+  /**
+   * Partitions whose ISR is smaller than their replica set without the replicas being added by a
+   * reassignment (Kafka's `UnderReplicatedPartitions`).
+   */
+  underReplicatedPartitions: number;
+  /**
+   * Partitions with a leader whose ISR is smaller than the topic's `min.insync.replicas`
+   * (Kafka's `UnderMinIsrPartitionCount`, reported by leaders: offline partitions are not counted).
+   */
+  underMinIsrPartitions: number;
+}
+
+/** One replica's log as its broker sees it (read from disk when the broker is down). */
+export interface ReplicaStateView {
+  brokerId: number;
+  /** Offset of the next record this replica would append. */
+  logEndOffset: number;
+  /** The replica's own high watermark (a follower's lags the leader's). */
+  highWatermark: number;
+  logStartOffset: number;
+  /** Records below this offset survive a power loss. */
+  flushedOffset: number;
+}
+
+/** One partition of a topic, as the controller records it plus each replica's log state. */
+export interface PartitionView {
+  partition: number;
+  /** Leader broker id, -1 when the partition is offline. */
+  leader: number;
+  leaderEpoch: number;
+  partitionEpoch: number;
+  /** Replica set; `replicas[0]` is the preferred leader. */
+  replicas: number[];
+  isr: number[];
+  /** Replicas a reassignment is adding (empty when none is in progress). */
+  addingReplicas: number[];
+  /** Replicas a reassignment is removing (empty when none is in progress). */
+  removingReplicas: number[];
+  /** RECOVERING after an unclean election until the new leader has settled its log. */
+  leaderRecoveryState: 'RECOVERED' | 'RECOVERING';
+  /** The leader's high watermark: consumers read below it. */
+  highWatermark: number;
+  logStartOffset: number;
+  replicaStates: ReplicaStateView[];
+}
+
+/** A topic with its partitions (`topics.describe`, `topics.create`). */
+export interface TopicView {
+  name: string;
+  topicId: string;
+  /** The topic's own overrides (dynamic topic configs); `configs.describe` shows every value. */
+  configs: Record<string, string>;
+  partitions: PartitionView[];
+}
+
+/** One line of `topics.list`. */
+export interface TopicSummaryView {
+  name: string;
+  topicId: string;
+  partitionCount: number;
+  /** Replica count of partition 0 without adding replicas (Kafka's notion of the topic's RF). */
+  replicationFactor: number;
+  offlinePartitions: number;
+  underReplicatedPartitions: number;
+  underMinIsrPartitions: number;
+}
+
+/** What `topics.delete` removed. */
+export interface DeletedTopicView {
+  name: string;
+  topicId: string;
+}
+
+/** Where a described config value came from (Kafka's DescribeConfigs `ConfigSource`). */
+export type ConfigSourceView =
+  | 'DYNAMIC_TOPIC_CONFIG'
+  | 'DYNAMIC_BROKER_CONFIG'
+  | 'DYNAMIC_DEFAULT_BROKER_CONFIG'
+  | 'STATIC_BROKER_CONFIG'
+  | 'DEFAULT_CONFIG';
+
+/** One config of a broker or topic, as `configs.describe` shows it. */
+export interface ConfigEntryView {
+  /** Kafka's key, verbatim (`min.insync.replicas`). */
+  name: string;
+  /** The effective value, as Kafka prints it ('' where Kafka reports none). */
+  value: string;
+  /** Kafka's default ('' where Kafka has none and defers to a synonym). */
+  default: string;
+  /** The layer the value comes from. */
+  source: ConfigSourceView;
+  /** A broker config that only the static configuration (plus a restart) can change. */
+  readOnly: boolean;
+  sensitive: boolean;
+  /** One line on what it does. */
+  doc: string;
+  /** Kafka's ConfigDef type. */
+  type: 'boolean' | 'int' | 'long' | 'double' | 'string' | 'list';
+  /** The validity rule in the notation of Kafka's docs (`[1,...]`), '' when any value of the type goes. */
+  validValues: string;
+}
+
+/** The outcome of one partition's leader election (`leaders.elect`). */
+export interface ElectionResultView {
+  topic: string;
+  partition: number;
+  /** The leader after the election (or that it would elect, with validateOnly); -1 when none. */
+  leader: number;
+  /** `NONE`, or why this partition was not elected (`ELECTION_NOT_NEEDED`, …). */
+  errorCode: KafkaErrorName;
+  message?: string;
+}
+
+/** The outcome of one partition's reassignment request (`reassignments.execute` / `.cancel`). */
+export interface ReassignmentResultView {
+  topic: string;
+  partition: number;
+  errorCode: KafkaErrorName;
+  message?: string;
+}
+
+/** One ongoing reassignment (`reassignments.list`), Kafka's ListPartitionReassignments entry. */
+export interface ReassignmentView {
+  topic: string;
+  partition: number;
+  /** The full replica set while moving: target replicas first, then the ones being removed. */
+  replicas: number[];
+  addingReplicas: number[];
+  removingReplicas: number[];
+}
+
+/** Where one partition's reassignment stands (`reassignments.verify`, like `--verify`). */
+export interface ReassignmentVerifyView {
+  topic: string;
+  partition: number;
+  /**
+   * `completed`: the replica set is the target; `in-progress`: still moving; `mismatch`: no
+   * reassignment runs but the replica set differs from the target (a partition that does not
+   * exist reads as a mismatch with an empty replica set, as in Kafka's tool).
+   */
+  status: 'completed' | 'in-progress' | 'mismatch';
+  /** The current replica set ([] when the partition does not exist). */
+  replicas: number[];
+  /** Kafka's wording of the status. */
+  message: string;
+}
+
+/** The outcome of `records.produce`, one per request (all records go to one partition). */
+export interface ProduceResultView {
+  partition: number;
+  /** Offset of the first record; -1 when it failed or with acks=0. */
+  baseOffset: number;
+  /** `NONE` on success, else Kafka's error name (`NOT_ENOUGH_REPLICAS`, `REQUEST_TIMED_OUT`, …). */
+  errorCode: KafkaErrorName;
+  errorMessage?: string;
+}
+
+/** A record header: the key is a string, the value UTF-8 text or null. */
+export interface HeaderView {
+  key: string;
+  value: string | null;
+}
+
+/** One consumed record; key and value are decoded as UTF-8 (null stays null). */
+export interface ConsumedRecordView {
+  offset: number;
+  key: string | null;
+  value: string | null;
+  headers: HeaderView[];
+  timestamp: number;
+  /** Epoch of the leader that appended it. */
+  leaderEpoch: number;
+}
+
+/** What `records.consume` read: records below the high watermark. */
+export interface ConsumeResultView {
+  records: ConsumedRecordView[];
+  highWatermark: number;
+  logStartOffset: number;
+}
+
+/** The engine's clock (`clock.get`, `clock.setScale`). */
+export interface ClockView {
+  /** Engine time in ms. */
+  nowMs: number;
+  /** Virtual ms per real ms (1–60) in real-time mode; null when the clock is driven by hand. */
+  scale: number | null;
+  /** `realtime`: a driver advances the clock from real time; `manual`: tests or drills step it. */
+  mode: 'realtime' | 'manual';
+}
+
+/** The serialisable error inside a failed result envelope (re-exported for one import site). */
+export type { ErrorView } from './errors.js';
+/** Every error code the contract can return (re-exported for one import site). */
+export type { ErrorCode };

@@ -1,0 +1,385 @@
+/**
+ * The cluster service: the public contract (`app/api/contract.ts`) implemented over the engine.
+ *
+ * Guarantees:
+ * - `call` never throws and never rejects: input that fails its schema is INVALID_INPUT (the zod
+ *   issues in `details`); a KafkaError becomes its error envelope; anything else is INTERNAL,
+ *   logged with its stack through the injected logger and never reported as the caller's fault.
+ * - Asynchronous engine operations (produce, consume) resolve when the engine answers. In
+ *   real-time mode the driver advances the clock (the service syncs it before each call and wakes
+ *   it after, so work the call scheduled runs on time); in manual mode the caller steps the
+ *   ManualScheduler, or `fastForwardMs` runs the virtual clock until the answer.
+ * - API strings travel to the engine as UTF-8 bytes and back.
+ */
+import { KafkaError, type ErrorView, type KafkaErrorName } from '../api/errors.js';
+import {
+  contract,
+  isMethodName,
+  type ClockView,
+  type ClusterView,
+  type MethodName,
+  type MethodParsedInput,
+  type MethodResult,
+  type Result,
+} from '../api/contract.js';
+import type { EngineEvent } from '../api/events.js';
+import { describeBrokerConfigs, describeTopicConfigs, type ResolvedConfig } from '../core/configs/resolve.js';
+import type { ConsumeResult, Engine, ProduceResult } from '../core/engine.js';
+import { CLUSTER_DEFAULT } from '../core/metadata/image.js';
+import type { ManualScheduler } from '../core/time.js';
+import {
+  brokerView,
+  configEntryViews,
+  consumedRecordView,
+  findBroker,
+  mergeConfigs,
+  plannedPartitionView,
+  requireTopic,
+  toLogRecord,
+  topicHealth,
+  topicSummaryView,
+  topicView,
+} from './cluster-views.js';
+import type { RealtimeDriver } from './realtime-driver.js';
+import { Simulation, type SimOptions } from './sim.js';
+
+/** Where the service reports its own bugs (INTERNAL errors) and failing event listeners. */
+export interface ServiceLogger {
+  error(message: string, error: unknown): void;
+}
+
+export interface ClusterServiceOptions {
+  engine: Engine;
+  /** The scheduler the engine runs on. */
+  scheduler: ManualScheduler;
+  /** Real-time mode: the driver that advances `scheduler` (started by the caller). */
+  driver?: RealtimeDriver;
+  /** The static broker configuration the engine was created with (server.properties). */
+  staticConfigs?: Readonly<Record<string, string>>;
+  /** The id `cluster.describe` reports. */
+  clusterId?: string;
+  /** Default: console.error. */
+  logger?: ServiceLogger;
+  /**
+   * Manual mode only: an async operation runs the virtual clock forward until it answers, for at
+   * most this many virtual ms (fast-forward). Unset: the caller steps the scheduler.
+   */
+  fastForwardMs?: number;
+}
+
+/** A listener of the engine's event stream. */
+export type EventListener = (event: EngineEvent) => void;
+
+export interface ClusterService {
+  /** Run one contract method. Never throws; every outcome is an envelope. */
+  call<M extends MethodName>(method: M, input: unknown): Promise<Result<MethodResult<M>>>;
+  call(method: string, input: unknown): Promise<Result<unknown>>;
+  /** Receive every engine event; returns the unsubscribe function. */
+  subscribe(listener: EventListener): () => void;
+  readonly engine: Engine;
+  readonly scheduler: ManualScheduler;
+  readonly driver: RealtimeDriver | undefined;
+}
+
+type Handlers = { [M in MethodName]: (input: MethodParsedInput<M>) => MethodResult<M> | Promise<MethodResult<M>> };
+
+const defaultLogger: ServiceLogger = {
+  error: (message, error) => console.error(message, error),
+};
+
+/** Create the service over a running engine. */
+export function createClusterService(options: ClusterServiceOptions): ClusterService {
+  const { engine, scheduler, driver } = options;
+  const staticConfigs = options.staticConfigs ?? options.engine.staticConfigs;
+  const clusterId = options.clusterId ?? 'replica-studio-local';
+  const logger = options.logger ?? defaultLogger;
+  const controller = engine.controller;
+  const image = controller.image;
+
+  /** Start an async engine operation and resolve with its answer. */
+  function answer<T>(start: (done: (value: T) => void) => void): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      start((value) => {
+        settled = true;
+        resolve(value);
+      });
+      if (settled || driver || options.fastForwardMs === undefined) return;
+      const limit = scheduler.now() + options.fastForwardMs;
+      scheduler.flush();
+      while (!settled) {
+        const due = scheduler.nextDueTime();
+        if (due === undefined || due > limit) break;
+        scheduler.advanceTo(due);
+      }
+      if (!settled) reject(new KafkaError('REQUEST_TIMED_OUT', `No answer within ${options.fastForwardMs} ms of virtual time.`));
+    });
+  }
+
+  function describeConfigs(type: 'topic' | 'broker', name: string, set: Readonly<Record<string, string | null>> = {}): ResolvedConfig[] {
+    if (type === 'topic') {
+      const topic = requireTopic(engine, name);
+      return describeTopicConfigs(mergeConfigs(topic.configs, set), image.clusterConfigs(), staticConfigs);
+    }
+    if (name === CLUSTER_DEFAULT) return describeBrokerConfigs({}, mergeConfigs(image.clusterConfigs(), set), staticConfigs);
+    const id = /^\d+$/.test(name) ? Number(name) : NaN;
+    if (!engine.brokers.has(id) && !image.brokers.has(id)) {
+      throw new KafkaError('BROKER_NOT_FOUND', `Broker ${JSON.stringify(name)} is not a member of this cluster ('' names the cluster-wide default).`);
+    }
+    return describeBrokerConfigs(mergeConfigs(image.brokerConfigs.get(name) ?? {}, set), image.clusterConfigs(), staticConfigs);
+  }
+
+  function clockView(): ClockView {
+    return driver ? { nowMs: driver.now(), scale: driver.scale, mode: 'realtime' } : { nowMs: scheduler.now(), scale: null, mode: 'manual' };
+  }
+
+  function fault(act: (id: number) => void) {
+    return ({ brokerId }: { brokerId: number }) => {
+      act(brokerId);
+      return findBroker(engine, brokerId);
+    };
+  }
+
+  const handlers: Handlers = {
+    'cluster.describe': () => {
+      const view: ClusterView = {
+        clusterId,
+        controllerId: engine.controllerId,
+        brokers: engine.listBrokers().map(brokerView),
+        topicCount: 0,
+        partitionCount: 0,
+        offlinePartitions: 0,
+        underReplicatedPartitions: 0,
+        underMinIsrPartitions: 0,
+      };
+      for (const topic of image.topicsByName.values()) {
+        const health = topicHealth(topic, image.clusterConfigs(), staticConfigs);
+        view.topicCount++;
+        view.partitionCount += topic.partitions.size;
+        view.offlinePartitions += health.offlinePartitions;
+        view.underReplicatedPartitions += health.underReplicatedPartitions;
+        view.underMinIsrPartitions += health.underMinIsrPartitions;
+      }
+      return view;
+    },
+
+    'brokers.list': () => engine.listBrokers().map(brokerView),
+    'brokers.add': ({ id, rack }) => findBroker(engine, engine.addBroker({ ...(id !== undefined ? { id } : {}), rack: rack ?? null })),
+    'brokers.remove': ({ brokerId }) => {
+      engine.removeBroker(brokerId);
+      return { brokerId };
+    },
+    'brokers.stop': fault((id) => engine.stopBroker(id)),
+    'brokers.start': fault((id) => engine.startBroker(id)),
+    'brokers.kill': fault((id) => engine.killBroker(id)),
+    'brokers.powerLoss': fault((id) => engine.powerLossBroker(id)),
+    'brokers.isolate': fault((id) => engine.isolateBroker(id)),
+    'brokers.heal': fault((id) => engine.healBroker(id)),
+    'brokers.stallFollower': ({ brokerId, stalled }) => fault((id) => engine.stallFollower(id, stalled))({ brokerId }),
+
+    'topics.list': () =>
+      [...image.topicsByName.values()]
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+        .map((t) => topicSummaryView(t, image.clusterConfigs(), staticConfigs)),
+    'topics.describe': ({ name }) => topicView(engine, requireTopic(engine, name)),
+    'topics.create': (input) => {
+      const created = controller.createTopic({
+        name: input.name,
+        partitions: input.partitions,
+        replicationFactor: input.replicationFactor,
+        configs: input.configs,
+        assignments: input.assignments,
+        validateOnly: input.validateOnly ?? false,
+      });
+      if (!input.validateOnly) return topicView(engine, requireTopic(engine, input.name));
+      return { name: input.name, topicId: created.topicId, configs: { ...(input.configs ?? {}) }, partitions: created.partitions.map(plannedPartitionView) };
+    },
+    'topics.delete': ({ name }) => {
+      const { topicId } = requireTopic(engine, name);
+      controller.deleteTopic(name);
+      return { name, topicId };
+    },
+
+    'partitions.add': ({ topic, totalCount, assignments, validateOnly }) => {
+      const added = controller.createPartitions(topic, totalCount, assignments, validateOnly ?? false);
+      return topicView(engine, requireTopic(engine, topic), validateOnly ? added : []);
+    },
+
+    'configs.describe': ({ resource }) => configEntryViews(resource.type, describeConfigs(resource.type, resource.name)),
+    'configs.alter': ({ resource, set, validateOnly }) => {
+      // Resolve the resource first so an unknown one reads the same as in configs.describe.
+      describeConfigs(resource.type, resource.name);
+      controller.alterConfigs(resource.type, resource.name, set, validateOnly ?? false);
+      return configEntryViews(resource.type, describeConfigs(resource.type, resource.name, validateOnly ? set : {}));
+    },
+
+    'leaders.elect': ({ type, partitions, validateOnly }) =>
+      controller.electLeaders(type, partitions, validateOnly ?? false).map((r) => ({
+        topic: r.topic,
+        partition: r.partition,
+        leader: r.leader,
+        errorCode: r.errorCode,
+        ...(r.message !== undefined ? { message: r.message } : {}),
+      })),
+
+    'reassignments.execute': ({ partitions, throttleBytesPerSec }) =>
+      engine
+        .executeReassignment({
+          partitions: partitions.map((p) => ({ topic: p.topic, partition: p.partition, replicas: [...p.replicas] })),
+          ...(throttleBytesPerSec !== undefined ? { throttleBytesPerSec } : {}),
+        })
+        .map(reassignmentResultView),
+    'reassignments.list': () =>
+      engine.listReassignments().map((r) => ({
+        topic: r.topic,
+        partition: r.partition,
+        replicas: [...r.replicas],
+        addingReplicas: [...r.addingReplicas],
+        removingReplicas: [...r.removingReplicas],
+      })),
+    'reassignments.cancel': ({ partitions }) => engine.cancelReassignment(partitions).map(reassignmentResultView),
+    'reassignments.verify': ({ partitions }) =>
+      engine
+        .verifyReassignment(partitions.map((p) => ({ topic: p.topic, partition: p.partition, replicas: [...p.replicas] })))
+        .map((r) => ({ topic: r.topic, partition: r.partition, status: r.status, replicas: [...r.replicas], message: r.message })),
+
+    'records.produce': async (input) => {
+      const now = scheduler.now();
+      const result = await answer<ProduceResult>((done) =>
+        engine.produce(
+          {
+            topic: input.topic,
+            ...(input.partition !== undefined ? { partition: input.partition } : {}),
+            acks: input.acks,
+            records: input.records.map((r) => toLogRecord(r, now)),
+            ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
+          },
+          done,
+        ),
+      );
+      return {
+        partition: result.partition,
+        baseOffset: result.baseOffset,
+        errorCode: result.errorCode,
+        ...(result.errorMessage !== undefined ? { errorMessage: result.errorMessage } : {}),
+      };
+    },
+    'records.consume': async (input) => {
+      const result = await answer<ConsumeResult>((done) =>
+        engine.consume({ topic: input.topic, partition: input.partition, offset: input.offset, ...(input.maxRecords !== undefined ? { maxRecords: input.maxRecords } : {}) }, done),
+      );
+      if (result.errorCode !== 'NONE') throw consumeError(input, result);
+      return { records: result.records.map(consumedRecordView), highWatermark: result.highWatermark, logStartOffset: result.logStartOffset };
+    },
+
+    'clock.get': () => clockView(),
+    'clock.setScale': ({ scale }) => {
+      if (!driver) throw new KafkaError('INVALID_STATE', 'The clock is driven by hand (manual mode): there is no real-time scale to set.');
+      driver.setScale(scale);
+      return clockView();
+    },
+  };
+
+  function internal(method: string, error: unknown): ErrorView {
+    logger.error(`Internal error in ${method}`, error);
+    const message = error instanceof Error ? error.message : String(error);
+    return { code: 'INTERNAL', message: `Internal error in ${method}: ${message}`, retriable: false };
+  }
+
+  function failure(method: string, error: unknown): { ok: false; error: ErrorView } {
+    if (error instanceof KafkaError && error.code !== 'INTERNAL') return { ok: false, error: error.toView() };
+    return { ok: false, error: internal(method, error) };
+  }
+
+  async function call(method: string, rawInput: unknown): Promise<Result<unknown>> {
+    if (!isMethodName(method)) {
+      return { ok: false, error: { code: 'INVALID_REQUEST', message: `Unknown method ${JSON.stringify(method)}.`, retriable: false } };
+    }
+    const parsed = contract[method].input.safeParse(rawInput ?? {});
+    if (!parsed.success) {
+      return {
+        ok: false,
+        error: { code: 'INVALID_INPUT', message: `Invalid input for ${method}: ${parsed.error.issues.map(issueText).join('; ')}`, retriable: false, details: parsed.error.issues },
+      };
+    }
+    try {
+      driver?.sync();
+      const handler = handlers[method] as (input: unknown) => unknown;
+      const pending = handler(parsed.data);
+      driver?.wake();
+      return { ok: true, value: await pending };
+    } catch (error) {
+      return failure(method, error);
+    } finally {
+      driver?.wake();
+    }
+  }
+
+  return {
+    call: call as ClusterService['call'],
+    subscribe(listener) {
+      return engine.subscribe((event) => {
+        try {
+          listener(event);
+        } catch (error) {
+          logger.error(`An event listener failed on ${event.type}`, error);
+        }
+      });
+    },
+    engine,
+    scheduler,
+    driver,
+  };
+}
+
+function reassignmentResultView(r: { topic: string; partition: number; errorCode: KafkaErrorName; message?: string }) {
+  return { topic: r.topic, partition: r.partition, errorCode: r.errorCode, ...(r.message !== undefined ? { message: r.message } : {}) };
+}
+
+function issueText(issue: { path: PropertyKey[]; message: string }): string {
+  return issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message;
+}
+
+function consumeError(input: { topic: string; partition: number; offset: number }, r: ConsumeResult): KafkaError {
+  const tp = `${input.topic}-${input.partition}`;
+  const details = { highWatermark: r.highWatermark, logStartOffset: r.logStartOffset };
+  switch (r.errorCode) {
+    case 'OFFSET_OUT_OF_RANGE':
+      return new KafkaError(r.errorCode, `Offset ${input.offset} is out of range for ${tp} (log start ${r.logStartOffset}, high watermark ${r.highWatermark}).`, details);
+    case 'UNKNOWN_TOPIC_OR_PARTITION':
+      return new KafkaError(r.errorCode, `This server does not host this topic-partition: ${tp}`);
+    case 'LEADER_NOT_AVAILABLE':
+      return new KafkaError(r.errorCode, `Partition ${tp} has no leader (offline).`);
+    default:
+      return new KafkaError(r.errorCode, `Fetching ${tp} at offset ${input.offset} failed with ${r.errorCode}.`, details);
+  }
+}
+
+/** Options of `createVirtualClusterService`: a simulated cluster plus the service's own options. */
+export interface VirtualClusterServiceOptions extends SimOptions {
+  clusterId?: string;
+  logger?: ServiceLogger;
+  /** Run the virtual clock until async operations answer (default 600 000 ms); null: step by hand. */
+  fastForwardMs?: number | null;
+}
+
+/** A service over a `Simulation` (virtual clock, seeded random, in-memory storage), for tests and drills. */
+export interface VirtualClusterService extends ClusterService {
+  readonly sim: Simulation;
+}
+
+/** Create a simulated cluster (started unless `start: false`) and the service over it. */
+export function createVirtualClusterService(options: VirtualClusterServiceOptions = {}): VirtualClusterService {
+  const { clusterId, logger, fastForwardMs, ...simOptions } = options;
+  const sim = new Simulation(simOptions);
+  const ff = fastForwardMs === undefined ? 600_000 : fastForwardMs;
+  const service = createClusterService({
+    engine: sim.engine,
+    scheduler: sim.scheduler,
+    ...(simOptions.staticConfigs ? { staticConfigs: simOptions.staticConfigs } : {}),
+    ...(clusterId !== undefined ? { clusterId } : {}),
+    ...(logger ? { logger } : {}),
+    ...(ff !== null ? { fastForwardMs: ff } : {}),
+  });
+  return { ...service, sim };
+}

@@ -1,0 +1,201 @@
+/**
+ * Mapping the engine's state to the contract's DTOs, and API strings to engine bytes.
+ *
+ * Health counts follow Kafka's metrics: offline = no leader; under-replicated = ISR smaller than
+ * the replica set without the replicas a reassignment is adding; under-min-ISR = a partition
+ * with a leader whose ISR is smaller than the topic's effective `min.insync.replicas` (leaders
+ * report that metric, so offline partitions are not counted).
+ */
+import { KafkaError } from '../api/errors.js';
+import type {
+  BrokerView,
+  ConfigEntryView,
+  ConsumedRecordView,
+  PartitionView,
+  TopicSummaryView,
+  TopicView,
+} from '../api/contract.js';
+import { configDef, validValuesText } from '../core/configs/catalogue.js';
+import { topicConfigNumber, type ResolvedConfig } from '../core/configs/resolve.js';
+import type { BrokerInfo, ConsumedRecord, Engine, PartitionView as EnginePartitionView } from '../core/engine.js';
+import type { LogRecord } from '../core/log/records.js';
+import type { TopicImage } from '../core/metadata/image.js';
+import type { PartitionState } from '../core/metadata/records.js';
+
+type ConfigMap = Readonly<Record<string, string>>;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** UTF-8 bytes of an API string (null stays null). */
+export function encodeText(text: string | null | undefined): Uint8Array | null {
+  return text === null || text === undefined ? null : encoder.encode(text);
+}
+
+/** An API string from engine bytes, decoded as UTF-8 (invalid sequences become U+FFFD). */
+export function decodeText(bytes: Uint8Array | null): string | null {
+  return bytes === null ? null : decoder.decode(bytes);
+}
+
+/** An API record to produce as an engine record. */
+export function toLogRecord(
+  r: { key?: string | null | undefined; value: string | null; headers?: { key: string; value: string | null }[] | undefined; timestamp?: number | undefined },
+  nowMs: number,
+): LogRecord {
+  return {
+    key: encodeText(r.key),
+    value: encodeText(r.value),
+    headers: (r.headers ?? []).map((h) => ({ key: h.key, value: encodeText(h.value) })),
+    timestamp: r.timestamp ?? nowMs,
+  };
+}
+
+/** A consumed engine record as the API shows it. */
+export function consumedRecordView(r: ConsumedRecord): ConsumedRecordView {
+  return {
+    offset: r.offset,
+    key: decodeText(r.key),
+    value: decodeText(r.value),
+    headers: r.headers.map((h) => ({ key: h.key, value: decodeText(h.value) })),
+    timestamp: r.timestamp,
+    leaderEpoch: r.leaderEpoch,
+  };
+}
+
+/** A broker as the API shows it. */
+export function brokerView(b: BrokerInfo): BrokerView {
+  return {
+    id: b.id,
+    rack: b.rack,
+    state: b.state,
+    partitionCount: b.partitionCount,
+    leaderCount: b.leaderCount,
+    isolated: b.isolated,
+    fetcherStalled: b.fetcherStalled,
+    isController: b.isController,
+    brokerEpoch: b.brokerEpoch,
+  };
+}
+
+/** The broker `id` from `engine.listBrokers()`, or BROKER_NOT_FOUND. */
+export function findBroker(engine: Engine, id: number): BrokerView {
+  const info = engine.listBrokers().find((b) => b.id === id);
+  if (!info) throw new KafkaError('BROKER_NOT_FOUND', `Broker ${id} is not a member of this cluster.`);
+  return brokerView(info);
+}
+
+/** Health counts of a set of partitions. */
+export interface HealthCounts {
+  offlinePartitions: number;
+  underReplicatedPartitions: number;
+  underMinIsrPartitions: number;
+}
+
+/** The effective `min.insync.replicas` of a topic. */
+export function topicMinIsr(topic: TopicImage, clusterDefaults: ConfigMap, staticConfigs: ConfigMap): number {
+  return topicConfigNumber('min.insync.replicas', topic.configs, clusterDefaults, staticConfigs);
+}
+
+/** Offline, under-replicated and under-min-ISR counts of one topic's partitions. */
+export function topicHealth(topic: TopicImage, clusterDefaults: ConfigMap, staticConfigs: ConfigMap): HealthCounts {
+  const minIsr = topicMinIsr(topic, clusterDefaults, staticConfigs);
+  const counts: HealthCounts = { offlinePartitions: 0, underReplicatedPartitions: 0, underMinIsrPartitions: 0 };
+  for (const state of topic.partitions.values()) {
+    if (state.leader < 0) counts.offlinePartitions++;
+    if (state.isr.length < state.replicas.length - state.addingReplicas.length) counts.underReplicatedPartitions++;
+    if (state.leader >= 0 && state.isr.length < minIsr) counts.underMinIsrPartitions++;
+  }
+  return counts;
+}
+
+/** A topic's line in `topics.list`. */
+export function topicSummaryView(topic: TopicImage, clusterDefaults: ConfigMap, staticConfigs: ConfigMap): TopicSummaryView {
+  const p0 = topic.partitions.get(0);
+  return {
+    name: topic.name,
+    topicId: topic.topicId,
+    partitionCount: topic.partitions.size,
+    replicationFactor: p0 ? p0.replicas.length - p0.addingReplicas.length : 0,
+    ...topicHealth(topic, clusterDefaults, staticConfigs),
+  };
+}
+
+/** An engine partition (with live replica states) as the API shows it. */
+export function partitionView(p: EnginePartitionView): PartitionView {
+  return {
+    partition: p.partition,
+    leader: p.leader,
+    leaderEpoch: p.leaderEpoch,
+    partitionEpoch: p.partitionEpoch,
+    replicas: [...p.replicas],
+    isr: [...p.isr],
+    addingReplicas: [...p.addingReplicas],
+    removingReplicas: [...p.removingReplicas],
+    leaderRecoveryState: p.leaderRecoveryState,
+    highWatermark: p.highWatermark,
+    logStartOffset: p.logStartOffset,
+    replicaStates: p.replicaStates.map((r) => ({
+      brokerId: r.brokerId,
+      logEndOffset: r.logEndOffset,
+      highWatermark: r.highWatermark,
+      logStartOffset: r.logStartOffset,
+      flushedOffset: r.flushedOffset,
+    })),
+  };
+}
+
+/** A partition that does not exist yet (validateOnly): empty logs on every replica. */
+export function plannedPartitionView(state: PartitionState): PartitionView {
+  return partitionView({
+    ...state,
+    highWatermark: 0,
+    logStartOffset: 0,
+    replicaStates: state.replicas.map((brokerId) => ({ brokerId, logEndOffset: 0, highWatermark: 0, logStartOffset: 0, flushedOffset: 0 })),
+  });
+}
+
+/** The topic called `name` in the controller's image, or UNKNOWN_TOPIC_OR_PARTITION. */
+export function requireTopic(engine: Engine, name: string): TopicImage {
+  const topic = engine.controller.image.topicsByName.get(name);
+  if (!topic) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `This server does not host this topic: ${name}`);
+  return topic;
+}
+
+/** A topic with every partition's replica log states, as `topics.describe` shows it. */
+export function topicView(engine: Engine, topic: TopicImage, planned: PartitionState[] = []): TopicView {
+  const partitions: PartitionView[] = [];
+  for (const p of [...topic.partitions.keys()].sort((a, b) => a - b)) {
+    const view = engine.describePartition(topic.name, p);
+    if (view) partitions.push(partitionView(view));
+  }
+  for (const state of planned) partitions.push(plannedPartitionView(state));
+  return { name: topic.name, topicId: topic.topicId, configs: { ...topic.configs }, partitions };
+}
+
+/** Described configs with their type and validity rule. */
+export function configEntryViews(scope: 'topic' | 'broker', resolved: ResolvedConfig[]): ConfigEntryView[] {
+  return resolved.map((c) => {
+    const def = configDef(scope, c.name);
+    return {
+      name: c.name,
+      value: c.value,
+      default: c.default,
+      source: c.source,
+      readOnly: c.readOnly,
+      sensitive: c.sensitive,
+      doc: c.doc,
+      type: def?.type ?? 'string',
+      validValues: def ? validValuesText(def.rule) : '',
+    };
+  });
+}
+
+/** Apply an IncrementalAlterConfigs `set` (null deletes) to a map of overrides. */
+export function mergeConfigs(current: ConfigMap, set: Readonly<Record<string, string | null>>): Record<string, string> {
+  const out: Record<string, string> = { ...current };
+  for (const [k, v] of Object.entries(set)) {
+    if (v === null) delete out[k];
+    else out[k] = v;
+  }
+  return out;
+}

@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { ManualScheduler } from '../core/time.js';
+import { RealtimeDriver } from './realtime-driver.js';
+
+/** A fake real clock with timers: `elapse(ms)` moves real time and fires due timers in order. */
+function fakeRealTime() {
+  let now = 1_000;
+  let nextId = 1;
+  const timers = new Map<number, { at: number; fn: () => void }>();
+  return {
+    realNow: () => now,
+    setTimer: (fn: () => void, delayMs: number) => {
+      const id = nextId++;
+      timers.set(id, { at: now + delayMs, fn });
+      return id;
+    },
+    clearTimer: (handle: unknown) => {
+      timers.delete(handle as number);
+    },
+    armed: () => [...timers.values()].map((t) => t.at - now),
+    elapse(ms: number) {
+      const target = now + ms;
+      for (;;) {
+        const next = [...timers.entries()].sort((a, b) => a[1].at - b[1].at || a[0] - b[0])[0];
+        if (!next || next[1].at > target) break;
+        timers.delete(next[0]);
+        now = Math.max(now, next[1].at);
+        next[1].fn();
+      }
+      now = target;
+    },
+  };
+}
+
+function setup(scale = 1) {
+  const scheduler = new ManualScheduler(0);
+  const real = fakeRealTime();
+  const errors: unknown[] = [];
+  const driver = new RealtimeDriver({ scheduler, scale, ...real, onError: (e) => errors.push(e) });
+  return { scheduler, real, driver, errors };
+}
+
+describe('the real-time driver', () => {
+  it('runs a task when real time reaches its due time at 1x', () => {
+    const { scheduler, real, driver } = setup();
+    const ran: number[] = [];
+    scheduler.schedule(500, () => ran.push(scheduler.now()));
+    driver.start();
+    expect(real.armed()).toEqual([500]);
+    real.elapse(499);
+    expect(ran).toEqual([]);
+    real.elapse(1);
+    expect(ran).toEqual([500]);
+    expect(real.armed()).toEqual([]);
+  });
+
+  it('runs virtual time faster by the scale: 10 s of virtual time in 1 s at 10x', () => {
+    const { scheduler, real, driver } = setup(10);
+    const ran: number[] = [];
+    const tick = (): void => {
+      ran.push(scheduler.now());
+      if (scheduler.now() < 10_000) scheduler.schedule(1_000, tick);
+    };
+    scheduler.schedule(1_000, tick);
+    driver.start();
+    real.elapse(1_000);
+    expect(ran).toEqual([1_000, 2_000, 3_000, 4_000, 5_000, 6_000, 7_000, 8_000, 9_000, 10_000]);
+    expect(driver.now()).toBe(10_000);
+  });
+
+  it('keeps virtual time continuous when the scale changes (rebase)', () => {
+    const { real, driver } = setup(1);
+    driver.start();
+    real.elapse(1_000);
+    expect(driver.now()).toBe(1_000);
+    driver.setScale(60);
+    expect(driver.now()).toBe(1_000);
+    real.elapse(1_000);
+    expect(driver.now()).toBe(61_000);
+    driver.setScale(2);
+    real.elapse(500);
+    expect(driver.now()).toBe(62_000);
+  });
+
+  it('re-arms its single timer when the scale changes', () => {
+    const { scheduler, real, driver } = setup(1);
+    scheduler.schedule(60_000, () => {});
+    driver.start();
+    expect(real.armed()).toEqual([60_000]);
+    driver.setScale(60);
+    expect(real.armed()).toEqual([1_000]);
+  });
+
+  it('re-arms for work scheduled from outside a tick when woken', () => {
+    const { scheduler, real, driver } = setup(1);
+    scheduler.schedule(10_000, () => {});
+    driver.start();
+    const ran: number[] = [];
+    scheduler.schedule(100, () => ran.push(scheduler.now()));
+    driver.wake();
+    expect(real.armed()).toEqual([100]);
+    real.elapse(100);
+    expect(ran).toEqual([100]);
+    expect(real.armed()).toEqual([9_900]);
+  });
+
+  it('brings the scheduler up to the virtual time on sync', () => {
+    const { scheduler, real, driver } = setup(5);
+    driver.start();
+    real.elapse(200);
+    expect(scheduler.now()).toBe(0);
+    driver.sync();
+    expect(scheduler.now()).toBe(1_000);
+  });
+
+  it('freezes the clock and leaves no timer armed when stopped', () => {
+    const { scheduler, real, driver } = setup(1);
+    const ran: number[] = [];
+    scheduler.schedule(1_000, () => ran.push(scheduler.now()));
+    driver.start();
+    real.elapse(300);
+    driver.stop();
+    expect(real.armed()).toEqual([]);
+    expect(scheduler.now()).toBe(300);
+    real.elapse(5_000);
+    expect(ran).toEqual([]);
+    expect(driver.now()).toBe(300);
+    driver.start();
+    real.elapse(700);
+    expect(ran).toEqual([1_000]);
+  });
+
+  it('refuses a scale outside 1 to 60', () => {
+    const { driver } = setup();
+    expect(() => driver.setScale(0.5)).toThrow(RangeError);
+    expect(() => driver.setScale(61)).toThrow(RangeError);
+    expect(() => driver.setScale(Number.NaN)).toThrow(RangeError);
+    expect(driver.scale).toBe(1);
+  });
+
+  it('reports a failing task and keeps driving the clock', () => {
+    const { scheduler, real, driver, errors } = setup();
+    const ran: number[] = [];
+    scheduler.schedule(10, () => {
+      throw new Error('boom');
+    });
+    scheduler.schedule(20, () => ran.push(scheduler.now()));
+    driver.start();
+    real.elapse(30);
+    expect(errors).toHaveLength(1);
+    expect(ran).toEqual([20]);
+  });
+});

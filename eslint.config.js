@@ -1,0 +1,231 @@
+// ESLint flat config. Two jobs: typescript-eslint's recommended rules (syntax only, no type
+// information, so `npm run lint` stays fast; tsc does the type-checking) and the layer
+// boundaries of DESIGN.md, which CONVENTIONS.md rule 1 says are enforced here.
+//
+// Each layer gets exactly one block, built by `layer()`, with up to three rules:
+//   - `import-x/no-restricted-paths` for imports of files inside the repo. It resolves each
+//     import (the code writes `./x.js` for `./x.ts`, hence the extension alias below) and
+//     rejects a target outside the layer's allowed folders. An import it cannot resolve would be
+//     skipped silently, so `import-x/no-unresolved` is on for relative imports as a safety net.
+//   - `@typescript-eslint/no-restricted-imports` for packages and Node built-ins: either an
+//     allow-list (every bare specifier not on it is an error) or a deny-list. It covers
+//     `import`, `import type`, `export … from` and `import x = require()`.
+//   - `no-restricted-syntax` for the same package rule on dynamic `import('…')`.
+// A file must match at most one layer block: in flat config a later block replaces a rule's
+// options instead of merging them.
+//
+// To widen a boundary, edit the layer's `paths` / `packages` below and say why in DESIGN.md.
+import { builtinModules } from 'node:module';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import { importX, createNodeResolver } from 'eslint-plugin-import-x';
+
+/** Source files ESLint lints. (`.vue` joins when the renderer arrives with eslint-plugin-vue.) */
+const SOURCES = '**/*.{ts,mts,cts,js,mjs,cjs}';
+const TESTS = ['**/*.test.ts', '**/test-support/**'];
+
+/** Packages that never belong in app/: the engine is pure TypeScript, UI- and Electron-free. */
+const UI_PACKAGES = ['electron', 'vue', 'vue-router', 'pinia', '@vue/*'];
+
+const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const NODE_BUILTINS = builtinModules.filter((m) => !m.startsWith('_') && !m.includes('/'));
+
+/** `(?:a|b)(?:/|$)`: one of the package names, alone or followed by a subpath. */
+const anyOf = (names) => `(?:${names.map(escapeRegExp).join('|')})(?:/|$)`;
+
+/**
+ * A package rule: `regex` matches the import specifiers that are forbidden.
+ * `only([...])` allows relative imports plus the listed packages and their subpaths
+ * (`zod` allows `zod/mini`); `node:*` in the list allows Node built-ins with or without the
+ * `node:` prefix. `deny([...])` forbids the listed packages and lets everything else through.
+ */
+function only(allowed, message) {
+  const names = allowed.filter((p) => p !== 'node:*');
+  const alts = [];
+  if (names.length) alts.push(anyOf(names));
+  if (allowed.includes('node:*')) alts.push('node:', anyOf(NODE_BUILTINS));
+  const allow = alts.length ? `(?!${alts.join('|')})` : '';
+  const list = allowed.length ? allowed.join(', ') : 'none';
+  // A bare specifier (not ./, ../ or /) that is not on the allow-list.
+  return { regex: `^(?![./])${allow}`, message: `${message} (packages allowed here: ${list})` };
+}
+function deny(denied, message) {
+  const alts = denied.map((p) => (p.endsWith('/*') ? escapeRegExp(p.slice(0, -1)) : `${escapeRegExp(p)}(?:/|$)`));
+  return { regex: `^(?:${alts.join('|')})`, message };
+}
+
+/**
+ * One layer's boundary block.
+ * @param {object} o
+ * @param {string} o.name        label shown by `eslint --inspect-config`
+ * @param {string[]} o.dirs      the layer's folders
+ * @param {string[]} [o.files]   explicit file globs instead of `dirs/**` (used for test files)
+ * @param {string[]} [o.ignores] files of those folders that belong to another block
+ * @param {string[]} [o.paths]   repo folders the layer may import from, its own included;
+ *                               omit to leave imports of repo files unrestricted
+ * @param {Array<{regex: string, message: string}>} o.packages  forbidden specifiers
+ * @param {string} [o.why]       appended to path errors
+ */
+function layer({ name, dirs, files, ignores = [], paths, packages, why }) {
+  const rules = {
+    '@typescript-eslint/no-restricted-imports': ['error', { patterns: packages }],
+    'no-restricted-syntax': [
+      'error',
+      ...packages.map(({ regex, message }) => ({
+        // esquery's regex literal cannot contain a slash, even escaped: spell it \x2F.
+        selector: `ImportExpression > Literal.source[value=/${regex.replaceAll('/', '\\x2F')}/]`,
+        message,
+      })),
+    ],
+  };
+  if (paths) {
+    rules['import-x/no-restricted-paths'] = [
+      'error',
+      {
+        basePath: import.meta.dirname,
+        // Everything in the repo except the allowed folders. node_modules is excepted because
+        // packages are the business of the package rule above.
+        zones: [{ target: '.', from: '.', except: [...paths, 'node_modules'], message: why }],
+      },
+    ];
+  }
+  return {
+    name: `boundaries/${name}`,
+    files: files ?? dirs.map((d) => `${d}/${SOURCES}`),
+    ignores,
+    rules,
+  };
+}
+
+export default defineConfig(
+  globalIgnores(['**/node_modules/', 'dist/', 'out/', 'release/', 'coverage/', '.data/']),
+  {
+    name: 'project/sources',
+    files: [SOURCES],
+    extends: [js.configs.recommended, tseslint.configs.recommended],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [
+        createNodeResolver({
+          extensions: ['.ts', '.mts', '.cts', '.tsx', '.js', '.mjs', '.cjs', '.json', '.vue'],
+          extensionAlias: { '.js': ['.ts', '.tsx', '.js'], '.mjs': ['.mts', '.mjs'], '.cjs': ['.cts', '.cjs'] },
+        }),
+      ],
+    },
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
+    rules: {
+      // Safety net for the path zones: a relative import that does not resolve is never checked.
+      'import-x/no-unresolved': ['error', { ignore: ['^[^./]'] }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrorsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
+      ],
+      // The code runs with noUncheckedIndexedAccess and uses `!` deliberately where an index is
+      // known to be in range; the type-checker, not the linter, owns that judgement.
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  {
+    name: 'project/node-scripts',
+    files: ['*.{js,mjs,cjs}', 'scripts/**/*.{js,mjs,cjs}'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
+
+  // ---- app/ ---------------------------------------------------------------------------------
+  layer({
+    name: 'app/core',
+    dirs: ['app/core'],
+    ignores: TESTS,
+    paths: ['app/core', 'app/api'],
+    packages: [only([], 'app/core is the deterministic domain: no packages and no node:* (clock, scheduler, random and storage are injected).')],
+    why: 'app/core imports only app/core and app/api.',
+  }),
+  layer({
+    name: 'app/core tests',
+    dirs: ['app/core'],
+    files: TESTS.map((t) => `app/core/${t}`),
+    paths: ['app/core', 'app/api', 'app/service'],
+    packages: [only(['vitest', 'fast-check'], 'Tests in app/core may add vitest, fast-check and app/service, nothing else.')],
+    why: 'Tests in app/core import only app/core, app/api and app/service.',
+  }),
+  layer({
+    name: 'app/api',
+    dirs: ['app/api'],
+    paths: ['app/api'],
+    packages: [only(['zod'], 'app/api is the contract: it imports only app/api and zod.')],
+    why: 'app/api is the contract: it imports only app/api and zod.',
+  }),
+  layer({
+    name: 'app/storage',
+    dirs: ['app/storage'],
+    paths: ['app/storage', 'app/core', 'app/api'],
+    packages: [
+      only(
+        ['better-sqlite3', 'node:*', 'vitest', 'fast-check'],
+        'app/storage adds only better-sqlite3 and node:* to what app/core may use (its tests also vitest and fast-check).',
+      ),
+    ],
+    why: 'app/storage imports only app/storage, app/core and app/api.',
+  }),
+  layer({
+    name: 'app/service',
+    dirs: ['app/service'],
+    paths: ['app/service', 'app/storage', 'app/core', 'app/api'],
+    packages: [
+      deny(UI_PACKAGES, 'app/ never imports electron, vue or pinia.'),
+      deny(['better-sqlite3'], 'app/service reaches SQLite only through app/storage.'),
+    ],
+    why: 'app/service imports only app/service, app/storage, app/core and app/api.',
+  }),
+  layer({
+    // Files directly in app/ or in a folder not named in DESIGN.md: at least keep the UI out.
+    name: 'app/other',
+    dirs: ['app'],
+    ignores: ['app/core/**', 'app/api/**', 'app/storage/**', 'app/service/**'],
+    paths: ['app'],
+    packages: [deny(UI_PACKAGES, 'app/ never imports electron, vue or pinia.')],
+    why: 'app/ never imports main/ or renderer/.',
+  }),
+
+  // ---- main/ --------------------------------------------------------------------------------
+  layer({
+    name: 'main/host',
+    dirs: ['main/host'],
+    paths: ['main/host', 'app'],
+    packages: [deny(UI_PACKAGES, 'main/host is plain Node: it never imports electron (nor the UI).')],
+    why: 'main/host imports only main/host and app/.',
+  }),
+  layer({
+    name: 'main/preload',
+    dirs: ['main/preload'],
+    paths: ['main/preload', 'app/api'],
+    packages: [only(['electron'], 'main/preload is a thin sandboxed bridge: electron and the contract only.')],
+    why: 'main/preload imports only electron and app/api.',
+  }),
+  layer({
+    name: 'main/electron',
+    dirs: ['main/electron'],
+    paths: ['main', 'app'],
+    packages: [deny(['vue', 'vue-router', 'pinia', '@vue/*'], 'The Electron main process does not import the UI.')],
+    why: 'main/electron never imports renderer/ (it loads the built UI over app://).',
+  }),
+
+  // ---- renderer/ ----------------------------------------------------------------------------
+  layer({
+    name: 'renderer',
+    dirs: ['renderer'],
+    paths: ['renderer', 'app/api'],
+    packages: [
+      deny(['electron', 'better-sqlite3'], 'The renderer reaches the engine only through its Transport.'),
+      { regex: `^(?:node:|${anyOf(NODE_BUILTINS)})`, message: 'The renderer is sandboxed web code: no Node built-ins.' },
+    ],
+    why: 'renderer/ imports only app/api from outside renderer/ and talks to the engine through a Transport.',
+  }),
+);
