@@ -458,9 +458,8 @@ export class Controller {
     if (input.assignments) {
       const np = input.partitions ?? -1;
       const rf = input.replicationFactor ?? -1;
-      if (np !== -1 || rf !== -1) {
-        throw new KafkaError('INVALID_REQUEST', 'Both numPartitions or replicationFactor and replicasAssignments were set. Both cannot be used at the same time.');
-      }
+      if (rf !== -1) throw new KafkaError('INVALID_REQUEST', 'A manual partition assignment was specified, but replication factor was not set to -1.');
+      if (np !== -1) throw new KafkaError('INVALID_REQUEST', 'A manual partition assignment was specified, but numPartitions was not set to -1.');
       assignment = this.validateManualAssignment(input.assignments, 0);
     } else {
       const np = input.partitions === undefined || input.partitions === -1 ? cfg.numPartitions : input.partitions;
@@ -513,8 +512,8 @@ export class Controller {
     assignments.forEach((replicas, i) => {
       const p = firstPartition + i;
       if (replicas.length === 0) throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `The manual partition assignment includes an empty replica list for partition ${p}.`);
-      if (replicas.length !== rf) throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `The manual partition assignment includes the partition ${p} with replica count ${replicas.length}, but the other partitions have ${rf}.`);
-      if (new Set(replicas).size !== replicas.length) throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `The manual partition assignment includes the partition ${p} with duplicate replicas.`);
+      if (replicas.length !== rf) throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `The manual partition assignment includes a partition with ${replicas.length} replica(s), but this is not consistent with previous partitions, which have ${rf} replica(s).`);
+      if (new Set(replicas).size !== replicas.length) throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `The manual partition assignment includes the broker ${replicas.find((b, j) => replicas.indexOf(b) !== j)} more than once.`);
       for (const b of replicas) {
         if (!this.image.brokers.has(b)) throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `The manual partition assignment includes broker ${b}, but no such broker is registered.`);
       }

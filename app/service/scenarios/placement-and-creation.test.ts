@@ -360,7 +360,7 @@ describe('replica placement and topic creation through the controller', () => {
     // A topic of RF 3 takes no RF 2 partition (Kafka validates each list against the topic's RF).
     const narrower = errorOf(() => controller.createPartitions('grow', 7, [[1, 2]]));
     expect(narrower.code).toBe('INVALID_REPLICA_ASSIGNMENT');
-    expect(narrower.message).toContain('replica count 2');
+    expect(narrower.message).toContain('with 2 replica(s)');
     expect(errorOf(() => controller.createPartitions('grow', 7, [[1, 1, 2]])).code).toBe('INVALID_REPLICA_ASSIGNMENT');
     expect(errorOf(() => controller.createPartitions('grow', 7, [[1, 2, 9]])).code).toBe('INVALID_REPLICA_ASSIGNMENT');
     expect(errorOf(() => controller.createPartitions('missing', 7)).code).toBe('UNKNOWN_TOPIC_OR_PARTITION');
