@@ -168,8 +168,8 @@ export default defineConfig(
     paths: ['app/storage', 'app/core', 'app/api'],
     packages: [
       only(
-        ['better-sqlite3', 'node:*', 'vitest', 'fast-check'],
-        'app/storage adds only better-sqlite3 and node:* to what app/core may use (its tests also vitest and fast-check).',
+        ['better-sqlite3', 'crc-32', 'node:*', 'vitest', 'fast-check'],
+        'app/storage adds only better-sqlite3, crc-32 (CRC-32C of record batches) and node:* to what app/core may use (its tests also vitest and fast-check).',
       ),
     ],
     why: 'app/storage imports only app/storage, app/core and app/api.',

@@ -106,6 +106,9 @@ export interface BrokerInfo {
 }
 
 const CLIENT: NodeId = 'client';
+const CLOCK_KEY = 'clock.ms';
+const CLOCK_CHECKPOINT_MS = 1_000;
+const brokerProcessKey = (id: number): string => `broker.${id}.process`;
 
 export class Engine {
   readonly network: Network;
@@ -173,9 +176,50 @@ export class Engine {
 
   /** Start every broker and the controller on the lowest broker id. */
   start(): void {
+    const settings = this.opts.storage.metadata().loadSettings();
     const ids = [...this.brokers.keys()].sort((a, b) => a - b);
-    for (const id of ids) this.brokers.get(id)!.start();
-    if (!this.controller.isActive && ids.length > 0) this.activateController(ids[0]!, 'cluster started');
+    for (const id of ids) {
+      // A broker the user had stopped, killed or powered off stays so when the cluster reopens.
+      const saved = settings[brokerProcessKey(id)];
+      const b = this.brokers.get(id)!;
+      if (saved === 'stopped' || saved === 'killed' || saved === 'power-lost') {
+        b.process = saved;
+        this.lastState.set(id, saved);
+      } else b.start();
+    }
+    const first = ids.find((id) => this.brokers.get(id)!.isAlive);
+    if (!this.controller.isActive && first !== undefined) this.activateController(first, 'cluster started');
+    this.scheduleClockCheckpoint();
+  }
+
+  /** The engine time saved by the last run on this storage (0 for a new cluster). */
+  static savedTimeMs(storage: StorageProvider): number {
+    return Number(storage.metadata().loadSettings()[CLOCK_KEY] ?? 0);
+  }
+
+  private scheduleClockCheckpoint(): void {
+    this.scheduler.schedule(CLOCK_CHECKPOINT_MS, () => {
+      if (this.closing) return;
+      this.opts.storage.metadata().saveSetting(CLOCK_KEY, String(this.scheduler.now()));
+      this.scheduleClockCheckpoint();
+    });
+  }
+
+  private closing = false;
+
+  /**
+   * Close the cluster in an orderly way (the app is quitting): every running broker does a
+   * controlled shutdown. Their process states are kept as they were, so the next start brings
+   * the same brokers back. Run the clock until `isShutDown()`.
+   */
+  shutdown(): void {
+    this.closing = true;
+    this.opts.storage.metadata().saveSetting(CLOCK_KEY, String(this.scheduler.now()));
+    for (const b of this.brokers.values()) if (b.isAlive) b.stop();
+  }
+
+  isShutDown(): boolean {
+    return [...this.brokers.values()].every((b) => !b.isAlive);
   }
 
   // ================================================================ controller hosting
@@ -216,6 +260,10 @@ export class Engine {
 
   private onBrokerChange(id: number, reason: string): void {
     const b = this.brokers.get(id);
+    if (b && !this.closing) {
+      const process = b.isAlive ? 'running' : b.process;
+      this.opts.storage.metadata().saveSetting(brokerProcessKey(id), process);
+    }
     if (b && !b.isAlive && this.controller.hostBrokerId === id) this.controllerLost(`broker ${id} ${reason}`);
     if (b?.isAlive && !this.controller.isActive) this.scheduleControllerElection();
     this.refreshBrokerStates(reason);

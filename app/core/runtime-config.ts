@@ -1,4 +1,4 @@
-import { brokerConfigBoolean, brokerConfigNumber, topicConfigBoolean, topicConfigNumber, topicConfigValue } from './configs/resolve.js';
+import { brokerConfigBoolean, brokerConfigNumber, topicConfigBoolean, topicConfigList, topicConfigNumber, topicConfigValue } from './configs/resolve.js';
 
 /**
  * The typed, effective configuration the engine runs with: what a topic or broker config
@@ -11,6 +11,8 @@ export interface TopicRuntimeConfig {
   flushMessages: number;
   flushMs: number;
   maxMessageBytes: number;
+  /** cleanup.policy contains "delete": retention.ms and retention.bytes apply. */
+  cleanupPolicyDelete: boolean;
   retentionMs: number;
   retentionBytes: number;
   segmentBytes: number;
@@ -30,6 +32,7 @@ export interface BrokerRuntimeConfig {
   replicaFetchBackoffMs: number;
   replicaSocketTimeoutMs: number;
   highWatermarkCheckpointIntervalMs: number;
+  logRetentionCheckIntervalMs: number;
   autoLeaderRebalanceEnable: boolean;
   leaderImbalanceCheckIntervalMs: number;
   uncleanLeaderElectionIntervalMs: number;
@@ -58,6 +61,7 @@ export function resolveTopicRuntimeConfig(topicOverrides: ConfigMap, clusterDefa
     flushMessages: num('flush.messages'),
     flushMs: num('flush.ms'),
     maxMessageBytes: num('max.message.bytes'),
+    cleanupPolicyDelete: topicConfigList('cleanup.policy', topicOverrides, clusterDefaults, staticConfigs).includes('delete'),
     retentionMs: num('retention.ms'),
     retentionBytes: num('retention.bytes'),
     segmentBytes: num('segment.bytes'),
@@ -82,6 +86,7 @@ export function resolveBrokerRuntimeConfig(perBroker: ConfigMap, clusterDefaults
     replicaFetchBackoffMs: num('replica.fetch.backoff.ms'),
     replicaSocketTimeoutMs: num('replica.socket.timeout.ms'),
     highWatermarkCheckpointIntervalMs: num('replica.high.watermark.checkpoint.interval.ms'),
+    logRetentionCheckIntervalMs: num('log.retention.check.interval.ms'),
     autoLeaderRebalanceEnable: bool('auto.leader.rebalance.enable'),
     leaderImbalanceCheckIntervalMs: num('leader.imbalance.check.interval.seconds') * 1000,
     uncleanLeaderElectionIntervalMs: num('unclean.leader.election.interval.ms'),

@@ -4,7 +4,7 @@
  * operation answers. Used by the scenario tests, the randomized fault test and drills that
  * fast-forward time.
  */
-import { createEngine, type ConsumeResult, type ConsumedRecord, type Engine, type EngineOptions, type ProduceResult } from '../core/engine.js';
+import { createEngine, Engine, type ConsumeResult, type ConsumedRecord, type EngineOptions, type ProduceResult } from '../core/engine.js';
 import { MemoryStorage } from '../core/log/memory-log-store.js';
 import type { LogRecord } from '../core/log/records.js';
 import type { StorageProvider } from '../core/log/log-store.js';
@@ -21,6 +21,8 @@ export interface SimOptions {
   networkDelayMs?: number;
   /** Start the brokers and wait until all are unfenced (default true). */
   start?: boolean;
+  /** Engine time at start (default: the time the storage last saw, or 0). */
+  startMs?: number;
 }
 
 const encoder = new TextEncoder();
@@ -40,7 +42,8 @@ export class Simulation {
   readonly events: EngineEvent[] = [];
 
   constructor(options: SimOptions = {}) {
-    this.scheduler = new ManualScheduler(0);
+    const storage = options.storage ?? new MemoryStorage();
+    this.scheduler = new ManualScheduler(options.startMs ?? Engine.savedTimeMs(storage));
     const brokers =
       typeof options.brokers === 'number' || options.brokers === undefined
         ? Array.from({ length: typeof options.brokers === 'number' ? options.brokers : 3 }, (_, i) => ({ id: i + 1 }))
@@ -48,7 +51,7 @@ export class Simulation {
     this.engine = createEngine({
       scheduler: this.scheduler,
       random: seededRandom(options.seed ?? 1),
-      storage: options.storage ?? new MemoryStorage(),
+      storage,
       brokers,
       ...(options.staticConfigs ? { staticConfigs: options.staticConfigs } : {}),
       ...(options.placement ? { placement: options.placement } : {}),

@@ -70,6 +70,8 @@ interface ParkedFetch {
 /** How long an orderly stop waits for the controller before shutting down anyway. */
 const CONTROLLED_SHUTDOWN_TIMEOUT_MS = 30_000;
 const CONTROLLER_REQUEST_TIMEOUT_MS = 2_000;
+/** Kafka's `log.initial.task.delay.ms` (an internal config): the first retention check after start. */
+const LOG_INITIAL_TASK_DELAY_MS = 30_000;
 
 export class Broker implements PartitionHost, FetcherHost {
   readonly brokerId: number;
@@ -185,12 +187,29 @@ export class Broker implements PartitionHost, FetcherHost {
     this.every(cfg.highWatermarkCheckpointIntervalMs, () => {
       for (const p of this.partitions.values()) p.log.saveCheckpoint();
     });
+    this.after(LOG_INITIAL_TASK_DELAY_MS, () => {
+      this.cleanupLogs();
+      this.every(cfg.logRetentionCheckIntervalMs, () => this.cleanupLogs());
+    });
     this.register();
     this.deps.onChange('started');
   }
 
   private previousBrokerEpoch = -1;
   private incarnationId = '';
+
+  /**
+   * Kafka's LogManager retention task ("kafka-log-retention"): every replica this broker hosts,
+   * leader or follower, deletes the segments its topic's retention allows, each below its own HW.
+   * Followers also move their log start up to the leader's through fetch responses.
+   */
+  private cleanupLogs(): void {
+    const now = this.scheduler.now();
+    for (const p of this.partitions.values()) {
+      const cfg = this.topicConfig(p.topicId);
+      if (cfg.cleanupPolicyDelete) p.log.deleteOldSegments(now, cfg);
+    }
+  }
 
   private every(ms: number, fn: () => void): void {
     const gen = this.generation;

@@ -213,7 +213,7 @@ export class ReplicaPartition {
     if (size > cfg.maxMessageBytes) {
       return respond({ errorCode: 'MESSAGE_TOO_LARGE', baseOffset: -1, errorMessage: `The batch is ${size} bytes, larger than max.message.bytes ${cfg.maxMessageBytes}` });
     }
-    const batch = this.log.appendAsLeader(stamped, this.leaderEpoch, now);
+    const batch = this.log.appendAsLeader(stamped, this.leaderEpoch, now, cfg);
     this.log.maybeFlush(now, cfg.flushMessages, cfg.flushMs);
     this.maybeIncrementHighWatermark();
     this.host.onPartitionChanged(this);
@@ -394,9 +394,9 @@ export class ReplicaPartition {
     if (leaderLogStart > this.log.logStartOffset && leaderLogStart <= this.log.logEndOffset) {
       this.log.advanceLogStartOffset(Math.min(leaderLogStart, this.log.highWatermark));
     }
-    this.log.appendAsFollower(batches);
-    this.log.setFollowerHighWatermark(leaderHw);
     const cfg = this.config();
+    this.log.appendAsFollower(batches, this.now(), cfg);
+    this.log.setFollowerHighWatermark(leaderHw);
     this.log.maybeFlush(this.now(), cfg.flushMessages, cfg.flushMs);
     return this.log.logEndOffset - before;
   }

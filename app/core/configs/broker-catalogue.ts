@@ -76,6 +76,8 @@ const LOG_CONFIGS: readonly BrokerConfigDef[] = [
     'Retention in minutes, used when log.retention.ms is unset.'),
   broker('log.retention.hours', 'int', '168', ANY, RO,
     'Retention in hours, used when log.retention.ms and log.retention.minutes are unset.'),
+  broker('log.retention.check.interval.ms', 'long', '300000', atLeast(1), RO,
+    'How often each broker looks for log segments that retention.ms or retention.bytes allow it to delete.'),
   broker('log.roll.jitter.ms', 'long', null, ANY, CW,
     'Default segment.jitter.ms; when unset, log.roll.jitter.hours applies.'),
   broker('log.roll.jitter.hours', 'int', '0', atLeast(0), RO, 'Roll jitter in hours, used when log.roll.jitter.ms is unset.'),

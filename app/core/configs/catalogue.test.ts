@@ -63,6 +63,7 @@ describe('config catalogue', () => {
       'eligible.leader.replicas.enable': ['false', 'cluster-wide'],
       'log.retention.ms': [null, 'cluster-wide'],
       'log.retention.hours': ['168', 'read-only'],
+      'log.retention.check.interval.ms': ['300000', 'read-only'],
       'log.segment.bytes': ['1073741824', 'cluster-wide'],
       'message.max.bytes': ['1048588', 'cluster-wide'],
       'delete.topic.enable': ['true', 'read-only'],

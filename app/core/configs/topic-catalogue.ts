@@ -92,7 +92,7 @@ export const TOPIC_CONFIGS: readonly TopicConfigDef[] = [
     'Size each partition may reach before its oldest segments are deleted (-1 = no size limit).'),
   topic('retention.ms', 'long', '604800000', atLeast(-1),
     ['log.retention.ms', { name: 'log.retention.minutes', toMs: MINUTE_MS }, { name: 'log.retention.hours', toMs: HOUR_MS }],
-    'Age at which a closed segment is deleted (-1 = no time limit).'),
+    'Age past which a segment whose records are all older is deleted, the active one too once fully replicated (-1 = no time limit).'),
   topic('segment.bytes', 'int', '1073741824', atLeast(1048576), ['log.segment.bytes'],
     'Size at which the active segment is rolled (at least 1 MiB from Kafka 4.1).'),
   topic('segment.index.bytes', 'int', '10485760', atLeast(4), ['log.index.size.max.bytes'],

@@ -17,6 +17,17 @@ export interface ReplicaCheckpoint {
   flushedOffset: number;
 }
 
+/**
+ * A segment as a range of batches: it holds the batches from its base offset up to the next
+ * segment's base offset (the last, "active" segment up to the log end). Only the boundaries are
+ * stored; sizes and timestamps come from `rangeStats`.
+ */
+export interface SegmentInfo {
+  baseOffset: number;
+  /** Broker time the segment was created (Kafka's `LogSegment.created`, used by segment.ms). */
+  createdMs: number;
+}
+
 /** One replica's log on one broker's disk. */
 export interface ReplicaLogStore {
   /** Append a batch whose baseOffset equals the current end of the log. */
@@ -35,6 +46,14 @@ export interface ReplicaLogStore {
   saveEpochs(entries: readonly EpochEntry[]): void;
   loadCheckpoint(): ReplicaCheckpoint;
   saveCheckpoint(checkpoint: ReplicaCheckpoint): void;
+  /** Segment boundaries, ordered by baseOffset; [] for a new log. */
+  loadSegments(): SegmentInfo[];
+  saveSegments(segments: readonly SegmentInfo[]): void;
+  /**
+   * Bytes, largest record timestamp and largest append time of the records in
+   * [fromOffset, untilOffset); -1 for the maxima of an empty range.
+   */
+  rangeStats(fromOffset: number, untilOffset: number): { bytes: number; maxTimestamp: number; maxAppendTimeMs: number };
 }
 
 /** Broker-level durable state, Kafka's clean-shutdown file and meta.properties. */
@@ -65,10 +84,13 @@ export interface StoredMetadataRecord {
   record: unknown;
 }
 
-/** The controller's durable metadata log (KRaft's `__cluster_metadata`). */
+/** The controller's durable metadata log (KRaft's `__cluster_metadata`), plus a few settings. */
 export interface MetadataStore {
   append(records: readonly StoredMetadataRecord[]): void;
   readAll(): StoredMetadataRecord[];
+  /** Small durable key/value settings of the cluster (e.g. which brokers were running). */
+  loadSettings(): Record<string, string>;
+  saveSetting(key: string, value: string | null): void;
 }
 
 /** Everything the engine persists. */

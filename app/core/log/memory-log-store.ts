@@ -10,6 +10,7 @@ import type {
   MetadataStore,
   ReplicaCheckpoint,
   ReplicaLogStore,
+  SegmentInfo,
   StorageProvider,
   StoredMetadataRecord,
 } from './log-store.js';
@@ -19,6 +20,7 @@ class MemoryReplicaLog implements ReplicaLogStore {
   private batches: RecordBatch[] = [];
   private epochs: EpochEntry[] = [];
   private checkpoint: ReplicaCheckpoint = { highWatermark: 0, logStartOffset: 0, flushedOffset: 0 };
+  private segments: SegmentInfo[] = [];
   private bytes = 0;
 
   append(batch: RecordBatch): void {
@@ -96,6 +98,30 @@ class MemoryReplicaLog implements ReplicaLogStore {
   saveCheckpoint(checkpoint: ReplicaCheckpoint): void {
     this.checkpoint = { ...checkpoint };
   }
+
+  loadSegments(): SegmentInfo[] {
+    return this.segments.map((s) => ({ ...s }));
+  }
+
+  saveSegments(segments: readonly SegmentInfo[]): void {
+    this.segments = segments.map((s) => ({ ...s }));
+  }
+
+  /** Whole batches whose base offset is in the range (segment boundaries fall between batches). */
+  rangeStats(fromOffset: number, untilOffset: number): { bytes: number; maxTimestamp: number; maxAppendTimeMs: number } {
+    let bytes = 0;
+    let maxTimestamp = -1;
+    let maxAppendTimeMs = -1;
+    let i = this.indexOf(fromOffset);
+    if (this.batches[i] && this.batches[i]!.baseOffset < fromOffset) i++;
+    for (; i < this.batches.length && this.batches[i]!.baseOffset < untilOffset; i++) {
+      const b = this.batches[i]!;
+      bytes += b.sizeBytes;
+      maxAppendTimeMs = Math.max(maxAppendTimeMs, b.appendTimeMs);
+      for (const r of b.records) maxTimestamp = Math.max(maxTimestamp, r.timestamp);
+    }
+    return { bytes, maxTimestamp, maxAppendTimeMs };
+  }
 }
 
 class MemoryBrokerStore implements BrokerLogStore {
@@ -130,6 +156,14 @@ class MemoryBrokerStore implements BrokerLogStore {
 
 class MemoryMetadataStore implements MetadataStore {
   private readonly records: StoredMetadataRecord[] = [];
+  private readonly settings = new Map<string, string>();
+  loadSettings(): Record<string, string> {
+    return Object.fromEntries(this.settings);
+  }
+  saveSetting(key: string, value: string | null): void {
+    if (value === null) this.settings.delete(key);
+    else this.settings.set(key, value);
+  }
   append(records: readonly StoredMetadataRecord[]): void {
     this.records.push(...records);
   }

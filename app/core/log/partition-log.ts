@@ -6,10 +6,49 @@
  * offset at or past the log end except the newest entry (a leader's epoch start with no writes
  * yet); on recovery after a power loss everything at or above the flushed offset is gone, and the
  * log is never truncated to its high watermark (KIP-101).
+ *
+ * Segments (Kafka's LogSegment, modelled as ranges of batches): the list is never empty, is
+ * ordered by base offset, its first segment holds the log start offset and its last is the active
+ * segment that takes appends. Before an append the active segment is rolled at the log end when
+ * it is non-empty and the append would take it past segment.bytes, or it has waited longer than
+ * segment.ms (Kafka's `LogSegment.shouldRoll`); a roll flushes everything before the new segment.
+ * Retention (Kafka's `UnifiedLog.deleteOldSegments`, delete policy) removes whole segments from the
+ * front, never one that reaches past the high watermark, so logStartOffset <= highWatermark holds.
+ *
+ * Timestamps: a record timestamp <= 0 counts as "none" (Kafka's is -1). The simulator's virtual
+ * clock starts at 0 and its test records carry 0, which Kafka would read as 1970 and expire at
+ * once; such segments fall back to the append time of their batches instead (Kafka falls back to
+ * the segment file's last-modified time, which is the same moment).
  */
 import { LeaderEpochCache } from './epoch-cache.js';
-import type { ReplicaCheckpoint, ReplicaLogStore } from './log-store.js';
+import type { ReplicaCheckpoint, ReplicaLogStore, SegmentInfo } from './log-store.js';
 import { estimateBatchSize, type LogRecord, type RecordBatch } from './records.js';
+
+/** What rolling needs from the topic config (a TopicRuntimeConfig will do). */
+export interface SegmentRollConfig {
+  segmentBytes: number;
+  segmentMs: number;
+}
+
+/** What retention needs from the topic config (a TopicRuntimeConfig will do); negative = no limit. */
+export interface RetentionConfig {
+  retentionMs: number;
+  retentionBytes: number;
+}
+
+type RangeStats = ReturnType<ReplicaLogStore['rangeStats']>;
+
+/** Largest record timestamp of the records, or -1 when none has one. */
+function maxTimestampOf(records: readonly LogRecord[]): number {
+  let max = -1;
+  for (const r of records) if (r.timestamp > max) max = r.timestamp;
+  return max;
+}
+
+/** Kafka's `LogSegment.largestTimestamp`: the largest record timestamp, else the last write time. */
+function largestTimestamp(stats: RangeStats): number {
+  return stats.maxTimestamp > 0 ? stats.maxTimestamp : stats.maxAppendTimeMs;
+}
 
 export class PartitionLog {
   readonly epochCache: LeaderEpochCache;
@@ -18,6 +57,13 @@ export class PartitionLog {
   private hw: number;
   private flushed: number;
   private lastFlushMs: number;
+  private segmentList: SegmentInfo[];
+  /** Bytes in the active segment (kept as batches are appended rather than summed per append). */
+  private activeBytes = 0;
+  /** Largest timestamp of the active segment's first batch (Kafka's rollingBasedTimestamp); undefined = not loaded. */
+  private activeFirstTimestamp: number | undefined;
+  /** The active segment became empty without a clock at hand: its createdMs is reset on the next append. */
+  private activeCreatedStale = false;
 
   constructor(
     private readonly store: ReplicaLogStore,
@@ -34,6 +80,42 @@ export class PartitionLog {
     this.flushed = Math.min(this.flushed, this.leo);
     this.hw = Math.min(Math.max(cp.highWatermark, this.startOffset), this.leo);
     this.lastFlushMs = nowMs;
+    this.segmentList = this.recoverSegments(store.loadSegments(), nowMs);
+    this.refreshActiveSegment();
+  }
+
+  /**
+   * The stored segment list, fitted to the recovered log: segments past the log end went with a
+   * lost tail, segments wholly below the log start are gone, and a log stored without a list (or
+   * with none reaching its start) gets one segment from its log start. createdMs survives a
+   * restart here, where Kafka stamps every loaded segment with the load time.
+   */
+  private recoverSegments(loaded: SegmentInfo[], nowMs: number): SegmentInfo[] {
+    const kept = loaded.filter((seg, i) => seg.baseOffset <= this.leo && (loaded[i + 1]?.baseOffset ?? Infinity) > this.startOffset);
+    if (kept.length === 0 || kept[0]!.baseOffset > this.startOffset) kept.unshift({ baseOffset: this.startOffset, createdMs: nowMs });
+    const same = kept.length === loaded.length && kept.every((seg, i) => seg.baseOffset === loaded[i]!.baseOffset && seg.createdMs === loaded[i]!.createdMs);
+    if (!same) this.store.saveSegments(kept);
+    return kept;
+  }
+
+  private get activeSegment(): SegmentInfo {
+    return this.segmentList[this.segmentList.length - 1]!;
+  }
+
+  /** Re-read the active segment's size after its content changed other than by an append. */
+  private refreshActiveSegment(): void {
+    this.activeBytes = this.store.rangeStats(this.activeSegment.baseOffset, this.leo).bytes;
+    this.activeFirstTimestamp = undefined;
+  }
+
+  /** The segments, oldest first; the last is the active one. */
+  segments(): SegmentInfo[] {
+    return this.segmentList.map((seg) => ({ ...seg }));
+  }
+
+  /** Bytes, largest timestamp and append time of each segment, oldest first. */
+  segmentStats(): (SegmentInfo & RangeStats)[] {
+    return this.segmentList.map((seg, i) => ({ ...seg, ...this.store.rangeStats(seg.baseOffset, this.segmentList[i + 1]?.baseOffset ?? this.leo) }));
   }
 
   get logEndOffset(): number {
@@ -61,7 +143,7 @@ export class PartitionLog {
     if (this.epochCache.assign(epoch, startOffset)) this.store.saveEpochs(this.epochCache.entries());
   }
 
-  appendAsLeader(records: LogRecord[], leaderEpoch: number, nowMs: number): RecordBatch {
+  appendAsLeader(records: LogRecord[], leaderEpoch: number, nowMs: number, roll: SegmentRollConfig): RecordBatch {
     const batch: RecordBatch = {
       baseOffset: this.leo,
       lastOffset: this.leo + records.length - 1,
@@ -70,22 +152,73 @@ export class PartitionLog {
       records,
       sizeBytes: estimateBatchSize(records),
     };
-    this.appendBatch(batch);
+    this.maybeRoll(batch.sizeBytes, maxTimestampOf(records), nowMs, roll);
+    this.appendBatch(batch, nowMs);
     return batch;
   }
 
-  appendAsFollower(batches: readonly RecordBatch[]): void {
+  /** Append what a fetch returned; like Kafka, one roll check for the whole chunk. */
+  appendAsFollower(batches: readonly RecordBatch[], nowMs: number, roll: SegmentRollConfig): void {
+    const fresh: RecordBatch[] = [];
+    let next = this.leo;
     for (const b of batches) {
-      if (b.lastOffset < this.leo) continue; // already have it
-      if (b.baseOffset !== this.leo) throw new Error(`follower append at ${b.baseOffset} but the log ends at ${this.leo}`);
-      this.appendBatch(b);
+      if (b.lastOffset < next) continue; // already have it
+      if (b.baseOffset !== next) throw new Error(`follower append at ${b.baseOffset} but the log ends at ${next}`);
+      fresh.push(b);
+      next = b.lastOffset + 1;
     }
+    if (fresh.length === 0) return;
+    let bytes = 0;
+    let maxTimestamp = -1;
+    for (const b of fresh) {
+      bytes += b.sizeBytes;
+      maxTimestamp = Math.max(maxTimestamp, maxTimestampOf(b.records));
+    }
+    this.maybeRoll(bytes, maxTimestamp, nowMs, roll);
+    for (const b of fresh) this.appendBatch(b, nowMs);
   }
 
-  private appendBatch(batch: RecordBatch): void {
+  private appendBatch(batch: RecordBatch, nowMs: number): void {
+    if (this.activeBytes === 0) {
+      if (this.activeCreatedStale) {
+        this.activeSegment.createdMs = nowMs;
+        this.activeCreatedStale = false;
+        this.store.saveSegments(this.segmentList);
+      }
+      this.activeFirstTimestamp = maxTimestampOf(batch.records);
+    }
     this.store.append(batch);
     this.assignEpochStart(batch.leaderEpoch, batch.baseOffset);
     this.leo = batch.lastOffset + 1;
+    this.activeBytes += batch.sizeBytes;
+  }
+
+  /**
+   * Kafka's `LogSegment.shouldRoll` (without segment.jitter.ms and the index limits): a non-empty
+   * active segment rolls when `bytes + incoming > segment.bytes`, or when the time it waited
+   * exceeds segment.ms. The wait is measured between the incoming records' largest timestamp and
+   * its first batch's largest timestamp when that batch has one, else from its creation on the
+   * broker clock.
+   */
+  private maybeRoll(incomingBytes: number, incomingMaxTimestamp: number, nowMs: number, cfg: SegmentRollConfig): void {
+    if (this.activeBytes === 0) return;
+    if (this.activeFirstTimestamp === undefined) {
+      const first = this.store.read(Math.max(this.activeSegment.baseOffset, this.startOffset), this.leo, 1)[0];
+      this.activeFirstTimestamp = first ? maxTimestampOf(first.records) : -1;
+    }
+    const first = this.activeFirstTimestamp;
+    const waited = first > 0 ? incomingMaxTimestamp - first : nowMs - this.activeSegment.createdMs;
+    if (this.activeBytes + incomingBytes > cfg.segmentBytes || waited > cfg.segmentMs) this.roll(nowMs);
+  }
+
+  /** Start a new active segment at the log end; Kafka flushes the old one right away (`UnifiedLog.roll`). */
+  private roll(nowMs: number): void {
+    this.segmentList.push({ baseOffset: this.leo, createdMs: nowMs });
+    this.store.saveSegments(this.segmentList);
+    this.activeBytes = 0;
+    this.activeFirstTimestamp = undefined;
+    this.activeCreatedStale = false;
+    if (this.flushed < this.leo) this.flush(nowMs);
   }
 
   read(fromOffset: number, untilOffset: number, maxBytes: number): RecordBatch[] {
@@ -105,6 +238,14 @@ export class PartitionLog {
     const removed = this.leo - target;
     this.store.truncateTo(target);
     this.leo = target;
+    // Kafka's LocalLog.truncateTo: segments based above the target go; the one holding it is cut.
+    const kept = this.segmentList.filter((seg, i) => i === 0 || seg.baseOffset <= target);
+    if (kept.length !== this.segmentList.length) {
+      this.segmentList = kept;
+      this.store.saveSegments(kept);
+    }
+    this.refreshActiveSegment();
+    if (this.activeBytes === 0) this.activeCreatedStale = true; // Kafka resets `created` of a segment truncated empty
     if (this.epochCache.truncateFromEnd(target)) this.store.saveEpochs(this.epochCache.entries());
     this.hw = Math.min(this.hw, target);
     this.flushed = Math.min(this.flushed, target);
@@ -118,6 +259,11 @@ export class PartitionLog {
     this.store.deleteBefore(offset);
     this.startOffset = offset;
     this.leo = offset;
+    this.segmentList = [{ baseOffset: offset, createdMs: this.activeSegment.createdMs }];
+    this.store.saveSegments(this.segmentList);
+    this.activeBytes = 0;
+    this.activeFirstTimestamp = undefined;
+    this.activeCreatedStale = true;
     this.hw = offset;
     this.flushed = offset;
     this.epochCache.truncateFromEnd(this.startOffset);
@@ -126,14 +272,65 @@ export class PartitionLog {
     this.saveCheckpoint();
   }
 
-  /** Move the log start forward (retention or DeleteRecords). */
+  /** Move the log start forward (retention, DeleteRecords, or a follower following its leader). */
   advanceLogStartOffset(offset: number): void {
     const target = Math.min(offset, this.hw);
     if (target <= this.startOffset) return;
     this.store.deleteBefore(target);
     this.startOffset = target;
     if (this.epochCache.truncateFromStart(target)) this.store.saveEpochs(this.epochCache.entries());
+    // Segments wholly below the new start go (Kafka's deleteLogStartOffsetBreachedSegments).
+    const firstKept = this.segmentList.findIndex((seg, i) => (this.segmentList[i + 1]?.baseOffset ?? Infinity) > target);
+    if (firstKept > 0) {
+      this.segmentList = this.segmentList.slice(firstKept);
+      this.store.saveSegments(this.segmentList);
+    }
+    this.refreshActiveSegment();
     this.saveCheckpoint();
+  }
+
+  /**
+   * Kafka's `UnifiedLog.deleteOldSegments` for the delete policy: first by size, then by time.
+   * Each pass deletes segments from the front while they breach the limit and end at or below the
+   * high watermark (the active segment ends at the log end). When every segment goes, a new active
+   * segment is rolled first, so an expired, fully replicated log ends up empty at its log end.
+   * Returns the number of segments deleted.
+   */
+  deleteOldSegments(nowMs: number, cfg: RetentionConfig): number {
+    return this.deleteRetentionSizeBreachedSegments(nowMs, cfg.retentionBytes) + this.deleteRetentionMsBreachedSegments(nowMs, cfg.retentionMs);
+  }
+
+  private deleteRetentionSizeBreachedSegments(nowMs: number, retentionBytes: number): number {
+    const size = this.store.sizeBytes();
+    if (retentionBytes < 0 || size < retentionBytes) return 0;
+    let diff = size - retentionBytes;
+    return this.deleteSegmentsWhile(nowMs, (stats) => {
+      if (diff - stats.bytes < 0) return false;
+      diff -= stats.bytes;
+      return true;
+    });
+  }
+
+  private deleteRetentionMsBreachedSegments(nowMs: number, retentionMs: number): number {
+    if (retentionMs < 0) return 0;
+    return this.deleteSegmentsWhile(nowMs, (stats) => nowMs - largestTimestamp(stats) > retentionMs);
+  }
+
+  private deleteSegmentsWhile(nowMs: number, predicate: (stats: RangeStats) => boolean): number {
+    let deletable = 0;
+    for (let i = 0; i < this.segmentList.length; i++) {
+      const next = this.segmentList[i + 1];
+      const upperBound = next ? next.baseOffset : this.leo;
+      if (this.hw < upperBound) break;
+      const stats = this.store.rangeStats(this.segmentList[i]!.baseOffset, upperBound);
+      if (!next && stats.bytes === 0) break; // an empty active segment would only be recreated
+      if (!predicate(stats)) break;
+      deletable++;
+    }
+    if (deletable === 0) return 0;
+    if (deletable === this.segmentList.length) this.roll(nowMs);
+    this.advanceLogStartOffset(this.segmentList[deletable]!.baseOffset);
+    return deletable;
   }
 
   /** Leader rule: the high watermark only moves forward. Returns true when it moved. */

@@ -1,0 +1,183 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { KafkaError } from '../api/errors.js';
+import { recordText, Simulation } from '../service/sim.js';
+import { latestVersion, migrate } from './migrations.js';
+import { SqliteStorage } from './sqlite-storage.js';
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'replica-studio-'));
+  dirs.push(d);
+  return d;
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function errorOf(fn: () => unknown): KafkaError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof KafkaError) return e;
+    throw e;
+  }
+  throw new Error('expected a KafkaError');
+}
+
+describe('SQLite storage', () => {
+  it('keeps topics, configs, logs, HW and epochs across a reopen after an orderly shutdown', () => {
+    const dir = tempDir();
+    let storage = SqliteStorage.open(dir);
+    let sim = new Simulation({ seed: 1, storage });
+    sim.createTopic('orders', 2, 3, { 'min.insync.replicas': '2', 'retention.ms': '86400000' });
+    for (let i = 0; i < 20; i++) expect(sim.produce('orders', i % 2, [`v${i}`]).errorCode).toBe('NONE');
+    sim.advance(6_000);
+    const before = [0, 1].map((p) => sim.partition('orders', p));
+    sim.engine.shutdown();
+    sim.waitFor(() => sim.engine.isShutDown(), 60_000, 'shutdown');
+    const stoppedAt = sim.now;
+    storage.close();
+
+    storage = SqliteStorage.open(dir);
+    sim = new Simulation({ seed: 2, storage });
+    expect(sim.now).toBeGreaterThanOrEqual(stoppedAt - 1_000); // the clock carries on
+    for (const p of [0, 1]) {
+      const after = sim.partition('orders', p);
+      expect(after.replicas).toEqual(before[p]!.replicas);
+      expect(after.highWatermark).toBe(10);
+      expect(sim.consumeAll('orders', p).map(recordText)).toEqual(Array.from({ length: 10 }, (_, i) => `v${2 * i + p}`));
+    }
+    expect(sim.engine.controller.image.topicsByName.get('orders')!.configs).toEqual({ 'min.insync.replicas': '2', 'retention.ms': '86400000' });
+    // Epoch caches survive: the leader's cache starts at epoch 0, offset 0.
+    const leader = sim.engine.brokers.get(sim.partition('orders', 0).leader)!.partitionFor('orders', 0)!;
+    expect(leader.log.epochCache.entries()[0]).toEqual({ epoch: 0, startOffset: 0 });
+    storage.close();
+  });
+
+  it('recovers after the process dies without a shutdown (nothing written is lost)', () => {
+    const dir = tempDir();
+    let storage = SqliteStorage.open(dir);
+    let sim = new Simulation({ seed: 3, storage });
+    sim.createTopic('t', 1, 3);
+    for (let i = 0; i < 50; i++) expect(sim.produce('t', 0, [`r${i}`]).errorCode).toBe('NONE');
+    storage.close(); // as if the process was killed: no shutdown, no final checkpoint
+
+    storage = SqliteStorage.open(dir);
+    sim = new Simulation({ seed: 4, storage, start: false });
+    sim.engine.start();
+    sim.waitFor(() => sim.engine.listBrokers().every((b) => b.state === 'running'), 60_000, 'brokers rejoin');
+    sim.waitFor(() => sim.partition('t', 0).highWatermark === 50, 30_000, 'HW back at 50');
+    expect(sim.consumeAll('t', 0)).toHaveLength(50);
+    storage.close();
+  });
+
+  it('migrates a version-1 broker file to the latest schema, keeping its data', () => {
+    const dir = tempDir();
+    const file = join(dir, 'broker-1.db');
+    const db = new BetterSqlite3(file);
+    expect(migrate(db, 'broker', file, 1)).toBe(1);
+    db.prepare("INSERT INTO replicas (key, high_watermark) VALUES ('abc:0', 7)").run();
+    expect(() => db.prepare('SELECT * FROM segments').all()).toThrow(/no such table/);
+    db.close();
+    const storage = SqliteStorage.open(dir);
+    const broker = storage.broker(1);
+    expect(broker.replicaKeys()).toEqual(['abc:0']);
+    expect(broker.replica('abc:0').loadCheckpoint().highWatermark).toBe(7);
+    expect(broker.replica('abc:0').loadSegments()).toEqual([]);
+    const version = new BetterSqlite3(file, { readonly: true });
+    storage.close();
+    expect((version.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string }).value).toBe(String(latestVersion('broker')));
+    version.close();
+  });
+
+  it('migrates a new metadata file to version 1', () => {
+    const dir = tempDir();
+    const file = join(dir, 'metadata.db');
+    const db = new BetterSqlite3(file);
+    expect(migrate(db, 'metadata', file)).toBe(latestVersion('metadata'));
+    expect(db.prepare('SELECT count(*) AS n FROM records').get()).toEqual({ n: 0 });
+    db.close();
+  });
+
+  it('refuses a file from a newer version with an error naming it, and leaves it untouched', () => {
+    const dir = tempDir();
+    SqliteStorage.open(dir).close();
+    const file = join(dir, 'metadata.db');
+    const db = new BetterSqlite3(file);
+    db.pragma('journal_mode = DELETE');
+    db.prepare("UPDATE meta SET value = '99' WHERE key = 'schema_version'").run();
+    db.close();
+    const bytes = readFileSync(file);
+    const err = errorOf(() => SqliteStorage.open(dir));
+    expect(err.code).toBe('KAFKA_STORAGE_ERROR');
+    expect(err.message).toContain(file);
+    expect(err.message).toMatch(/newer version/);
+    expect(readFileSync(file).equals(bytes)).toBe(true);
+  });
+
+  it('refuses a data directory another process holds, naming the locked file', () => {
+    const dir = tempDir();
+    const first = SqliteStorage.open(dir);
+    const err = errorOf(() => SqliteStorage.open(dir));
+    expect(err.code).toBe('KAFKA_STORAGE_ERROR');
+    expect(err.message).toContain(join(dir, 'metadata.db'));
+    expect(err.message).toMatch(/locked/);
+    first.close();
+    SqliteStorage.open(dir).close(); // free again once the first one closed
+  });
+
+  it('reports a read-only data directory with the file, and leaves its data intact', () => {
+    const dir = tempDir();
+    const storage = SqliteStorage.open(dir);
+    storage.broker(1).replica('t:0').saveCheckpoint({ highWatermark: 3, logStartOffset: 0, flushedOffset: 0 });
+    storage.close();
+    // A read-only bind mount needs root (CI and this machine run as root); elsewhere a path on a
+    // read-only file system stands in for it.
+    const mounted = spawnSync('mount', ['--bind', dir, dir]).status === 0 && spawnSync('mount', ['-o', 'remount,ro,bind', dir]).status === 0;
+    try {
+      const target = mounted ? dir : '/proc/replica-studio-test/cluster';
+      const err = errorOf(() => SqliteStorage.open(target));
+      expect(err.code).toBe('KAFKA_STORAGE_ERROR');
+      expect(err.message).toContain(target);
+      if (mounted) expect(err.message).toMatch(/read-only/);
+    } finally {
+      if (mounted) spawnSync('umount', [dir]);
+    }
+    const again = SqliteStorage.open(dir);
+    expect(again.broker(1).replica('t:0').loadCheckpoint().highWatermark).toBe(3);
+    again.close();
+  });
+
+  it('reports a full disk (SQLITE_FULL) with the file, and the data written before stays readable', () => {
+    const dir = tempDir();
+    const storage = SqliteStorage.open(dir, { maxPageCount: 40 });
+    const log = storage.broker(1).replica('t:0');
+    const payload = new Uint8Array(1000).fill(7);
+    let err: KafkaError | null = null;
+    let written = 0;
+    for (let i = 0; i < 500 && !err; i++) {
+      try {
+        log.append({ baseOffset: i, lastOffset: i, leaderEpoch: 0, appendTimeMs: i, records: [{ key: null, value: payload, headers: [], timestamp: i }], sizeBytes: 1061 });
+        written++;
+      } catch (e) {
+        err = e as KafkaError;
+      }
+    }
+    expect(err).not.toBeNull();
+    expect(err!.code).toBe('KAFKA_STORAGE_ERROR');
+    expect((err!.details as { sqliteCode: string }).sqliteCode).toBe('SQLITE_FULL');
+    expect(err!.message).toContain(storage.brokerFile(1));
+    expect(log.endOffset()).toBe(written);
+    storage.close();
+    const reopened = SqliteStorage.open(dir);
+    const again = reopened.broker(1).replica('t:0');
+    expect(again.endOffset()).toBe(written);
+    expect(again.read(0, written, Number.MAX_SAFE_INTEGER).reduce((n, b) => n + b.records.length, 0)).toBe(written);
+    reopened.close();
+  });
+});

@@ -1,0 +1,511 @@
+/**
+ * The storage port on SQLite (better-sqlite3): one file per broker for its replica logs
+ * (Kafka v2 record batches as blobs keyed by base offset, leader-epoch caches, checkpoints,
+ * segments, the clean-shutdown state) and one file for the cluster metadata log.
+ *
+ * Durability: WAL, synchronous NORMAL by default (a killed process loses nothing that was
+ * committed; FULL on request). Every write commits at once, or — inside `batch(fn)` — in one
+ * transaction per file at the end of `fn`, which is how the hosts group a scheduler step.
+ * Each file is opened with an exclusive lock, so a second process on the same data directory
+ * gets a clear error instead of sharing the files.
+ * Reads go by offset range through the (replica, base_offset) primary key, never by scanning;
+ * the last batches appended to each replica are kept decoded for follower and consumer reads.
+ */
+import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { EpochEntry } from '../core/log/epoch-cache.js';
+import type {
+  BrokerDiskState,
+  BrokerLogStore,
+  MetadataStore,
+  ReplicaCheckpoint,
+  ReplicaLogStore,
+  SegmentInfo,
+  StorageProvider,
+  StoredMetadataRecord,
+} from '../core/log/log-store.js';
+import { sliceBatch, type RecordBatch } from '../core/log/records.js';
+import { checkVersion, migrate, type FileKind } from './migrations.js';
+import { decodeRecordBatch, encodeRecordBatch } from './record-batch-codec.js';
+import { guard, storageError } from './sqlite-errors.js';
+
+export interface SqliteStorageOptions {
+  /** SQLite `synchronous`: NORMAL survives a process crash, FULL also an OS crash. */
+  synchronous?: 'NORMAL' | 'FULL';
+  /** Limit each file's size in pages (tests use it to provoke SQLITE_FULL). */
+  maxPageCount?: number;
+}
+
+/** One SQLite file: pragmas, exclusive lock, migrations, and optional grouped transactions. */
+export class SqliteFile {
+  readonly db: Database;
+  private inTransaction = false;
+
+  constructor(
+    readonly path: string,
+    kind: FileKind,
+    private readonly owner: SqliteStorage,
+    options: SqliteStorageOptions,
+  ) {
+    this.db = guard(path, 'open', () => new BetterSqlite3(path, { timeout: 0 }));
+    try {
+      // Refuse a newer file before anything writes to it (even switching to WAL rewrites the header).
+      checkVersion(this.db, kind, path);
+    } catch (e) {
+      this.db.close();
+      throw storageError(e, path, 'open');
+    }
+    guard(path, 'open', () => {
+      this.db.pragma('locking_mode = EXCLUSIVE');
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
+      if (options.maxPageCount) this.db.pragma(`max_page_count = ${options.maxPageCount}`);
+      // Take the exclusive lock now: a second process fails here, not on its first write.
+      this.db.exec('BEGIN IMMEDIATE; COMMIT;');
+    });
+    try {
+      migrate(this.db, kind, path);
+    } catch (e) {
+      this.db.close();
+      throw storageError(e, path, 'migrate');
+    }
+  }
+
+  /** Run a write: inside a storage batch it joins the file's open transaction. */
+  write<T>(action: string, fn: () => T): T {
+    return guard(this.path, action, () => {
+      if (this.owner.batching && !this.inTransaction) {
+        this.db.exec('BEGIN');
+        this.inTransaction = true;
+        this.owner.joined(this);
+      }
+      return fn();
+    });
+  }
+
+  commit(): void {
+    if (!this.inTransaction) return;
+    this.inTransaction = false;
+    guard(this.path, 'commit', () => this.db.exec('COMMIT'));
+  }
+
+  rollback(): void {
+    if (!this.inTransaction) return;
+    this.inTransaction = false;
+    try {
+      this.db.exec('ROLLBACK');
+    } catch {
+      // The transaction may already be gone (SQLite rolls back on some errors by itself).
+    }
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+interface ReplicaRow {
+  id: number;
+  high_watermark: number;
+  log_start_offset: number;
+  flushed_offset: number;
+}
+
+interface BatchRow {
+  base_offset: number;
+  append_time: number;
+  data: Buffer;
+}
+
+/** Decoded batches kept per replica (the tail most reads ask for). */
+const TAIL_BATCHES = 32;
+const TAIL_BYTES = 1 << 20;
+
+class SqliteReplicaLog implements ReplicaLogStore {
+  private end: number;
+  private bytes: number;
+  private start: number;
+  private tail: RecordBatch[] = [];
+  private tailBytes = 0;
+
+  constructor(
+    private readonly store: SqliteBrokerStore,
+    private readonly id: number,
+    row: ReplicaRow,
+  ) {
+    const s = store.statements;
+    this.start = row.log_start_offset;
+    const last = s.lastBatch.get(id) as { last_offset: number } | undefined;
+    this.end = last ? last.last_offset + 1 : this.start;
+    this.bytes = (s.totalSize.get(id) as { total: number | null }).total ?? 0;
+  }
+
+  private get file(): SqliteFile {
+    return this.store.file;
+  }
+
+  append(batch: RecordBatch): void {
+    if (batch.baseOffset !== this.end) throw new Error(`append at ${batch.baseOffset} but the log ends at ${this.end}`);
+    const data = encodeRecordBatch(batch);
+    const maxTimestamp = batch.records.reduce((m, r) => Math.max(m, r.timestamp), -1);
+    this.file.write('append to', () =>
+      this.store.statements.insertBatch.run(this.id, batch.baseOffset, batch.lastOffset, batch.leaderEpoch, batch.appendTimeMs, maxTimestamp, data.length, data),
+    );
+    const stored: RecordBatch = { ...batch, sizeBytes: data.length };
+    this.end = batch.lastOffset + 1;
+    this.bytes += data.length;
+    this.tail.push(stored);
+    this.tailBytes += data.length;
+    while (this.tail.length > TAIL_BATCHES || (this.tail.length > 1 && this.tailBytes > TAIL_BYTES)) this.tailBytes -= this.tail.shift()!.sizeBytes;
+  }
+
+  private decode(row: BatchRow): RecordBatch {
+    const batch = decodeRecordBatch(row.data, { file: this.file.path });
+    return { ...batch, appendTimeMs: row.append_time };
+  }
+
+  read(fromOffset: number, untilOffset: number, maxBytes: number): RecordBatch[] {
+    if (fromOffset >= untilOffset || fromOffset >= this.end) return [];
+    const out: RecordBatch[] = [];
+    let bytes = 0;
+    const take = (b: RecordBatch): boolean => {
+      const slice = sliceBatch(b, fromOffset, untilOffset);
+      if (!slice) return false;
+      if (out.length > 0 && bytes + slice.sizeBytes > maxBytes) return false;
+      out.push(slice);
+      bytes += slice.sizeBytes;
+      return true;
+    };
+    const first = this.tail[0];
+    if (first && first.baseOffset <= fromOffset) {
+      for (const b of this.tail) {
+        if (b.lastOffset < fromOffset) continue;
+        if (!take(b)) break;
+      }
+      return out;
+    }
+    const s = this.store.statements;
+    const floor = (s.floorBase.get(this.id, fromOffset) as { base: number | null }).base ?? fromOffset;
+    guard(this.file.path, 'read', () => {
+      for (const row of s.readRange.iterate(this.id, floor, untilOffset) as IterableIterator<BatchRow>) {
+        if (!take(this.decode(row))) break;
+      }
+    });
+    return out;
+  }
+
+  truncateTo(offset: number): void {
+    if (offset >= this.end) return;
+    const s = this.store.statements;
+    const straddling = s.batchAt.get(this.id, offset, offset) as (BatchRow & { last_offset: number }) | undefined;
+    this.file.write('truncate', () => {
+      s.deleteFrom.run(this.id, offset);
+      if (straddling && straddling.base_offset < offset) {
+        const kept = sliceBatch(this.decode(straddling), straddling.base_offset, offset)!;
+        this.reinsert(kept);
+      }
+    });
+    this.end = Math.max(offset, this.start);
+    this.tail = this.tail.filter((b) => b.lastOffset < offset);
+    this.tailBytes = this.tail.reduce((n, b) => n + b.sizeBytes, 0);
+    this.refreshSize();
+  }
+
+  private reinsert(batch: RecordBatch): void {
+    const data = encodeRecordBatch(batch);
+    const maxTimestamp = batch.records.reduce((m, r) => Math.max(m, r.timestamp), -1);
+    this.store.statements.insertBatch.run(this.id, batch.baseOffset, batch.lastOffset, batch.leaderEpoch, batch.appendTimeMs, maxTimestamp, data.length, data);
+  }
+
+  deleteBefore(offset: number): void {
+    const s = this.store.statements;
+    const straddling = s.batchAt.get(this.id, offset, offset) as (BatchRow & { last_offset: number }) | undefined;
+    this.file.write('delete old records from', () => {
+      s.deleteBefore.run(this.id, offset);
+      if (straddling && straddling.base_offset < offset) {
+        s.deleteOne.run(this.id, straddling.base_offset);
+        this.reinsert(sliceBatch(this.decode(straddling), offset, straddling.last_offset + 1)!);
+      }
+      if (offset > this.start) s.setLogStart.run(offset, this.id);
+    });
+    if (offset > this.start) this.start = offset;
+    if (this.end < this.start) this.end = this.start;
+    this.tail = this.tail.filter((b) => b.lastOffset >= offset);
+    this.tailBytes = this.tail.reduce((n, b) => n + b.sizeBytes, 0);
+    this.refreshSize();
+  }
+
+  private refreshSize(): void {
+    this.bytes = (this.store.statements.totalSize.get(this.id) as { total: number | null }).total ?? 0;
+  }
+
+  endOffset(): number {
+    return this.end;
+  }
+
+  sizeBytes(): number {
+    return this.bytes;
+  }
+
+  loadEpochs(): EpochEntry[] {
+    return (this.store.statements.loadEpochs.all(this.id) as { epoch: number; start_offset: number }[]).map((r) => ({ epoch: r.epoch, startOffset: r.start_offset }));
+  }
+
+  saveEpochs(entries: readonly EpochEntry[]): void {
+    const s = this.store.statements;
+    this.file.write('write the leader-epoch cache of', () => {
+      s.clearEpochs.run(this.id);
+      for (const e of entries) s.insertEpoch.run(this.id, e.epoch, e.startOffset);
+    });
+  }
+
+  loadCheckpoint(): ReplicaCheckpoint {
+    const r = this.store.statements.replicaById.get(this.id) as ReplicaRow;
+    return { highWatermark: r.high_watermark, logStartOffset: r.log_start_offset, flushedOffset: r.flushed_offset };
+  }
+
+  saveCheckpoint(cp: ReplicaCheckpoint): void {
+    this.file.write('checkpoint', () => this.store.statements.saveCheckpoint.run(cp.highWatermark, cp.logStartOffset, cp.flushedOffset, this.id));
+    this.start = Math.max(this.start, cp.logStartOffset);
+  }
+
+  loadSegments(): SegmentInfo[] {
+    return (this.store.statements.loadSegments.all(this.id) as { base_offset: number; created_ms: number }[]).map((r) => ({ baseOffset: r.base_offset, createdMs: r.created_ms }));
+  }
+
+  saveSegments(segments: readonly SegmentInfo[]): void {
+    const s = this.store.statements;
+    this.file.write('write the segments of', () => {
+      s.clearSegments.run(this.id);
+      for (const seg of segments) s.insertSegment.run(this.id, seg.baseOffset, seg.createdMs);
+    });
+  }
+
+  rangeStats(fromOffset: number, untilOffset: number): { bytes: number; maxTimestamp: number; maxAppendTimeMs: number } {
+    const r = this.store.statements.rangeStats.get(this.id, fromOffset, untilOffset) as { bytes: number | null; ts: number | null; at: number | null };
+    return { bytes: r.bytes ?? 0, maxTimestamp: r.ts ?? -1, maxAppendTimeMs: r.at ?? -1 };
+  }
+}
+
+type Stmts = Record<
+  | 'insertBatch'
+  | 'lastBatch'
+  | 'totalSize'
+  | 'floorBase'
+  | 'readRange'
+  | 'batchAt'
+  | 'deleteFrom'
+  | 'deleteBefore'
+  | 'deleteOne'
+  | 'setLogStart'
+  | 'loadEpochs'
+  | 'clearEpochs'
+  | 'insertEpoch'
+  | 'replicaById'
+  | 'saveCheckpoint'
+  | 'loadSegments'
+  | 'clearSegments'
+  | 'insertSegment'
+  | 'rangeStats',
+  Statement
+>;
+
+export class SqliteBrokerStore implements BrokerLogStore {
+  readonly statements: Stmts;
+  private readonly replicas = new Map<string, SqliteReplicaLog>();
+
+  constructor(readonly file: SqliteFile) {
+    const db = file.db;
+    const p = (sql: string): Statement => db.prepare(sql);
+    this.statements = {
+      insertBatch: p('INSERT INTO batches (replica, base_offset, last_offset, leader_epoch, append_time, max_timestamp, size, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+      lastBatch: p('SELECT last_offset FROM batches WHERE replica = ? ORDER BY base_offset DESC LIMIT 1'),
+      totalSize: p('SELECT sum(size) AS total FROM batches WHERE replica = ?'),
+      floorBase: p('SELECT max(base_offset) AS base FROM batches WHERE replica = ? AND base_offset <= ?'),
+      readRange: p('SELECT base_offset, append_time, data FROM batches WHERE replica = ? AND base_offset >= ? AND base_offset < ? ORDER BY base_offset'),
+      batchAt: p('SELECT base_offset, last_offset, append_time, data FROM batches WHERE replica = ? AND base_offset <= ? AND last_offset >= ?'),
+      deleteFrom: p('DELETE FROM batches WHERE replica = ? AND base_offset >= ?'),
+      deleteBefore: p('DELETE FROM batches WHERE replica = ? AND last_offset < ?'),
+      deleteOne: p('DELETE FROM batches WHERE replica = ? AND base_offset = ?'),
+      setLogStart: p('UPDATE replicas SET log_start_offset = ? WHERE id = ?'),
+      loadEpochs: p('SELECT epoch, start_offset FROM epochs WHERE replica = ? ORDER BY epoch'),
+      clearEpochs: p('DELETE FROM epochs WHERE replica = ?'),
+      insertEpoch: p('INSERT INTO epochs (replica, epoch, start_offset) VALUES (?, ?, ?)'),
+      replicaById: p('SELECT id, high_watermark, log_start_offset, flushed_offset FROM replicas WHERE id = ?'),
+      saveCheckpoint: p('UPDATE replicas SET high_watermark = ?, log_start_offset = ?, flushed_offset = ? WHERE id = ?'),
+      loadSegments: p('SELECT base_offset, created_ms FROM segments WHERE replica = ? ORDER BY base_offset'),
+      clearSegments: p('DELETE FROM segments WHERE replica = ?'),
+      insertSegment: p('INSERT INTO segments (replica, base_offset, created_ms) VALUES (?, ?, ?)'),
+      rangeStats: p('SELECT sum(size) AS bytes, max(max_timestamp) AS ts, max(append_time) AS at FROM batches WHERE replica = ? AND base_offset >= ? AND base_offset < ?'),
+    };
+  }
+
+  replica(key: string): ReplicaLogStore {
+    let r = this.replicas.get(key);
+    if (r) return r;
+    const db = this.file.db;
+    let row = db.prepare('SELECT id, high_watermark, log_start_offset, flushed_offset FROM replicas WHERE key = ?').get(key) as ReplicaRow | undefined;
+    if (!row) {
+      this.file.write('create a replica log in', () => db.prepare('INSERT INTO replicas (key) VALUES (?)').run(key));
+      row = db.prepare('SELECT id, high_watermark, log_start_offset, flushed_offset FROM replicas WHERE key = ?').get(key) as ReplicaRow;
+    }
+    r = new SqliteReplicaLog(this, row.id, row);
+    this.replicas.set(key, r);
+    return r;
+  }
+
+  replicaKeys(): string[] {
+    return (this.file.db.prepare('SELECT key FROM replicas ORDER BY key').all() as { key: string }[]).map((r) => r.key);
+  }
+
+  deleteReplica(key: string): void {
+    const db = this.file.db;
+    const row = db.prepare('SELECT id FROM replicas WHERE key = ?').get(key) as { id: number } | undefined;
+    this.replicas.delete(key);
+    if (!row) return;
+    this.file.write('delete a replica log from', () => {
+      for (const table of ['batches', 'epochs', 'segments']) db.prepare(`DELETE FROM ${table} WHERE replica = ?`).run(row.id);
+      db.prepare('DELETE FROM replicas WHERE id = ?').run(row.id);
+    });
+  }
+
+  loadState(): BrokerDiskState {
+    const row = this.file.db.prepare('SELECT clean_shutdown, last_broker_epoch, power_lost FROM broker_state WHERE id = 1').get() as
+      | { clean_shutdown: number; last_broker_epoch: number; power_lost: number }
+      | undefined;
+    if (!row) return { cleanShutdown: false, lastBrokerEpoch: -1, powerLost: false };
+    return { cleanShutdown: row.clean_shutdown === 1, lastBrokerEpoch: row.last_broker_epoch, powerLost: row.power_lost === 1 };
+  }
+
+  saveState(state: BrokerDiskState): void {
+    this.file.write('save the broker state in', () =>
+      this.file.db
+        .prepare(
+          'INSERT INTO broker_state (id, clean_shutdown, last_broker_epoch, power_lost) VALUES (1, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET clean_shutdown = excluded.clean_shutdown, last_broker_epoch = excluded.last_broker_epoch, power_lost = excluded.power_lost',
+        )
+        .run(state.cleanShutdown ? 1 : 0, state.lastBrokerEpoch, state.powerLost ? 1 : 0),
+    );
+  }
+}
+
+class SqliteMetadataStore implements MetadataStore {
+  private readonly insert: Statement;
+  constructor(readonly file: SqliteFile) {
+    this.insert = file.db.prepare('INSERT INTO records (offset, timestamp_ms, record) VALUES (?, ?, ?)');
+  }
+  append(records: readonly StoredMetadataRecord[]): void {
+    this.file.write('append to the metadata log', () => {
+      for (const r of records) this.insert.run(r.offset, r.timestampMs, JSON.stringify(r.record));
+    });
+  }
+  readAll(): StoredMetadataRecord[] {
+    return (this.file.db.prepare('SELECT offset, timestamp_ms, record FROM records ORDER BY offset').all() as { offset: number; timestamp_ms: number; record: string }[]).map((r) => ({
+      offset: r.offset,
+      timestampMs: r.timestamp_ms,
+      record: JSON.parse(r.record) as unknown,
+    }));
+  }
+  loadSettings(): Record<string, string> {
+    return Object.fromEntries((this.file.db.prepare('SELECT key, value FROM settings').all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
+  }
+  saveSetting(key: string, value: string | null): void {
+    this.file.write('save a setting in', () => {
+      if (value === null) this.file.db.prepare('DELETE FROM settings WHERE key = ?').run(key);
+      else this.file.db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+    });
+  }
+}
+
+/** The storage of one cluster: a directory with `metadata.db` and `broker-<id>.db` files. */
+export class SqliteStorage implements StorageProvider {
+  batching = false;
+  private readonly files: SqliteFile[] = [];
+  private readonly open: SqliteFile[] = [];
+  private readonly brokers = new Map<number, SqliteBrokerStore>();
+  private meta: SqliteMetadataStore | null = null;
+
+  private constructor(
+    readonly dir: string,
+    private readonly options: SqliteStorageOptions,
+  ) {}
+
+  static open(dir: string, options: SqliteStorageOptions = {}): SqliteStorage {
+    guard(dir, 'create the data directory', () => ensureDir(dir));
+    const storage = new SqliteStorage(dir, options);
+    storage.metadata(); // open (and lock) the metadata file first: fail early
+    return storage;
+  }
+
+  /** Path of the file that holds broker `id`'s logs. */
+  brokerFile(id: number): string {
+    return join(this.dir, `broker-${id}.db`);
+  }
+
+  get metadataFile(): string {
+    return join(this.dir, 'metadata.db');
+  }
+
+  private openFile(path: string, kind: FileKind): SqliteFile {
+    const f = new SqliteFile(path, kind, this, this.options);
+    this.files.push(f);
+    return f;
+  }
+
+  broker(brokerId: number): BrokerLogStore {
+    let b = this.brokers.get(brokerId);
+    if (!b) {
+      b = new SqliteBrokerStore(this.openFile(this.brokerFile(brokerId), 'broker'));
+      this.brokers.set(brokerId, b);
+    }
+    return b;
+  }
+
+  metadata(): MetadataStore {
+    if (!this.meta) this.meta = new SqliteMetadataStore(this.openFile(this.metadataFile, 'metadata'));
+    return this.meta;
+  }
+
+  /** @internal a file opened a transaction inside the current batch. */
+  joined(file: SqliteFile): void {
+    this.open.push(file);
+  }
+
+  /**
+   * Run `fn` with every write grouped into one transaction per file, committed when it returns
+   * (or rolled back when it throws). Nested calls join the outer batch.
+   */
+  batch<T>(fn: () => T): T {
+    if (this.batching) return fn();
+    this.batching = true;
+    try {
+      const result = fn();
+      this.batching = false;
+      const files = this.open.splice(0);
+      for (const f of files) f.commit();
+      return result;
+    } catch (e) {
+      this.batching = false;
+      for (const f of this.open.splice(0)) f.rollback();
+      throw e;
+    }
+  }
+
+  close(): void {
+    for (const f of this.files) f.close();
+    this.files.length = 0;
+    this.brokers.clear();
+    this.meta = null;
+  }
+}
+
+/**
+ * mkdir -p without `{ recursive: true }`, which loops forever on some read-only file systems
+ * (seen with /proc on Node 20).
+ */
+function ensureDir(dir: string): void {
+  if (existsSync(dir)) return;
+  const parent = dirname(dir);
+  if (parent !== dir) ensureDir(parent);
+  mkdirSync(dir);
+}
