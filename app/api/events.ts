@@ -11,7 +11,8 @@ export type BrokerState =
   | 'controlled-shutdown'
   | 'stopped'
   | 'killed'
-  | 'power-lost';
+  | 'power-lost'
+  | 'storage-failed';
 
 /** Why a partition's leader or ISR changed. */
 export type ChangeReasonView =
@@ -44,6 +45,10 @@ export interface EventMap {
   'highWatermark.advanced': { topic: string; partition: number; brokerId: number; highWatermark: number; previous: number };
   /** A replica removed records from the end of its log. */
   'replica.truncated': { topic: string; partition: number; brokerId: number; fromOffset: number; toOffset: number; leaderEpoch: number; reason: 'diverging-epoch' | 'offset-out-of-range' | 'power-loss' };
+  /** A replica went offline on a broker because its log could not be read (e.g. a CRC mismatch). */
+  'replica.offline': { topic: string; partition: number; brokerId: number; errorCode: string; message: string };
+  /** A broker's storage failed (disk full, I/O error, corrupt file): like Kafka with its only log directory offline, it halted. */
+  'broker.storageFailed': { brokerId: number; errorCode: string; message: string };
   /** A topic was created. */
   'topic.created': { topic: string; topicId: string; partitions: number; replicationFactor: number };
   /** A topic was deleted. */

@@ -276,6 +276,7 @@ export class Engine {
     if (!b) return 'stopped';
     if (b.process === 'killed') return 'killed';
     if (b.process === 'power-lost') return 'power-lost';
+    if (b.process === 'failed') return 'storage-failed';
     if (b.process === 'stopped') return 'stopped';
     const reg = this.controller.image.brokers.get(id);
     if (b.process === 'stopping' || (reg && reg.inControlledShutdown && !reg.fenced)) return 'controlled-shutdown';

@@ -8,11 +8,12 @@
  * crashed process writes nothing more (not even checkpoints), an orderly stop flushes every log
  * and marks a clean shutdown.
  */
-import type { KafkaErrorName } from '../../api/errors.js';
+import { KafkaError, type KafkaErrorName } from '../../api/errors.js';
 import type { EngineEvent } from '../../api/events.js';
 import type { BrokerLogStore } from '../log/log-store.js';
 import { replicaKey } from '../log/log-store.js';
 import { PartitionLog } from '../log/partition-log.js';
+import type { RecordBatch } from '../log/records.js';
 import { MetadataImage, type TopicImage } from '../metadata/image.js';
 import type { CommittedRecord, LeaderRecoveryState, PartitionState } from '../metadata/records.js';
 import type { Network, NodeId } from '../network.js';
@@ -36,13 +37,14 @@ import type {
   ProduceRequest,
   ProduceResponse,
   RegisterRequest,
+  ReplicaOfflineRequest,
   RegisterResponse,
 } from './messages.js';
 import { ReplicaPartition, type FollowerFetchCheck, type PartitionHost } from './partition.js';
 import { isThrottledReplica, RateMeter } from './quota.js';
 import { ReplicaFetcher, type FetcherHost } from './replica-fetcher.js';
 
-export type ProcessState = 'stopped' | 'starting' | 'running' | 'stopping' | 'killed' | 'power-lost';
+export type ProcessState = 'stopped' | 'starting' | 'running' | 'stopping' | 'killed' | 'power-lost' | 'failed';
 
 export interface BrokerDeps {
   id: number;
@@ -89,6 +91,8 @@ export class Broker implements PartitionHost, FetcherHost {
   fetcherStalled = false;
   private parked = new Set<ParkedFetch>();
   private readonly parkedByKey = new Map<string, Set<ParkedFetch>>();
+  /** Replicas this incarnation cannot serve (key → why). */
+  private readonly offline = new Map<string, string>();
   private timers: TimerHandle[] = [];
   private heartbeatTimer: TimerHandle | null = null;
   private wantShutDown = false;
@@ -145,6 +149,14 @@ export class Broker implements PartitionHost, FetcherHost {
   start(): void {
     if (this.isAlive) return;
     this.generation++;
+    this.offline.clear();
+    this.process = 'starting';
+    if (!this.guarded(() => this.recoverLogs())) return;
+    this.startProcess();
+  }
+
+  /** Open every replica log on disk (a power loss truncates each to its flushed offset). */
+  private recoverLogs(): void {
     const disk = this.deps.disk.loadState();
     const now = this.scheduler.now();
     this.image = new MetadataImage();
@@ -174,6 +186,9 @@ export class Broker implements PartitionHost, FetcherHost {
     }
     this.deps.disk.saveState({ cleanShutdown: false, powerLost: false, lastBrokerEpoch: disk.lastBrokerEpoch });
     this.previousBrokerEpoch = disk.cleanShutdown ? disk.lastBrokerEpoch : -1;
+  }
+
+  private startProcess(): void {
     this.process = 'starting';
     this.brokerEpoch = -1;
     this.fencedByController = true;
@@ -215,7 +230,8 @@ export class Broker implements PartitionHost, FetcherHost {
     const gen = this.generation;
     const tick = (): void => {
       if (gen !== this.generation || !this.isAlive) return;
-      fn();
+      this.guarded(fn);
+      if (gen !== this.generation || !this.isAlive) return;
       this.timers.push(this.scheduler.schedule(ms, tick));
     };
     this.timers.push(this.scheduler.schedule(ms, tick));
@@ -224,7 +240,7 @@ export class Broker implements PartitionHost, FetcherHost {
   private after(ms: number, fn: () => void): TimerHandle {
     const gen = this.generation;
     const t = this.scheduler.schedule(ms, () => {
-      if (gen === this.generation && this.isAlive) fn();
+      if (gen === this.generation && this.isAlive) this.guarded(fn);
     });
     this.timers.push(t);
     return t;
@@ -286,6 +302,67 @@ export class Broker implements PartitionHost, FetcherHost {
     this.network.unbind(this.brokerId, resetConnections);
     this.partitions.clear();
     this.localLogs.clear();
+  }
+
+  /**
+   * Run broker work. A storage failure (disk full, I/O error, unreadable file) halts the broker,
+   * as Kafka halts a broker whose only log directory went offline; the cluster carries on.
+   * Returns false when it failed.
+   */
+  guarded(fn: () => unknown): boolean {
+    try {
+      fn();
+      return true;
+    } catch (e) {
+      if (!(e instanceof KafkaError) || (e.code !== 'KAFKA_STORAGE_ERROR' && e.code !== 'CORRUPT_MESSAGE')) throw e;
+      this.failStorage(e);
+      return false;
+    }
+  }
+
+  private failStorage(e: KafkaError): void {
+    if (this.process === 'failed') return;
+    this.emit({ type: 'broker.storageFailed', atMs: this.scheduler.now(), brokerId: this.brokerId, errorCode: e.code, message: e.message });
+    if (this.isAlive) this.teardown(true);
+    this.process = 'failed';
+    this.deps.onChange(`storage failed: ${e.message}`);
+  }
+
+  /** One replica's log cannot be read (a corrupt batch): stop serving it and tell the controller. */
+  private replicaOffline(p: ReplicaPartition, e: KafkaError): void {
+    const k = key(p);
+    if (this.offline.has(k)) return;
+    this.offline.set(k, e.message);
+    p.resignLeadership();
+    this.fetchers.get(p.leaderId)?.remove(k);
+    this.partitions.delete(k);
+    this.emit({ type: 'replica.offline', atMs: this.scheduler.now(), topic: p.topic, partition: p.partition, brokerId: this.brokerId, errorCode: e.code, message: e.message });
+    this.sendReplicaOffline(p.topicId, p.partition);
+  }
+
+  private sendReplicaOffline(topicId: string, partition: number): void {
+    const gen = this.generation;
+    const retry = (): void => {
+      if (gen === this.generation) this.after(this.brokerConfig().replicaFetchBackoffMs, () => this.sendReplicaOffline(topicId, partition));
+    };
+    if (this.brokerEpoch < 0) return retry();
+    const req: ReplicaOfflineRequest = { type: 'replicaOffline', brokerId: this.brokerId, brokerEpoch: this.brokerEpoch, topicId, partition };
+    this.network.request(this.brokerId, 'controller', req, CONTROLLER_REQUEST_TIMEOUT_MS, (res) => {
+      if ((res as { error: string }).error !== 'NONE') retry();
+    }, retry);
+  }
+
+  /** Read a replica's log; a corrupt batch takes that replica offline and returns null. */
+  private readOrOffline(p: ReplicaPartition, from: number, until: number, maxBytes: number): RecordBatch[] | null {
+    try {
+      return p.log.read(from, until, maxBytes);
+    } catch (e) {
+      if (e instanceof KafkaError && e.code === 'CORRUPT_MESSAGE') {
+        this.replicaOffline(p, e);
+        return null;
+      }
+      throw e;
+    }
   }
 
   /** Stall (or resume) this broker's replica fetchers; heartbeats continue. */
@@ -365,7 +442,7 @@ export class Broker implements PartitionHost, FetcherHost {
           return;
         }
         if (r.error !== 'NONE') return;
-        this.applyMetadata(r.records);
+        if (!this.guarded(() => this.applyMetadata(r.records))) return;
         const wasFenced = this.fencedByController;
         this.fencedByController = r.isFenced;
         if (this.process === 'starting' && !r.isFenced) this.process = 'running';
@@ -457,6 +534,7 @@ export class Broker implements PartitionHost, FetcherHost {
       if (this.partitions.has(k) || this.localLogs.has(k)) this.removeReplica(k);
       return;
     }
+    if (this.offline.has(k)) return;
     let p = this.partitions.get(k);
     if (!p) {
       const log = this.localLogs.get(k) ?? new PartitionLog(this.deps.disk.replica(k), this.scheduler.now());
@@ -508,6 +586,10 @@ export class Broker implements PartitionHost, FetcherHost {
 
   private handleRequest(from: NodeId, msg: BrokerRequest, reply: (res: unknown) => void): void {
     if (!this.isAlive) return;
+    this.guarded(() => this.dispatch(from, msg, reply));
+  }
+
+  private dispatch(from: NodeId, msg: BrokerRequest, reply: (res: unknown) => void): void {
     switch (msg.type) {
       case 'fetch':
         return this.handleFetch(from as number, msg, reply);
@@ -550,12 +632,16 @@ export class Broker implements PartitionHost, FetcherHost {
     const empty = { batches: [], highWatermark: -1, logStartOffset: -1, logEndOffset: -1, leaderEpoch: -1 };
     const topic = this.image.topicsByName.get(req.topic);
     if (!topic || !topic.partitions.has(req.partition)) return { error: 'UNKNOWN_TOPIC_OR_PARTITION', ...empty };
-    const p = this.partitions.get(replicaKey(topic.topicId, req.partition));
+    const k = replicaKey(topic.topicId, req.partition);
+    if (this.offline.has(k)) return { error: 'KAFKA_STORAGE_ERROR', ...empty };
+    const p = this.partitions.get(k);
     if (!p || !p.isLeader) return { error: 'NOT_LEADER_OR_FOLLOWER', ...empty };
     const log = p.log;
     const base = { highWatermark: log.highWatermark, logStartOffset: log.logStartOffset, logEndOffset: log.logEndOffset, leaderEpoch: p.leaderEpoch };
     if (req.offset < log.logStartOffset || req.offset > log.logEndOffset) return { error: 'OFFSET_OUT_OF_RANGE', batches: [], ...base };
-    return { error: 'NONE', batches: log.read(req.offset, log.highWatermark, req.maxBytes), ...base };
+    const batches = this.readOrOffline(p, req.offset, log.highWatermark, req.maxBytes);
+    if (!batches) return { error: 'KAFKA_STORAGE_ERROR', ...empty };
+    return { error: 'NONE', batches, ...base };
   }
 
   private handleListOffsets(req: ListOffsetsRequest): ListOffsetsResponse {
@@ -652,7 +738,8 @@ export class Broker implements PartitionHost, FetcherHost {
       if (!check.ok) return { ...base, error: check.error, ...('divergingEpoch' in check ? { divergingEpoch: check.divergingEpoch } : {}) };
       if (!p || !p.isLeader) return { ...base, error: 'NOT_LEADER_OR_FOLLOWER' };
       if (budget <= 0 || this.leaderThrottled(p, pf.request.replicaId, now)) return { ...base, error: 'NONE' };
-      const batches = p.log.read(fp.fetchOffset, p.log.logEndOffset, Math.min(cfg.replicaFetchMaxBytes, budget));
+      const batches = this.readOrOffline(p, fp.fetchOffset, p.log.logEndOffset, Math.min(cfg.replicaFetchMaxBytes, budget));
+      if (!batches) return { ...base, error: 'KAFKA_STORAGE_ERROR' };
       const bytes = batches.reduce((s, b) => s + b.sizeBytes, 0);
       budget -= bytes;
       if (bytes > 0 && isThrottledReplica(this.topicConfig(p.topicId).leaderReplicationThrottledReplicas, p.partition, this.brokerId)) {

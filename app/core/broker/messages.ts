@@ -140,4 +140,12 @@ export interface AlterPartitionResponse {
   state?: PartitionState;
 }
 
-export type ControllerRequest = RegisterRequest | HeartbeatRequest | AlterPartitionRequest;
+export interface ReplicaOfflineRequest {
+  type: 'replicaOffline';
+  brokerId: number;
+  brokerEpoch: number;
+  topicId: string;
+  partition: number;
+}
+
+export type ControllerRequest = RegisterRequest | HeartbeatRequest | AlterPartitionRequest | ReplicaOfflineRequest;

@@ -20,6 +20,8 @@ export interface FetcherHost {
   readonly network: Network;
   readonly followerQuota: RateMeter;
   isFetchingAllowed(): boolean;
+  /** Run work that touches the log; false when a storage failure halted the broker. */
+  guarded(fn: () => unknown): boolean;
   partitionByKey(key: string): ReplicaPartition | undefined;
   brokerConfig(): BrokerRuntimeConfig;
   topicConfig(topicId: string): TopicRuntimeConfig;
@@ -120,7 +122,7 @@ export class ReplicaFetcher {
         this.inFlight = false;
         // A stalled fetcher thread processes nothing, not even the answer it was waiting for.
         if (!this.host.isFetchingAllowed()) return;
-        this.onResponse(request, res as FetchResponse);
+        if (!this.host.guarded(() => this.onResponse(request, res as FetchResponse))) return;
         this.wake();
       },
       () => {

@@ -17,7 +17,7 @@ import { KafkaError, type KafkaErrorName } from '../../api/errors.js';
 import type { EngineEvent } from '../../api/events.js';
 import { validateConfigs } from '../configs/resolve.js';
 import type { MetadataStore } from '../log/log-store.js';
-import type { AlterPartitionRequest, AlterPartitionResponse, ControllerRequest, HeartbeatRequest, HeartbeatResponse, RegisterRequest, RegisterResponse } from '../broker/messages.js';
+import type { AlterPartitionRequest, AlterPartitionResponse, ControllerRequest, HeartbeatRequest, HeartbeatResponse, RegisterRequest, RegisterResponse, ReplicaOfflineRequest } from '../broker/messages.js';
 import { CLUSTER_DEFAULT, clonePartition, MetadataImage, type TopicImage } from '../metadata/image.js';
 import type { ChangeReason, CommittedRecord, MetadataRecord, PartitionState } from '../metadata/records.js';
 import type { Network, NodeId } from '../network.js';
@@ -220,7 +220,24 @@ export class Controller {
         return reply(this.handleHeartbeat(msg));
       case 'alterPartition':
         return reply(this.handleAlterPartition(msg));
+      case 'replicaOffline':
+        return reply(this.handleReplicaOffline(msg));
     }
+  }
+
+  /** A broker lost one replica's log: mark it offline, take it out of the ISR and re-elect if it led. */
+  private handleReplicaOffline(req: ReplicaOfflineRequest): { error: KafkaErrorName } {
+    const reg = this.image.brokers.get(req.brokerId);
+    if (!reg || reg.brokerEpoch !== req.brokerEpoch) return { error: 'STALE_BROKER_EPOCH' };
+    const topic = this.image.topicsById.get(req.topicId);
+    const state = topic?.partitions.get(req.partition);
+    const records: MetadataRecord[] = [{ type: 'ReplicaOffline', brokerId: req.brokerId, brokerEpoch: reg.brokerEpoch, topicId: req.topicId, partition: req.partition }];
+    if (topic && state && state.isr.includes(req.brokerId)) {
+      const change = buildPartitionChange(state, { targetIsr: state.isr.filter((b) => b !== req.brokerId) }, this.ctx(topic, state, req.brokerId));
+      if (change) records.push({ type: 'PartitionChange', state: change.state, reason: change.unclean ? 'unclean-election' : 'isr-shrink', unclean: change.unclean });
+    }
+    this.commit(records);
+    return { error: 'NONE' };
   }
 
   private hasLiveSession(brokerId: number): boolean {
@@ -328,7 +345,7 @@ export class Controller {
     const changes: MetadataRecord[] = [];
     for (const { topic, state } of this.image.allPartitions()) {
       if (state.leader >= 0) continue;
-      const change = buildPartitionChange(state, { election: 'online' }, this.ctx(topic));
+      const change = buildPartitionChange(state, { election: 'online' }, this.ctx(topic, state));
       if (change) changes.push({ type: 'PartitionChange', state: change.state, reason: change.unclean ? 'unclean-election' : 'broker-unfenced', unclean: change.unclean });
     }
     this.commit(changes);
@@ -339,15 +356,16 @@ export class Controller {
     const out: MetadataRecord[] = [];
     for (const { topic, state } of this.image.allPartitions()) {
       if (!state.isr.includes(brokerId)) continue;
-      const change = buildPartitionChange(state, { targetIsr: state.isr.filter((b) => b !== brokerId) }, this.ctx(topic, brokerId));
+      const change = buildPartitionChange(state, { targetIsr: state.isr.filter((b) => b !== brokerId) }, this.ctx(topic, state, brokerId));
       if (change) out.push({ type: 'PartitionChange', state: change.state, reason: change.unclean ? 'unclean-election' : reason, unclean: change.unclean });
     }
     return out;
   }
 
-  private ctx(topic: TopicImage, excluded = -1, uncleanOverride?: boolean) {
+  private ctx(topic: TopicImage, state: PartitionState, excluded = -1, uncleanOverride?: boolean) {
+    const key = `${state.topicId}:${state.partition}`;
     return {
-      isAcceptable: (b: number) => b !== excluded && this.image.isActive(b),
+      isAcceptable: (b: number) => b !== excluded && this.image.isActive(b, key),
       uncleanAllowed: uncleanOverride ?? this.topicUncleanAllowed(topic),
     };
   }
@@ -372,9 +390,10 @@ export class Controller {
     for (const m of req.newIsr) {
       const r = this.image.brokers.get(m.brokerId);
       if (!r || r.fenced || r.inControlledShutdown || (m.brokerEpoch !== -1 && m.brokerEpoch !== r.brokerEpoch)) return { error: 'INELIGIBLE_REPLICA' };
+      if (r.offlineReplicas.includes(`${req.topicId}:${req.partition}`)) return { error: 'INELIGIBLE_REPLICA' };
     }
     const reason: ChangeReason = newIsr.length < part.isr.length ? 'isr-shrink' : 'isr-expand';
-    const change = buildPartitionChange(part, { targetIsr: newIsr, recoveryState: req.leaderRecoveryState }, this.ctx(topic));
+    const change = buildPartitionChange(part, { targetIsr: newIsr, recoveryState: req.leaderRecoveryState }, this.ctx(topic, part));
     if (!change) return { error: 'NONE', state: clonePartition(part) };
     this.commit([{ type: 'PartitionChange', state: change.state, reason: change.reassignmentCompleted ? 'reassignment' : reason, unclean: change.unclean }]);
     if (change.reassignmentCompleted && change.state.leader !== req.brokerId) return { error: 'NEW_LEADER_ELECTED', state: clonePartition(change.state) };
@@ -405,7 +424,7 @@ export class Controller {
       if (state.leader < 0 || state.leader === state.replicas[0]) continue;
       if (attempted >= MAX_ELECTIONS_PER_IMBALANCE) break;
       attempted++;
-      const change = buildPartitionChange(state, { election: 'preferred' }, this.ctx(topic));
+      const change = buildPartitionChange(state, { election: 'preferred' }, this.ctx(topic, state));
       if (change && change.state.leader === state.replicas[0]) changes.push({ type: 'PartitionChange', state: change.state, reason: 'auto-rebalance' });
     }
     this.rebalanceTimer = attempted >= MAX_ELECTIONS_PER_IMBALANCE ? this.after(0, () => this.runRebalance()) : null;
@@ -428,7 +447,7 @@ export class Controller {
       const changes: MetadataRecord[] = [];
       for (const { topic, state } of this.image.allPartitions()) {
         if (state.leader >= 0 || !this.topicUncleanAllowed(topic)) continue;
-        const change = buildPartitionChange(state, { election: 'online' }, this.ctx(topic));
+        const change = buildPartitionChange(state, { election: 'online' }, this.ctx(topic, state));
         if (change && change.state.leader >= 0) changes.push({ type: 'PartitionChange', state: change.state, reason: change.unclean ? 'unclean-election' : 'broker-unfenced', unclean: change.unclean });
       }
       this.commit(changes);
@@ -592,7 +611,7 @@ export class Controller {
         results.push({ topic: name, partition, leader: state.leader, errorCode: 'ELECTION_NOT_NEEDED', message: 'The partition already has a leader.' });
         continue;
       }
-      const change = buildPartitionChange(state, { election: mode }, this.ctx(topic));
+      const change = buildPartitionChange(state, { election: mode }, this.ctx(topic, state));
       if (type === 'preferred' && (!change || change.state.leader !== state.replicas[0])) {
         results.push({ topic: name, partition, leader: state.leader, errorCode: 'PREFERRED_LEADER_NOT_AVAILABLE', message: `The preferred leader ${state.replicas[0]} is not in the ISR or not available.` });
         continue;
@@ -619,7 +638,7 @@ export class Controller {
       if (!topic || !state) return fail('UNKNOWN_TOPIC_OR_PARTITION', `Partition ${name}-${partition} does not exist.`);
       const request: ChangeRequest | KafkaError = replicas === null ? this.cancelRequest(topic, state) : this.reassignRequest(state, replicas);
       if (request instanceof KafkaError) return fail(request.code as KafkaErrorName, request.message);
-      const change = buildPartitionChange(state, request, this.ctx(topic));
+      const change = buildPartitionChange(state, request, this.ctx(topic, state));
       if (change) this.commit([{ type: 'PartitionChange', state: change.state, reason: replicas === null ? 'reassignment-cancel' : 'reassignment', unclean: change.unclean }]);
       return { topic: name, partition, errorCode: 'NONE' };
     });

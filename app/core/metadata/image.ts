@@ -11,6 +11,8 @@ export interface BrokerRegistration {
   rack: string | null;
   fenced: boolean;
   inControlledShutdown: boolean;
+  /** Replicas (`topicId:partition`) this incarnation cannot serve. */
+  offlineReplicas: string[];
 }
 
 export interface TopicImage {
@@ -45,6 +47,7 @@ export class MetadataImage {
           rack: r.rack,
           fenced: r.fenced,
           inControlledShutdown: false,
+          offlineReplicas: [],
         });
         break;
       case 'BrokerRegistrationChange': {
@@ -52,6 +55,12 @@ export class MetadataImage {
         if (!b || b.brokerEpoch !== r.brokerEpoch) break;
         if (r.fenced !== undefined) b.fenced = r.fenced;
         if (r.inControlledShutdown !== undefined) b.inControlledShutdown = r.inControlledShutdown;
+        break;
+      }
+      case 'ReplicaOffline': {
+        const b = this.brokers.get(r.brokerId);
+        const key = `${r.topicId}:${r.partition}`;
+        if (b && b.brokerEpoch === r.brokerEpoch && !b.offlineReplicas.includes(key)) b.offlineReplicas.push(key);
         break;
       }
       case 'UnregisterBroker':
@@ -112,10 +121,10 @@ export class MetadataImage {
     return { ...this.clusterConfigs(), ...(this.brokerConfigs.get(String(brokerId)) ?? {}) };
   }
 
-  /** KRaft "acceptable" leader: registered, unfenced, not shutting down. */
-  isActive(brokerId: number): boolean {
+  /** KRaft "acceptable" leader: registered, unfenced, not shutting down (and, for a partition, its replica online). */
+  isActive(brokerId: number, partitionKey?: string): boolean {
     const b = this.brokers.get(brokerId);
-    return !!b && !b.fenced && !b.inControlledShutdown;
+    return !!b && !b.fenced && !b.inControlledShutdown && (partitionKey === undefined || !b.offlineReplicas.includes(partitionKey));
   }
 }
 

@@ -38,6 +38,8 @@ export type MetadataRecord =
       unclean?: boolean;
     }
   | { type: 'RemoveTopic'; topicId: string }
+  /** A broker can no longer serve one replica (its log failed to read); cleared when the broker re-registers. */
+  | { type: 'ReplicaOffline'; brokerId: number; brokerEpoch: number; topicId: string; partition: number }
   | { type: 'Config'; resourceType: 'topic' | 'broker'; resourceName: string; name: string; value: string | null };
 
 export interface CommittedRecord {
