@@ -3,10 +3,10 @@
  * The ELR half of part (c) needs eligible.leader.replicas (KIP-966), which the engine does not
  * build yet; the part without ELR is tested here.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { ProduceResult } from '../../core/engine.js';
 import { recordText, Simulation, textRecord } from '../sim.js';
-import { replica, values, waitForIsr } from './support.js';
+import { cleanUpStorages, replica, STORAGES, values, waitForIsr } from './support.js';
 
 function jepsenSetup(seed: number, minIsr: string): Simulation {
   const sim = new Simulation({ seed });
@@ -71,8 +71,13 @@ describe('scenario 25: Jepsen and last replica standing', () => {
     expect(onNewLeader).toEqual(acked); // every write that got NONE is present
   });
 
+});
+
+describe.each(STORAGES)('scenario 25 (c), $name', ({ make }) => {
+  afterEach(cleanUpStorages);
+
   it('scenario 25: (c) last replica standing without ELR: a local loss becomes a global loss', () => {
-    const sim = new Simulation({ seed: 252 });
+    const sim = new Simulation({ seed: 252, storage: make() });
     sim.createTopic('t', 1, 3, { 'min.insync.replicas': '2' }, [[1, 2, 3]]);
     for (const v of values(0, 9, 'all3-')) expect(sim.produce('t', 0, [v]).errorCode).toBe('NONE');
     sim.engine.stallFollower(3);

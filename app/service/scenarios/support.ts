@@ -1,5 +1,11 @@
 /** Shared steps of the scenario tests (kafka-semantics.md, "Test scenarios"). */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { KafkaError } from '../../api/errors.js';
+import type { StorageProvider } from '../../core/log/log-store.js';
+import { MemoryStorage } from '../../core/log/memory-log-store.js';
+import { SqliteStorage } from '../../storage/sqlite-storage.js';
 import type { Simulation } from '../sim.js';
 
 /** The error code a synchronous engine call throws. */
@@ -39,3 +45,27 @@ export function replica(sim: Simulation, brokerId: number, topic: string, partit
 }
 
 export const values = (from: number, to: number, prefix = 'm'): string[] => Array.from({ length: to - from + 1 }, (_, i) => `${prefix}${from + i}`);
+
+/** The storages a scenario runs on: in memory, and real SQLite files in a temp directory. */
+export const STORAGES: { name: string; make: () => StorageProvider }[] = [
+  { name: 'in memory', make: () => new MemoryStorage() },
+  {
+    name: 'on SQLite',
+    make: () => {
+      const dir = mkdtempSync(join(tmpdir(), 'replica-studio-scenario-'));
+      const storage = SqliteStorage.open(dir);
+      openStorages.push({ storage, dir });
+      return storage;
+    },
+  },
+];
+
+const openStorages: { storage: SqliteStorage; dir: string }[] = [];
+
+/** Close and delete the SQLite storages made by STORAGES (call in afterEach). */
+export function cleanUpStorages(): void {
+  for (const { storage, dir } of openStorages.splice(0)) {
+    storage.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -2,13 +2,14 @@
  * Scenarios 16–18 of kafka-semantics.md: leader-epoch-based truncation (KIP-101/279).
  * Scenario 18's cache lookup table is also tested on the cache itself (app/core/log/epoch-cache.test.ts).
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Simulation } from '../sim.js';
-import { replica, waitForIsr } from './support.js';
+import { cleanUpStorages, replica, STORAGES, waitForIsr } from './support.js';
 
-describe('follower truncation and leader epochs', () => {
+describe.each(STORAGES)('follower truncation and leader epochs, $name', ({ make }) => {
+  afterEach(cleanUpStorages);
   it('scenario 16: no HW truncation on restart (KIP-101 case 1)', () => {
-    const sim = new Simulation({ seed: 16 });
+    const sim = new Simulation({ seed: 16, storage: make() });
     sim.createTopic('t', 1, 2, {}, [[1, 2]]); // A = 1 (leader), B = 2
     expect(sim.produce('t', 0, ['m0']).errorCode).toBe('NONE');
     expect(sim.produce('t', 0, ['m1']).errorCode).toBe('NONE');
@@ -39,7 +40,7 @@ describe('follower truncation and leader epochs', () => {
   });
 
   it('scenario 17: divergent logs are reconciled (KIP-101 case 2)', () => {
-    const sim = new Simulation({ seed: 17 });
+    const sim = new Simulation({ seed: 17, storage: make() });
     sim.createTopic('t', 1, 2, {}, [[1, 2]]); // A = 1 (leader, epoch 0), B = 2
     expect(sim.produce('t', 0, ['m0']).errorCode).toBe('NONE');
     sim.advance(1_000);
@@ -71,7 +72,7 @@ describe('follower truncation and leader epochs', () => {
   });
 
   it('scenario 18: a new leader caches its epoch at its LEO before any write', () => {
-    const sim = new Simulation({ seed: 18 });
+    const sim = new Simulation({ seed: 18, storage: make() });
     sim.createTopic('t', 1, 2, {}, [[1, 2]]);
     for (let i = 0; i < 5; i++) sim.produce('t', 0, [`v${i}`]);
     sim.advance(1_000);
