@@ -41,6 +41,29 @@ function setup(scale = 1) {
 }
 
 describe('the real-time driver', () => {
+  it('runs each step inside wrapStep (how hosts group a step's writes into one transaction)', () => {
+    const scheduler = new ManualScheduler(0);
+    const real = fakeRealTime();
+    const log: string[] = [];
+    let inStep = false;
+    const driver = new RealtimeDriver({
+      scheduler,
+      ...real,
+      wrapStep: (step) => {
+        inStep = true;
+        log.push('begin');
+        step();
+        log.push('commit');
+        inStep = false;
+      },
+    });
+    scheduler.schedule(100, () => log.push(`task in step: ${inStep}`));
+    scheduler.schedule(100, () => log.push(`task in step: ${inStep}`));
+    driver.start();
+    real.elapse(100);
+    expect(log).toEqual(['begin', 'task in step: true', 'task in step: true', 'commit']);
+  });
+
   it('runs a task when real time reaches its due time at 1x', () => {
     const { scheduler, real, driver } = setup();
     const ran: number[] = [];

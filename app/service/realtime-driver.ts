@@ -26,6 +26,11 @@ export interface RealtimeDriverOptions {
   clearTimer?: (handle: unknown) => void;
   /** A task threw while the driver ran it; the driver keeps going (default: rethrown asynchronously). */
   onError?: (error: unknown) => void;
+  /**
+   * Wraps each step (every task due by now). The hosts pass `storage.batch` so that every write
+   * of a step commits in one transaction per file, before any reply leaves the process.
+   */
+  wrapStep?: (step: () => void) => void;
 }
 
 /** The smallest time scale: real time. */
@@ -36,6 +41,7 @@ export const MAX_SCALE = 60;
 const MAX_TIMER_MS = 2_147_483_647;
 
 export class RealtimeDriver {
+  private readonly wrapStep: (step: () => void) => void;
   private readonly scheduler: DrivenScheduler;
   private readonly realNow: () => number;
   private readonly setTimer: (fn: () => void, delayMs: number) => unknown;
@@ -51,6 +57,7 @@ export class RealtimeDriver {
 
   constructor(options: RealtimeDriverOptions) {
     this.scheduler = options.scheduler;
+    this.wrapStep = options.wrapStep ?? ((step) => step());
     this.currentScale = checkScale(options.scale ?? 1);
     this.realNow = options.realNow ?? (() => performance.now());
     this.setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
@@ -118,7 +125,8 @@ export class RealtimeDriver {
     if (!this.active || this.advancing) return;
     this.advancing = true;
     try {
-      this.scheduler.advanceTo(this.now());
+      const target = this.now();
+      this.wrapStep(() => this.scheduler.advanceTo(target));
     } catch (e) {
       this.onError(e);
     } finally {
