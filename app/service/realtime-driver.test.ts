@@ -41,7 +41,7 @@ function setup(scale = 1) {
 }
 
 describe('the real-time driver', () => {
-  it('runs each step inside wrapStep (how hosts group a step's writes into one transaction)', () => {
+  it('runs each step inside wrapStep (how hosts group the writes of a step into one transaction)', () => {
     const scheduler = new ManualScheduler(0);
     const real = fakeRealTime();
     const log: string[] = [];
