@@ -165,6 +165,7 @@ export default defineConfig(
   layer({
     name: 'app/storage',
     dirs: ['app/storage'],
+    ignores: TESTS,
     paths: ['app/storage', 'app/core', 'app/api'],
     packages: [
       only(
@@ -173,6 +174,15 @@ export default defineConfig(
       ),
     ],
     why: 'app/storage imports only app/storage, app/core and app/api.',
+  }),
+  layer({
+    // Storage tests run whole clusters on real files through the service's simulation harness.
+    name: 'app/storage tests',
+    dirs: ['app/storage'],
+    files: TESTS.map((t) => `app/storage/${t}`),
+    paths: ['app/storage', 'app/core', 'app/api', 'app/service'],
+    packages: [only(['better-sqlite3', 'crc-32', 'node:*', 'vitest', 'fast-check'], 'Tests in app/storage may add vitest, fast-check and app/service.')],
+    why: 'Tests in app/storage import only app/storage, app/core, app/api and app/service.',
   }),
   layer({
     name: 'app/service',

@@ -122,7 +122,8 @@ function batchError(
   position: number,
   what: string,
 ): KafkaError {
-  const at = baseOffset === null ? `at byte ${position}` : `at offset ${baseOffset}${position > 0 ? ` (byte ${position})` : ''}`;
+  const byte = position > 0 ? ` (byte ${position})` : '';
+  const at = baseOffset === null ? `at byte ${position}` : `at offset ${baseOffset}${byte}`;
   const where = ctx.file === undefined ? '' : ` in ${ctx.file}`;
   const details: Record<string, unknown> = { position };
   if (baseOffset !== null) details['baseOffset'] = baseOffset;
@@ -249,30 +250,33 @@ function writeBytes(out: Buffer, pos: number, bytes: Uint8Array | null): number 
 function readHeader(b: Buffer, start: number, ctx: DecodeContext): RecordBatchHeader {
   const available = b.length - start;
   const baseOffset = available >= 8 ? readInt64BE(b, start) : null;
-  if (available < 17) throw corrupt(ctx, baseOffset, start, `truncated: ${available} bytes, shorter than the ${RECORD_BATCH_HEADER_SIZE}-byte v2 batch header`);
+  const fail = (what: string): KafkaError => corrupt(ctx, baseOffset, start, what);
+  const shortHeader = (): string => `truncated: ${available} bytes, shorter than the 61-byte v2 batch header`;
+  if (available < 17) throw fail(shortHeader());
   const magic = b.readInt8(start + 16);
-  if (magic !== MAGIC) throw corrupt(ctx, baseOffset, start, `magic ${magic}, but only magic ${MAGIC} (v2) record batches are supported`);
-  if (available < RECORD_BATCH_HEADER_SIZE) {
-    throw corrupt(ctx, baseOffset, start, `truncated: ${available} bytes, shorter than the ${RECORD_BATCH_HEADER_SIZE}-byte v2 batch header`);
-  }
-  if (baseOffset === null || baseOffset < 0) throw corrupt(ctx, baseOffset, start, `baseOffset out of range`);
+  if (magic !== MAGIC) throw fail(`magic ${magic}, but only magic ${MAGIC} (v2) record batches are supported`);
+  if (available < RECORD_BATCH_HEADER_SIZE) throw fail(shortHeader());
+  if (baseOffset === null || baseOffset < 0) throw fail(`baseOffset out of range`);
   const batchLength = b.readInt32BE(start + 8);
   if (batchLength < RECORD_BATCH_HEADER_SIZE - LOG_OVERHEAD) {
-    throw corrupt(ctx, baseOffset, start, `batchLength ${batchLength} is less than the ${RECORD_BATCH_HEADER_SIZE - LOG_OVERHEAD} bytes of the header after it`);
+    const rest = RECORD_BATCH_HEADER_SIZE - LOG_OVERHEAD;
+    throw fail(`batchLength ${batchLength} is less than the ${rest} bytes of the header after it`);
   }
   const sizeBytes = batchLength + LOG_OVERHEAD;
-  if (sizeBytes > available) throw corrupt(ctx, baseOffset, start, `truncated: batchLength says ${sizeBytes} bytes, only ${available} present`);
+  if (sizeBytes > available) {
+    throw fail(`truncated: batchLength says ${sizeBytes} bytes, only ${available} present`);
+  }
   const attributes = b.readInt16BE(start + ATTRIBUTES_OFFSET);
   const compression = CODECS[attributes & COMPRESSION_MASK];
-  if (compression === undefined) throw corrupt(ctx, baseOffset, start, `unknown compression codec ${attributes & COMPRESSION_MASK}`);
+  if (compression === undefined) throw fail(`unknown compression codec ${attributes & COMPRESSION_MASK}`);
   const lastOffsetDelta = b.readInt32BE(start + 23);
   const baseTimestamp = readInt64BE(b, start + 27);
   const maxTimestamp = readInt64BE(b, start + 35);
   const producerId = readInt64BE(b, start + 43);
-  if (baseTimestamp === null || maxTimestamp === null) throw corrupt(ctx, baseOffset, start, 'timestamp out of the safe integer range');
-  if (producerId === null) throw corrupt(ctx, baseOffset, start, 'producerId out of the safe integer range');
+  if (baseTimestamp === null || maxTimestamp === null) throw fail('timestamp out of the safe integer range');
+  if (producerId === null) throw fail('producerId out of the safe integer range');
   const count = b.readInt32BE(start + 57);
-  if (count < 0) throw corrupt(ctx, baseOffset, start, `negative record count ${count}`);
+  if (count < 0) throw fail(`negative record count ${count}`);
   return {
     baseOffset,
     lastOffset: baseOffset + lastOffsetDelta,
@@ -313,7 +317,8 @@ export function decodeRecordBatch(buf: Uint8Array, context: DecodeContext = {}):
   const b = asBuffer(buf);
   const header = readHeader(b, 0, context);
   if (header.sizeBytes !== b.length) {
-    throw corrupt(context, header.baseOffset, 0, `batchLength says ${header.sizeBytes} bytes, but ${b.length} were given`);
+    const what = `batchLength says ${header.sizeBytes} bytes, but ${b.length} were given`;
+    throw corrupt(context, header.baseOffset, 0, what);
   }
   return decodeBody(b, 0, header, context);
 }
@@ -343,19 +348,23 @@ function isPartialTail(b: Buffer, pos: number): boolean {
 function decodeBody(b: Buffer, start: number, header: RecordBatchHeader, ctx: DecodeContext): RecordBatch {
   const { baseOffset, count } = header;
   const end = start + header.sizeBytes;
+  const fail = (what: string): KafkaError => corrupt(ctx, baseOffset, start, what);
 
   const computed = crc32c(b, start + ATTRIBUTES_OFFSET, end);
-  if (computed !== header.crc) throw corrupt(ctx, baseOffset, start, `CRC32C ${hex(computed)} does not match the stored ${hex(header.crc)}`);
+  if (computed !== header.crc) {
+    throw fail(`CRC32C ${hex(computed)} does not match the stored ${hex(header.crc)}`);
+  }
+  // Valid Kafka that a RecordBatch cannot hold: not corruption, so not CORRUPT_MESSAGE.
+  const unsupported = (what: string): KafkaError => batchError('INVALID_REQUEST', ctx, baseOffset, start, what);
   if (header.compression !== 'none') {
-    throw batchError('INVALID_REQUEST', ctx, baseOffset, start, `is compressed with ${header.compression}; only uncompressed batches are decoded`);
+    throw unsupported(`is compressed with ${header.compression}; only uncompressed batches are decoded`);
   }
-  if (header.isControl) {
-    throw batchError('INVALID_REQUEST', ctx, baseOffset, start, 'is a control batch (transaction marker), which a RecordBatch cannot hold');
-  }
+  if (header.isControl) throw unsupported('is a control batch (transaction markers), which a RecordBatch cannot hold');
   const recordBytes = header.sizeBytes - RECORD_BATCH_HEADER_SIZE;
-  if (count > recordBytes / MIN_RECORD_SIZE) throw corrupt(ctx, baseOffset, start, `record count ${count} cannot fit in ${recordBytes} bytes`);
-  if (count > 0 && header.lastOffset - baseOffset !== count - 1) {
-    throw corrupt(ctx, baseOffset, start, `lastOffsetDelta ${header.lastOffset - baseOffset} does not match ${count} dense records`);
+  if (count > recordBytes / MIN_RECORD_SIZE) throw fail(`record count ${count} cannot fit in ${recordBytes} bytes`);
+  const lastOffsetDelta = header.lastOffset - baseOffset;
+  if (count > 0 && lastOffsetDelta !== count - 1) {
+    throw fail(`lastOffsetDelta ${lastOffsetDelta} does not match ${count} dense records`);
   }
 
   const logAppendTime = header.timestampType === 'LogAppendTime';
@@ -386,21 +395,24 @@ function decodeBody(b: Buffer, start: number, header: RecordBatchHeader, ctx: De
       for (let h = 0; h < headerCount; h++) {
         const keyLength = readVarint(b, cur, recordEnd);
         if (keyLength < 0) throw new RangeError(`negative header key length ${keyLength}`);
-        if (cur.pos + keyLength > recordEnd) throw new RangeError('header key runs past the end of the record');
+        if (cur.pos + keyLength > recordEnd) throw new RangeError('header key runs past the end of its record');
         const headerKey = b.toString('utf8', cur.pos, cur.pos + keyLength);
         cur.pos += keyLength;
         headers.push({ key: headerKey, value: readBytes(b, cur, recordEnd, from, 'header value') });
       }
-      if (cur.pos !== recordEnd) throw new RangeError(`length says ${length} bytes, its fields take ${cur.pos - recordStart}`);
+      if (cur.pos !== recordEnd) {
+        throw new RangeError(`length says ${length} bytes, its fields take ${cur.pos - recordStart}`);
+      }
       const timestamp = logAppendTime ? header.maxTimestamp : header.baseTimestamp + timestampDelta;
       if (!Number.isSafeInteger(timestamp)) throw new RangeError(`timestamp ${timestamp} out of range`);
       records.push({ key, value, headers, timestamp });
     }
   } catch (e) {
-    if (e instanceof RangeError) throw corrupt(ctx, baseOffset, start, `record ${i} (offset ${baseOffset + i}): ${e.message}`);
+    // varint.ts and the checks above throw RangeError; anything else is a bug, passed on as is.
+    if (e instanceof RangeError) throw fail(`record ${i} (offset ${baseOffset + i}): ${e.message}`);
     throw e;
   }
-  if (cur.pos !== end) throw corrupt(ctx, baseOffset, start, `${end - cur.pos} bytes left after the ${count} records`);
+  if (cur.pos !== end) throw fail(`${end - cur.pos} bytes left after the ${count} records`);
 
   return {
     baseOffset,

@@ -76,6 +76,35 @@ describe('SQLite storage', () => {
     storage.close();
   });
 
+  it('keeps a reassignment in flight, its throttles and a stopped broker across a reopen', () => {
+    const dir = tempDir();
+    let storage = SqliteStorage.open(dir);
+    let sim = new Simulation({ seed: 5, storage, brokers: 4 });
+    sim.createTopic('t', 1, 3, {}, [[1, 2, 3]]);
+    for (let i = 0; i < 10; i++) sim.produce('t', 0, [`r${i}`]);
+    sim.engine.stallFollower(4);
+    sim.engine.executeReassignment({ partitions: [{ topic: 't', partition: 0, replicas: [1, 2, 4] }], throttleBytesPerSec: 10_000_000 });
+    sim.engine.stopBroker(4); // the move to 4 cannot finish while 4 is down
+    sim.waitFor(() => sim.engine.brokerState(4) === 'stopped', 30_000, 'broker 4 stopped');
+    expect(sim.engine.listReassignments()).toHaveLength(1);
+    sim.engine.shutdown();
+    sim.waitFor(() => sim.engine.isShutDown(), 60_000, 'shutdown');
+    storage.close();
+
+    storage = SqliteStorage.open(dir);
+    sim = new Simulation({ seed: 6, storage, start: false });
+    sim.engine.start();
+    sim.waitFor(() => [1, 2, 3].every((b) => sim.engine.brokerState(b) === 'running'), 60_000, 'brokers 1-3 back');
+    expect(sim.engine.brokerState(4)).toBe('stopped'); // stays as the user left it
+    expect(sim.engine.listReassignments()).toEqual([{ topic: 't', partition: 0, replicas: [1, 2, 4, 3], addingReplicas: [4], removingReplicas: [3] }]);
+    expect(sim.engine.controller.image.topicsByName.get('t')!.configs['follower.replication.throttled.replicas']).toBe('0:4');
+    sim.engine.startBroker(4);
+    sim.waitFor(() => sim.engine.listReassignments().length === 0, 60_000, 'the reassignment to complete');
+    expect(sim.partition('t', 0).replicas).toEqual([1, 2, 4]);
+    expect(sim.consumeAll('t', 0)).toHaveLength(10);
+    storage.close();
+  });
+
   it('migrates a version-1 broker file to the latest schema, keeping its data', () => {
     const dir = tempDir();
     const file = join(dir, 'broker-1.db');
