@@ -35,3 +35,19 @@ describe('ManualScheduler', () => {
     expect(() => s.advance(1)).toThrow(/livelock/);
   });
 });
+
+describe('ManualScheduler under many cancelled timers', () => {
+  it('drops cancelled timers from its queue and still runs the live ones in order', () => {
+    const s = new ManualScheduler();
+    const ran: number[] = [];
+    for (let i = 0; i < 20_000; i++) {
+      const h = s.schedule(30_000 + i, () => ran.push(-1));
+      if (i % 1000 !== 0) s.cancel(h);
+      else s.schedule(i, () => ran.push(i));
+    }
+    expect(s.pendingCount()).toBeLessThan(10_000);
+    s.advance(60_000);
+    expect(ran.filter((x) => x >= 0)).toEqual(Array.from({ length: 20 }, (_, k) => k * 1000));
+    expect(ran.filter((x) => x < 0)).toHaveLength(20);
+  });
+});

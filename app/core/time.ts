@@ -47,6 +47,10 @@ class TaskHeap {
       i = parent;
     }
   }
+  /** Remove and return every task (in no particular order). */
+  drain(): Task[] {
+    return this.items.splice(0);
+  }
   pop(): Task | undefined {
     const a = this.items;
     const top = a[0];
@@ -90,6 +94,11 @@ export class ManualScheduler implements Scheduler {
     return this.time;
   }
 
+  /** Tasks in the queue, including cancelled ones not yet dropped. */
+  pendingCount(): number {
+    return this.heap.size;
+  }
+
   /** Number of tasks run so far; useful to bound loops in tests. */
   get tasksRun(): number {
     return this.executed;
@@ -103,7 +112,17 @@ export class ManualScheduler implements Scheduler {
   }
 
   cancel(handle: TimerHandle | undefined | null): void {
-    if (handle) this.cancelled.add(handle.id);
+    if (!handle) return;
+    this.cancelled.add(handle.id);
+    // Cancelled timers stay in the heap until they fall due; drop them when they pile up (every
+    // acks=all produce and request arms a timeout that is usually cancelled).
+    if (this.cancelled.size > 4096 && this.cancelled.size * 2 > this.heap.size) this.compact();
+  }
+
+  private compact(): void {
+    const live = this.heap.drain().filter((t) => !this.cancelled.has(t.id));
+    this.cancelled.clear();
+    for (const t of live) this.heap.push(t);
   }
 
   /** Due time of the next live task, or undefined when the queue is empty. */

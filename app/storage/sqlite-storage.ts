@@ -122,6 +122,15 @@ interface BatchRow {
 const TAIL_BATCHES = 32;
 const TAIL_BYTES = 1 << 20;
 
+/**
+ * The bytes each stored batch object was written as. Followers append the very batch objects
+ * their leader's tail hands out (the network is in-process), so they store the leader's bytes as
+ * they are, as a Kafka follower does, instead of encoding the batch again (the CRC-32C of the
+ * whole batch dominates encoding). Batch objects are never mutated; a sliced batch is a new
+ * object and gets encoded afresh.
+ */
+const encodedBatches = new WeakMap<RecordBatch, Buffer>();
+
 class SqliteReplicaLog implements ReplicaLogStore {
   private end: number;
   private bytes: number;
@@ -147,12 +156,13 @@ class SqliteReplicaLog implements ReplicaLogStore {
 
   append(batch: RecordBatch): void {
     if (batch.baseOffset !== this.end) throw new Error(`append at ${batch.baseOffset} but the log ends at ${this.end}`);
-    const data = encodeRecordBatch(batch);
+    const data = encodedBatches.get(batch) ?? encodeRecordBatch(batch);
     const maxTimestamp = batch.records.reduce((m, r) => Math.max(m, r.timestamp), -1);
     this.file.write('append to', () =>
       this.store.statements.insertBatch.run(this.id, batch.baseOffset, batch.lastOffset, batch.leaderEpoch, batch.appendTimeMs, maxTimestamp, data.length, data),
     );
     const stored: RecordBatch = { ...batch, sizeBytes: data.length };
+    encodedBatches.set(stored, data);
     this.end = batch.lastOffset + 1;
     this.bytes += data.length;
     this.tail.push(stored);
