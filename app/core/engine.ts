@@ -640,11 +640,17 @@ export class Engine {
       const l = live.log;
       return { brokerId, logEndOffset: l.logEndOffset, highWatermark: l.highWatermark, logStartOffset: l.logStartOffset, flushedOffset: l.flushedOffset };
     }
-    const disk = this.opts.storage.broker(brokerId);
-    if (!disk.replicaKeys().includes(key)) return { brokerId, logEndOffset: 0, highWatermark: 0, logStartOffset: 0, flushedOffset: 0 };
-    const store = disk.replica(key);
-    const cp = store.loadCheckpoint();
-    return { brokerId, logEndOffset: store.endOffset(), highWatermark: cp.highWatermark, logStartOffset: cp.logStartOffset, flushedOffset: cp.flushedOffset };
+    // Not served right now: read what its disk holds (-1 when the disk cannot be read).
+    try {
+      const disk = this.opts.storage.broker(brokerId);
+      if (!disk.replicaKeys().includes(key)) return { brokerId, logEndOffset: 0, highWatermark: 0, logStartOffset: 0, flushedOffset: 0 };
+      const store = disk.replica(key);
+      const cp = store.loadCheckpoint();
+      return { brokerId, logEndOffset: store.endOffset(), highWatermark: cp.highWatermark, logStartOffset: cp.logStartOffset, flushedOffset: cp.flushedOffset };
+    } catch (e) {
+      if (e instanceof KafkaError && e.code === 'KAFKA_STORAGE_ERROR') return { brokerId, logEndOffset: -1, highWatermark: -1, logStartOffset: -1, flushedOffset: -1 };
+      throw e;
+    }
   }
 
   listBrokers(): BrokerInfo[] {

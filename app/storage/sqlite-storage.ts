@@ -462,13 +462,32 @@ export class SqliteStorage implements StorageProvider {
     return f;
   }
 
+  /**
+   * The store of broker `brokerId`. Its file opens on first use, inside the broker's own work, so
+   * an unreadable file fails that broker (coded error naming the file), not the whole cluster.
+   */
   broker(brokerId: number): BrokerLogStore {
-    let b = this.brokers.get(brokerId);
-    if (!b) {
-      b = new SqliteBrokerStore(this.openFile(this.brokerFile(brokerId), 'broker'));
-      this.brokers.set(brokerId, b);
-    }
-    return b;
+    const open = (): SqliteBrokerStore => {
+      let b = this.brokers.get(brokerId);
+      if (!b) {
+        b = new SqliteBrokerStore(this.openFile(this.brokerFile(brokerId), 'broker'));
+        this.brokers.set(brokerId, b);
+      }
+      return b;
+    };
+    return {
+      replica: (key) => open().replica(key),
+      replicaKeys: () => open().replicaKeys(),
+      deleteReplica: (key) => open().deleteReplica(key),
+      loadState: () => open().loadState(),
+      saveState: (state) => open().saveState(state),
+    };
+  }
+
+  /** The opened store of a broker (tests and tools that need its SQLite file). */
+  brokerStore(brokerId: number): SqliteBrokerStore {
+    this.broker(brokerId).replicaKeys();
+    return this.brokers.get(brokerId)!;
   }
 
   metadata(): MetadataStore {

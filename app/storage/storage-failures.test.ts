@@ -3,12 +3,12 @@
  * disk halts only that broker (Kafka with its only log directory offline). The cluster carries on
  * and nothing already written is damaged.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordText, Simulation } from '../service/sim.js';
-import { SqliteStorage, type SqliteBrokerStore } from './sqlite-storage.js';
+import { SqliteStorage } from './sqlite-storage.js';
 
 const dirs: string[] = [];
 const tempDir = (): string => {
@@ -29,7 +29,7 @@ describe('storage failures', () => {
     for (let i = 0; i < 60; i++) expect(sim.produce('t', 0, [`v${i}`]).errorCode).toBe('NONE');
     sim.advance(1_000);
     // Flip one byte inside the first batch's records on the leader's file (the CRC no longer matches).
-    const leaderFile = (storage.broker(1) as SqliteBrokerStore).file;
+    const leaderFile = storage.brokerStore(1).file;
     const row = leaderFile.db.prepare('SELECT replica, base_offset, data FROM batches ORDER BY base_offset LIMIT 1').get() as { replica: number; base_offset: number; data: Buffer };
     const damaged = Buffer.from(row.data);
     damaged.writeUInt8(damaged.readUInt8(damaged.length - 3) ^ 0xff, damaged.length - 3);
@@ -78,6 +78,35 @@ describe('storage failures', () => {
     again.waitFor(() => again.partition('t', 0).isr.length === 3, 60_000, 'full ISR');
     const values = again.consumeAll('t', 0).map(recordText);
     for (const v of acked) expect(values).toContain(v);
+    storage.close();
+  });
+
+  it('an unreadable broker file fails only that broker, with an error naming the file', () => {
+    const dir = tempDir();
+    let storage = SqliteStorage.open(dir);
+    let sim = new Simulation({ seed: 34, storage });
+    sim.createTopic('t', 1, 3, {}, [[1, 2, 3]]);
+    for (let i = 0; i < 5; i++) sim.produce('t', 0, [`v${i}`]);
+    sim.engine.shutdown();
+    sim.waitFor(() => sim.engine.isShutDown(), 60_000, 'shutdown');
+    // Damage a broker that is not the partition's last ISR member (that one would keep it offline).
+    const isr = sim.partition('t', 0).isr;
+    const victim = [1, 2, 3].find((b) => !isr.includes(b)) ?? isr[isr.length - 1]!;
+    storage.close();
+    writeFileSync(join(dir, `broker-${victim}.db`), 'this is not a database, it was overwritten by mistake'.repeat(100));
+    rmSync(join(dir, `broker-${victim}.db-wal`), { force: true });
+
+    storage = SqliteStorage.open(dir);
+    sim = new Simulation({ seed: 35, storage, start: false });
+    sim.engine.start();
+    const others = [1, 2, 3].filter((b) => b !== victim);
+    sim.waitFor(() => others.every((b) => sim.engine.brokerState(b) === 'running'), 60_000, 'the other brokers');
+    expect(sim.engine.brokerState(victim)).toBe('storage-failed');
+    const failed = sim.eventsOf('broker.storageFailed')[0]!;
+    expect(failed.brokerId).toBe(victim);
+    expect(failed.message).toContain(join(dir, `broker-${victim}.db`));
+    sim.waitFor(() => others.includes(sim.partition('t', 0).leader), 60_000, 'a leader');
+    expect(sim.consumeAll('t', 0).map(recordText)).toEqual(['v0', 'v1', 'v2', 'v3', 'v4']);
     storage.close();
   });
 });
