@@ -19,7 +19,12 @@ import type {
   ConfigEntryView,
   ConsumeResultView,
   DeletedTopicView,
+  ElectionPreviewView,
   ElectionResultView,
+  LeaderBalanceView,
+  ReassignmentJsonView,
+  ReplicationFactorChangeView,
+  TopicBulkResultView,
   ProduceResultView,
   ReassignmentResultView,
   ReassignmentVerifyView,
@@ -86,6 +91,15 @@ export const reassignmentPartitionSchema = z
     path: ['log_dirs'],
   });
 
+/** What `topics.create` takes (without validateOnly), shared with `topics.createMany`. */
+export const createTopicSchema = z.strictObject({
+  name: topicNameSchema,
+  partitions: z.int().optional(),
+  replicationFactor: z.int().optional(),
+  configs: z.record(z.string(), z.string()).optional(),
+  assignments: z.array(z.array(brokerIdSchema)).optional(),
+});
+
 const empty = z.strictObject({});
 const brokerTarget = z.strictObject({ brokerId: brokerIdSchema });
 
@@ -143,16 +157,24 @@ export const contract = {
    * `assignments[p]` is partition p's replica list (then leave both counts out, as Kafka requires).
    * `validateOnly` checks and shows the topic without creating it.
    */
-  'topics.create': method(
+  'topics.create': method(createTopicSchema.extend({ validateOnly: z.boolean().optional() }), returns<TopicView>()),
+  /** Create many topics at once (each validated and created on its own; one failure does not stop the rest). */
+  'topics.createMany': method(z.strictObject({ topics: z.array(createTopicSchema).min(1), validateOnly: z.boolean().optional() }), returns<TopicBulkResultView[]>()),
+  /** Delete many topics at once; per-topic outcome. */
+  'topics.deleteMany': method(z.strictObject({ names: z.array(topicNameSchema).min(1) }), returns<TopicBulkResultView[]>()),
+  /**
+   * Change a topic's replication factor through a reassignment (Kafka has no other way): new
+   * replicas go to the brokers with the fewest replicas, on racks the partition lacks first;
+   * a decrease drops followers from the end. `validateOnly` returns the plan only.
+   */
+  'topics.setReplicationFactor': method(
     z.strictObject({
-      name: topicNameSchema,
-      partitions: z.int().optional(),
-      replicationFactor: z.int().optional(),
-      configs: z.record(z.string(), z.string()).optional(),
-      assignments: z.array(z.array(brokerIdSchema)).optional(),
+      topic: topicNameSchema,
+      replicationFactor: z.int().min(1),
+      throttleBytesPerSec: z.int().min(0).optional(),
       validateOnly: z.boolean().optional(),
     }),
-    returns<TopicView>(),
+    returns<ReplicationFactorChangeView>(),
   ),
   /** DeleteTopics (needs `delete.topic.enable`). */
   'topics.delete': method(z.strictObject({ name: topicNameSchema }), returns<DeletedTopicView>()),
@@ -192,6 +214,16 @@ export const contract = {
     }),
     returns<ElectionResultView[]>(),
   ),
+
+  /** Per-broker leader counts, the partitions not led by their preferred replica, and the auto-rebalance settings. */
+  'leaders.balance': method(empty, returns<LeaderBalanceView>()),
+  /** What `leaders.elect` would do: per-partition outcomes and leader counts per broker before and after. */
+  'leaders.preview': method(
+    z.strictObject({ type: z.enum(['preferred', 'unclean']), partitions: z.array(topicPartitionSchema).optional() }),
+    returns<ElectionPreviewView>(),
+  ),
+  /** The current assignment of the given topics (all when absent) as Kafka's reassignment JSON, e.g. to roll back. */
+  'reassignments.export': method(z.strictObject({ topics: z.array(topicNameSchema).optional() }), returns<ReassignmentJsonView>()),
 
   /**
    * Start moving replicas: `partitions` is the list of Kafka's reassignment JSON (a pasted file's

@@ -233,3 +233,66 @@ export interface ClockView {
 export type { ErrorView } from './errors.js';
 /** Every error code the contract can return (re-exported for one import site). */
 export type { ErrorCode };
+
+// ================================================================ admin (issue 4)
+
+/** Leadership per broker, as `leaders.balance` reports it. */
+export interface BrokerLeadershipView {
+  brokerId: number;
+  /** Partitions this broker leads now. */
+  leaders: number;
+  /** Partitions whose preferred leader (replicas[0]) is this broker. */
+  preferredLeaders: number;
+  /** Replicas this broker hosts. */
+  replicas: number;
+  /** Partitions it should lead (preferred) but another broker leads: Kafka's ZK-era imbalance ratio numerator. */
+  preferredButNotLeading: number;
+}
+
+/** A partition not led by its preferred replica. */
+export interface NotPreferredView {
+  topic: string;
+  partition: number;
+  leader: number;
+  preferredLeader: number;
+  /** Whether a preferred election could move it now (preferred replica in the ISR and active). */
+  electable: boolean;
+}
+
+/** Leader distribution, the partitions off their preferred leader, and the auto-rebalance settings. */
+export interface LeaderBalanceView {
+  brokers: BrokerLeadershipView[];
+  notPreferred: NotPreferredView[];
+  autoLeaderRebalanceEnable: boolean;
+  leaderImbalanceCheckIntervalSeconds: number;
+}
+
+/** `leaders.elect` as a preview: per-partition outcomes and leader counts per broker before and after. */
+export interface ElectionPreviewView {
+  results: ElectionResultView[];
+  leadersBefore: Record<string, number>;
+  leadersAfter: Record<string, number>;
+}
+
+/** One topic of a bulk create or delete. */
+export interface TopicBulkResultView {
+  name: string;
+  errorCode: ErrorCode;
+  message?: string;
+}
+
+/** Kafka's reassignment JSON (`kafka-reassign-partitions.sh` format, version 1). */
+export interface ReassignmentJsonView {
+  version: 1;
+  partitions: { topic: string; partition: number; replicas: number[]; log_dirs: string[] }[];
+}
+
+/** A replication-factor change planned as a reassignment. */
+export interface ReplicationFactorChangeView {
+  topic: string;
+  replicationFactor: number;
+  /** Exactly what `reassignments.execute` takes. */
+  partitions: { topic: string; partition: number; replicas: number[]; currentReplicas: number[] }[];
+  /** Per-partition results when executed (absent with validateOnly). */
+  results?: ReassignmentResultView[];
+}

@@ -380,7 +380,7 @@ export class Engine {
     if (b.isAlive) throw new KafkaError('INVALID_STATE', `Broker ${id} is running: stop it before removing it.`);
     for (const { topic, state } of this.controller.image.allPartitions()) {
       if (state.replicas.includes(id)) {
-        throw new KafkaError('INVALID_STATE', `Broker ${id} still hosts replicas (e.g. ${topic.name}-${state.partition}); reassign them first.`);
+        throw new KafkaError('INVALID_STATE', `Broker ${id} still hosts replicas (e.g. ${topic.name}-${state.partition}): drain it first (balance.plan with excludeBrokers, then reassignments.execute).`);
       }
     }
     if (this.controller.image.brokers.has(id)) this.controller.unregisterBroker(id);

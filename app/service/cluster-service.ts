@@ -11,7 +11,7 @@
  *   ManualScheduler, or `fastForwardMs` runs the virtual clock until the answer.
  * - API strings travel to the engine as UTF-8 bytes and back.
  */
-import { KafkaError, type ErrorView, type KafkaErrorName } from '../api/errors.js';
+import { KafkaError, type ErrorView } from '../api/errors.js';
 import {
   contract,
   isMethodName,
@@ -37,9 +37,11 @@ import {
   requireTopic,
   toLogRecord,
   topicHealth,
+  reassignmentResultView,
   topicSummaryView,
   topicView,
 } from './cluster-views.js';
+import { adminHandlers } from './admin-handlers.js';
 import type { RealtimeDriver } from './realtime-driver.js';
 import { Simulation, type SimOptions } from './sim.js';
 
@@ -141,6 +143,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
   }
 
   const handlers: Handlers = {
+    ...adminHandlers(engine),
     'cluster.describe': () => {
       const view: ClusterView = {
         clusterId,
@@ -332,9 +335,6 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
   };
 }
 
-function reassignmentResultView(r: { topic: string; partition: number; errorCode: KafkaErrorName; message?: string }) {
-  return { topic: r.topic, partition: r.partition, errorCode: r.errorCode, ...(r.message !== undefined ? { message: r.message } : {}) };
-}
 
 function issueText(issue: { path: PropertyKey[]; message: string }): string {
   return issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message;

@@ -1,3 +1,4 @@
+import type { KafkaErrorName } from '../api/errors.js';
 /**
  * Mapping the engine's state to the contract's DTOs, and API strings to engine bytes.
  *
@@ -198,4 +199,9 @@ export function mergeConfigs(current: ConfigMap, set: Readonly<Record<string, st
     else out[k] = v;
   }
   return out;
+}
+
+/** One partition's reassignment outcome as the contract shows it. */
+export function reassignmentResultView(r: { topic: string; partition: number; errorCode: KafkaErrorName; message?: string }) {
+  return { topic: r.topic, partition: r.partition, errorCode: r.errorCode, ...(r.message !== undefined ? { message: r.message } : {}) };
 }

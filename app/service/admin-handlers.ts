@@ -1,0 +1,164 @@
+/**
+ * Admin methods of the contract beyond the engine's own operations (issue 4): leader balance and
+ * election previews, bulk topic operations, replication-factor changes as reassignments, and the
+ * export of assignments as Kafka's reassignment JSON. Every change goes through the engine's own
+ * operations, so Kafka's validation and error codes apply unchanged.
+ */
+import { KafkaError } from '../api/errors.js';
+import type { MethodParsedInput, MethodResult } from '../api/contract.js';
+import type { ElectionResultView, TopicBulkResultView } from '../api/views.js';
+import type { Engine } from '../core/engine.js';
+import type { PartitionState } from '../core/metadata/records.js';
+import { reassignmentResultView, requireTopic } from './cluster-views.js';
+
+type AdminMethod = 'leaders.balance' | 'leaders.preview' | 'topics.createMany' | 'topics.deleteMany' | 'topics.setReplicationFactor' | 'reassignments.export';
+export type AdminHandlers = { [M in AdminMethod]: (input: MethodParsedInput<M>) => MethodResult<M> };
+
+function outcome(name: string, fn: () => void): TopicBulkResultView {
+  try {
+    fn();
+    return { name, errorCode: 'NONE' };
+  } catch (e) {
+    if (e instanceof KafkaError && e.code !== 'INTERNAL') return { name, errorCode: e.code, message: e.message };
+    throw e;
+  }
+}
+
+export function adminHandlers(engine: Engine): AdminHandlers {
+  const controller = engine.controller;
+  const image = controller.image;
+
+  function leaderCounts(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const b of engine.brokers.keys()) counts[String(b)] = 0;
+    for (const { state } of image.allPartitions()) if (state.leader >= 0) counts[String(state.leader)] = (counts[String(state.leader)] ?? 0) + 1;
+    return counts;
+  }
+
+  /** New replica lists for one partition at replication factor `rf` (see topics.setReplicationFactor). */
+  function resize(state: PartitionState, rf: number, load: Map<number, number>): number[] {
+    const current = state.replicas;
+    if (rf === current.length) return [...current];
+    if (rf < current.length) {
+      // Keep the preferred leader; drop followers outside the ISR first, then from the end.
+      const followers = current.slice(1);
+      const keep = new Set(
+        [...followers]
+          .sort((a, b) => Number(state.isr.includes(b)) - Number(state.isr.includes(a)) || followers.indexOf(a) - followers.indexOf(b))
+          .slice(0, rf - 1),
+      );
+      return [current[0]!, ...followers.filter((b) => keep.has(b))];
+    }
+    const next = [...current];
+    const rackOf = (b: number): string | null => image.brokers.get(b)?.rack ?? null;
+    while (next.length < rf) {
+      const racks = new Set(next.map(rackOf));
+      const candidates = [...image.brokers.values()]
+        .filter((b) => !b.inControlledShutdown && !next.includes(b.id))
+        .sort((a, b) => Number(racks.has(a.rack)) - Number(racks.has(b.rack)) || Number(a.fenced) - Number(b.fenced) || (load.get(a.id) ?? 0) - (load.get(b.id) ?? 0) || a.id - b.id);
+      const pick = candidates[0];
+      if (!pick) throw new KafkaError('INVALID_REPLICATION_FACTOR', `Replication factor ${rf} is larger than the ${image.brokers.size} registered broker(s).`);
+      next.push(pick.id);
+      load.set(pick.id, (load.get(pick.id) ?? 0) + 1);
+    }
+    return next;
+  }
+
+  return {
+    'leaders.balance': () => {
+      const brokers = new Map<number, { leaders: number; preferredLeaders: number; replicas: number; preferredButNotLeading: number }>();
+      for (const id of [...engine.brokers.keys()].sort((a, b) => a - b)) brokers.set(id, { leaders: 0, preferredLeaders: 0, replicas: 0, preferredButNotLeading: 0 });
+      const notPreferred = [];
+      for (const { topic, state } of image.allPartitions()) {
+        const preferred = state.replicas[0]!;
+        for (const r of state.replicas) {
+          const b = brokers.get(r);
+          if (b) b.replicas++;
+        }
+        const pb = brokers.get(preferred);
+        if (pb) pb.preferredLeaders++;
+        const lb = brokers.get(state.leader);
+        if (lb) lb.leaders++;
+        if (state.leader !== preferred) {
+          if (pb) pb.preferredButNotLeading++;
+          const electable = state.isr.includes(preferred) && image.isActive(preferred, `${state.topicId}:${state.partition}`);
+          notPreferred.push({ topic: topic.name, partition: state.partition, leader: state.leader, preferredLeader: preferred, electable });
+        }
+      }
+      notPreferred.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
+      const cfg = controller.config();
+      return {
+        brokers: [...brokers].map(([brokerId, c]) => ({ brokerId, ...c })),
+        notPreferred,
+        autoLeaderRebalanceEnable: cfg.autoLeaderRebalanceEnable,
+        leaderImbalanceCheckIntervalSeconds: cfg.leaderImbalanceCheckIntervalMs / 1000,
+      };
+    },
+
+    'leaders.preview': ({ type, partitions }) => {
+      const before = leaderCounts();
+      const after = { ...before };
+      const results: ElectionResultView[] = controller.electLeaders(type, partitions, true).map((r) => {
+        if (r.errorCode === 'NONE') {
+          const old = image.topicsByName.get(r.topic)?.partitions.get(r.partition)?.leader ?? -1;
+          if (old >= 0) after[String(old)] = (after[String(old)] ?? 1) - 1;
+          after[String(r.leader)] = (after[String(r.leader)] ?? 0) + 1;
+        }
+        return { topic: r.topic, partition: r.partition, leader: r.leader, errorCode: r.errorCode, ...(r.message !== undefined ? { message: r.message } : {}) };
+      });
+      return { results, leadersBefore: before, leadersAfter: after };
+    },
+
+    'topics.createMany': ({ topics, validateOnly }) =>
+      topics.map((t) =>
+        outcome(t.name, () =>
+          controller.createTopic({
+            name: t.name,
+            ...(t.partitions !== undefined ? { partitions: t.partitions } : {}),
+            ...(t.replicationFactor !== undefined ? { replicationFactor: t.replicationFactor } : {}),
+            ...(t.configs ? { configs: t.configs } : {}),
+            ...(t.assignments ? { assignments: t.assignments } : {}),
+            validateOnly: validateOnly ?? false,
+          }),
+        ),
+      ),
+
+    'topics.deleteMany': ({ names }) => names.map((name) => outcome(name, () => controller.deleteTopic(name))),
+
+    'topics.setReplicationFactor': ({ topic: name, replicationFactor, throttleBytesPerSec, validateOnly }) => {
+      const topic = requireTopic(engine, name);
+      if (replicationFactor > image.brokers.size) {
+        throw new KafkaError('INVALID_REPLICATION_FACTOR', `Replication factor ${replicationFactor} is larger than the ${image.brokers.size} registered broker(s).`);
+      }
+      const load = new Map<number, number>();
+      for (const { state } of image.allPartitions()) for (const r of state.replicas) load.set(r, (load.get(r) ?? 0) + 1);
+      const partitions = [...topic.partitions.values()]
+        .sort((a, b) => a.partition - b.partition)
+        .map((state) => {
+          if (state.addingReplicas.length + state.removingReplicas.length > 0) {
+            throw new KafkaError('REASSIGNMENT_IN_PROGRESS', `${name}-${state.partition} is being reassigned; cancel or finish that first.`);
+          }
+          return { topic: name, partition: state.partition, replicas: resize(state, replicationFactor, load), currentReplicas: [...state.replicas] };
+        })
+        .filter((p) => p.replicas.join() !== p.currentReplicas.join());
+      if (validateOnly || partitions.length === 0) return { topic: name, replicationFactor, partitions };
+      const results = engine
+        .executeReassignment({
+          partitions: partitions.map((p) => ({ topic: p.topic, partition: p.partition, replicas: p.replicas })),
+          ...(throttleBytesPerSec !== undefined ? { throttleBytesPerSec } : {}),
+        })
+        .map(reassignmentResultView);
+      return { topic: name, replicationFactor, partitions, results };
+    },
+
+    'reassignments.export': ({ topics }) => {
+      const names = topics ?? [...image.topicsByName.keys()].sort();
+      const partitions = names.flatMap((name) =>
+        [...requireTopic(engine, name).partitions.values()]
+          .sort((a, b) => a.partition - b.partition)
+          .map((s) => ({ topic: name, partition: s.partition, replicas: [...s.replicas], log_dirs: s.replicas.map(() => 'any') })),
+      );
+      return { version: 1 as const, partitions };
+    },
+  };
+}

@@ -1,0 +1,143 @@
+/**
+ * Admin operations through the contract on a real data directory (SQLite files in a temp dir):
+ * bulk topics, replication-factor changes, leader balance and election previews, assignment
+ * export, and the broker add/remove rules.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SqliteStorage } from '../storage/sqlite-storage.js';
+import { createVirtualClusterService, type VirtualClusterService } from './cluster-service.js';
+
+const open: { service: VirtualClusterService; storage: SqliteStorage; dir: string }[] = [];
+function service(brokers: number | { id: number; rack?: string | null }[] = 3, seed = 1): VirtualClusterService {
+  const dir = mkdtempSync(join(tmpdir(), 'replica-studio-admin-'));
+  const storage = SqliteStorage.open(dir);
+  const s = createVirtualClusterService({ seed, brokers, storage });
+  open.push({ service: s, storage, dir });
+  return s;
+}
+afterEach(() => {
+  for (const { storage, dir } of open.splice(0)) {
+    storage.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+async function ok<T>(p: Promise<{ ok: true; value: T } | { ok: false; error: { code: string; message: string } }>): Promise<T> {
+  const r = await p;
+  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+  return r.value;
+}
+
+describe('admin operations on a real data directory', () => {
+  it('creates and deletes topics in bulk, each on its own', async () => {
+    const s = service();
+    const created = await ok(
+      s.call('topics.createMany', {
+        topics: [
+          { name: 'a', partitions: 3, replicationFactor: 3 },
+          { name: 'b', partitions: 1, replicationFactor: 4 },
+          { name: 'c', partitions: 2, replicationFactor: 2, configs: { 'retention.ms': '3600000' } },
+        ],
+      }),
+    );
+    expect(created.map((r) => [r.name, r.errorCode])).toEqual([
+      ['a', 'NONE'],
+      ['b', 'INVALID_REPLICATION_FACTOR'],
+      ['c', 'NONE'],
+    ]);
+    expect((await ok(s.call('topics.list', {}))).map((t) => t.name)).toEqual(['a', 'c']);
+    const preview = await ok(s.call('topics.createMany', { topics: [{ name: 'd', partitions: 1, replicationFactor: 1 }], validateOnly: true }));
+    expect(preview[0]!.errorCode).toBe('NONE');
+    expect((await ok(s.call('topics.list', {}))).map((t) => t.name)).toEqual(['a', 'c']);
+    const deleted = await ok(s.call('topics.deleteMany', { names: ['a', 'nope', 'c'] }));
+    expect(deleted.map((r) => r.errorCode)).toEqual(['NONE', 'UNKNOWN_TOPIC_OR_PARTITION', 'NONE']);
+    expect(await ok(s.call('topics.list', {}))).toEqual([]);
+  });
+
+  it('changes the replication factor through a reassignment, keeping the data', async () => {
+    const s = service([
+      { id: 1, rack: 'r1' },
+      { id: 2, rack: 'r1' },
+      { id: 3, rack: 'r2' },
+      { id: 4, rack: 'r2' },
+    ]);
+    await ok(s.call('topics.create', { name: 't', assignments: [[1], [2]] }));
+    for (let i = 0; i < 20; i++) await ok(s.call('records.produce', { topic: 't', partition: i % 2, acks: 'all', records: [{ value: `v${i}` }] }));
+    const plan = await ok(s.call('topics.setReplicationFactor', { topic: 't', replicationFactor: 3, validateOnly: true }));
+    for (const p of plan.partitions) {
+      expect(p.replicas).toHaveLength(3);
+      expect(p.replicas[0]).toBe(p.currentReplicas[0]); // the preferred leader stays first
+      const racks = new Set(p.replicas.map((b) => (b <= 2 ? 'r1' : 'r2')));
+      expect(racks.size).toBe(2); // a new replica goes to the rack the partition lacked
+    }
+    expect(await ok(s.call('reassignments.list', {}))).toEqual([]); // validateOnly moved nothing
+    const done = await ok(s.call('topics.setReplicationFactor', { topic: 't', replicationFactor: 3 }));
+    expect(done.results!.every((r) => r.errorCode === 'NONE')).toBe(true);
+    s.sim.waitFor(() => s.sim.engine.listReassignments().length === 0, 60_000, 'the move');
+    const topic = await ok(s.call('topics.describe', { name: 't' }));
+    for (const p of topic.partitions) {
+      expect(p.replicas).toHaveLength(3);
+      expect(p.isr).toHaveLength(3);
+    }
+    const down = await ok(s.call('topics.setReplicationFactor', { topic: 't', replicationFactor: 1 }));
+    s.sim.waitFor(() => s.sim.engine.listReassignments().length === 0, 60_000, 'the shrink');
+    expect(down.partitions.map((p) => p.replicas.length)).toEqual([1, 1]);
+    const records = await ok(s.call('records.consume', { topic: 't', partition: 0, offset: 0 }));
+    expect(records.records.map((r) => r.value)).toEqual(['v0', 'v2', 'v4', 'v6', 'v8', 'v10', 'v12', 'v14', 'v16', 'v18']);
+    const tooMany = await s.call('topics.setReplicationFactor', { topic: 't', replicationFactor: 5 });
+    expect(tooMany.ok ? null : tooMany.error.code).toBe('INVALID_REPLICATION_FACTOR');
+  });
+
+  it('shows leader balance, previews a preferred election, then elects', async () => {
+    const s = service(3, 7);
+    await ok(s.call('topics.create', { name: 't', assignments: [[1, 2, 3], [2, 3, 1], [3, 1, 2]] }));
+    await ok(s.call('brokers.stop', { brokerId: 1 }));
+    s.sim.waitFor(() => s.sim.engine.brokerState(1) === 'stopped', 30_000, 'broker 1 stopped');
+    await ok(s.call('brokers.start', { brokerId: 1 }));
+    s.sim.waitFor(() => s.sim.partition('t', 0).isr.length === 3 && s.sim.partition('t', 2).isr.length === 3, 60_000, 'broker 1 back in the ISRs');
+    const balance = await ok(s.call('leaders.balance', {}));
+    expect(balance.autoLeaderRebalanceEnable).toBe(true);
+    expect(balance.leaderImbalanceCheckIntervalSeconds).toBe(300);
+    const b1 = balance.brokers.find((b) => b.brokerId === 1)!;
+    expect(b1).toMatchObject({ leaders: 0, preferredLeaders: 1, preferredButNotLeading: 1, replicas: 3 });
+    expect(balance.notPreferred).toEqual([{ topic: 't', partition: 0, leader: 2, preferredLeader: 1, electable: true }]);
+    const preview = await ok(s.call('leaders.preview', { type: 'preferred' }));
+    expect(preview.leadersBefore).toEqual({ 1: 0, 2: 2, 3: 1 });
+    expect(preview.leadersAfter).toEqual({ 1: 1, 2: 1, 3: 1 });
+    expect(s.sim.partition('t', 0).leader).toBe(2); // a preview changes nothing
+    await ok(s.call('leaders.elect', { type: 'preferred' }));
+    expect((await ok(s.call('leaders.balance', {}))).notPreferred).toEqual([]);
+  });
+
+  it('exports the assignment as Kafka reassignment JSON that executes back as a no-op', async () => {
+    const s = service();
+    await ok(s.call('topics.create', { name: 't', partitions: 2, replicationFactor: 2 }));
+    const json = await ok(s.call('reassignments.export', { topics: ['t'] }));
+    expect(json.version).toBe(1);
+    expect(json.partitions).toHaveLength(2);
+    expect(json.partitions[0]!.log_dirs).toEqual(['any', 'any']);
+    const again = await ok(s.call('reassignments.execute', json));
+    expect(again.every((r) => r.errorCode === 'NONE')).toBe(true);
+    expect(await ok(s.call('reassignments.list', {}))).toEqual([]);
+  });
+
+  it('adds a broker with a rack and removes a broker only once it holds no replicas', async () => {
+    const s = service();
+    const added = await ok(s.call('brokers.add', { id: 4, rack: 'r9' }));
+    expect(added).toMatchObject({ id: 4, rack: 'r9' });
+    s.sim.waitFor(() => s.sim.engine.brokerState(4) === 'running', 30_000, 'broker 4 running');
+    await ok(s.call('topics.create', { name: 't', assignments: [[4, 1]] }));
+    await ok(s.call('brokers.stop', { brokerId: 4 }));
+    s.sim.waitFor(() => s.sim.engine.brokerState(4) === 'stopped', 30_000, 'broker 4 stopped');
+    const refused = await s.call('brokers.remove', { brokerId: 4 });
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.error.message).toMatch(/reassign|drain/);
+    await ok(s.call('reassignments.execute', { partitions: [{ topic: 't', partition: 0, replicas: [1, 2] }] }));
+    s.sim.waitFor(() => s.sim.engine.listReassignments().length === 0, 60_000, 'drain');
+    await ok(s.call('brokers.remove', { brokerId: 4 }));
+    expect((await ok(s.call('brokers.list', {}))).map((b) => b.id)).toEqual([1, 2, 3]);
+  });
+});
