@@ -18,8 +18,15 @@ import type {
   ClusterView,
   ConfigEntryView,
   ConsumeResultView,
+  ApplyPlanView,
   DeletedTopicView,
+  DurabilityView,
   ElectionPreviewView,
+  ExportedFileView,
+  ProfileIssueView,
+  ProfileSummaryView,
+  ProfileView,
+  SettingChangeView,
   ElectionResultView,
   LeaderBalanceView,
   ReassignmentJsonView,
@@ -213,6 +220,41 @@ export const contract = {
       validateOnly: z.boolean().optional(),
     }),
     returns<ElectionResultView[]>(),
+  ),
+
+  /**
+   * The durability/availability explainer for a topic: from its RF, min.insync.replicas, unclean
+   * election and the producer's acks (default all), how many broker failures it tolerates.
+   */
+  'topics.durability': method(z.strictObject({ name: topicNameSchema, acks: acksSchema.optional() }), returns<DurabilityView>()),
+
+  /** Built-in and imported config profiles. */
+  'profiles.list': method(empty, returns<ProfileSummaryView[]>()),
+  /** One profile as JSON. */
+  'profiles.get': method(z.strictObject({ name: z.string() }), returns<ProfileView>()),
+  /**
+   * Export a profile: its JSON, `server-N.properties` per broker, the kafka-topics.sh /
+   * kafka-configs.sh commands and producer/consumer properties.
+   */
+  'profiles.export': method(
+    z.strictObject({
+      name: z.string(),
+      formats: z.array(z.enum(['profile', 'server-properties', 'topic-commands', 'client-properties'])).optional(),
+      bootstrapServers: z.string().optional(),
+    }),
+    returns<ExportedFileView[]>(),
+  ),
+  /**
+   * Import a profile from its JSON text; it is validated against the schema and the config
+   * catalogue (INVALID_INPUT lists every problem with its field path) and kept in the data directory.
+   */
+  'profiles.import': method(z.strictObject({ json: z.string(), overwrite: z.boolean().optional() }), returns<{ name: string; warnings: ProfileIssueView[] }>()),
+  /** Differences from profile `from` to profile `to`, or (without `to`) from the live cluster to the profile `from`. */
+  'profiles.diff': method(z.strictObject({ from: z.string(), to: z.string().optional() }), returns<SettingChangeView[]>()),
+  /** Apply a profile's configs to the live cluster: `dryRun` (the default) only plans. */
+  'profiles.apply': method(
+    z.strictObject({ name: z.string(), dryRun: z.boolean().optional(), includeExistingTopics: z.boolean().optional() }),
+    returns<ApplyPlanView>(),
   ),
 
   /** Per-broker leader counts, the partitions not led by their preferred replica, and the auto-rebalance settings. */

@@ -296,3 +296,90 @@ export interface ReplicationFactorChangeView {
   /** Per-partition results when executed (absent with validateOnly). */
   results?: ReassignmentResultView[];
 }
+
+// ================================================================ profiles and durability (issue 4)
+
+/** Config maps keyed by Kafka's config names, values as in a .properties file. */
+export type ConfigStringsView = Record<string, string>;
+
+/** A config profile (format version 1; JSON Schema in resources/profiles/profile.schema.json). */
+export interface ProfileView {
+  $schema?: string;
+  version: 1;
+  name: string;
+  description?: string;
+  cluster: { brokers: number; racks?: string[] | number };
+  brokerConfigs: ConfigStringsView;
+  topicDefaults: { partitions: number; replicationFactor: number; configs: ConfigStringsView };
+  producer: ConfigStringsView;
+  consumer: ConfigStringsView;
+  notes: Record<string, string>;
+}
+
+/** One line of `profiles.list`. */
+export interface ProfileSummaryView {
+  name: string;
+  description?: string;
+  builtIn: boolean;
+  brokers: number;
+  replicationFactor: number;
+  /** The durability explainer's one-line summary for the profile's topic defaults and producer acks. */
+  durability: string;
+}
+
+/** A problem in a profile, at a field path such as `brokerConfigs["min.insync.replicas"]`. */
+export interface ProfileIssueView {
+  path: string;
+  message: string;
+}
+
+/** An exported file. */
+export interface ExportedFileView {
+  filename: string;
+  contents: string;
+}
+
+/** One differing setting between two profiles, or a profile and the live cluster. */
+export interface SettingChangeView {
+  section: 'cluster' | 'brokerConfigs' | 'topicDefaults' | 'producer' | 'consumer';
+  key: string;
+  path: string;
+  kind: 'added' | 'removed' | 'changed';
+  from: string | null;
+  to: string | null;
+  topic?: string;
+}
+
+/** A config change a plan makes. */
+export interface PlannedChangeView {
+  key: string;
+  from: string | null;
+  to: string | null;
+  updateMode?: 'read-only' | 'per-broker' | 'cluster-wide';
+}
+
+/** What applying a profile does (dry run) or did. */
+export interface ApplyPlanView {
+  profile: string;
+  clusterConfigs: { resource: { type: 'broker'; name: string }; set: Record<string, string | null>; changes: PlannedChangeView[] } | null;
+  restartRequired: PlannedChangeView[];
+  topics: { resource: { type: 'topic'; name: string }; set: Record<string, string | null>; changes: PlannedChangeView[] }[];
+  manual: string[];
+  upToDate: boolean;
+  /** False for a dry run. */
+  applied: boolean;
+}
+
+/** How many broker failures a topic's settings tolerate, in one sentence each. */
+export interface DurabilityView {
+  replicationFactor: number;
+  minInsyncReplicas: number;
+  effectiveMinIsr: number;
+  acks: 'all' | 1 | 0;
+  uncleanLeaderElectionEnable: boolean;
+  writes: { brokerFailures: number; explanation: string };
+  reads: { brokerFailures: number; explanation: string };
+  acknowledgedWrites: { brokerFailures: number; explanation: string };
+  summary: string;
+  warnings: { code: string; message: string }[];
+}

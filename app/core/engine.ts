@@ -26,7 +26,7 @@ import {
   type ReassignmentTarget,
   type VerifyStatus,
 } from './controller/reassign-command.js';
-import { replicaKey, type StorageProvider } from './log/log-store.js';
+import { replicaKey, type MetadataStore, type StorageProvider } from './log/log-store.js';
 import type { LogRecord } from './log/records.js';
 import type { PartitionState } from './metadata/records.js';
 import { Network, type NodeId } from './network.js';
@@ -141,6 +141,11 @@ export class Engine {
 
   get scheduler(): Scheduler {
     return this.opts.scheduler;
+  }
+
+  /** The cluster's durable metadata store (its settings hold small cluster-level state). */
+  get metadataStore(): MetadataStore {
+    return this.opts.storage.metadata();
   }
 
   /** The brokers' static configuration (server.properties) this engine runs with. */

@@ -42,6 +42,7 @@ import {
   topicView,
 } from './cluster-views.js';
 import { adminHandlers } from './admin-handlers.js';
+import { profileHandlers } from './profile-handlers.js';
 import type { RealtimeDriver } from './realtime-driver.js';
 import { Simulation, type SimOptions } from './sim.js';
 
@@ -144,6 +145,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
 
   const handlers: Handlers = {
     ...adminHandlers(engine),
+    ...profileHandlers(engine, staticConfigs),
     'cluster.describe': () => {
       const view: ClusterView = {
         clusterId,

@@ -1,0 +1,120 @@
+/**
+ * Config profiles and the durability explainer through the contract. Built-in profiles are the
+ * JSON files in resources/profiles/; imported ones are kept in the cluster's data directory (the
+ * metadata store's settings), so they survive a restart. Applying goes through the controller's
+ * own config changes, so every value is validated as a `configs.alter` would be.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { KafkaError } from '../api/errors.js';
+import type { MethodParsedInput, MethodResult } from '../api/contract.js';
+import { explainDurability } from '../core/durability.js';
+import type { Engine } from '../core/engine.js';
+import { diffProfileLive, diffProfiles, exportProfile, formatProfileIssue, parseProfileJson, planApply, profileDurability, profileToJson, type LiveCluster, type Profile } from '../core/profiles/index.js';
+import { resolveTopicRuntimeConfig } from '../core/runtime-config.js';
+import { requireTopic } from './cluster-views.js';
+
+type ProfileMethod = 'profiles.list' | 'profiles.get' | 'profiles.export' | 'profiles.import' | 'profiles.diff' | 'profiles.apply' | 'topics.durability';
+export type ProfileHandlers = { [M in ProfileMethod]: (input: MethodParsedInput<M>) => MethodResult<M> };
+
+const BUILT_IN = ['durability', 'balanced', 'throughput'] as const;
+const PROFILE_DIR = new URL('../../resources/profiles/', import.meta.url);
+const SETTING_PREFIX = 'profile:';
+
+let builtInCache: Map<string, Profile> | null = null;
+
+/** The built-in profiles (read once from resources/profiles). */
+export function builtInProfiles(): Map<string, Profile> {
+  if (builtInCache) return builtInCache;
+  const map = new Map<string, Profile>();
+  for (const name of BUILT_IN) {
+    const file = fileURLToPath(new URL(`${name}.json`, PROFILE_DIR));
+    const parsed = parseProfileJson(readFileSync(file, 'utf8'));
+    if (!parsed.ok) throw new KafkaError('INTERNAL', `Built-in profile ${file} is invalid: ${parsed.errors.map(formatProfileIssue).join('; ')}`);
+    map.set(parsed.profile.name, parsed.profile);
+  }
+  builtInCache = map;
+  return map;
+}
+
+export function profileHandlers(engine: Engine, staticConfigs: Readonly<Record<string, string>>): ProfileHandlers {
+  const image = engine.controller.image;
+  const meta = engine.metadataStore;
+
+  function imported(): Map<string, Profile> {
+    const map = new Map<string, Profile>();
+    for (const [key, text] of Object.entries(meta.loadSettings())) {
+      if (!key.startsWith(SETTING_PREFIX)) continue;
+      const parsed = parseProfileJson(text);
+      if (parsed.ok) map.set(parsed.profile.name, parsed.profile);
+    }
+    return map;
+  }
+
+  function find(name: string): Profile {
+    const p = imported().get(name) ?? builtInProfiles().get(name);
+    if (!p) throw new KafkaError('INVALID_INPUT', `No profile named ${JSON.stringify(name)}. Built-in: ${BUILT_IN.join(', ')}.`);
+    return p;
+  }
+
+  function live(): LiveCluster {
+    const ids = [...engine.brokers.keys()].sort((a, b) => a - b);
+    return {
+      clusterConfigs: { ...staticConfigs, ...image.clusterConfigs() },
+      brokerCount: ids.length,
+      racks: ids.map((id) => engine.brokers.get(id)!.rack),
+      topics: [...image.topicsByName.values()].map((t) => {
+        const p0 = t.partitions.get(0);
+        return { name: t.name, configs: { ...t.configs }, partitions: t.partitions.size, replicationFactor: p0 ? p0.replicas.length - p0.addingReplicas.length : 0 };
+      }),
+    };
+  }
+
+  return {
+    'profiles.list': () => {
+      const builtIns = builtInProfiles();
+      const all = new Map<string, { profile: Profile; builtIn: boolean }>();
+      for (const p of builtIns.values()) all.set(p.name, { profile: p, builtIn: true });
+      for (const p of imported().values()) all.set(p.name, { profile: p, builtIn: false });
+      return [...all.values()].map(({ profile, builtIn }) => ({
+        name: profile.name,
+        ...(profile.description !== undefined ? { description: profile.description } : {}),
+        builtIn,
+        brokers: profile.cluster.brokers,
+        replicationFactor: profile.topicDefaults.replicationFactor,
+        durability: profileDurability(profile).summary,
+      }));
+    },
+    'profiles.get': ({ name }) => find(name),
+    'profiles.export': ({ name, formats, bootstrapServers }) =>
+      exportProfile(find(name), { ...(formats ? { formats } : {}), ...(bootstrapServers ? { bootstrapServers } : {}) }),
+    'profiles.import': ({ json, overwrite }) => {
+      const parsed = parseProfileJson(json);
+      if (!parsed.ok) {
+        throw new KafkaError('INVALID_INPUT', `The profile is invalid: ${parsed.errors.map(formatProfileIssue).join('; ')}`, { errors: parsed.errors });
+      }
+      const name = parsed.profile.name;
+      if (builtInProfiles().has(name)) throw new KafkaError('INVALID_INPUT', `${name} is a built-in profile; import it under another name.`);
+      if (imported().has(name) && !overwrite) throw new KafkaError('INVALID_INPUT', `A profile named ${name} exists; pass overwrite: true to replace it.`);
+      meta.saveSetting(SETTING_PREFIX + name, profileToJson(parsed.profile));
+      return { name, warnings: parsed.warnings };
+    },
+    'profiles.diff': ({ from, to }) => (to === undefined ? diffProfileLive(find(from), live()) : diffProfiles(find(from), find(to))),
+    'profiles.apply': ({ name, dryRun, includeExistingTopics }) => {
+      const plan = planApply(find(name), live(), { includeExistingTopics: includeExistingTopics ?? false });
+      const apply = dryRun === false;
+      if (apply) {
+        if (plan.clusterConfigs) engine.controller.alterConfigs('broker', '', plan.clusterConfigs.set);
+        for (const t of plan.topics) engine.controller.alterConfigs('topic', t.resource.name, t.set);
+      }
+      return { ...plan, applied: apply };
+    },
+    'topics.durability': ({ name, acks }) => {
+      const topic = requireTopic(engine, name);
+      const cfg = resolveTopicRuntimeConfig(topic.configs, image.clusterConfigs(), staticConfigs);
+      const p0 = topic.partitions.get(0);
+      const rf = p0 ? p0.replicas.length - p0.addingReplicas.length : 0;
+      return explainDurability({ replicationFactor: rf, minInsyncReplicas: cfg.minInsyncReplicas, uncleanLeaderElectionEnable: cfg.uncleanLeaderElectionEnable, acks: acks ?? 'all' });
+    },
+  };
+}

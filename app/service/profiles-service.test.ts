@@ -1,0 +1,105 @@
+/**
+ * Config profiles and the durability explainer through the contract, on a real data directory.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SqliteStorage } from '../storage/sqlite-storage.js';
+import { createVirtualClusterService, type VirtualClusterService } from './cluster-service.js';
+
+const open: { storage: SqliteStorage; dir: string }[] = [];
+function service(dir = mkdtempSync(join(tmpdir(), 'replica-studio-profiles-')), brokers = 3): { s: VirtualClusterService; dir: string; storage: SqliteStorage } {
+  const storage = SqliteStorage.open(dir);
+  open.push({ storage, dir });
+  return { s: createVirtualClusterService({ seed: 1, brokers, storage }), dir, storage };
+}
+afterEach(() => {
+  for (const { storage, dir } of open.splice(0)) {
+    storage.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+async function ok<T>(p: Promise<{ ok: true; value: T } | { ok: false; error: { code: string; message: string } }>): Promise<T> {
+  const r = await p;
+  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+  return r.value;
+}
+
+describe('config profiles through the contract', () => {
+  it('lists the built-in profiles with a durability summary each', async () => {
+    const { s } = service();
+    const list = await ok(s.call('profiles.list', {}));
+    expect(list.map((p) => p.name).sort()).toEqual(['balanced', 'durability', 'throughput']);
+    for (const p of list) {
+      expect(p.builtIn).toBe(true);
+      expect(p.durability.length).toBeGreaterThan(10);
+    }
+  });
+
+  it('an exported profile imports back to an identical profile, and survives a restart', async () => {
+    const { s, dir, storage } = service();
+    const [file] = await ok(s.call('profiles.export', { name: 'durability', formats: ['profile'] }));
+    const original = JSON.parse(file!.contents) as { name: string };
+    original.name = 'my-durability';
+    const text = JSON.stringify(original, null, 2);
+    const imported = await ok(s.call('profiles.import', { json: text }));
+    expect(imported.name).toBe('my-durability');
+    const [again] = await ok(s.call('profiles.export', { name: 'my-durability', formats: ['profile'] }));
+    expect(JSON.parse(again!.contents)).toEqual(original);
+    const files = await ok(s.call('profiles.export', { name: 'my-durability' }));
+    expect(files.map((f) => f.filename)).toEqual(expect.arrayContaining(['server-1.properties', 'producer.properties', 'consumer.properties']));
+    expect(files.find((f) => f.filename === 'producer.properties')!.contents).toMatch(/^acks=all$/m);
+    s.sim.engine.shutdown();
+    s.sim.waitFor(() => s.sim.engine.isShutDown(), 60_000, 'shutdown');
+    storage.close();
+    open.pop();
+    const { s: reopened } = service(dir);
+    expect((await ok(reopened.call('profiles.list', {}))).map((p) => p.name)).toContain('my-durability');
+  });
+
+  it('refuses an invalid profile, naming every bad field', async () => {
+    const { s } = service();
+    const r = await s.call('profiles.import', {
+      json: JSON.stringify({ version: 1, name: 'bad', cluster: { brokers: 3 }, brokerConfigs: { 'min.insync.replicas': '0' }, topicDefaults: { partitions: 1, replicationFactor: 3, configs: {} }, producer: { acks: '2' }, consumer: {} }),
+    });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error.code).toBe('INVALID_INPUT');
+    expect(r.error.message).toContain('brokerConfigs["min.insync.replicas"]');
+    expect(r.error.message).toContain('producer.acks');
+  });
+
+  it('diffs a profile against the live cluster, plans a dry run, then applies it: the cluster gets the configs it names', async () => {
+    const { s } = service();
+    const before = await ok(s.call('profiles.diff', { from: 'balanced' }));
+    expect(before.some((c) => c.key === 'min.insync.replicas')).toBe(true);
+    const dry = await ok(s.call('profiles.apply', { name: 'balanced' }));
+    expect(dry.applied).toBe(false);
+    expect(dry.clusterConfigs).not.toBeNull();
+    const configsBefore = await ok(s.call('configs.describe', { resource: { type: 'broker', name: '' } }));
+    expect(configsBefore.find((c) => c.name === 'min.insync.replicas')!.value).toBe('1'); // the dry run changed nothing
+    const applied = await ok(s.call('profiles.apply', { name: 'balanced', dryRun: false }));
+    expect(applied.applied).toBe(true);
+    const configsAfter = await ok(s.call('configs.describe', { resource: { type: 'broker', name: '' } }));
+    for (const [key, value] of Object.entries(applied.clusterConfigs!.set)) {
+      expect(configsAfter.find((c) => c.name === key)?.value, key).toBe(value);
+    }
+    const after = await ok(s.call('profiles.diff', { from: 'balanced' }));
+    expect(after.filter((c) => c.section === 'brokerConfigs' && applied.clusterConfigs!.set[c.key] !== undefined)).toEqual([]);
+    expect(await ok(s.call('profiles.diff', { from: 'balanced', to: 'throughput' }))).not.toEqual([]);
+  });
+
+  it('explains a topic’s durability from its RF, min.insync.replicas and the producer’s acks', async () => {
+    const { s } = service();
+    await ok(s.call('topics.create', { name: 'payments', partitions: 1, replicationFactor: 3, configs: { 'min.insync.replicas': '2' } }));
+    const d = await ok(s.call('topics.durability', { name: 'payments' }));
+    expect(d).toMatchObject({ replicationFactor: 3, effectiveMinIsr: 2, acks: 'all' });
+    expect(d.writes.brokerFailures).toBe(1);
+    expect(d.acknowledgedWrites.brokerFailures).toBe(1);
+    const acks1 = await ok(s.call('topics.durability', { name: 'payments', acks: 1 }));
+    expect(acks1.acknowledgedWrites.brokerFailures).toBe(0);
+    expect(acks1.warnings.map((w) => w.code)).toContain('ACKS_NOT_ALL');
+  });
+});
