@@ -19,6 +19,7 @@ import type {
   ConfigEntryView,
   ConsumeResultView,
   ApplyPlanView,
+  BalancePlanView,
   DeletedTopicView,
   DurabilityView,
   ElectionPreviewView,
@@ -255,6 +256,17 @@ export const contract = {
   'profiles.apply': method(
     z.strictObject({ name: z.string(), dryRun: z.boolean().optional(), includeExistingTopics: z.boolean().optional() }),
     returns<ApplyPlanView>(),
+  ),
+
+  /**
+   * Plan a rebalance (Cruise-Control-style goals in priority, bands, veto by higher goals):
+   * partition moves (exactly `reassignments.execute`'s input), leader changes, bytes to move,
+   * before/after distributions and a 0–100 balancedness score. Nothing is moved. Deterministic.
+   * `excludeBrokers` drains brokers (before removing them); `leadersOnly` only reorders replicas.
+   */
+  'balance.plan': method(
+    z.strictObject({ excludeBrokers: z.array(brokerIdSchema).optional(), leadersOnly: z.boolean().optional() }),
+    returns<BalancePlanView>(),
   ),
 
   /** Per-broker leader counts, the partitions not led by their preferred replica, and the auto-rebalance settings. */

@@ -140,4 +140,46 @@ describe('admin operations on a real data directory', () => {
     await ok(s.call('brokers.remove', { brokerId: 4 }));
     expect((await ok(s.call('brokers.list', {}))).map((b) => b.id)).toEqual([1, 2, 3]);
   });
+
+  it('balance.plan then reassignments.execute balances a skewed 6-broker, 2-rack cluster without losing a record', async () => {
+    const s = service(
+      [1, 2, 3, 4, 5, 6].map((id) => ({ id, rack: id % 2 === 0 ? 'r2' : 'r1' })),
+      11,
+    );
+    const assignments = Array.from({ length: 30 }, (_, p) => [1, 2, 3].map((_, j) => 1 + ((p + j) % 3)));
+    await ok(s.call('topics.create', { name: 'skewed', assignments }));
+    const written: string[][] = Array.from({ length: 30 }, () => []);
+    for (let i = 0; i < 120; i++) {
+      const p = i % 30;
+      await ok(s.call('records.produce', { topic: 'skewed', partition: p, acks: 'all', records: [{ value: `r${i}` }] }));
+      written[p]!.push(`r${i}`);
+    }
+    const plan = await ok(s.call('balance.plan', {}));
+    expect(plan.balancedness.before).toBeLessThan(95);
+    expect(plan.balancedness.after).toBeGreaterThanOrEqual(95);
+    expect(plan.bytesToMove).toBeGreaterThan(0);
+    const results = await ok(s.call('reassignments.execute', { partitions: plan.partitions.map(({ topic, partition, replicas }) => ({ topic, partition, replicas })) }));
+    expect(results.every((r) => r.errorCode === 'NONE')).toBe(true);
+    s.sim.waitFor(() => s.sim.engine.listReassignments().length === 0, 300_000, 'the moves');
+    await ok(s.call('leaders.elect', { type: 'preferred' }));
+    const brokers = await ok(s.call('brokers.list', {}));
+    for (const b of brokers) {
+      expect(Math.abs(b.partitionCount - 15), `replicas on ${b.id}`).toBeLessThanOrEqual(1);
+      expect(Math.abs(b.leaderCount - 5), `leaders on ${b.id}`).toBeLessThanOrEqual(1);
+    }
+    const topic = await ok(s.call('topics.describe', { name: 'skewed' }));
+    for (const p of topic.partitions) {
+      expect(new Set(p.replicas.map((b) => b % 2)).size, `racks of partition ${p.partition}`).toBe(2);
+      const read = await ok(s.call('records.consume', { topic: 'skewed', partition: p.partition, offset: 0 }));
+      expect(read.records.map((r) => r.value)).toEqual(written[p.partition]);
+    }
+    const again = await ok(s.call('balance.plan', {}));
+    expect(again.balancedness.before).toBeGreaterThanOrEqual(95);
+    expect(again.partitions).toEqual([]);
+    // Draining broker 6 before removing it, and a leaders-only plan.
+    const drain = await ok(s.call('balance.plan', { excludeBrokers: [6] }));
+    expect(drain.after.brokers.find((b) => b.id === 6)!.replicas).toBe(0);
+    const leadersOnly = await ok(s.call('balance.plan', { leadersOnly: true }));
+    expect(leadersOnly.bytesToMove).toBe(0);
+  });
 });

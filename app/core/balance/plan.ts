@@ -1,0 +1,150 @@
+/**
+ * `balance.plan`: a small Cruise Control (console-anchors.md §4.10). Pure and deterministic: no
+ * I/O, no randomness, sorted iteration, so the same model and options give the same plan.
+ *
+ * Invariants:
+ * - Goals run in priority order (RackAware — only when racks are configured — ReplicaCapacity,
+ *   ReplicaDistribution, DiskUsageDistribution, TopicReplicaDistribution,
+ *   LeaderReplicaDistribution); each is optimised with every earlier goal as a veto.
+ * - After each goal its statistic (variance, or the violation count of a hard goal) must not
+ *   have grown; if it did the planner has a bug and throws INTERNAL rather than return a plan.
+ *   Distribution statistics are not compared while a drained broker still holds load, because
+ *   draining legitimately spreads load over the remaining brokers.
+ * - Leadership is expressed through order: every partition the plan touches lists its intended
+ *   leader first; `leaderChanges` are the preferred elections that realise it.
+ * - Balancedness (§4.6): "before" subtracts the weight of every goal that moved anything or is
+ *   still violated; "after" only of goals still violated.
+ */
+import { KafkaError } from '../../api/errors.js';
+import { balancednessScore, balancednessWeights } from './bands.js';
+import { DiskUsageDistributionGoal, LeaderReplicaDistributionGoal, ReplicaDistributionGoal, TopicReplicaDistributionGoal } from './distribution.js';
+import { RackAwareGoal, ReplicaCapacityGoal, Runner, type Goal } from './goals.js';
+import { ClusterState, type PartitionLoad } from './state.js';
+import {
+  DEFAULT_BALANCE_THRESHOLDS,
+  type BalanceDistributionView,
+  type BalanceGoalView,
+  type BalanceLeaderChangeView,
+  type BalanceModel,
+  type BalanceOptions,
+  type BalancePlanView,
+  type BalanceRackLoadView,
+  type BalanceReassignmentView,
+  type BalanceThresholds,
+} from './types.js';
+
+export function resolveThresholds(overrides: Partial<BalanceThresholds> = {}): BalanceThresholds {
+  const t: BalanceThresholds = { ...DEFAULT_BALANCE_THRESHOLDS, ...overrides };
+  const bad = (name: keyof BalanceThresholds, why: string): never => {
+    throw new KafkaError('INVALID_INPUT', `Balance threshold ${name} ${why}, got ${t[name]}.`);
+  };
+  for (const name of ['replicaCountBalanceThreshold', 'diskBalanceThreshold', 'topicReplicaCountBalanceThreshold', 'leaderReplicaCountBalanceThreshold'] as const) {
+    if (!Number.isFinite(t[name]) || t[name] < 1) bad(name, 'must be a number ≥ 1');
+  }
+  for (const name of ['maxReplicasPerBroker', 'topicReplicaCountBalanceMinGap', 'topicReplicaCountBalanceMaxGap'] as const) {
+    if (!Number.isSafeInteger(t[name]) || t[name] < 0) bad(name, 'must be a whole number ≥ 0');
+  }
+  if (t.topicReplicaCountBalanceMaxGap < t.topicReplicaCountBalanceMinGap) bad('topicReplicaCountBalanceMaxGap', 'must not be below the min gap');
+  return t;
+}
+
+function makeGoals(state: ClusterState, t: BalanceThresholds, settle: boolean): Goal[] {
+  const goals: Goal[] = [];
+  if (state.racksConfigured) goals.push(new RackAwareGoal(state));
+  goals.push(
+    new ReplicaCapacityGoal(state, t.maxReplicasPerBroker),
+    new ReplicaDistributionGoal(state, t.replicaCountBalanceThreshold, settle),
+    new DiskUsageDistributionGoal(state, t.diskBalanceThreshold),
+    new TopicReplicaDistributionGoal(state, t.topicReplicaCountBalanceThreshold, t.topicReplicaCountBalanceMinGap, t.topicReplicaCountBalanceMaxGap),
+    new LeaderReplicaDistributionGoal(state, t.leaderReplicaCountBalanceThreshold, settle),
+  );
+  return goals;
+}
+
+function distribution(state: ClusterState): BalanceDistributionView {
+  const brokers = state.brokers.map((b) => ({ id: b.id, rack: b.rack, alive: b.alive, excluded: b.excluded, replicas: b.replicas.size, leaders: b.leaders, bytes: b.bytes }));
+  const racks = new Map<string | null, BalanceRackLoadView>();
+  for (const b of brokers) {
+    let r = racks.get(b.rack);
+    if (!r) racks.set(b.rack, (r = { rack: b.rack, brokers: [], replicas: 0, leaders: 0, bytes: 0 }));
+    r.brokers.push(b.id);
+    r.replicas += b.replicas;
+    r.leaders += b.leaders;
+    r.bytes += b.bytes;
+  }
+  const order = (x: BalanceRackLoadView, y: BalanceRackLoadView): number =>
+    x.rack === y.rack ? 0 : x.rack === null ? 1 : y.rack === null ? -1 : x.rack < y.rack ? -1 : 1;
+  return { brokers, racks: [...racks.values()].sort(order) };
+}
+
+/** The partition's replica list after the plan: unchanged if untouched, else leader first. */
+function finalReplicas(p: PartitionLoad): number[] {
+  const touched = p.leader !== p.originalLeader || p.replicas.some((r, i) => r !== p.original[i]);
+  if (!touched || p.leader < 0) return [...p.replicas];
+  return [p.leader, ...p.replicas.filter((r) => r !== p.leader)];
+}
+
+/**
+ * Optimise one goal with the goals before it as vetoes, then check it did not make its own
+ * statistic worse (Cruise Control's stats comparator): if it did, that is our bug, not bad input.
+ */
+export function optimizeGoal(goal: Goal, run: Runner): void {
+  const s0 = goal.statistic();
+  goal.optimize(run);
+  const s1 = goal.statistic();
+  if (s0 !== null && s1 !== null && s1 > s0 + 1e-9 * Math.max(1, s0)) {
+    throw new KafkaError('INTERNAL', `Balancer bug: ${goal.name} made its own statistic worse (${s0} → ${s1}).`);
+  }
+  run.prior.push(goal);
+}
+
+export function planBalance(model: BalanceModel, options: BalanceOptions = {}): BalancePlanView {
+  const thresholds = resolveThresholds(options.thresholds);
+  const exclude = new Set(options.excludeBrokers ?? []);
+  const known = new Set(model.brokers.map((b) => b.id));
+  const unknown = [...exclude].sort((a, b) => a - b).find((id) => !known.has(id));
+  if (unknown !== undefined) throw new KafkaError('BROKER_NOT_FOUND', `Broker ${unknown} is not registered.`);
+
+  const state = new ClusterState(model, exclude);
+  if (state.candidates.length === 0 && state.partitions.length > 0) {
+    throw new KafkaError('INVALID_REQUEST', 'No alive broker outside the excluded ones is left to hold replicas.');
+  }
+  const before = distribution(state);
+  const goals = makeGoals(state, thresholds, options.settleInsideBand ?? true);
+  const run = new Runner(state, options.leadersOnly === true);
+  for (const goal of goals) optimizeGoal(goal, run);
+
+  const partitions: BalanceReassignmentView[] = [];
+  const leaderChanges: BalanceLeaderChangeView[] = [];
+  let bytesToMove = 0;
+  let replicaMoves = 0;
+  for (const p of state.partitions) {
+    const replicas = finalReplicas(p);
+    if (replicas.every((r, i) => r === p.original[i]) && replicas.length === p.original.length) continue;
+    partitions.push({ topic: p.topic, partition: p.partition, replicas, currentReplicas: [...p.original] });
+    const added = replicas.filter((r) => !p.original.includes(r)).length;
+    replicaMoves += added;
+    bytesToMove += added * p.bytes;
+    if (replicas[0] !== p.originalLeader) leaderChanges.push({ topic: p.topic, partition: p.partition, from: p.originalLeader, to: replicas[0]! });
+  }
+
+  const goalViews: BalanceGoalView[] = goals.map((g) => {
+    const moves = g.replicaMoves + g.leadershipMoves;
+    const status = !g.satisfied() ? 'violated' : moves > 0 ? 'optimized' : 'satisfied';
+    return { name: g.name, hard: g.hard, status, moves, replicaMoves: g.replicaMoves, leadershipMoves: g.leadershipMoves, band: g.band ? { ...g.band } : null };
+  });
+  const weights = balancednessWeights(goalViews);
+  return {
+    partitions,
+    leaderChanges,
+    bytesToMove,
+    replicaMoves,
+    before,
+    after: distribution(state),
+    balancedness: {
+      before: balancednessScore(weights, goalViews.map((g) => g.moves > 0 || g.status === 'violated')),
+      after: balancednessScore(weights, goalViews.map((g) => g.status === 'violated')),
+    },
+    goals: goalViews,
+  };
+}
