@@ -57,6 +57,14 @@ export interface EventMap {
   'partitions.added': { topic: string; previousCount: number; totalCount: number };
   /** A dynamic config changed (value null = deleted, back to its default). */
   'config.changed': { resourceType: 'topic' | 'broker'; resourceName: string; name: string; value: string | null };
+  /** How far a moving partition's new replicas have caught up (every second while it changes). */
+  'reassignment.progress': {
+    topic: string;
+    partition: number;
+    percent: number;
+    leaderLogEndOffset: number;
+    addingReplicas: { brokerId: number; logEndOffset: number; inIsr: boolean }[];
+  };
   /** A reassignment started, completed or was cancelled for one partition. */
   'reassignment.changed': { topic: string; partition: number; status: 'started' | 'completed' | 'cancelled'; replicas: number[]; addingReplicas: number[]; removingReplicas: number[] };
 }

@@ -167,6 +167,8 @@ export interface ReassignmentView {
   replicas: number[];
   addingReplicas: number[];
   removingReplicas: number[];
+  /** How far the new replicas have caught up with the leader (the slowest one counts). */
+  progress: { leaderLogEndOffset: number; addingReplicas: { brokerId: number; logEndOffset: number; inIsr: boolean }[]; percent: number };
 }
 
 /** Where one partition's reassignment stands (`reassignments.verify`, like `--verify`). */

@@ -93,6 +93,16 @@ export interface PartitionView extends PartitionState {
   replicaStates: ReplicaStateView[];
 }
 
+/** One in-flight reassignment with how far its new replicas have caught up. */
+export interface ReassignmentProgress {
+  topic: string;
+  partition: number;
+  replicas: number[];
+  addingReplicas: number[];
+  removingReplicas: number[];
+  progress: { leaderLogEndOffset: number; addingReplicas: { brokerId: number; logEndOffset: number; inIsr: boolean }[]; percent: number };
+}
+
 export interface BrokerInfo {
   id: number;
   rack: string | null;
@@ -108,6 +118,7 @@ export interface BrokerInfo {
 const CLIENT: NodeId = 'client';
 const CLOCK_KEY = 'clock.ms';
 const CLOCK_CHECKPOINT_MS = 1_000;
+const REASSIGNMENT_PROGRESS_MS = 1_000;
 const brokerProcessKey = (id: number): string => `broker.${id}.process`;
 
 export class Engine {
@@ -159,6 +170,7 @@ export class Engine {
   }
 
   private emit(event: EngineEvent): void {
+    if (event.type === 'reassignment.changed' && event.status === 'started') this.watchReassignments();
     for (const l of this.listeners) l(event);
   }
 
@@ -195,6 +207,7 @@ export class Engine {
     const first = ids.find((id) => this.brokers.get(id)!.isAlive);
     if (!this.controller.isActive && first !== undefined) this.activateController(first, 'cluster started');
     this.scheduleClockCheckpoint();
+    if (this.controller.listReassignments().length > 0) this.watchReassignments();
   }
 
   /** The engine time saved by the last run on this storage (0 for a new cluster). */
@@ -552,8 +565,43 @@ export class Engine {
   }
 
   /** `--list` (ListPartitionReassignments). */
-  listReassignments(): { topic: string; partition: number; replicas: number[]; addingReplicas: number[]; removingReplicas: number[] }[] {
-    return this.controller.listReassignments();
+  listReassignments(): ReassignmentProgress[] {
+    return this.controller.listReassignments().map((r) => {
+      const view = this.describePartition(r.topic, r.partition);
+      const leaderEnd = view?.replicaStates.find((s) => s.brokerId === view.leader)?.logEndOffset ?? -1;
+      const start = view?.logStartOffset ?? 0;
+      const adding = r.addingReplicas.map((brokerId) => {
+        const logEndOffset = view?.replicaStates.find((s) => s.brokerId === brokerId)?.logEndOffset ?? 0;
+        return { brokerId, logEndOffset, inIsr: view?.isr.includes(brokerId) ?? false };
+      });
+      // Share of the leader's log the new replicas hold (the slowest one counts).
+      const span = Math.max(0, leaderEnd - start);
+      const slowest = adding.reduce((m, a) => Math.min(m, a.inIsr ? leaderEnd : a.logEndOffset), leaderEnd);
+      const percent = span === 0 ? 100 : Math.max(0, Math.min(100, Math.floor(((slowest - start) / span) * 100)));
+      return { ...r, progress: { leaderLogEndOffset: leaderEnd, addingReplicas: adding, percent } };
+    });
+  }
+
+  private progressTimer: ReturnType<Scheduler['schedule']> | null = null;
+  private lastProgress = new Map<string, number>();
+
+  /** While replicas move, report each partition's catch-up every second (when it changed). */
+  private watchReassignments(): void {
+    if (this.progressTimer) return;
+    this.progressTimer = this.scheduler.schedule(REASSIGNMENT_PROGRESS_MS, () => {
+      this.progressTimer = null;
+      const running = this.listReassignments();
+      const seen = new Set<string>();
+      for (const r of running) {
+        const key = `${r.topic}:${r.partition}`;
+        seen.add(key);
+        if (this.lastProgress.get(key) === r.progress.percent) continue;
+        this.lastProgress.set(key, r.progress.percent);
+        this.emit({ type: 'reassignment.progress', atMs: this.scheduler.now(), topic: r.topic, partition: r.partition, percent: r.progress.percent, leaderLogEndOffset: r.progress.leaderLogEndOffset, addingReplicas: r.progress.addingReplicas });
+      }
+      for (const key of [...this.lastProgress.keys()]) if (!seen.has(key)) this.lastProgress.delete(key);
+      if (running.length > 0) this.watchReassignments();
+    });
   }
 
   /**

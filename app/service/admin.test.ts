@@ -183,3 +183,25 @@ describe('admin operations on a real data directory', () => {
     expect(leadersOnly.bytesToMove).toBe(0);
   });
 });
+
+describe('reassignment progress', () => {
+  it('reports how far new replicas have caught up, as a list field and as events', async () => {
+    const s = service(4, 21);
+    await ok(s.call('topics.create', { name: 't', assignments: [[1, 2, 3]] }));
+    const records = Array.from({ length: 10 }, () => ({ value: 'x'.repeat(1000) }));
+    for (let i = 0; i < 300; i++) await ok(s.call('records.produce', { topic: 't', partition: 0, acks: 'all', records }));
+    const percents: number[] = [];
+    s.subscribe((e) => {
+      if (e.type === 'reassignment.progress') percents.push(e.percent);
+    });
+    // 3 MB to copy at 50 kB/s, one 1 MiB fetch at a time: the move takes a while and shows progress.
+    await ok(s.call('reassignments.execute', { partitions: [{ topic: 't', partition: 0, replicas: [1, 2, 4] }], throttleBytesPerSec: 50_000 }));
+    const listed = await ok(s.call('reassignments.list', {}));
+    expect(listed[0]!.progress.addingReplicas.map((a) => a.brokerId)).toEqual([4]);
+    expect(listed[0]!.progress.leaderLogEndOffset).toBe(3000);
+    s.sim.waitFor(() => s.sim.engine.listReassignments().length === 0, 600_000, 'the move');
+    expect(percents.length).toBeGreaterThanOrEqual(2);
+    expect([...percents].sort((a, b) => a - b)).toEqual(percents); // never goes backwards
+    expect(percents.some((p) => p > 0 && p < 100)).toBe(true);
+  });
+});

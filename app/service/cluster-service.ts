@@ -241,6 +241,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
         replicas: [...r.replicas],
         addingReplicas: [...r.addingReplicas],
         removingReplicas: [...r.removingReplicas],
+        progress: { ...r.progress, addingReplicas: r.progress.addingReplicas.map((a) => ({ ...a })) },
       })),
     'reassignments.cancel': ({ partitions }) => engine.cancelReassignment(partitions).map(reassignmentResultView),
     'reassignments.verify': ({ partitions }) =>
