@@ -205,3 +205,34 @@ describe('reassignment progress', () => {
     expect(percents.some((p) => p > 0 && p < 100)).toBe(true);
   });
 });
+
+describe('topic preview and config changes that act at once', () => {
+  it('previews a topic: placement per partition and leaders per broker, creating nothing', async () => {
+    const s = service(3, 31);
+    const preview = await ok(s.call('topics.create', { name: 'p', partitions: 6, replicationFactor: 2, validateOnly: true }));
+    expect(preview.partitions).toHaveLength(6);
+    const leaders = new Map<number, number>();
+    for (const p of preview.partitions) {
+      expect(p.replicas).toHaveLength(2);
+      expect(p.leader).toBe(p.replicas[0]);
+      leaders.set(p.leader, (leaders.get(p.leader) ?? 0) + 1);
+    }
+    expect([...leaders.values()].sort()).toEqual([2, 2, 2]); // leaders spread evenly
+    expect(await ok(s.call('topics.list', {}))).toEqual([]);
+  });
+
+  it('a min.insync.replicas change takes effect in the engine at once', async () => {
+    const s = service(3, 32);
+    await ok(s.call('topics.create', { name: 'm', assignments: [[1, 2, 3]] }));
+    await ok(s.call('brokers.kill', { brokerId: 3 }));
+    s.sim.waitFor(() => s.sim.partition('m', 0).isr.length === 2, 30_000, 'broker 3 out of the ISR');
+    const produce = () => ok(s.call('records.produce', { topic: 'm', partition: 0, acks: 'all', records: [{ value: 'v' }] }));
+    expect((await produce()).errorCode).toBe('NONE');
+    await ok(s.call('configs.alter', { resource: { type: 'topic', name: 'm' }, set: { 'min.insync.replicas': '3' } }));
+    expect((await produce()).errorCode).toBe('NOT_ENOUGH_REPLICAS');
+    await ok(s.call('configs.alter', { resource: { type: 'topic', name: 'm' }, set: { 'min.insync.replicas': null } }));
+    expect((await produce()).errorCode).toBe('NONE');
+    const described = await ok(s.call('configs.describe', { resource: { type: 'topic', name: 'm' } }));
+    expect(described.find((c) => c.name === 'min.insync.replicas')).toMatchObject({ value: '1', source: 'DEFAULT_CONFIG' });
+  });
+});
