@@ -138,6 +138,20 @@ export interface ConfigEntryView {
   type: 'boolean' | 'int' | 'long' | 'double' | 'string' | 'list';
   /** The validity rule in the notation of Kafka's docs (`[1,...]`), '' when any value of the type goes. */
   validValues: string;
+  /** Kafka's importance for the config, as its documentation lists it (`ConfigDef.Importance`). */
+  importance: 'high' | 'medium' | 'low';
+  /** What the config does to the cluster's guarantees; absent where the catalogue states nothing. */
+  effect?: ConfigEffectView;
+}
+
+/** A config's effect, one plain sentence per aspect (each absent where it has none). */
+export interface ConfigEffectView {
+  /** Whether acknowledged data survives failures (and how long it is kept). */
+  durability?: string;
+  /** Whether clients can keep writing and reading, and how fast the cluster recovers. */
+  availability?: string;
+  /** Throughput, latency and resource use. */
+  performance?: string;
 }
 
 /** The outcome of one partition's leader election (`leaders.elect`). */

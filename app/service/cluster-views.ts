@@ -173,7 +173,7 @@ export function topicView(engine: Engine, topic: TopicImage, planned: PartitionS
   return { name: topic.name, topicId: topic.topicId, configs: { ...topic.configs }, partitions };
 }
 
-/** Described configs with their type and validity rule. */
+/** Described configs with their type, validity rule, Kafka's importance and their effect. */
 export function configEntryViews(scope: 'topic' | 'broker', resolved: ResolvedConfig[]): ConfigEntryView[] {
   return resolved.map((c) => {
     const def = configDef(scope, c.name);
@@ -187,6 +187,8 @@ export function configEntryViews(scope: 'topic' | 'broker', resolved: ResolvedCo
       doc: c.doc,
       type: def?.type ?? 'string',
       validValues: def ? validValuesText(def.rule) : '',
+      importance: c.importance,
+      ...(c.effect !== undefined ? { effect: { ...c.effect } } : {}),
     };
   });
 }

@@ -11,6 +11,15 @@
  *   `log.roll.jitter.hours` and `log.flush.scheduler.interval.ms` are read-only. (§9d's
  *   "log.retention.*" shorthand is looser than Kafka here; Kafka wins.)
  * - `default: null` marks a config Kafka leaves unset so that a later synonym applies.
+ * - `importance` is the one Kafka's ConfigDef declares, which is what the generated broker config
+ *   table on kafka.apache.org prints: `LogConfig.SERVER_CONFIG_DEF`/`ServerLogConfigs` (log.*,
+ *   num.partitions, auto.create.topics.enable, min.insync.replicas), `CleanerConfig`
+ *   (log.cleaner.*), `ServerConfigs` (message.max.bytes, compression.*, delete.topic.enable),
+ *   `ReplicationConfigs`, `KRaftConfigs`, `QuorumConfig` (controller.quorum.*) and `QuotaConfig`
+ *   (replication.quota.window.*, and `brokerQuotaConfigs()` for the dynamic-only throttle rates).
+ *   A broker synonym may rank higher than its topic config (log.retention.ms is HIGH,
+ *   retention.ms MEDIUM): Kafka declares them separately.
+ * - `effect`: see `effects.ts`; a topic config's broker synonyms share its effect.
  *
  * Simulator choices, stated rather than hidden:
  * - `eligible.leader.replicas.enable` is a 3.9 config; from 4.0 ELR is the feature
@@ -18,125 +27,155 @@
  *   this cluster-wide switch (default false; Kafka 4.1+ enables it on new clusters).
  * - `default.replication.factor` gets `>= 1`, stricter than Kafka, which has no validator.
  */
+import { BROKER_EFFECTS } from './effects.js';
 import { LONG_MAX } from './types.js';
-import type { BrokerConfigDef, ConfigRule, ConfigType, UpdateMode } from './types.js';
-import { CLEANUP_POLICIES, COMPRESSION_TYPES, TIMESTAMP_TYPES } from './topic-catalogue.js';
+import type { BrokerConfigDef, ConfigEffect, ConfigImportance, ConfigRule, ConfigType, UpdateMode } from './types.js';
+import { CLEANUP_POLICIES, COMPRESSION_TYPES, TIMESTAMP_TYPES, TOPIC_CONFIGS } from './topic-catalogue.js';
+
+/** A broker synonym is the cluster default of its topic config, so it shares that config's effect. */
+const EFFECT_OF_TOPIC_SYNONYM: ReadonlyMap<string, ConfigEffect> = new Map(
+  TOPIC_CONFIGS.flatMap(({ effect, brokerSynonyms }) =>
+    effect === undefined ? [] : brokerSynonyms.map((s): [string, ConfigEffect] => [s.name, effect]),
+  ),
+);
 
 function broker(
   name: string,
+  importance: ConfigImportance,
   type: ConfigType,
   def: string | null,
   rule: ConfigRule,
   updateMode: UpdateMode,
   doc: string,
 ): BrokerConfigDef {
-  return { name, scope: 'broker', type, default: def, rule, updateMode, doc, sensitive: false };
+  const effect = Object.hasOwn(BROKER_EFFECTS, name) ? BROKER_EFFECTS[name] : EFFECT_OF_TOPIC_SYNONYM.get(name);
+  return {
+    name,
+    scope: 'broker',
+    type,
+    default: def,
+    rule,
+    updateMode,
+    doc,
+    importance,
+    ...(effect !== undefined ? { effect } : {}),
+    sensitive: false,
+  };
 }
 
 const atLeast = (min: number): ConfigRule => ({ kind: 'range', min });
 const between = (min: number, max: number): ConfigRule => ({ kind: 'range', min, max });
 const ANY: ConfigRule = { kind: 'any' };
+const HIGH: ConfigImportance = 'high';
+const MEDIUM: ConfigImportance = 'medium';
+const LOW: ConfigImportance = 'low';
 const RO: UpdateMode = 'read-only';
 const CW: UpdateMode = 'cluster-wide';
 const PB: UpdateMode = 'per-broker';
 
 /** Broker defaults of topic configs (the `log.*` family and friends). */
 const LOG_CONFIGS: readonly BrokerConfigDef[] = [
-  broker('log.cleanup.policy', 'list', 'delete', { kind: 'list-subset', values: CLEANUP_POLICIES }, CW,
+  broker('log.cleanup.policy', MEDIUM, 'list', 'delete', { kind: 'list-subset', values: CLEANUP_POLICIES }, CW,
     'Default cleanup.policy for topics without an override.'),
-  broker('compression.type', 'string', 'producer', { kind: 'enum', values: COMPRESSION_TYPES }, CW,
+  broker('compression.type', HIGH, 'string', 'producer', { kind: 'enum', values: COMPRESSION_TYPES }, CW,
     'Default compression.type for topics without an override.'),
-  broker('compression.gzip.level', 'int', '-1', { kind: 'range', min: 1, max: 9, alsoAllowed: -1 }, CW,
+  broker('compression.gzip.level', MEDIUM, 'int', '-1', { kind: 'range', min: 1, max: 9, alsoAllowed: -1 }, CW,
     'Default gzip level for topics without an override.'),
-  broker('compression.lz4.level', 'int', '9', between(1, 17), CW, 'Default LZ4 level for topics without an override.'),
-  broker('compression.zstd.level', 'int', '3', between(-131072, 22), CW,
+  broker('compression.lz4.level', MEDIUM, 'int', '9', between(1, 17), CW, 'Default LZ4 level for topics without an override.'),
+  broker('compression.zstd.level', MEDIUM, 'int', '3', between(-131072, 22), CW,
     'Default Zstandard level for topics without an override.'),
-  broker('log.cleaner.delete.retention.ms', 'long', '86400000', atLeast(0), CW, 'Default delete.retention.ms.'),
-  broker('log.cleaner.max.compaction.lag.ms', 'long', LONG_MAX, atLeast(1), CW, 'Default max.compaction.lag.ms.'),
-  broker('log.cleaner.min.cleanable.ratio', 'double', '0.5', between(0, 1), CW, 'Default min.cleanable.dirty.ratio.'),
-  broker('log.cleaner.min.compaction.lag.ms', 'long', '0', atLeast(0), CW, 'Default min.compaction.lag.ms.'),
-  broker('log.flush.interval.messages', 'long', LONG_MAX, atLeast(1), CW, 'Default flush.messages.'),
-  broker('log.flush.interval.ms', 'long', null, ANY, CW,
+  broker('log.cleaner.delete.retention.ms', MEDIUM, 'long', '86400000', atLeast(0), CW, 'Default delete.retention.ms.'),
+  broker('log.cleaner.max.compaction.lag.ms', MEDIUM, 'long', LONG_MAX, atLeast(1), CW, 'Default max.compaction.lag.ms.'),
+  broker('log.cleaner.min.cleanable.ratio', MEDIUM, 'double', '0.5', between(0, 1), CW, 'Default min.cleanable.dirty.ratio.'),
+  broker('log.cleaner.min.compaction.lag.ms', MEDIUM, 'long', '0', atLeast(0), CW, 'Default min.compaction.lag.ms.'),
+  broker('log.flush.interval.messages', HIGH, 'long', LONG_MAX, atLeast(1), CW, 'Default flush.messages.'),
+  broker('log.flush.interval.ms', HIGH, 'long', null, ANY, CW,
     'Default flush.ms; when unset, log.flush.scheduler.interval.ms applies.'),
-  broker('log.flush.scheduler.interval.ms', 'long', LONG_MAX, ANY, RO,
+  broker('log.flush.scheduler.interval.ms', HIGH, 'long', LONG_MAX, ANY, RO,
     'How often the flusher checks whether any log needs an fsync; also the fallback for flush.ms.'),
-  broker('log.index.interval.bytes', 'int', '4096', atLeast(0), CW, 'Default index.interval.bytes.'),
-  broker('log.index.size.max.bytes', 'int', '10485760', atLeast(4), CW, 'Default segment.index.bytes.'),
-  broker('log.message.timestamp.after.max.ms', 'long', '3600000', atLeast(0), CW,
+  broker('log.index.interval.bytes', MEDIUM, 'int', '4096', atLeast(0), CW, 'Default index.interval.bytes.'),
+  broker('log.index.size.max.bytes', MEDIUM, 'int', '10485760', atLeast(4), CW, 'Default segment.index.bytes.'),
+  broker('log.message.timestamp.after.max.ms', MEDIUM, 'long', '3600000', atLeast(0), CW,
     'Default message.timestamp.after.max.ms.'),
-  broker('log.message.timestamp.before.max.ms', 'long', LONG_MAX, atLeast(0), CW,
+  broker('log.message.timestamp.before.max.ms', MEDIUM, 'long', LONG_MAX, atLeast(0), CW,
     'Default message.timestamp.before.max.ms.'),
-  broker('log.message.timestamp.type', 'string', 'CreateTime', { kind: 'enum', values: TIMESTAMP_TYPES }, CW,
+  broker('log.message.timestamp.type', MEDIUM, 'string', 'CreateTime', { kind: 'enum', values: TIMESTAMP_TYPES }, CW,
     'Default message.timestamp.type.'),
-  broker('log.preallocate', 'boolean', 'false', ANY, CW, 'Default preallocate.'),
-  broker('log.retention.bytes', 'long', '-1', ANY, CW, 'Default retention.bytes (per partition; -1 = no limit).'),
-  broker('log.retention.ms', 'long', null, ANY, CW,
+  broker('log.preallocate', MEDIUM, 'boolean', 'false', ANY, CW, 'Default preallocate.'),
+  broker('log.retention.bytes', HIGH, 'long', '-1', ANY, CW, 'Default retention.bytes (per partition; -1 = no limit).'),
+  broker('log.retention.ms', HIGH, 'long', null, ANY, CW,
     'Default retention.ms; when unset, log.retention.minutes then log.retention.hours apply (negative = no limit).'),
-  broker('log.retention.minutes', 'int', null, ANY, RO,
+  broker('log.retention.minutes', HIGH, 'int', null, ANY, RO,
     'Retention in minutes, used when log.retention.ms is unset.'),
-  broker('log.retention.hours', 'int', '168', ANY, RO,
+  broker('log.retention.hours', HIGH, 'int', '168', ANY, RO,
     'Retention in hours, used when log.retention.ms and log.retention.minutes are unset.'),
-  broker('log.retention.check.interval.ms', 'long', '300000', atLeast(1), RO,
+  broker('log.retention.check.interval.ms', MEDIUM, 'long', '300000', atLeast(1), RO,
     'How often each broker looks for log segments that retention.ms or retention.bytes allow it to delete.'),
-  broker('log.roll.jitter.ms', 'long', null, ANY, CW,
+  broker('log.roll.jitter.ms', HIGH, 'long', null, ANY, CW,
     'Default segment.jitter.ms; when unset, log.roll.jitter.hours applies.'),
-  broker('log.roll.jitter.hours', 'int', '0', atLeast(0), RO, 'Roll jitter in hours, used when log.roll.jitter.ms is unset.'),
-  broker('log.roll.ms', 'long', null, ANY, CW, 'Default segment.ms; when unset, log.roll.hours applies.'),
-  broker('log.roll.hours', 'int', '168', atLeast(1), RO, 'Segment roll age in hours, used when log.roll.ms is unset.'),
-  broker('log.segment.bytes', 'int', '1073741824', atLeast(1048576), CW, 'Default segment.bytes (at least 1 MiB).'),
-  broker('log.segment.delete.delay.ms', 'long', '60000', atLeast(0), CW, 'Default file.delete.delay.ms.'),
-  broker('message.max.bytes', 'int', '1048588', atLeast(0), CW, 'Default max.message.bytes: the largest batch a topic accepts.'),
-  broker('min.insync.replicas', 'int', '1', atLeast(1), CW,
+  broker('log.roll.jitter.hours', HIGH, 'int', '0', atLeast(0), RO, 'Roll jitter in hours, used when log.roll.jitter.ms is unset.'),
+  broker('log.roll.ms', HIGH, 'long', null, ANY, CW, 'Default segment.ms; when unset, log.roll.hours applies.'),
+  broker('log.roll.hours', HIGH, 'int', '168', atLeast(1), RO, 'Segment roll age in hours, used when log.roll.ms is unset.'),
+  broker('log.segment.bytes', HIGH, 'int', '1073741824', atLeast(1048576), CW, 'Default segment.bytes (at least 1 MiB).'),
+  broker('log.segment.delete.delay.ms', HIGH, 'long', '60000', atLeast(0), CW, 'Default file.delete.delay.ms.'),
+  broker('message.max.bytes', HIGH, 'int', '1048588', atLeast(0), CW, 'Default max.message.bytes: the largest batch a topic accepts.'),
+  broker('min.insync.replicas', HIGH, 'int', '1', atLeast(1), CW,
     'Default min.insync.replicas: the ISR size an acks=all write needs.'),
-  broker('unclean.leader.election.enable', 'boolean', 'false', ANY, CW,
+  broker('unclean.leader.election.enable', HIGH, 'boolean', 'false', ANY, CW,
     'Default unclean.leader.election.enable: whether an out-of-sync replica may be elected, losing data.'),
 ];
 
 /** Replication, liveness and cluster behaviour. */
 const SERVER_CONFIGS: readonly BrokerConfigDef[] = [
-  broker('auto.create.topics.enable', 'boolean', 'true', ANY, RO,
+  broker('auto.create.topics.enable', HIGH, 'boolean', 'true', ANY, RO,
     'Whether a Metadata request for an unknown topic creates it with the default settings.'),
-  broker('auto.leader.rebalance.enable', 'boolean', 'true', ANY, RO,
+  broker('auto.leader.rebalance.enable', HIGH, 'boolean', 'true', ANY, RO,
     'Whether the controller periodically moves leadership back to preferred replicas.'),
-  broker('broker.heartbeat.interval.ms', 'int', '2000', ANY, RO, 'How often a broker heartbeats to the controller.'),
-  broker('broker.session.timeout.ms', 'int', '9000', ANY, RO,
+  broker('broker.heartbeat.interval.ms', MEDIUM, 'int', '2000', ANY, RO, 'How often a broker heartbeats to the controller.'),
+  broker('broker.session.timeout.ms', MEDIUM, 'int', '9000', ANY, RO,
     'How long the controller waits without a heartbeat before fencing a broker.'),
-  broker('controller.quorum.election.timeout.ms', 'int', '1000', ANY, RO,
+  broker('controller.quorum.election.timeout.ms', HIGH, 'int', '1000', ANY, RO,
     'How long a controller voter waits before starting a new controller election.'),
-  broker('controller.quorum.fetch.timeout.ms', 'int', '2000', ANY, RO,
+  broker('controller.quorum.fetch.timeout.ms', HIGH, 'int', '2000', ANY, RO,
     'How long a controller voter waits for the active controller before it suspects it.'),
-  broker('default.replication.factor', 'int', '1', atLeast(1), RO,
+  broker('default.replication.factor', MEDIUM, 'int', '1', atLeast(1), RO,
     'Replication factor of topics created without one (including auto-created topics).'),
-  broker('delete.topic.enable', 'boolean', 'true', ANY, RO,
+  broker('delete.topic.enable', HIGH, 'boolean', 'true', ANY, RO,
     'Whether topics may be deleted; otherwise deletion fails with TOPIC_DELETION_DISABLED.'),
-  broker('eligible.leader.replicas.enable', 'boolean', 'false', ANY, CW,
+  // HIGH in Kafka 3.9's KRaftConfigs/KafkaConfig; 4.x dropped the config for a feature flag.
+  broker('eligible.leader.replicas.enable', HIGH, 'boolean', 'false', ANY, CW,
     'Whether the controller keeps eligible leader replicas (KIP-966); a feature flag from Kafka 4.0.'),
-  broker('follower.replication.throttled.rate', 'long', LONG_MAX, atLeast(0), PB,
+  // importance not confirmed in the docs table: MEDIUM is from QuotaConfig.brokerQuotaConfigs(), the
+  // ConfigDef of the dynamic-only throttle rates, which the generated broker table may not include.
+  broker('follower.replication.throttled.rate', MEDIUM, 'long', LONG_MAX, atLeast(0), PB,
     'Bytes per second available to throttled follower fetches on this broker.'),
-  broker('leader.imbalance.check.interval.seconds', 'long', '300', atLeast(1), RO,
+  broker('leader.imbalance.check.interval.seconds', HIGH, 'long', '300', atLeast(1), RO,
     'How often the controller checks whether leadership should move back to preferred replicas.'),
-  broker('leader.replication.throttled.rate', 'long', LONG_MAX, atLeast(0), PB,
+  // importance not confirmed in the docs table (see follower.replication.throttled.rate).
+  broker('leader.replication.throttled.rate', MEDIUM, 'long', LONG_MAX, atLeast(0), PB,
     'Bytes per second this broker may serve to throttled follower fetches.'),
-  broker('num.partitions', 'int', '1', atLeast(1), RO, 'Partition count of topics created without one.'),
-  broker('num.replica.fetchers', 'int', '1', atLeast(1), CW, 'Fetcher threads per source broker.'),
-  broker('replica.fetch.backoff.ms', 'int', '1000', atLeast(0), RO, 'Pause after a replica fetch fails.'),
-  broker('replica.fetch.max.bytes', 'int', '1048576', atLeast(0), RO,
+  broker('num.partitions', MEDIUM, 'int', '1', atLeast(1), RO, 'Partition count of topics created without one.'),
+  broker('num.replica.fetchers', HIGH, 'int', '1', atLeast(1), CW, 'Fetcher threads per source broker.'),
+  broker('replica.fetch.backoff.ms', MEDIUM, 'int', '1000', atLeast(0), RO, 'Pause after a replica fetch fails.'),
+  broker('replica.fetch.max.bytes', MEDIUM, 'int', '1048576', atLeast(0), RO,
     'Bytes a follower asks for per partition in one fetch (a larger first batch is still returned).'),
-  broker('replica.fetch.min.bytes', 'int', '1', ANY, RO, 'Bytes a replica fetch waits for before the leader answers.'),
-  broker('replica.fetch.response.max.bytes', 'int', '10485760', atLeast(0), RO,
+  broker('replica.fetch.min.bytes', HIGH, 'int', '1', ANY, RO, 'Bytes a replica fetch waits for before the leader answers.'),
+  broker('replica.fetch.response.max.bytes', MEDIUM, 'int', '10485760', atLeast(0), RO,
     'Bytes a whole replica fetch response may carry.'),
-  broker('replica.fetch.wait.max.ms', 'int', '500', ANY, RO,
+  broker('replica.fetch.wait.max.ms', HIGH, 'int', '500', ANY, RO,
     'Longest the leader holds a replica fetch while waiting for replica.fetch.min.bytes.'),
-  broker('replica.high.watermark.checkpoint.interval.ms', 'long', '5000', ANY, RO,
+  broker('replica.high.watermark.checkpoint.interval.ms', HIGH, 'long', '5000', ANY, RO,
     'How often each broker writes its high watermarks to disk.'),
-  broker('replica.lag.time.max.ms', 'long', '30000', ANY, RO,
+  broker('replica.lag.time.max.ms', HIGH, 'long', '30000', ANY, RO,
     'A follower that has not caught up within this time is removed from the ISR.'),
-  broker('replica.socket.timeout.ms', 'int', '30000', ANY, RO, 'Network timeout of replica fetch requests.'),
-  broker('replication.quota.window.num', 'int', '11', atLeast(1), RO,
+  broker('replica.socket.timeout.ms', HIGH, 'int', '30000', ANY, RO, 'Network timeout of replica fetch requests.'),
+  broker('replication.quota.window.num', LOW, 'int', '11', atLeast(1), RO,
     'Number of samples the replication throttle averages over.'),
-  broker('replication.quota.window.size.seconds', 'int', '1', atLeast(1), RO,
+  broker('replication.quota.window.size.seconds', LOW, 'int', '1', atLeast(1), RO,
     'Length of each replication throttle sample.'),
-  broker('unclean.leader.election.interval.ms', 'long', '300000', atLeast(1), RO,
+  // importance not confirmed in the docs: Kafka defines this one with defineInternal (MEDIUM in
+  // ReplicationConfigs.CONFIG_DEF), so the generated broker table does not list it.
+  broker('unclean.leader.election.interval.ms', MEDIUM, 'long', '300000', atLeast(1), RO,
     'How often the controller looks for leaderless partitions it may elect uncleanly.'),
 ];
 

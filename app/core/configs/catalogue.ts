@@ -16,6 +16,8 @@ export type {
   BrokerConfigDef,
   BrokerSynonym,
   ConfigDef,
+  ConfigEffect,
+  ConfigImportance,
   ConfigRule,
   ConfigScope,
   ConfigType,

@@ -19,7 +19,7 @@
  */
 import { KafkaError } from '../../api/errors.js';
 import { brokerConfigDef, configDef, removedTopicConfigHint, topicConfigDef, BROKER_CONFIGS, TOPIC_CONFIGS } from './catalogue.js';
-import type { BrokerConfigDef, ConfigScope, TopicConfigDef } from './types.js';
+import type { BrokerConfigDef, ConfigEffect, ConfigImportance, ConfigScope, TopicConfigDef } from './types.js';
 import { LONG_MAX } from './types.js';
 import { parseConfigValue, splitList } from './values.js';
 import type { ConfigValue } from './values.js';
@@ -35,6 +35,7 @@ export type ConfigSource =
 /**
  * One described config. `value` and `default` are Kafka's strings; where Kafka reports null (a
  * broker config with no default that defers to a synonym, e.g. `log.retention.ms`) they are ''.
+ * `importance` is Kafka's; `effect` is present where the catalogue states one.
  */
 export interface ResolvedConfig {
   name: string;
@@ -44,6 +45,8 @@ export interface ResolvedConfig {
   readOnly: boolean;
   sensitive: boolean;
   doc: string;
+  importance: ConfigImportance;
+  effect?: ConfigEffect;
 }
 
 type ConfigMap = Readonly<Record<string, string>>;
@@ -167,6 +170,16 @@ function resolveBroker(def: BrokerConfigDef, perBroker: ConfigMap, clusterDefaul
   return { value: def.default ?? '', source: 'DEFAULT_CONFIG' as ConfigSource };
 }
 
+/** The catalogue's description of a config, as every described entry carries it. */
+function describedMeta(def: TopicConfigDef | BrokerConfigDef): Pick<ResolvedConfig, 'sensitive' | 'doc' | 'importance' | 'effect'> {
+  return {
+    sensitive: def.sensitive,
+    doc: def.doc,
+    importance: def.importance,
+    ...(def.effect !== undefined ? { effect: { ...def.effect } } : {}),
+  };
+}
+
 const byName = (a: { name: string }, b: { name: string }): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /** Every topic config with its effective value and source, sorted by name. */
@@ -180,8 +193,7 @@ export function describeTopicConfigs(
     ...resolveTopic(def, topicOverrides, clusterDefaults, staticBroker),
     default: def.default,
     readOnly: false,
-    sensitive: def.sensitive,
-    doc: def.doc,
+    ...describedMeta(def),
   }));
 }
 
@@ -196,8 +208,7 @@ export function describeBrokerConfigs(
     ...resolveBroker(def, perBroker, clusterDefaults, staticConfigs),
     default: def.default ?? '',
     readOnly: def.updateMode === 'read-only',
-    sensitive: def.sensitive,
-    doc: def.doc,
+    ...describedMeta(def),
   }));
 }
 

@@ -17,6 +17,20 @@ export type ConfigType = 'boolean' | 'int' | 'long' | 'double' | 'string' | 'lis
 /** How a broker config may change (Kafka's `DynamicBrokerConfig` update modes). */
 export type UpdateMode = 'read-only' | 'per-broker' | 'cluster-wide';
 
+/** Kafka's ConfigDef importance, as the generated config tables on kafka.apache.org show it. */
+export type ConfigImportance = 'high' | 'medium' | 'low';
+
+/**
+ * What a config does to the cluster's guarantees, one plain sentence per aspect, in our own words
+ * (brief §3, §4, §9, §10): `durability` = whether acknowledged data survives, `availability` =
+ * whether clients can write and read, `performance` = throughput, latency and resource use.
+ */
+export interface ConfigEffect {
+  durability?: string;
+  availability?: string;
+  performance?: string;
+}
+
 /** Kafka's Long.MAX_VALUE, as Kafka prints it. */
 export const LONG_MAX = '9223372036854775807';
 
@@ -45,6 +59,10 @@ interface ConfigDefBase {
   rule: ConfigRule;
   /** One line, in our own words. */
   doc: string;
+  /** Kafka's importance for this config (`ConfigDef.Importance`). */
+  importance: ConfigImportance;
+  /** Its effect on durability, availability and performance; absent where we state none. */
+  effect?: ConfigEffect;
   /** No config in the catalogue holds a secret. */
   sensitive: false;
 }
@@ -66,4 +84,11 @@ export interface BrokerConfigDef extends ConfigDefBase {
   updateMode: UpdateMode;
 }
 
-export type ConfigDef = TopicConfigDef | BrokerConfigDef;
+/**
+ * A definition as the value parser and the profile code read it. `importance` is optional here
+ * only so that a spec built outside the catalogue (a producer or consumer setting handed to
+ * `parseConfigValue`) need not invent one; every catalogue entry is a `TopicConfigDef` or
+ * `BrokerConfigDef`, where it is required.
+ */
+export type ConfigDef = LooseImportance<TopicConfigDef> | LooseImportance<BrokerConfigDef>;
+type LooseImportance<D extends ConfigDefBase> = Omit<D, 'importance'> & { importance?: ConfigImportance };

@@ -1,0 +1,217 @@
+/**
+ * What each config does to durability, availability and performance, in our own words, drawn
+ * from the brief (kafka-semantics.md §2–§4, §7c, §8, §9, §10) and Kafka's config docs.
+ *
+ * Guarantees:
+ * - Each entry is one plain sentence per aspect (checked by the tests).
+ * - A broker config that is only the cluster default of a topic config (`log.retention.ms` for
+ *   `retention.ms`, `message.max.bytes` for `max.message.bytes`, …) shares the topic config's
+ *   effect; `BROKER_EFFECTS` lists only broker configs with an effect of their own. The catalogue
+ *   applies that rule, so the two texts cannot drift apart.
+ * - Every key names a config in the catalogue (checked by the tests).
+ */
+import type { ConfigEffect } from './types.js';
+
+/** Effects of topic configs, which their broker synonyms share. */
+export const TOPIC_EFFECTS: Readonly<Record<string, ConfigEffect>> = {
+  'cleanup.policy': {
+    durability: 'With "delete", old segments are removed once retention.ms or retention.bytes allows it, whether or not anyone has consumed them.',
+  },
+  'compression.type': {
+    performance:
+      'A codec other than "producer" that differs from the batch\'s own makes the broker recompress every batch it appends, which costs CPU on the leader.',
+  },
+  'compression.gzip.level': {
+    performance: 'A higher level stores smaller batches but makes gzip recompression on the broker slower.',
+  },
+  'compression.lz4.level': {
+    performance: 'A higher level stores smaller batches but makes LZ4 recompression on the broker slower.',
+  },
+  'compression.zstd.level': {
+    performance: 'A higher level stores smaller batches but makes Zstandard recompression on the broker slower.',
+  },
+  'delete.retention.ms': {
+    durability:
+      'On a compacted topic, a consumer that lags by more than this may never see a delete marker and so keeps a record that was deleted.',
+  },
+  'file.delete.delay.ms': {
+    performance: 'Segments that left the log keep using disk space for this long, which gives reads already under way time to finish.',
+  },
+  'flush.messages': {
+    durability:
+      'By default Kafka never forces an fsync and relies on replicas instead, so a power loss that empties every in-sync replica\'s page cache at once can lose acknowledged writes; a lower value narrows that window.',
+    performance: 'Low values fsync often and cut write throughput sharply.',
+  },
+  'flush.ms': {
+    durability:
+      'By default no time-based fsync is forced and durability rests on replication alone; a lower value bounds how long acknowledged records may live only in memory.',
+    performance: 'Frequent forced fsyncs lower throughput and raise produce latency.',
+  },
+  'follower.replication.throttled.replicas': {
+    durability: 'A listed replica that is out of sync catches up only as fast as follower.replication.throttled.rate allows, so the partition spends longer with fewer up-to-date copies.',
+    performance: 'Throttling the replicas a reassignment adds keeps its copying from crowding out producers and consumers.',
+  },
+  'index.interval.bytes': {
+    performance: 'A smaller interval makes the offset index denser: quicker lookups by offset or timestamp, larger index files.',
+  },
+  'leader.replication.throttled.replicas': {
+    durability: 'An out-of-sync follower fetching from a listed leader replica is served only as fast as leader.replication.throttled.rate allows, so it takes longer to rejoin the ISR.',
+    performance: 'Throttling the replicas a reassignment moves away from keeps its copying from crowding out producers and consumers.',
+  },
+  'max.compaction.lag.ms': {
+    performance: 'A lower bound forces earlier segment rolls and more frequent cleaning on compacted topics.',
+  },
+  'max.message.bytes': {
+    availability: 'A batch larger than this is refused with MESSAGE_TOO_LARGE, so the producer cannot write it at all.',
+    performance: 'Raising it means followers and consumers move larger batches per fetch and need more memory to do so.',
+  },
+  'message.timestamp.after.max.ms': {
+    availability: 'Batches whose CreateTime lies further in the future than this are refused with INVALID_TIMESTAMP, so a producer with a fast clock cannot write.',
+    durability: 'Time-based retention goes by the newest timestamp in a segment, so a far-future timestamp would otherwise keep its segment past retention.ms.',
+  },
+  'message.timestamp.before.max.ms': {
+    availability: 'Batches whose CreateTime lies further in the past than this are refused with INVALID_TIMESTAMP; by default any age is accepted.',
+  },
+  'message.timestamp.type': {
+    durability: 'With LogAppendTime, time-based retention counts from when the broker stored a record rather than from the producer\'s clock.',
+  },
+  'min.cleanable.dirty.ratio': {
+    performance: 'A lower ratio compacts more often: less superseded data on disk, more cleaner I/O.',
+  },
+  'min.compaction.lag.ms': {
+    durability: 'Every record stays readable, uncompacted, for at least this long, so consumers within that window see each update.',
+  },
+  'min.insync.replicas': {
+    durability: 'With acks=all, a write is acknowledged only once at least this many in-sync replicas have it, so it survives the loss of all but one of them.',
+    availability:
+      'acks=all writes are refused (NOT_ENOUGH_REPLICAS) when fewer replicas are in sync, and since Kafka 3.7 the high watermark also stops, so even acks=0/1 writes stay invisible until the ISR recovers.',
+  },
+  preallocate: {
+    performance: 'Allocating each segment file at full size up front can speed appends on some file systems, at the cost of disk space.',
+  },
+  'retention.bytes': {
+    durability: 'Once a partition grows past this size its oldest segments are deleted, consumed or not, so a slow consumer can lose records it has not read.',
+  },
+  'retention.ms': {
+    durability: 'Records older than this are deleted whether or not they have been consumed, so a consumer that lags further behind loses them; -1 keeps everything.',
+  },
+  'segment.bytes': {
+    availability: 'A batch larger than a whole segment is refused with RECORD_LIST_TOO_LARGE.',
+    durability: 'Retention deletes whole segments, so larger segments keep expired records longer and free space in bigger steps.',
+    performance: 'Smaller segments mean more files and open index handles per partition.',
+  },
+  'segment.index.bytes': {
+    performance: 'A full offset index forces a segment roll, so too small an index produces many small segments.',
+  },
+  'segment.jitter.ms': {
+    performance: 'Spreads time-based rolls so that partitions created together do not all roll, and run retention, at the same moment.',
+  },
+  'segment.ms': {
+    durability: 'A segment that keeps receiving data is rolled at least this often, so retention can delete its oldest records in steps no coarser than this.',
+    performance: 'A short interval creates many small segment files on quiet partitions.',
+  },
+  'unclean.leader.election.enable': {
+    durability:
+      'When enabled, a replica outside the ISR may become leader, and every acknowledged record it lacks is lost for good once the old leader returns and truncates.',
+    availability:
+      'When disabled, a partition whose in-sync replicas are all down stays offline (leader -1) until one of them returns.',
+  },
+};
+
+/** Effects of broker configs that are not merely a topic config's cluster default. */
+export const BROKER_EFFECTS: Readonly<Record<string, ConfigEffect>> = {
+  'auto.create.topics.enable': {
+    durability:
+      'An auto-created topic gets default.replication.factor, 1 unless changed, so a mistyped topic name can silently create an unreplicated topic.',
+  },
+  'auto.leader.rebalance.enable': {
+    availability: 'Moving leadership back to preferred replicas briefly sends the moved partitions\' clients to retry against the new leader (NOT_LEADER_OR_FOLLOWER).',
+    performance: 'Keeps leaders, and so client load, spread across brokers as the assignment intends.',
+  },
+  'broker.heartbeat.interval.ms': {
+    availability: 'It must stay well below broker.session.timeout.ms, or a few delayed heartbeats get a healthy broker fenced and its leaderships moved.',
+  },
+  'broker.session.timeout.ms': {
+    availability:
+      'A crashed broker keeps its leaderships until this long passes without a heartbeat, so its partitions cannot be written for about that time; too short a timeout fences brokers on brief pauses.',
+    durability: 'When it expires the broker leaves every ISR at once, which can drop partitions below min.insync.replicas.',
+  },
+  'controller.quorum.election.timeout.ms': {
+    availability: 'Bounds how quickly a new active controller is elected after the old one fails; until then no leader elections or ISR changes happen.',
+  },
+  'controller.quorum.fetch.timeout.ms': {
+    availability: 'Voters suspect the active controller after this long without a response, so controller failover starts about this long after it dies.',
+  },
+  'default.replication.factor': {
+    durability: 'Topics created without a replication factor, auto-created ones included, get this many copies, and with the default of 1 losing one disk loses their data.',
+    availability: 'With a replication factor of 1, a partition goes offline whenever its only broker is down.',
+  },
+  'delete.topic.enable': {
+    durability: 'When false, deleting a topic fails with TOPIC_DELETION_DISABLED, which guards against removing data by mistake.',
+  },
+  'eligible.leader.replicas.enable': {
+    durability:
+      'The controller remembers replicas that left the ISR while it was below min.insync.replicas and still hold every committed record, so a broker that lost data in an unclean shutdown is no longer re-elected as the last replica standing.',
+    availability: 'When the ISR is empty, a clean eligible leader replica can take over without an unclean election.',
+  },
+  'follower.replication.throttled.rate': {
+    availability: 'Set below the incoming write rate, a throttled replica never catches up, so it never joins the ISR and its reassignment never completes.',
+    performance: 'Caps the bytes per second this broker fetches for throttled, out-of-sync replicas, so reassignments do not crowd out client traffic.',
+  },
+  'leader.imbalance.check.interval.seconds': {
+    availability: 'Leadership returns to a recovered preferred replica at most this long later, each move briefly interrupting that partition\'s clients.',
+    performance: 'Until the check runs, the brokers that took over leadership carry the extra client load.',
+  },
+  'leader.replication.throttled.rate': {
+    availability: 'Set below the incoming write rate, a throttled follower never catches up, so it never joins the ISR and its reassignment never completes.',
+    performance: 'Caps the bytes per second this broker serves to throttled, out-of-sync followers, so reassignments do not crowd out client traffic.',
+  },
+  'log.flush.scheduler.interval.ms': {
+    durability: 'How often the broker checks whether flush.ms calls for an fsync; the default never checks, which leaves durability to replication.',
+  },
+  'log.retention.check.interval.ms': {
+    performance: 'Expired segments are deleted up to this long after retention allows, so disk use overshoots the retention limits by that much.',
+  },
+  'num.partitions': {
+    performance: 'Topics created without a partition count get this many, and since partitions are the unit of parallelism and can never be removed, the choice is hard to undo.',
+  },
+  'num.replica.fetchers': {
+    durability: 'More fetcher threads help followers keep up and so stay in the ISR under heavy load.',
+    performance: 'Each thread replicates from one source broker in parallel, at the cost of CPU and memory.',
+  },
+  'replica.fetch.backoff.ms': {
+    availability: 'After a fetch error a follower pauses this long, so a long backoff delays its catch-up and its return to the ISR.',
+  },
+  'replica.fetch.max.bytes': {
+    performance: 'Larger fetches let a lagging follower catch up faster; a first batch above this is still returned, so replication never stalls on a large batch.',
+  },
+  'replica.fetch.min.bytes': {
+    performance: 'Raising it makes the leader hold follower fetches until this much data is ready, trading fewer requests for higher acks=all latency.',
+  },
+  'replica.fetch.response.max.bytes': {
+    performance: 'Caps the size of a whole replica fetch response, which bounds memory per fetch but slows a follower catching up on many partitions.',
+  },
+  'replica.fetch.wait.max.ms': {
+    availability: 'It must stay below replica.lag.time.max.ms, or followers of quiet partitions keep dropping out of the ISR.',
+  },
+  'replica.high.watermark.checkpoint.interval.ms': {
+    performance: 'A shorter interval writes the high-watermark file more often; after a crash a broker restarts from a checkpoint at most this old.',
+  },
+  'replica.lag.time.max.ms': {
+    durability: 'A follower that has not caught up for this long leaves the ISR, after which acks=all no longer waits for it and fewer copies stand behind new writes.',
+    availability:
+      'A follower that stops fetching while its broker stays registered remains in the ISR for up to 1.5 times this long, stalling acks=all writes and the high watermark until the ISR shrinks.',
+  },
+  'replica.socket.timeout.ms': {
+    availability: 'A follower waits this long on an unresponsive leader before retrying, delaying its catch-up; it should be at least replica.fetch.wait.max.ms.',
+  },
+  'replication.quota.window.num': {
+    performance: 'The throttle rate is averaged over this many samples, so more samples tolerate longer bursts above the rate.',
+  },
+  'replication.quota.window.size.seconds': {
+    performance: 'The throttle rate is averaged over samples this long, so longer samples tolerate longer bursts above the rate.',
+  },
+  'unclean.leader.election.interval.ms': {
+    availability: 'Enabling unclean election dynamically can take this long to revive a leaderless partition, because the controller looks for such partitions only this often.',
+  },
+};
