@@ -3,33 +3,14 @@
  * bulk topics, replication-factor changes, leader balance and election previews, assignment
  * export, and the broker add/remove rules.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SqliteStorage } from '../storage/sqlite-storage.js';
-import { createVirtualClusterService, type VirtualClusterService } from './cluster-service.js';
+import type { VirtualClusterService } from './cluster-service.js';
+import { closeDataDirs, dataDirService, ok } from './test-support/data-dir.js';
 
-const open: { service: VirtualClusterService; storage: SqliteStorage; dir: string }[] = [];
 function service(brokers: number | { id: number; rack?: string | null }[] = 3, seed = 1): VirtualClusterService {
-  const dir = mkdtempSync(join(tmpdir(), 'replica-studio-admin-'));
-  const storage = SqliteStorage.open(dir);
-  const s = createVirtualClusterService({ seed, brokers, storage });
-  open.push({ service: s, storage, dir });
-  return s;
+  return dataDirService({ brokers, seed }).s;
 }
-afterEach(() => {
-  for (const { storage, dir } of open.splice(0)) {
-    storage.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
-
-async function ok<T>(p: Promise<{ ok: true; value: T } | { ok: false; error: { code: string; message: string } }>): Promise<T> {
-  const r = await p;
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r.value;
-}
+afterEach(closeDataDirs);
 
 describe('admin operations on a real data directory', () => {
   it('creates and deletes topics in bulk, each on its own', async () => {

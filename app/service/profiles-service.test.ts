@@ -1,31 +1,11 @@
 /**
  * Config profiles and the durability explainer through the contract, on a real data directory.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SqliteStorage } from '../storage/sqlite-storage.js';
-import { createVirtualClusterService, type VirtualClusterService } from './cluster-service.js';
+import { closeDataDirs, closeKeeping, dataDirService, ok } from './test-support/data-dir.js';
 
-const open: { storage: SqliteStorage; dir: string }[] = [];
-function service(dir = mkdtempSync(join(tmpdir(), 'replica-studio-profiles-')), brokers = 3): { s: VirtualClusterService; dir: string; storage: SqliteStorage } {
-  const storage = SqliteStorage.open(dir);
-  open.push({ storage, dir });
-  return { s: createVirtualClusterService({ seed: 1, brokers, storage }), dir, storage };
-}
-afterEach(() => {
-  for (const { storage, dir } of open.splice(0)) {
-    storage.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
-
-async function ok<T>(p: Promise<{ ok: true; value: T } | { ok: false; error: { code: string; message: string } }>): Promise<T> {
-  const r = await p;
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r.value;
-}
+const service = (dir?: string) => dataDirService(dir === undefined ? {} : { dir });
+afterEach(closeDataDirs);
 
 describe('config profiles through the contract', () => {
   it('lists the built-in profiles with a durability summary each', async () => {
@@ -39,7 +19,8 @@ describe('config profiles through the contract', () => {
   });
 
   it('an exported profile imports back to an identical profile, and survives a restart', async () => {
-    const { s, dir, storage } = service();
+    const first = service();
+    const { s, dir } = first;
     const [file] = await ok(s.call('profiles.export', { name: 'durability', formats: ['profile'] }));
     const original = JSON.parse(file!.contents) as { name: string };
     original.name = 'my-durability';
@@ -53,8 +34,7 @@ describe('config profiles through the contract', () => {
     expect(files.find((f) => f.filename === 'producer.properties')!.contents).toMatch(/^acks=all$/m);
     s.sim.engine.shutdown();
     s.sim.waitFor(() => s.sim.engine.isShutDown(), 60_000, 'shutdown');
-    storage.close();
-    open.pop();
+    closeKeeping(first);
     const { s: reopened } = service(dir);
     expect((await ok(reopened.call('profiles.list', {}))).map((p) => p.name)).toContain('my-durability');
   });

@@ -86,80 +86,15 @@ export interface BalanceOptions {
   settleInsideBand?: boolean;
 }
 
-export type BalanceGoalName =
-  | 'RackAwareGoal'
-  | 'RackAwareDistributionGoal'
-  | 'ReplicaCapacityGoal'
-  | 'ReplicaDistributionGoal'
-  | 'DiskUsageDistributionGoal'
-  | 'TopicReplicaDistributionGoal'
-  | 'LeaderReplicaDistributionGoal';
-
-/** satisfied: nothing to do; optimized: moves made and now met; violated: still not met. */
-export type BalanceGoalStatus = 'satisfied' | 'optimized' | 'violated';
-
-export interface BalanceGoalView {
-  name: BalanceGoalName;
-  hard: boolean;
-  status: BalanceGoalStatus;
-  /** Actions this goal applied (replica moves + leadership moves). */
-  moves: number;
-  replicaMoves: number;
-  leadershipMoves: number;
-  /** The goal's band per alive, non-excluded broker, when it has a single one. */
-  band: { lower: number; upper: number } | null;
-}
-
-/** One entry of the reassignment JSON's `partitions` list, with the list it replaces. */
-export interface BalanceReassignmentView {
-  topic: string;
-  partition: number;
-  replicas: number[];
-  currentReplicas: number[];
-}
-
-export interface BalanceLeaderChangeView {
-  topic: string;
-  partition: number;
-  /** Leader now (-1 when offline). */
-  from: number;
-  to: number;
-}
-
-export interface BalanceBrokerLoadView {
-  id: number;
-  rack: string | null;
-  alive: boolean;
-  excluded: boolean;
-  replicas: number;
-  leaders: number;
-  bytes: number;
-}
-
-export interface BalanceRackLoadView {
-  rack: string | null;
-  brokers: number[];
-  replicas: number;
-  leaders: number;
-  bytes: number;
-}
-
-export interface BalanceDistributionView {
-  brokers: BalanceBrokerLoadView[];
-  racks: BalanceRackLoadView[];
-}
-
-export interface BalancePlanView {
-  partitions: BalanceReassignmentView[];
-  leaderChanges: BalanceLeaderChangeView[];
-  /** Bytes copied to new replicas: Σ replica size × replicas added. */
-  bytesToMove: number;
-  /** Replicas added (= removed) over all partitions. */
-  replicaMoves: number;
-  before: BalanceDistributionView;
-  after: BalanceDistributionView;
-  /** 0–100 (Cruise Control's proposal balancedness, two decimals). */
-  balancedness: { before: number; after: number };
-  /** In priority order. */
-  goals: BalanceGoalView[];
-}
+// The plan's public shape is the contract's (app/api/views.ts); the core produces it as is.
+export type {
+  BalanceBrokerLoadView,
+  BalanceDistributionView,
+  BalanceGoalName,
+  BalanceGoalStatus,
+  BalanceGoalView,
+  BalanceLeaderChangeView,
+  BalancePlanView,
+  BalanceRackLoadView,
+  BalanceReassignmentView,
+} from '../../api/views.js';
