@@ -174,3 +174,19 @@ describe('the real-time driver', () => {
     expect(ran).toEqual([20]);
   });
 });
+
+describe('the real-time driver and fractional real clocks', () => {
+  it('keeps engine time in whole milliseconds', () => {
+    const scheduler = new ManualScheduler(0);
+    let real = 1_000.25;
+    const seen: number[] = [];
+    const driver = new RealtimeDriver({ scheduler, scale: 3, realNow: () => real, setTimer: () => 0, clearTimer: () => {} });
+    scheduler.schedule(1, () => seen.push(scheduler.now()));
+    driver.start();
+    real += 0.7;
+    driver.sync();
+    expect(Number.isInteger(driver.now())).toBe(true);
+    expect(Number.isInteger(scheduler.now())).toBe(true);
+    expect(seen).toEqual([1]);
+  });
+});

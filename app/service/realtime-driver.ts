@@ -101,7 +101,8 @@ export class RealtimeDriver {
   /** The virtual time real time has reached (the scheduler's time when stopped). */
   now(): number {
     if (!this.active) return this.scheduler.now();
-    const virtual = this.base + (this.realNow() - this.realBase) * this.currentScale;
+    // Whole milliseconds: engine times end up in record timestamps (int64 on the wire).
+    const virtual = Math.floor(this.base + (this.realNow() - this.realBase) * this.currentScale);
     return Math.max(this.scheduler.now(), virtual);
   }
 

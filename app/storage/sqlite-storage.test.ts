@@ -8,6 +8,7 @@ import { KafkaError } from '../api/errors.js';
 import { recordText, Simulation } from '../service/sim.js';
 import { latestVersion, migrate } from './migrations.js';
 import { SqliteStorage } from './sqlite-storage.js';
+import { kafkaErrorOf } from '../service/test-support/kafka-error.js';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -19,15 +20,7 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function errorOf(fn: () => unknown): KafkaError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof KafkaError) return e;
-    throw e;
-  }
-  throw new Error('expected a KafkaError');
-}
+const errorOf = kafkaErrorOf;
 
 describe('SQLite storage', () => {
   it('keeps topics, configs, logs, HW and epochs across a reopen after an orderly shutdown', () => {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { KafkaError } from '../../api/errors.js';
 import {
   brokerConfigBoolean,
   brokerConfigNumber,
@@ -12,16 +11,9 @@ import {
   topicConfigValue,
   validateConfigs,
 } from './resolve.js';
+import { kafkaErrorOf } from '../../service/test-support/kafka-error.js';
 
-function failure(fn: () => void): KafkaError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof KafkaError) return e;
-    throw e;
-  }
-  throw new Error('expected a KafkaError');
-}
+const failure = kafkaErrorOf;
 
 describe('validateConfigs', () => {
   it('accepts good topic values, including a min.insync.replicas above any replica count', () => {

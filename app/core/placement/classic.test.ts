@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KafkaError } from '../../api/errors.js';
 import type { Random } from '../random.js';
 import { assignReplicasToBrokers, rackAlternatedBrokerList, type ClassicBroker } from './classic.js';
+import { kafkaErrorOf } from '../../service/test-support/kafka-error.js';
 
 /** A small seeded generator (mulberry32), for tests only. */
 function seeded(seed: number): Random {
@@ -36,15 +36,7 @@ const racked = (map: Record<number, string>): ClassicBroker[] =>
   Object.entries(map).map(([id, rack]) => ({ id: Number(id), rack }));
 const rackMap = { 0: 'r1', 1: 'r3', 2: 'r3', 3: 'r2', 4: 'r2', 5: 'r1' };
 
-function errorOf(fn: () => unknown): KafkaError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof KafkaError) return e;
-    throw e;
-  }
-  throw new Error('expected a KafkaError');
-}
+const errorOf = kafkaErrorOf;
 
 describe('classic assignment (AdminUtils.assignReplicasToBrokers)', () => {
   it('scenario 19: classic assignment algorithm is exact', () => {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KafkaError } from '../../api/errors.js';
 import type { Random } from '../random.js';
 import { placeReplicas, type PlacementBroker, type PlacementStrategy } from './index.js';
+import { kafkaErrorOf } from '../../service/test-support/kafka-error.js';
 
 /** A small seeded generator (mulberry32), for tests only. */
 function seeded(seed: number): Random {
@@ -22,15 +22,7 @@ function broker(id: number, opts: Partial<Omit<PlacementBroker, 'id'>> = {}): Pl
 
 const strategies: PlacementStrategy[] = ['classic', 'striped'];
 
-function errorOf(fn: () => unknown): KafkaError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof KafkaError) return e;
-    throw e;
-  }
-  throw new Error('expected a KafkaError');
-}
+const errorOf = kafkaErrorOf;
 
 describe('placeReplicas', () => {
   it('scenario 20: placement invariants hold for any placer and random seeds', () => {

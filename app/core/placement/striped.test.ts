@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KafkaError } from '../../api/errors.js';
 import type { Random } from '../random.js';
 import { placeStriped, type StripedBroker } from './striped.js';
+import { kafkaErrorOf } from '../../service/test-support/kafka-error.js';
 
 /** A small seeded generator (mulberry32), for tests only. */
 function seeded(seed: number): Random {
@@ -21,15 +21,7 @@ const zeros: Random = { nextInt: () => 0, nextFloat: () => 0 };
 
 const broker = (id: number, rack: string | null = null, fenced = false): StripedBroker => ({ id, rack, fenced });
 
-function errorOf(fn: () => unknown): KafkaError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof KafkaError) return e;
-    throw e;
-  }
-  throw new Error('expected a KafkaError');
-}
+const errorOf = kafkaErrorOf;
 
 function count<T>(values: T[]): Map<T, number> {
   const counts = new Map<T, number>();
