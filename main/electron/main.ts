@@ -1,0 +1,165 @@
+/**
+ * Electron main process: single-instance lock, app:// scheme with CSP, default-deny permissions,
+ * the secure window, the native menu, and the IPC bridge (`rs:invoke` in, `rs:event` out).
+ *
+ * For now the engine runs in this process through `openCluster` (main/host/open-cluster.ts);
+ * a later step moves it to a utility process so the UI thread never waits on SQLite. Note that
+ * better-sqlite3 is a native module: under Electron it must be built for Electron's ABI
+ * (electron-builder's install-app-deps) before this runs.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BrowserWindow, Menu, app, dialog, ipcMain, protocol, session, shell, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
+import type { EngineEvent } from '../../app/api/contract.js';
+import { openCluster, type OpenCluster } from '../host/open-cluster.js';
+import { APP_ORIGIN, EVENT_CHANNEL, INVOKE_CHANNEL, handleInvoke } from './ipc-bridge.js';
+import { APP_SCHEME_PRIVILEGES, installPermissionPolicy, registerAppProtocol } from './security.js';
+import { createSecureWindow } from './window.js';
+
+const isDev = !app.isPackaged || process.env.REPLICA_STUDIO_DEV === '1';
+const rendererDir = process.env.REPLICA_STUDIO_RENDERER_DIR ?? join(app.getAppPath(), 'dist', 'renderer');
+const preloadPath = join(__dirname, 'preload.cjs');
+
+protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
+
+let cluster: OpenCluster | undefined;
+let unsubscribe: (() => void) | undefined;
+let win: BrowserWindow | undefined;
+
+function defaultDataDir(): string {
+  return join(app.getPath('userData'), 'clusters', 'default');
+}
+
+function forwardEvents(): void {
+  unsubscribe?.();
+  unsubscribe = cluster?.service.subscribe((event: EngineEvent) => {
+    if (win && !win.isDestroyed()) win.webContents.send(EVENT_CHANNEL, event);
+  });
+}
+
+function switchCluster(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true });
+  unsubscribe?.();
+  unsubscribe = undefined;
+  cluster?.close();
+  cluster = undefined;
+  cluster = openCluster({ dataDir });
+  forwardEvents();
+}
+
+async function call(method: string, input: unknown): Promise<{ ok: boolean; value?: unknown; error?: { message: string } }> {
+  if (!cluster) return { ok: false, error: { message: 'No cluster is open.' } };
+  return cluster.service.call(method, input);
+}
+
+function showError(title: string, message: string): void {
+  dialog.showErrorBox(title, message);
+}
+
+async function newCluster(): Promise<void> {
+  const picked = await dialog.showOpenDialog({ title: 'New cluster: choose an empty folder', properties: ['openDirectory', 'createDirectory'] });
+  const dir = picked.filePaths[0];
+  if (picked.canceled || !dir) return;
+  try {
+    switchCluster(dir);
+    win?.webContents.reload();
+  } catch (e) {
+    showError('Cannot open the cluster', e instanceof Error ? e.message : String(e));
+  }
+}
+
+async function importProfile(): Promise<void> {
+  const picked = await dialog.showOpenDialog({ title: 'Import profile', properties: ['openFile'], filters: [{ name: 'Profile', extensions: ['json'] }] });
+  const file = picked.filePaths[0];
+  if (picked.canceled || !file) return;
+  const result = await call('profiles.import', { json: readFileSync(file, 'utf8') });
+  if (!result.ok) showError('Import failed', result.error?.message ?? 'Unknown error');
+  else void dialog.showMessageBox({ type: 'info', message: `Imported profile ${(result.value as { name: string }).name}.` });
+}
+
+async function exportProfile(): Promise<void> {
+  const list = await call('profiles.list', {});
+  const names = list.ok ? (list.value as Array<{ name: string }>).map((p) => p.name) : [];
+  if (names.length === 0) return showError('Export profile', list.ok ? 'There is no profile to export.' : (list.error?.message ?? 'Unknown error'));
+  const shown = names.slice(0, 8);
+  const choice = await dialog.showMessageBox({ type: 'question', message: 'Export which profile?', buttons: [...shown, 'Cancel'], cancelId: shown.length });
+  const name = shown[choice.response];
+  if (name === undefined) return;
+  const target = await dialog.showOpenDialog({ title: 'Export profile to folder', properties: ['openDirectory', 'createDirectory'] });
+  const dir = target.filePaths[0];
+  if (target.canceled || !dir) return;
+  const result = await call('profiles.export', { name });
+  if (!result.ok) return showError('Export failed', result.error?.message ?? 'Unknown error');
+  for (const f of result.value as Array<{ filename: string; contents: string }>) writeFileSync(join(dir, f.filename.replace(/[/\\]/g, '_')), f.contents);
+}
+
+function buildMenu(): Menu {
+  const template: MenuItemConstructorOptions[] = [
+    {
+      label: 'File',
+      submenu: [
+        { label: 'New Cluster…', click: () => void newCluster() },
+        { label: 'Open Data Directory', click: () => void shell.openPath(cluster?.dataDir ?? defaultDataDir()) },
+        { type: 'separator' },
+        { label: 'Import Profile…', click: () => void importProfile() },
+        { label: 'Export Profile…', click: () => void exportProfile() },
+        { type: 'separator' },
+        { role: 'quit' },
+      ],
+    },
+    { role: 'editMenu' },
+    {
+      label: 'View',
+      submenu: [{ role: 'reload' }, ...(isDev ? ([{ role: 'toggleDevTools' }] as MenuItemConstructorOptions[]) : []), { type: 'separator' }, { role: 'togglefullscreen' }],
+    },
+    { label: 'Help', submenu: [{ role: 'about' }] },
+  ];
+  return Menu.buildFromTemplate(template);
+}
+
+function createWindow(): void {
+  win = createSecureWindow({ BrowserWindow, shell }, { preloadPath, devTools: isDev });
+  win.on('closed', () => (win = undefined));
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (!win) return;
+    if (win.isMinimized()) win.restore();
+    win.focus();
+  });
+  // Any webContents created anywhere gets the same rules, belt and braces with the factory.
+  app.on('web-contents-created', (_event, contents) => {
+    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+  });
+  app
+    .whenReady()
+    .then(() => {
+      app.setAboutPanelOptions({ applicationName: 'Replica Studio', applicationVersion: app.getVersion() });
+      installPermissionPolicy(session.defaultSession);
+      registerAppProtocol(protocol, rendererDir);
+      if (!existsSync(rendererDir)) console.warn(`replica-studio: no built renderer in ${rendererDir}; the window shows a placeholder`);
+      switchCluster(defaultDataDir());
+      ipcMain.handle(INVOKE_CHANNEL, (event: IpcMainInvokeEvent, method: unknown, payload: unknown) => {
+        const frame = event.senderFrame;
+        const service = cluster?.service;
+        if (!service) return { ok: false, error: { code: 'INVALID_STATE', message: 'No cluster is open.', retriable: true } };
+        return handleInvoke({ senderUrl: frame?.url, isMainFrame: frame !== null && frame === event.sender.mainFrame, method, payload }, service, APP_ORIGIN);
+      });
+      Menu.setApplicationMenu(buildMenu());
+      createWindow();
+    })
+    .catch((e: unknown) => {
+      dialog.showErrorBox('Replica Studio cannot start', e instanceof Error ? e.message : String(e));
+      app.exit(1);
+    });
+  app.on('window-all-closed', () => app.quit());
+  app.on('will-quit', () => {
+    unsubscribe?.();
+    cluster?.close();
+    cluster = undefined;
+  });
+}

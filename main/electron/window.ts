@@ -1,0 +1,65 @@
+/**
+ * The one window factory (CONVENTIONS rule 11, first place): every BrowserWindow of the app is
+ * made here, sandboxed, context-isolated, without Node integration or <webview>, with
+ * window.open denied (allow-listed https links go to the OS browser) and navigation off the
+ * app:// origin blocked. The electron module is injected so this file carries no electron value
+ * import of its own.
+ */
+import type { BrowserWindow, BrowserWindowConstructorOptions, Shell } from 'electron';
+import { APP_START_URL, isAllowedExternal, isAllowedNavigation } from './security.js';
+
+export interface WindowDeps {
+  BrowserWindow: typeof BrowserWindow;
+  shell: Pick<Shell, 'openExternal'>;
+}
+
+/** The web preferences every window gets; exported so a test can pin them. */
+export function secureWebPreferences(preloadPath: string): NonNullable<BrowserWindowConstructorOptions['webPreferences']> {
+  return {
+    preload: preloadPath,
+    sandbox: true,
+    contextIsolation: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webviewTag: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    experimentalFeatures: false,
+    navigateOnDragDrop: false,
+    spellcheck: false,
+  };
+}
+
+export interface CreateWindowOptions {
+  preloadPath: string;
+  /** Open the dev tools (development only). */
+  devTools?: boolean;
+}
+
+/** Create the main window and load the app. */
+export function createSecureWindow(deps: WindowDeps, options: CreateWindowOptions): BrowserWindow {
+  const win = new deps.BrowserWindow({
+    width: 1400,
+    height: 900,
+    minWidth: 900,
+    minHeight: 600,
+    show: false,
+    title: 'Replica Studio',
+    webPreferences: { ...secureWebPreferences(options.preloadPath), devTools: options.devTools ?? false },
+  });
+  const contents = win.webContents;
+  contents.setWindowOpenHandler(({ url }) => {
+    if (isAllowedExternal(url)) void deps.shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  const blockOffOrigin = (event: { preventDefault(): void }, url: string): void => {
+    if (!isAllowedNavigation(url)) event.preventDefault();
+  };
+  contents.on('will-navigate', blockOffOrigin);
+  contents.on('will-redirect', blockOffOrigin);
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  win.once('ready-to-show', () => win.show());
+  void win.loadURL(APP_START_URL);
+  return win;
+}
