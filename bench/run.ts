@@ -4,6 +4,10 @@
  *
  *   { machine: { cpu, cores, node, sqlite, platform }, figures: [{ name, value, unit, limit, ratio, goal, pass }] }
  *
+ * Throughput figures pass at ratio = value / limit ≥ 0.5. The latency figure
+ * `host.cluster-describe.p99-under-load` (see describe-under-load.ts) has a fixed limit of 50 ms
+ * that its value must not exceed: its ratio is limit / value and its goal 1.
+ *
  * Benchmarks are never test assertions: a figure below its goal is reported, not thrown. The
  * whole run stays under BUDGET_MS of wall time and removes its temp dirs.
  */
@@ -22,6 +26,7 @@ import {
   sqliteVersion,
   type WindowOptions,
 } from './produce-throughput.js';
+import { PROBE_EVERY_MS, PRODUCERS, RECORDS, VALUE_BYTES, measureDescribeUnderLoad } from './describe-under-load.js';
 
 export interface Figure {
   name: string;
@@ -31,6 +36,8 @@ export interface Figure {
   ratio: number;
   goal: number;
   pass: boolean;
+  /** What else the run measured alongside (not judged). */
+  context?: Record<string, number>;
 }
 
 export interface Machine {
@@ -53,6 +60,9 @@ const SIZES = [
   { label: '100B', bytes: 100 },
   { label: '1KiB', bytes: 1024 },
 ];
+/** `cluster.describe` over HTTP under load: its p99 must stay within this many ms. */
+const DESCRIBE_P99_LIMIT_MS = 50;
+const DESCRIBE_WINDOW_MS = 3_000;
 const RESULTS_FILE = join(dirname(fileURLToPath(import.meta.url)), 'results', 'latest.json');
 
 function machine(): Machine {
@@ -141,6 +151,32 @@ async function main(): Promise<void> {
     const base = `produce.rf3.acks-all.isr2.${size.label}`;
     figures.push(figure(`${base}.records`, engine.recordsPerSec, 'records/s', raw.recordsPerSec));
     figures.push(figure(`${base}.throughput`, engine.mbPerSec, 'MB/s', raw.mbPerSec));
+  }
+  // The host under load: HTTP in this process, the engine in a child (as `npm run serve`).
+  if (budgetLeft() < 5 * DESCRIBE_WINDOW_MS) {
+    console.warn(`skipping host.cluster-describe: not enough of the ${BUDGET_MS / 1000} s budget left`);
+  } else {
+    console.log(
+      `host under load: engine in a child process, HTTP host here, load from a third process; topic of 3 partitions, RF=3; ${PRODUCERS} records.produce in flight over HTTP ` +
+        `(acks=all, ${RECORDS} records of ${VALUE_BYTES} B), cluster.describe over HTTP every ${PROBE_EVERY_MS} ms for ${DESCRIBE_WINDOW_MS} ms`,
+    );
+    const d = await measureDescribeUnderLoad(DESCRIBE_WINDOW_MS);
+    console.log(
+      `  cluster.describe: p50 ${d.p50Ms.toFixed(1)} ms, p99 ${d.p99Ms.toFixed(1)} ms, max ${d.maxMs.toFixed(1)} ms over ${d.samples} calls (${d.describeErrors} errors); ` +
+        `produce meanwhile ${fmt(Math.round(d.recordsPerSec))} records/s (${d.produced} requests acked, ${d.produceErrors} errors)`,
+    );
+    console.log(`        a latency figure: value ≤ limit passes, so its ratio is limit / value and its goal 1`);
+    const ratio = d.p99Ms > 0 ? DESCRIBE_P99_LIMIT_MS / d.p99Ms : 0;
+    figures.push({
+      name: 'host.cluster-describe.p99-under-load',
+      value: round(d.p99Ms),
+      unit: 'ms',
+      limit: DESCRIBE_P99_LIMIT_MS,
+      ratio: Math.round(ratio * 1000) / 1000,
+      goal: 1,
+      pass: ratio >= 1,
+      context: { p50Ms: round(d.p50Ms), maxMs: round(d.maxMs), samples: d.samples, describeErrors: d.describeErrors, produceRecordsPerSec: Math.round(d.recordsPerSec), produceErrors: d.produceErrors },
+    });
   }
   console.log('');
   printTable(figures);

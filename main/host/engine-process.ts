@@ -1,0 +1,147 @@
+/**
+ * The engine process: the cluster (engine, real-time driver, SQLite storage) in a child process of
+ * its own, so that a busy engine never holds up the process that serves HTTP or draws the UI.
+ *
+ *   child_process.fork('main/host/engine-process.ts', [JSON options], { execArgv: ['--import', 'tsx'] })
+ *
+ * The options are one JSON argument: { dataDir, brokers?, seed?, staticConfigs?, shutdownBudgetMs? }
+ * (see `OpenClusterOptions`). It talks over the IPC channel only, one message per object:
+ *
+ *   parent → child   { id, method, input }    a contract call (answered in order of arrival, except
+ *                                            that `records.produce` calls start one per turn of
+ *                                            the event loop, so other calls do not queue behind a
+ *                                            burst of them)
+ *                    { close: true }          orderly close (controlled shutdown), then exit 0
+ *   child → parent   { opened: true }         the storage is open (the lock is held)
+ *                    { ready: true, brokersReady }  `ready()` resolved (brokersReady: its answer)
+ *                    { id, result }           the envelope `service.call` answered
+ *                    { event }                an engine event
+ *                    { fatal: message }       opening failed (e.g. the data dir is locked); exit 1
+ *
+ * If the parent goes away (the channel disconnects), the cluster is closed in order and the
+ * process exits 0. SIGINT is ignored (a terminal's Ctrl-C reaches the whole process group; the
+ * parent decides); SIGTERM closes in order like `{ close: true }`.
+ */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { EngineEvent, Result } from '../../app/api/contract.js';
+import { openCluster, type OpenCluster, type OpenClusterOptions } from './open-cluster.js';
+
+/** What the engine process is started with (the serialisable part of `OpenClusterOptions`). */
+export type EngineProcessOptions = Omit<OpenClusterOptions, 'logger'>;
+
+export type ParentMessage = { id: number; method: string; input?: unknown } | { close: true };
+
+export type ChildMessage =
+  | { opened: true }
+  | { ready: true; brokersReady: boolean }
+  | { id: number; result: Result<unknown> }
+  | { event: EngineEvent }
+  | { fatal: string };
+
+function send(message: ChildMessage): void {
+  if (process.connected) process.send!(message);
+}
+
+function oneLine(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').trim();
+}
+
+export function runEngineProcess(options: EngineProcessOptions): void {
+  let cluster: OpenCluster;
+  try {
+    cluster = openCluster({ ...options, logger: { error: (message, error) => console.error(message, error) } });
+  } catch (e) {
+    fatal(e);
+    return;
+  }
+  send({ opened: true });
+
+  const unsubscribe = cluster.service.subscribe((event) => send({ event }));
+  let closing = false;
+  const close = (): void => {
+    if (closing) return;
+    closing = true;
+    unsubscribe();
+    try {
+      cluster.close();
+    } catch (e) {
+      console.error('The engine process could not close the cluster in order', e);
+      process.exit(1);
+    }
+    // Leave once the channel has flushed and closed (a stray handle cannot hold the exit up long).
+    process.exitCode = 0;
+    if (process.connected) process.disconnect();
+    setTimeout(() => process.exit(0), 2_000).unref();
+  };
+
+  const answer = ({ id, method, input }: { id: number; method: string; input?: unknown }): void => {
+    void cluster.service.call(method, input).then((result) => send({ id, result }));
+  };
+  // Produce calls (the bulk path) start one per turn of the event loop, in order: every call
+  // syncs the clock (a step of the engine), so a burst of them read off the channel at once would
+  // otherwise run back to back, and a `cluster.describe` behind them would wait for them all.
+  // Between two, the loop reads the channel again and answers every other call at once.
+  const produces: { id: number; method: string; input?: unknown }[] = [];
+  let draining = false;
+  const drainOne = (): void => {
+    const next = produces.shift();
+    if (next && !closing) answer(next);
+    if (produces.length > 0 && !closing) setImmediate(drainOne);
+    else draining = false;
+  };
+
+  process.on('message', (raw: ParentMessage) => {
+    if ('close' in raw) {
+      close();
+      return;
+    }
+    if (closing) return;
+    if (raw.method === 'records.produce') {
+      produces.push(raw);
+      if (!draining) {
+        draining = true;
+        setImmediate(drainOne);
+      }
+    } else answer(raw);
+  });
+  process.on('disconnect', close);
+  process.on('SIGINT', () => {});
+  process.on('SIGTERM', close);
+
+  void cluster.ready().then((brokersReady) => {
+    if (!closing) send({ ready: true, brokersReady });
+  });
+}
+
+/** Report a failure to open and exit 1 once the message has left (so the parent always reads it). */
+function fatal(e: unknown): void {
+  const message = oneLine(e);
+  if (process.connected) process.send!({ fatal: message } satisfies ChildMessage, () => process.exit(1));
+  else {
+    process.stderr.write(`engine process: ${message}\n`);
+    process.exit(1);
+  }
+}
+
+function isMain(): boolean {
+  const arg = process.argv[1];
+  if (!arg) return false;
+  try {
+    return realpathSync(arg) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isMain()) {
+  let options: EngineProcessOptions;
+  try {
+    options = JSON.parse(process.argv[2] ?? '') as EngineProcessOptions;
+    if (typeof options.dataDir !== 'string') throw new Error('dataDir is missing');
+  } catch (e) {
+    process.stderr.write(`usage: node --import tsx main/host/engine-process.ts '{"dataDir":"…"}' (${oneLine(e)})\n`);
+    process.exit(2);
+  }
+  runEngineProcess(options);
+}

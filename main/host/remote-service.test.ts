@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EngineEvent } from '../../app/api/contract.js';
+import { startRemoteService, type RemoteService } from './remote-service.js';
+
+const dirs: string[] = [];
+const services: RemoteService[] = [];
+
+afterEach(async () => {
+  for (const service of services.splice(0)) await service.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'rs-remote-'));
+  dirs.push(dir);
+  return dir;
+}
+
+const silent = { error: () => {} };
+
+describe('startRemoteService (the engine in a child process)', () => {
+  it('round-trips calls, forwards events, closes the child in order, and answers INTERNAL once it is gone', async () => {
+    const dataDir = tempDir();
+    const service = await startRemoteService({ dataDir, seed: 7, logger: silent });
+    services.push(service);
+    const events: EngineEvent[] = [];
+    service.subscribe((event) => events.push(event));
+    expect(await service.ready()).toBe(true);
+
+    const created = await service.call('topics.create', { name: 'orders', partitions: 1, replicationFactor: 3 });
+    expect(created).toMatchObject({ ok: true, value: { name: 'orders' } });
+    // The partition needs a leader before it takes records: retry while it is being elected.
+    let produced = await service.call('records.produce', { topic: 'orders', partition: 0, acks: 'all', records: [{ key: 'k', value: 'hello' }, { value: 'world' }] });
+    for (let i = 0; i < 100 && !produced.ok && produced.error.retriable; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      produced = await service.call('records.produce', { topic: 'orders', partition: 0, acks: 'all', records: [{ key: 'k', value: 'hello' }, { value: 'world' }] });
+    }
+    expect(produced).toMatchObject({ ok: true, value: { baseOffset: 0 } });
+    const consumed = await service.call('records.consume', { topic: 'orders', partition: 0, offset: 0 });
+    expect(consumed.ok).toBe(true);
+    expect(JSON.stringify(consumed)).toContain('hello');
+    expect(JSON.stringify(consumed)).toContain('world');
+
+    // A bad input is the service's own envelope, passed through unchanged.
+    expect(await service.call('topics.create', { name: 42 })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect(events.some((e) => e.type === 'topic.created')).toBe(true);
+
+    expect(await service.close()).toBe(0);
+    expect(await service.call('cluster.describe', {})).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
+
+    // The directory was released: it opens again.
+    const again = await startRemoteService({ dataDir, seed: 8, logger: silent });
+    services.push(again);
+    expect(await again.call('topics.list', {})).toMatchObject({ ok: true });
+  }, 60_000);
+
+  it('rejects with the lock message when the data directory is held by another engine', async () => {
+    const dataDir = tempDir();
+    const first = await startRemoteService({ dataDir, logger: silent });
+    services.push(first);
+    await expect(startRemoteService({ dataDir, logger: silent })).rejects.toThrow(/locked by another process/);
+    expect(await first.call('cluster.describe', {})).toMatchObject({ ok: true });
+  }, 60_000);
+
+  it('answers INTERNAL to pending and later calls when the child dies', async () => {
+    const service = await startRemoteService({ dataDir: tempDir(), logger: silent });
+    services.push(service);
+    const pending = service.call('cluster.describe', {});
+    process.kill(service.pid, 'SIGKILL');
+    const answer = await pending;
+    // Either it answered before the kill landed, or it is INTERNAL.
+    if (!answer.ok) expect(answer.error.code).toBe('INTERNAL');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await service.call('cluster.describe', {})).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
+  }, 60_000);
+});

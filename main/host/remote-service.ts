@@ -1,0 +1,161 @@
+/**
+ * The cluster service of an engine process (`engine-process.ts`), seen from the parent: the same
+ * `call` / `subscribe` the HTTP host takes from an in-process `ClusterService`, over the IPC
+ * channel of a forked child. The engine then runs on its own event loop and CPU, so the parent
+ * (the HTTP host, the UI) answers promptly however hard the cluster works.
+ *
+ * `startRemoteService` resolves once the child has opened the storage (so a locked data
+ * directory rejects it with the child's message); `ready()` resolves once the brokers run.
+ * `call` never throws and never rejects: once the child is gone, pending and later calls answer
+ * an INTERNAL envelope. `close()` asks for an orderly close (controlled shutdown, storage closed)
+ * and resolves when the child has exited; after `killAfterMs` it is killed.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { EngineEvent, MethodName, MethodResult, Result } from '../../app/api/contract.js';
+import type { ClusterService, EventListener, ServiceLogger } from '../../app/service/cluster-service.js';
+import type { ChildMessage, EngineProcessOptions, ParentMessage } from './engine-process.js';
+
+export interface RemoteServiceOptions extends EngineProcessOptions {
+  /** Where child-lifetime problems are logged (default console.error). */
+  logger?: ServiceLogger;
+  /** Most ms `close()` waits for the orderly exit before killing the child (default 60 000). */
+  killAfterMs?: number;
+  /** Most ms to wait for the child to open its storage (default 60 000). */
+  openTimeoutMs?: number;
+}
+
+export interface RemoteService extends Pick<ClusterService, 'call' | 'subscribe'> {
+  /** The child's pid. */
+  readonly pid: number;
+  /** Resolves true once every broker runs, false if `ready()` timed out or the child is gone. */
+  ready(): Promise<boolean>;
+  /** Orderly close; resolves with the child's exit code once it exited. Idempotent. */
+  close(): Promise<number | null>;
+}
+
+const ENTRY = fileURLToPath(new URL('./engine-process.ts', import.meta.url));
+const defaultLogger: ServiceLogger = { error: (message, error) => console.error(message, error) };
+
+export async function startRemoteService(options: RemoteServiceOptions): Promise<RemoteService> {
+  const { logger = defaultLogger, killAfterMs = 60_000, openTimeoutMs = 60_000, ...engineOptions } = options;
+  const child: ChildProcess = fork(ENTRY, [JSON.stringify(engineOptions)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    serialization: 'json',
+  });
+
+  const pending = new Map<number, { method: string; resolve: (result: Result<unknown>) => void }>();
+  const listeners = new Set<EventListener>();
+  let nextId = 1;
+  let gone: string | undefined; // why calls can no longer be answered
+  let readyResult: boolean | undefined;
+  const readyWaiters: ((ready: boolean) => void)[] = [];
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+
+  const settleReady = (value: boolean): void => {
+    readyResult ??= value;
+    for (const w of readyWaiters.splice(0)) w(readyResult);
+  };
+
+  const internal = (method: string): Result<unknown> => ({
+    ok: false,
+    error: { code: 'INTERNAL', message: `Internal error in ${method}: the engine process is not running (${gone ?? 'gone'}).`, retriable: false },
+  });
+
+  const opened = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new Error(`the engine process did not open ${engineOptions.dataDir} within ${openTimeoutMs} ms`));
+      child.kill('SIGKILL');
+    }, openTimeoutMs);
+    child.on('message', (message: ChildMessage) => {
+      if ('event' in message) {
+        for (const listener of listeners) {
+          try {
+            listener(message.event);
+          } catch (error) {
+            logger.error(`An event listener failed on ${message.event.type}`, error);
+          }
+        }
+      } else if ('id' in message) {
+        const waiting = pending.get(message.id);
+        pending.delete(message.id);
+        waiting?.resolve(message.result);
+      } else if ('opened' in message) {
+        clearTimeout(timer);
+        resolve();
+      } else if ('ready' in message) {
+        settleReady(message.brokersReady);
+      } else if ('fatal' in message) {
+        clearTimeout(timer);
+        gone = message.fatal;
+        reject(new Error(message.fatal));
+      }
+    });
+    child.once('error', (e) => {
+      clearTimeout(timer);
+      gone ??= e.message;
+      reject(e);
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      gone ??= `exited with ${signal ?? code}`;
+      reject(new Error(`the engine process ${gone} before opening ${engineOptions.dataDir}`));
+      if (!closing) logger.error('The engine process exited', new Error(gone));
+      for (const [id, waiting] of pending) {
+        pending.delete(id);
+        waiting.resolve(internal(waiting.method));
+      }
+      settleReady(false);
+    });
+  });
+
+  let closing: Promise<number | null> | undefined;
+  const close = (): Promise<number | null> => {
+    closing ??= (async () => {
+      if (child.exitCode === null && child.signalCode === null && child.connected) child.send({ close: true } satisfies ParentMessage);
+      const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    })();
+    return closing;
+  };
+
+  try {
+    await opened;
+  } catch (e) {
+    await close();
+    throw e;
+  }
+
+  const call = (method: string, input: unknown): Promise<Result<unknown>> => {
+    if (gone !== undefined || closing || !child.connected) return Promise.resolve(internal(method));
+    const id = nextId++;
+    return new Promise<Result<unknown>>((resolve) => {
+      pending.set(id, { method, resolve });
+      try {
+        child.send({ id, method, input } satisfies ParentMessage, (error) => {
+          if (error && pending.delete(id)) resolve(internal(method));
+        });
+      } catch {
+        pending.delete(id);
+        resolve(internal(method));
+      }
+    });
+  };
+
+  return {
+    pid: child.pid ?? -1,
+    call: call as <M extends MethodName>(method: M, input: unknown) => Promise<Result<MethodResult<M>>>,
+    subscribe(listener: (event: EngineEvent) => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    ready() {
+      if (readyResult !== undefined) return Promise.resolve(readyResult);
+      return new Promise<boolean>((resolve) => readyWaiters.push(resolve));
+    },
+    close,
+  };
+}
