@@ -142,12 +142,16 @@ export class ManualScheduler implements Scheduler {
   /**
    * Run every task due at or before `targetMs`, then set the clock to `targetMs`. Throws when
    * `livelockLimit` tasks run without the clock moving: a loop that never waits is a bug.
+   * Returns false when `shouldPause` stopped it early (the clock is then at the last task run).
    */
-  advanceTo(targetMs: number): void {
+  advanceTo(targetMs: number, shouldPause?: () => boolean): boolean {
     let sameInstant = 0;
     for (;;) {
       const due = this.nextDueTime();
       if (due === undefined || due > targetMs) break;
+      // A host may pause a long step between two tasks (to answer requests); the clock then
+      // stays at the last task run and the next call continues from there.
+      if (shouldPause?.()) return false;
       const task = this.heap.pop()!;
       if (task.at > this.time) sameInstant = 0;
       else if (++sameInstant > this.livelockLimit) throw new Error(`livelock: ${this.livelockLimit} tasks ran at t=${this.time} ms without time moving`);
@@ -156,6 +160,7 @@ export class ManualScheduler implements Scheduler {
       task.fn();
     }
     if (targetMs > this.time) this.time = targetMs;
+    return true;
   }
 
   /** Advance the clock by `ms`, running everything that falls due. */

@@ -190,3 +190,26 @@ describe('the real-time driver and fractional real clocks', () => {
     expect(seen).toEqual([1]);
   });
 });
+
+describe('the real-time driver under a long step', () => {
+  it('pauses a step at its real-time budget and finishes it on the next turn, in order', () => {
+    const scheduler = new ManualScheduler(0);
+    let real = 0;
+    const timers: (() => void)[] = [];
+    const driver = new RealtimeDriver({ scheduler, realNow: () => real, setTimer: (fn) => timers.push(fn), clearTimer: () => {} });
+    const ran: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      scheduler.schedule(1, () => {
+        ran.push(i);
+        real += 5; // each task costs 5 ms of real time
+      });
+    }
+    driver.start();
+    real = 1;
+    driver.sync();
+    expect(ran.length).toBeGreaterThan(0);
+    expect(ran.length).toBeLessThan(10); // paused: requests can be answered in between
+    for (let n = 0; n < 20 && ran.length < 10; n++) timers.shift()?.();
+    expect(ran).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+});

@@ -33,6 +33,9 @@ export interface RealtimeDriverOptions {
   wrapStep?: (step: () => void) => void;
 }
 
+/** Real time one step may run before it yields to the event loop (requests are answered in between). */
+const STEP_BUDGET_MS = 8;
+
 /** The smallest time scale: real time. */
 export const MIN_SCALE = 1;
 /** The largest time scale: one real second is a virtual minute. */
@@ -127,12 +130,27 @@ export class RealtimeDriver {
     this.advancing = true;
     try {
       const target = this.now();
-      this.wrapStep(() => this.scheduler.advanceTo(target));
+      // Bound each step in real time so requests (a cluster.describe) get answered between
+      // steps of a busy cluster; what is left runs on the next turn of the event loop.
+      const deadline = this.realNow() + STEP_BUDGET_MS;
+      let done = true;
+      this.wrapStep(() => {
+        done = this.scheduler.advanceTo(target, () => this.realNow() > deadline);
+      });
+      if (!done) this.continueSoon();
     } catch (e) {
       this.onError(e);
     } finally {
       this.advancing = false;
     }
+  }
+
+  /** A step paused at its budget: carry on from a fresh turn of the event loop. */
+  private continueSoon(): void {
+    if (this.timer !== null && this.timerDue <= this.scheduler.now()) return;
+    this.disarm();
+    this.timerDue = this.scheduler.now();
+    this.timer = this.setTimer(() => this.tick(), 0);
   }
 
   /** New work may have been scheduled from outside a tick: re-arm for the earliest task. */
