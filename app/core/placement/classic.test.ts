@@ -3,18 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { Random } from '../random.js';
 import { assignReplicasToBrokers, rackAlternatedBrokerList, type ClassicBroker } from './classic.js';
 import { kafkaErrorOf } from '../../service/test-support/kafka-error.js';
+import { seededRandom } from '../../service/seeded-random.js';
 
-/** A small seeded generator (mulberry32), for tests only. */
-function seeded(seed: number): Random {
-  let state = seed >>> 0;
-  const nextFloat = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { nextFloat, nextInt: (bound) => Math.floor(nextFloat() * bound) };
-}
+const seeded = seededRandom;
 
 /** A Random that returns the given ints in order, and fails the test if asked for more. */
 function scripted(...ints: number[]): Random {
