@@ -20,9 +20,10 @@ import { defineConfig, globalIgnores } from 'eslint/config';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { importX, createNodeResolver } from 'eslint-plugin-import-x';
+import pluginVue from 'eslint-plugin-vue';
 
-/** Source files ESLint lints. (`.vue` joins when the renderer arrives with eslint-plugin-vue.) */
-const SOURCES = '**/*.{ts,mts,cts,js,mjs,cjs}';
+/** Source files ESLint lints (`.vue` through eslint-plugin-vue, its <script> through typescript-eslint). */
+const SOURCES = '**/*.{ts,mts,cts,js,mjs,cjs,vue}';
 const TESTS = ['**/*.test.ts', '**/test-support/**'];
 
 /** Packages that never belong in app/: the engine is pure TypeScript, UI- and Electron-free. */
@@ -99,7 +100,7 @@ function layer({ name, dirs, files, ignores = [], paths, packages, why }) {
 }
 
 export default defineConfig(
-  globalIgnores(['**/node_modules/', 'dist/', 'out/', 'release/', 'coverage/', '.data/']),
+  globalIgnores(['**/node_modules/', 'dist/', 'out/', 'release/', 'coverage/', '.data/', 'e2e/artifacts/', 'scripts/fixtures/']),
   {
     name: 'project/sources',
     files: [SOURCES],
@@ -130,6 +131,24 @@ export default defineConfig(
       // The code runs with noUncheckedIndexedAccess and uses `!` deliberately where an index is
       // known to be in range; the type-checker, not the linter, owns that judgement.
       '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  ...pluginVue.configs['flat/recommended'],
+  {
+    name: 'project/vue',
+    files: ['**/*.vue'],
+    languageOptions: { parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.vue'], sourceType: 'module' } },
+    rules: {
+      // Formatting is not the linter's business here (no Prettier-vs-plugin fights).
+      'vue/max-attributes-per-line': 'off',
+      'vue/singleline-html-element-content-newline': 'off',
+      'vue/multiline-html-element-content-newline': 'off',
+      'vue/html-self-closing': 'off',
+      'vue/html-indent': 'off',
+      'vue/html-closing-bracket-newline': 'off',
+      'vue/attributes-order': 'off',
+      // vue-tsc type-checks the script; no-undef cannot see DOM globals in .vue files.
+      'no-undef': 'off',
     },
   },
   {

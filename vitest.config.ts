@@ -2,8 +2,28 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['app/**/*.test.ts', 'main/**/*.test.ts', 'scripts/**/*.test.ts'],
-    environment: 'node',
-    testTimeout: 60_000,
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['app/**/*.test.ts', 'main/**/*.test.ts', 'scripts/**/*.test.ts', 'renderer/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+        },
+      },
+      {
+        // Browser end-to-end tests: a real host process and Debian's Chromium. They need the
+        // built console (npm run build:renderer runs first in npm test). One file at a time:
+        // each starts its own host and browser, and the machine has two cores.
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.e2e.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 90_000,
+          fileParallelism: false,
+        },
+      },
+    ],
   },
 });

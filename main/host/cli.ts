@@ -14,7 +14,7 @@
  * directory is locked by another instance, a bad argument, the port is taken) prints one line to
  * stderr and exits 1 (2 for usage errors).
  */
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -22,6 +22,9 @@ import { startHttpHost, type HttpHost, type HttpHostOptions } from './http-host.
 import { openCluster } from './open-cluster.js';
 import { startRemoteService } from './remote-service.js';
 import { loadOrCreateToken } from './token.js';
+
+/** The console built by `npm run build:renderer`, served at `/` unless --static names another folder. */
+export const BUILT_RENDERER = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
 
 const USAGE = 'usage: npm run serve -- [--data DIR] [--port N] [--static DIR] [--in-process]';
 
@@ -58,7 +61,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
   return {
     dataDir: resolve(values.data),
     port,
-    ...(values.static !== undefined ? { staticDir: resolve(values.static) } : {}),
+    ...(values.static !== undefined ? { staticDir: resolve(values.static) } : existsSync(BUILT_RENDERER) ? { staticDir: BUILT_RENDERER } : {}),
     ...(values['in-process'] ? { inProcess: true } : {}),
   };
 }

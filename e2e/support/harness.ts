@@ -1,0 +1,112 @@
+/**
+ * End-to-end harness: a real `npm run serve` process (the CLI under tsx, engine in its own child
+ * process, a real SQLite data directory) and Debian's Chromium driven by playwright-core.
+ * Screenshots go to e2e/artifacts/<suite>/ (kept by CI as artifacts, ignored by git).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const ARTIFACTS = join(ROOT, 'e2e', 'artifacts');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export interface ServedHost {
+  url: string;
+  origin: string;
+  token: string;
+  dataDir: string;
+  process: ChildProcess;
+  stop(): Promise<number | null>;
+}
+
+/** Start `main/host/cli.ts` on a free port; resolves with its printed start URL. */
+export async function startServe(options: { dataDir?: string; extraArgs?: string[] } = {}): Promise<ServedHost> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'rs-e2e-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'main/host/cli.ts'), '--data', dataDir, '--port', '0', ...(options.extraArgs ?? [])], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`serve did not print its URL in 60 s; stderr: ${stderr}`)), 60_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const line = out.split('\n')[0];
+      if (out.includes('\n') && line) {
+        clearTimeout(timer);
+        resolve(line.trim());
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code}: ${stderr}`));
+    });
+  });
+  const parsed = new URL(url);
+  return {
+    url,
+    origin: parsed.origin,
+    token: parsed.searchParams.get('token') ?? '',
+    dataDir,
+    process: child,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve(child.exitCode);
+        const kill = setTimeout(() => child.kill('SIGKILL'), 20_000);
+        child.once('exit', (code) => {
+          clearTimeout(kill);
+          resolve(code);
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** A page on the host's start URL; every request to a host other than 127.0.0.1 fails the test. */
+export async function openConsole(browser: Browser, host: ServedHost, path = '/'): Promise<{ context: BrowserContext; page: Page; foreignRequests: string[]; pageErrors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'light' });
+  const page = await context.newPage();
+  const foreignRequests: string[] = [];
+  const pageErrors: string[] = [];
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (u.protocol !== 'data:' && u.hostname !== '127.0.0.1') foreignRequests.push(r.url());
+  });
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.goto(host.url);
+  if (path !== '/') await page.goto(`${host.origin}/#${path}`);
+  await page.getByTestId('connection-status').getByText('Live').waitFor({ timeout: 20_000 });
+  return { context, page, foreignRequests, pageErrors };
+}
+
+/** Numbered screenshots per suite: e2e/artifacts/<suite>/01-<name>.png. */
+export function screenshotter(suite: string): (page: Page, name: string) => Promise<string> {
+  const dir = join(ARTIFACTS, suite);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  let n = 0;
+  return async (page, name) => {
+    n++;
+    const file = join(dir, `${String(n).padStart(2, '0')}-${name}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    return file;
+  };
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}

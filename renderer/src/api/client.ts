@@ -1,0 +1,44 @@
+/**
+ * The typed client every store uses: `client.call('topics.describe', { name })` resolves with the
+ * method's value or rejects with a `ClientError` carrying the contract's error (Kafka's name,
+ * message, retriable). Types come from app/api/contract.ts; nothing is re-declared here.
+ */
+import type { EngineEvent, ErrorView, MethodInput, MethodName, MethodResult, Result } from '../../../app/api/contract.js';
+import type { ConnectionStatus, Transport } from './transport.js';
+
+export class ClientError extends Error {
+  constructor(
+    readonly error: ErrorView,
+    readonly method: MethodName,
+  ) {
+    super(`${error.code}: ${error.message}`);
+    this.name = 'ClientError';
+  }
+  get code(): ErrorView['code'] {
+    return this.error.code;
+  }
+}
+
+export interface Client {
+  readonly transport: Transport;
+  /** The value, or throws ClientError. */
+  call<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodResult<M>>;
+  /** The envelope as the engine sent it (for callers that show per-item errors themselves). */
+  result<M extends MethodName>(method: M, input: MethodInput<M>): Promise<Result<MethodResult<M>>>;
+  subscribe(listener: (event: EngineEvent) => void): () => void;
+  onStatus(listener: (status: ConnectionStatus) => void): () => void;
+}
+
+export function createClient(transport: Transport): Client {
+  return {
+    transport,
+    async call(method, input) {
+      const result = await transport.call(method, input);
+      if (!result.ok) throw new ClientError(result.error, method);
+      return result.value;
+    },
+    result: (method, input) => transport.call(method, input),
+    subscribe: (listener) => transport.subscribe(listener),
+    onStatus: (listener) => transport.onStatus(listener),
+  };
+}

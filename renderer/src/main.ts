@@ -1,0 +1,20 @@
+/** Boot: pick the transport, install Pinia, the router and the toasts, then mount. */
+import { createPinia } from 'pinia';
+import { createApp, toRef } from 'vue';
+import App from './App.vue';
+import { defaultClient, setClient } from './api/instance.js';
+import { installNotify } from './lib/notify.js';
+import { createAppRouter } from './router.js';
+import { useClusterStore } from './stores/cluster.js';
+import { useConnectionStore } from './stores/connection.js';
+import { useSettingsStore } from './stores/settings.js';
+
+setClient(defaultClient());
+const app = createApp(App);
+const pinia = createPinia();
+app.use(pinia);
+app.use(createAppRouter());
+installNotify(toRef(useSettingsStore(), 'dark'));
+useConnectionStore().start();
+useClusterStore().start();
+app.mount('#app');

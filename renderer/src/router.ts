@@ -1,0 +1,28 @@
+/**
+ * The console's pages. Hash history: the same build works from the headless host (`/`) and from
+ * Electron's app:// without server-side fallbacks. Views are loaded on demand so the first paint
+ * only pays for the page it shows.
+ */
+import { createRouter, createWebHashHistory, type RouteRecordRaw } from 'vue-router';
+
+export const routes: RouteRecordRaw[] = [
+  { path: '/', name: 'overview', component: () => import('./views/OverviewView.vue'), meta: { title: 'Overview' } },
+  { path: '/brokers', name: 'brokers', component: () => import('./views/BrokersView.vue'), meta: { title: 'Brokers' } },
+  { path: '/topics', name: 'topics', component: () => import('./views/TopicsView.vue'), meta: { title: 'Topics' } },
+  { path: '/topics/:name', name: 'topic', component: () => import('./views/TopicDetailView.vue'), props: true, meta: { title: 'Topic' } },
+  { path: '/balance', name: 'balance', component: () => import('./views/BalanceView.vue'), meta: { title: 'Balance' } },
+  { path: '/leaders', name: 'leaders', component: () => import('./views/LeadersView.vue'), meta: { title: 'Leaders' } },
+  { path: '/configs', name: 'configs', component: () => import('./views/ConfigsView.vue'), meta: { title: 'Configs' } },
+  { path: '/profiles', name: 'profiles', component: () => import('./views/ProfilesView.vue'), meta: { title: 'Profiles' } },
+  { path: '/drills', name: 'drills', component: () => import('./views/DrillsView.vue'), meta: { title: 'Drills' } },
+  { path: '/messages', name: 'messages', component: () => import('./views/MessagesView.vue'), meta: { title: 'Messages' } },
+  { path: '/:pathMatch(.*)*', name: 'not-found', component: () => import('./views/NotFoundView.vue'), meta: { title: 'Not found' } },
+];
+
+export function createAppRouter() {
+  const router = createRouter({ history: createWebHashHistory(), routes });
+  router.afterEach((to) => {
+    document.title = `${String(to.meta.title ?? '')} · Replica Studio`;
+  });
+  return router;
+}
