@@ -250,11 +250,21 @@ export default defineConfig(
   layer({
     name: 'renderer',
     dirs: ['renderer'],
+    ignores: TESTS,
     paths: ['renderer', 'app/api'],
     packages: [
       deny(['electron', 'better-sqlite3'], 'The renderer reaches the engine only through its Transport.'),
       { regex: `^(?:node:|${anyOf(NODE_BUILTINS)})`, message: 'The renderer is sandboxed web code: no Node built-ins.' },
     ],
     why: 'renderer/ imports only app/api from outside renderer/ and talks to the engine through a Transport.',
+  }),
+  layer({
+    // Store tests run the renderer's stores in Node against a real host process (e2e/support).
+    name: 'renderer tests',
+    dirs: ['renderer'],
+    files: TESTS.map((t) => `renderer/${t}`),
+    paths: ['renderer', 'app/api', 'e2e/support'],
+    packages: [deny(['electron', 'better-sqlite3'], 'Store tests reach the engine through a real host, like the console.')],
+    why: 'Store tests import only renderer/, app/api and the e2e host harness.',
   }),
 );

@@ -14,6 +14,14 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const ARTIFACTS = join(ROOT, 'e2e', 'artifacts');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/**
+ * The console the host serves: dist/renderer by default (npm test builds it first); E2E_STATIC
+ * names another build, so several people can build and test at once without clobbering it.
+ */
+function staticArgs(): string[] {
+  return process.env.E2E_STATIC ? ['--static', process.env.E2E_STATIC] : [];
+}
+
 export interface ServedHost {
   url: string;
   origin: string;
@@ -26,7 +34,7 @@ export interface ServedHost {
 /** Start `main/host/cli.ts` on a free port; resolves with its printed start URL. */
 export async function startServe(options: { dataDir?: string; extraArgs?: string[] } = {}): Promise<ServedHost> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'rs-e2e-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'main/host/cli.ts'), '--data', dataDir, '--port', '0', ...(options.extraArgs ?? [])], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'main/host/cli.ts'), '--data', dataDir, '--port', '0', ...staticArgs(), ...(options.extraArgs ?? [])], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -18,6 +18,7 @@ export const useClusterStore = defineStore('cluster', () => {
   const loading = ref(false);
   const error = ref<string | null>(null);
   let started = false;
+  let poll: ReturnType<typeof setInterval> | undefined;
 
   const brokers = computed(() => cluster.value?.brokers ?? []);
   const healthy = computed(() => {
@@ -58,8 +59,14 @@ export const useClusterStore = defineStore('cluster', () => {
     });
     connection.onReconnect(() => void refresh());
     void refresh();
-    setInterval(() => void refresh(), 2000);
+    poll = setInterval(() => void refresh(), 2000);
   }
 
-  return { cluster, clock, brokers, healthy, loading, error, refresh, setScale, start };
+  function stop(): void {
+    if (poll) clearInterval(poll);
+    poll = undefined;
+    started = false;
+  }
+
+  return { cluster, clock, brokers, healthy, loading, error, refresh, setScale, start, stop };
 });
