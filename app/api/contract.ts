@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import type { ErrorView } from './errors.js';
-import type { EventMap } from './events.js';
+import type { EngineEvent, EventMap, EventName } from './events.js';
 import type {
   BrokerView,
   ClockView,
@@ -30,6 +30,7 @@ import type {
   SettingChangeView,
   ElectionResultView,
   LeaderBalanceView,
+  MetricsView,
   ReassignmentJsonView,
   ReplicationFactorChangeView,
   TopicBulkResultView,
@@ -107,6 +108,32 @@ export const createTopicSchema = z.strictObject({
   configs: z.record(z.string(), z.string()).optional(),
   assignments: z.array(z.array(brokerIdSchema)).optional(),
 });
+
+/** Every event name once (a `Record` over `EventName`, so adding an event without naming it here fails to compile). */
+const eventNameSet: Record<EventName, true> = {
+  'broker.stateChanged': true,
+  'controller.changed': true,
+  'isr.shrunk': true,
+  'isr.expanded': true,
+  'leader.changed': true,
+  'highWatermark.advanced': true,
+  'replica.truncated': true,
+  'replica.offline': true,
+  'broker.storageFailed': true,
+  'topic.created': true,
+  'topic.deleted': true,
+  'partitions.added': true,
+  'config.changed': true,
+  'reassignment.progress': true,
+  'reassignment.changed': true,
+  'metrics.sampled': true,
+};
+
+/** Every event name, for inputs that filter the event stream. */
+export const eventNames = Object.keys(eventNameSet) as [EventName, ...EventName[]];
+
+/** Most events `events.recent` keeps (and returns). */
+export const RECENT_EVENTS_CAPACITY = 5000;
 
 const empty = z.strictObject({});
 const brokerTarget = z.strictObject({ brokerId: brokerIdSchema });
@@ -321,6 +348,19 @@ export const contract = {
       maxRecords: z.int().min(1).optional(),
     }),
     returns<ConsumeResultView>(),
+  ),
+
+  /** Throughput over the last second of engine time and every broker's disk use (the latest `metrics.sampled`; zeros before the first). */
+  'metrics.get': method(empty, returns<MetricsView>()),
+  /**
+   * The most recent engine events, oldest first, from a buffer of the last 5000 the service kept,
+   * so a UI opened (or reloaded) late can show the recent timeline. `highWatermark.advanced` and
+   * `metrics.sampled` are not kept (too frequent; they are on the live stream only). `types`
+   * keeps only those event types; `limit` (1–5000, default 500) counts what is returned.
+   */
+  'events.recent': method(
+    z.strictObject({ limit: z.int().min(1).max(RECENT_EVENTS_CAPACITY).optional(), types: z.array(z.enum(eventNames)).optional() }),
+    returns<EngineEvent[]>(),
   ),
 
   /** The engine's clock and how it is driven. */

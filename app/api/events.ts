@@ -2,6 +2,7 @@
  * Events the engine emits, named `noun.pastTense`, for everything the console shows. Every
  * event carries the engine time it happened at (`atMs`).
  */
+import type { MetricsView } from './views.js';
 
 /** What the console shows for a broker: its process state, or its controller state while running. */
 export type BrokerState =
@@ -67,6 +68,12 @@ export interface EventMap {
   };
   /** A reassignment started, completed or was cancelled for one partition. */
   'reassignment.changed': { topic: string; partition: number; status: 'started' | 'completed' | 'cancelled'; replicas: number[]; addingReplicas: number[]; removingReplicas: number[] };
+  /**
+   * Throughput over the last second of engine time, emitted once per second of engine time while
+   * the cluster runs (whether or not anything moved). `atMs` is the end of the sampled second.
+   * Not kept by `events.recent` (too frequent); `metrics.get` returns the latest.
+   */
+  'metrics.sampled': Omit<MetricsView, 'atMs'>;
 }
 
 export type EventName = keyof EventMap;

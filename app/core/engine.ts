@@ -10,6 +10,7 @@
  */
 import { KafkaError, type KafkaErrorName } from '../api/errors.js';
 import type { BrokerState, EngineEvent, EventSink } from '../api/events.js';
+import type { MetricsView } from '../api/views.js';
 import { Broker } from './broker/broker.js';
 import type { ConsumerFetchResponse, ListOffsetsResponse, ProduceResponse } from './broker/messages.js';
 import { Controller, type ReassignmentResult } from './controller/controller.js';
@@ -28,6 +29,7 @@ import {
 } from './controller/reassign-command.js';
 import { replicaKey, type MetadataStore, type StorageProvider } from './log/log-store.js';
 import type { LogRecord } from './log/records.js';
+import { emptyMetrics, METRICS_INTERVAL_MS, MetricsSampler, type BrokerSampleInput } from './metrics.js';
 import type { PartitionState } from './metadata/records.js';
 import { Network, type NodeId } from './network.js';
 import { partitionForKey } from './partitioner.js';
@@ -113,6 +115,8 @@ export interface BrokerInfo {
   brokerEpoch: number;
   partitionCount: number;
   leaderCount: number;
+  /** Bytes of record batches its disk holds for all its replicas; -1 when unreadable. */
+  logBytes: number;
 }
 
 const CLIENT: NodeId = 'client';
@@ -207,7 +211,36 @@ export class Engine {
     const first = ids.find((id) => this.brokers.get(id)!.isAlive);
     if (!this.controller.isActive && first !== undefined) this.activateController(first, 'cluster started');
     this.scheduleClockCheckpoint();
+    this.scheduleMetricsSample(this.scheduler.now());
     if (this.controller.listReassignments().length > 0) this.watchReassignments();
+  }
+
+  // ================================================================ metrics
+
+  private readonly sampler = new MetricsSampler();
+  private metricsTimer: ReturnType<Scheduler['schedule']> | null = null;
+  /** Records the in-app consumer received (cumulative). */
+  private consumedRecords = 0;
+
+  /** Once per second of engine time: the rates over that second, as `metrics.sampled`. */
+  private scheduleMetricsSample(startedAtMs: number): void {
+    if (this.metricsTimer) return;
+    this.metricsTimer = this.scheduler.schedule(METRICS_INTERVAL_MS, () => {
+      this.metricsTimer = null;
+      if (this.closing) return;
+      const { atMs, ...sample } = this.sampler.sample(this.scheduler.now(), startedAtMs, this.metricsInputs(), this.consumedRecords);
+      this.emit({ type: 'metrics.sampled', atMs, ...sample });
+      this.scheduleMetricsSample(startedAtMs);
+    });
+  }
+
+  private metricsInputs(): BrokerSampleInput[] {
+    return [...this.brokers.values()].map((b) => ({ id: b.brokerId, traffic: b.traffic, logBytes: b.logBytes() }));
+  }
+
+  /** The latest metrics sample; before the first, every rate is 0 and disk use is as it is now. */
+  latestMetrics(): MetricsView {
+    return this.sampler.latest ?? emptyMetrics(this.scheduler.now(), this.metricsInputs());
   }
 
   /** The engine time saved by the last run on this storage (0 for a new cluster). */
@@ -504,6 +537,7 @@ export class Engine {
             if (offset >= input.offset && records.length < maxRecords) records.push({ ...rec, offset, leaderEpoch: b.leaderEpoch });
           });
         }
+        this.consumedRecords += records.length;
         done({ errorCode: r.error, records, highWatermark: r.highWatermark, logStartOffset: r.logStartOffset, logEndOffset: r.logEndOffset });
       },
       (reason) => done({ errorCode: reason === 'timeout' ? 'REQUEST_TIMED_OUT' : 'NETWORK_EXCEPTION', records: [], highWatermark: -1, logStartOffset: -1, logEndOffset: -1 }),
@@ -728,6 +762,7 @@ export class Engine {
         brokerEpoch: this.controller.image.brokers.get(b.brokerId)?.brokerEpoch ?? -1,
         partitionCount: counts.get(b.brokerId)?.partitions ?? 0,
         leaderCount: counts.get(b.brokerId)?.leaders ?? 0,
+        logBytes: b.logBytes(),
       }));
   }
 }

@@ -15,6 +15,7 @@ import { KafkaError, type ErrorView } from '../api/errors.js';
 import {
   contract,
   isMethodName,
+  RECENT_EVENTS_CAPACITY,
   type ClockView,
   type ClusterView,
   type MethodName,
@@ -22,7 +23,7 @@ import {
   type MethodResult,
   type Result,
 } from '../api/contract.js';
-import type { EngineEvent } from '../api/events.js';
+import type { EngineEvent, EventName } from '../api/events.js';
 import { describeBrokerConfigs, describeTopicConfigs, type ResolvedConfig } from '../core/configs/resolve.js';
 import type { ConsumeResult, Engine, ProduceResult } from '../core/engine.js';
 import { CLUSTER_DEFAULT } from '../core/metadata/image.js';
@@ -43,6 +44,7 @@ import {
 } from './cluster-views.js';
 import { adminHandlers } from './admin-handlers.js';
 import { profileHandlers } from './profile-handlers.js';
+import { RecentEvents, UNBUFFERED_EVENTS } from './recent-events.js';
 import type { RealtimeDriver } from './realtime-driver.js';
 import { Simulation, type SimOptions } from './sim.js';
 
@@ -68,6 +70,13 @@ export interface ClusterServiceOptions {
    * most this many virtual ms (fast-forward). Unset: the caller steps the scheduler.
    */
   fastForwardMs?: number;
+  /**
+   * Events emitted before the service subscribed (e.g. while the engine started), oldest first,
+   * so `events.recent` shows them too.
+   */
+  initialEvents?: readonly EngineEvent[];
+  /** Event types `events.recent` does not keep (default: `highWatermark.advanced`, `metrics.sampled`). */
+  unbufferedEvents?: readonly EventName[];
 }
 
 /** A listener of the engine's event stream. */
@@ -98,6 +107,9 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
   const logger = options.logger ?? defaultLogger;
   const controller = engine.controller;
   const image = controller.image;
+  const recentEvents = new RecentEvents(RECENT_EVENTS_CAPACITY, options.unbufferedEvents ?? UNBUFFERED_EVENTS);
+  for (const e of options.initialEvents ?? []) recentEvents.push(e);
+  engine.subscribe((e) => recentEvents.push(e));
 
   /** Start an async engine operation and resolve with its answer. */
   function answer<T>(start: (done: (value: T) => void) => void): Promise<T> {
@@ -278,6 +290,9 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
       return { records: result.records.map(consumedRecordView), highWatermark: result.highWatermark, logStartOffset: result.logStartOffset };
     },
 
+    'metrics.get': () => structuredClone(engine.latestMetrics()),
+    'events.recent': ({ limit, types }) => structuredClone(recentEvents.recent(limit ?? 500, types)),
+
     'clock.get': () => clockView(),
     'clock.setScale': ({ scale }) => {
       if (!driver) throw new KafkaError('INVALID_STATE', 'The clock is driven by hand (manual mode): there is no real-time scale to set.');
@@ -383,6 +398,8 @@ export function createVirtualClusterService(options: VirtualClusterServiceOption
     ...(clusterId !== undefined ? { clusterId } : {}),
     ...(logger ? { logger } : {}),
     ...(ff !== null ? { fastForwardMs: ff } : {}),
+    // The simulation started the cluster before the service existed: its timeline so far.
+    initialEvents: sim.events,
   });
   return { ...service, sim };
 }

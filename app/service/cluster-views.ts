@@ -75,6 +75,7 @@ export function brokerView(b: BrokerInfo): BrokerView {
     fetcherStalled: b.fetcherStalled,
     isController: b.isController,
     brokerEpoch: b.brokerEpoch,
+    logBytes: b.logBytes,
   };
 }
 

@@ -380,6 +380,10 @@ export class SqliteBrokerStore implements BrokerLogStore {
     });
   }
 
+  totalBytes(): number {
+    return guard(this.file.path, 'read', () => (this.file.db.prepare('SELECT sum(size) AS total FROM batches').get() as { total: number | null }).total ?? 0);
+  }
+
   loadState(): BrokerDiskState {
     const row = this.file.db.prepare('SELECT clean_shutdown, last_broker_epoch, power_lost FROM broker_state WHERE id = 1').get() as
       | { clean_shutdown: number; last_broker_epoch: number; power_lost: number }
@@ -479,6 +483,7 @@ export class SqliteStorage implements StorageProvider {
       replica: (key) => open().replica(key),
       replicaKeys: () => open().replicaKeys(),
       deleteReplica: (key) => open().deleteReplica(key),
+      totalBytes: () => open().totalBytes(),
       loadState: () => open().loadState(),
       saveState: (state) => open().saveState(state),
     };

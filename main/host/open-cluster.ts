@@ -72,8 +72,7 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
       wrapStep: (step) => storage.batch(step),
       onError: (e) => logger.error('A step of the real-time clock failed', e),
     });
-    storage.batch(() => engine.start());
-    driver.start();
+    // The service subscribes before the engine starts, so `events.recent` has the whole run.
     const service = createClusterService({
       engine,
       scheduler,
@@ -81,6 +80,8 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
       logger,
       ...(options.staticConfigs ? { staticConfigs: options.staticConfigs } : {}),
     });
+    storage.batch(() => engine.start());
+    driver.start();
 
     let closed = false;
     const close = (): void => {

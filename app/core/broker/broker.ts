@@ -12,9 +12,10 @@ import { KafkaError, type KafkaErrorName } from '../../api/errors.js';
 import type { EngineEvent } from '../../api/events.js';
 import type { BrokerLogStore } from '../log/log-store.js';
 import { replicaKey } from '../log/log-store.js';
-import { PartitionLog } from '../log/partition-log.js';
+import { PartitionLog, type StoredBytes } from '../log/partition-log.js';
 import type { RecordBatch } from '../log/records.js';
 import { MetadataImage, type TopicImage } from '../metadata/image.js';
+import { BrokerTraffic } from '../metrics.js';
 import type { CommittedRecord, LeaderRecoveryState, PartitionState } from '../metadata/records.js';
 import type { Network, NodeId } from '../network.js';
 import type { Random } from '../random.js';
@@ -101,6 +102,14 @@ export class Broker implements PartitionHost, FetcherHost {
   private brokerConfigCache: BrokerRuntimeConfig | null = null;
   leaderQuota: RateMeter;
   followerQuota: RateMeter;
+  /** Produce and replication traffic counters (read by the engine's metrics sampler). */
+  readonly traffic = new BrokerTraffic();
+  /**
+   * Bytes stored by every replica log on this broker's disk, kept by the logs as they change.
+   * The logs are closed while the process is down but the count stays (it is what the disk holds);
+   * null until this process has opened its logs or read its disk.
+   */
+  private stored: StoredBytes | null = null;
 
   constructor(private readonly deps: BrokerDeps) {
     this.brokerId = deps.id;
@@ -164,10 +173,12 @@ export class Broker implements PartitionHost, FetcherHost {
     this.brokerConfigCache = null;
     this.partitions.clear();
     this.localLogs = new Map();
+    this.stored = null;
+    const stored: StoredBytes = { bytes: 0 };
     for (const key of this.deps.disk.replicaKeys()) {
       const store = this.deps.disk.replica(key);
       const before = store.endOffset();
-      const log = new PartitionLog(store, now, disk.powerLost);
+      const log = new PartitionLog(store, now, disk.powerLost, stored);
       this.localLogs.set(key, log);
       if (disk.powerLost && log.logEndOffset < before) {
         const [topicId, partition] = splitKey(key);
@@ -184,6 +195,7 @@ export class Broker implements PartitionHost, FetcherHost {
         });
       }
     }
+    this.stored = stored;
     this.deps.disk.saveState({ cleanShutdown: false, powerLost: false, lastBrokerEpoch: disk.lastBrokerEpoch });
     this.previousBrokerEpoch = disk.cleanShutdown ? disk.lastBrokerEpoch : -1;
   }
@@ -537,7 +549,7 @@ export class Broker implements PartitionHost, FetcherHost {
     if (this.offline.has(k)) return;
     let p = this.partitions.get(k);
     if (!p) {
-      const log = this.localLogs.get(k) ?? new PartitionLog(this.deps.disk.replica(k), this.scheduler.now());
+      const log = this.localLogs.get(k) ?? new PartitionLog(this.deps.disk.replica(k), this.scheduler.now(), false, (this.stored ??= { bytes: 0 }));
       this.localLogs.set(k, log);
       p = new ReplicaPartition(this, topic.name, log, state);
       this.partitions.set(k, p);
@@ -569,6 +581,7 @@ export class Broker implements PartitionHost, FetcherHost {
       this.fetchers.get(p.leaderId)?.remove(k);
       this.partitions.delete(k);
     }
+    this.localLogs.get(k)?.release();
     this.localLogs.delete(k);
     this.deps.disk.deleteReplica(k);
   }
@@ -742,6 +755,7 @@ export class Broker implements PartitionHost, FetcherHost {
       if (!batches) return { ...base, error: 'KAFKA_STORAGE_ERROR' };
       const bytes = batches.reduce((s, b) => s + b.sizeBytes, 0);
       budget -= bytes;
+      this.traffic.replicationBytesOut += bytes;
       if (bytes > 0 && isThrottledReplica(this.topicConfig(p.topicId).leaderReplicationThrottledReplicas, p.partition, this.brokerId)) {
         this.leaderQuota.record(bytes, now);
       }
@@ -751,6 +765,23 @@ export class Broker implements PartitionHost, FetcherHost {
   }
 
   // ================================================================ views
+
+  /**
+   * Bytes of record batches this broker's disk holds for all its replicas: kept by its logs
+   * while they are open; a broker that has not opened them in this run reads its disk once.
+   * -1 when that disk cannot be read.
+   */
+  logBytes(): number {
+    if (!this.stored) {
+      try {
+        this.stored = { bytes: this.deps.disk.totalBytes() };
+      } catch (e) {
+        if (!(e instanceof KafkaError) || (e.code !== 'KAFKA_STORAGE_ERROR' && e.code !== 'CORRUPT_MESSAGE')) throw e;
+        this.stored = { bytes: -1 };
+      }
+    }
+    return this.stored.bytes;
+  }
 
   /** Partitions this broker leads (its own view). */
   leaderCount(): number {

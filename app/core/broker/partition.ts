@@ -20,6 +20,7 @@ import type { PartitionLog } from '../log/partition-log.js';
 import { estimateBatchSize, type LogRecord, type RecordBatch } from '../log/records.js';
 import type { MetadataImage } from '../metadata/image.js';
 import type { LeaderRecoveryState, PartitionState } from '../metadata/records.js';
+import type { BrokerTraffic } from '../metrics.js';
 import type { BrokerRuntimeConfig, TopicRuntimeConfig } from '../runtime-config.js';
 import type { Scheduler, TimerHandle } from '../time.js';
 
@@ -27,6 +28,8 @@ export interface PartitionHost {
   readonly brokerId: number;
   readonly scheduler: Scheduler;
   readonly image: MetadataImage;
+  /** Where a leader counts what it appends from produce requests. */
+  readonly traffic: BrokerTraffic;
   topicConfig(topicId: string): TopicRuntimeConfig;
   brokerConfig(): BrokerRuntimeConfig;
   emit(event: EngineEvent): void;
@@ -213,7 +216,11 @@ export class ReplicaPartition {
     if (size > cfg.maxMessageBytes) {
       return respond({ errorCode: 'MESSAGE_TOO_LARGE', baseOffset: -1, errorMessage: `The batch is ${size} bytes, larger than max.message.bytes ${cfg.maxMessageBytes}` });
     }
+    const sizeBefore = this.log.sizeBytes();
     const batch = this.log.appendAsLeader(stamped, this.leaderEpoch, now, cfg);
+    // Counted as the log stores it, acknowledged or not (Kafka's MessagesInPerSec / BytesInPerSec).
+    this.host.traffic.produceRecords += records.length;
+    this.host.traffic.produceBytes += this.log.sizeBytes() - sizeBefore;
     this.log.maybeFlush(now, cfg.flushMessages, cfg.flushMs);
     this.maybeIncrementHighWatermark();
     this.host.onPartitionChanged(this);

@@ -10,6 +10,7 @@ import type { TimerHandle } from '../time.js';
 import type { FetchRequest, FetchResponse } from './messages.js';
 import type { ReplicaPartition } from './partition.js';
 import { isThrottledReplica, type RateMeter } from './quota.js';
+import type { BrokerTraffic } from '../metrics.js';
 import type { BrokerRuntimeConfig, TopicRuntimeConfig } from '../runtime-config.js';
 import type { Scheduler } from '../time.js';
 
@@ -19,6 +20,7 @@ export interface FetcherHost {
   readonly scheduler: Scheduler;
   readonly network: Network;
   readonly followerQuota: RateMeter;
+  readonly traffic: BrokerTraffic;
   isFetchingAllowed(): boolean;
   /** Run work that touches the log; false when a storage failure halted the broker. */
   guarded(fn: () => unknown): boolean;
@@ -149,6 +151,7 @@ export class ReplicaFetcher {
             return;
           }
           const bytes = r.batches.reduce((s, b) => s + b.sizeBytes, 0);
+          this.host.traffic.replicationBytesIn += bytes;
           p.applyFetched(r.batches, r.highWatermark, r.logStartOffset);
           const list = this.host.topicConfig(p.topicId).followerReplicationThrottledReplicas;
           if (bytes > 0 && isThrottledReplica(list, p.partition, this.host.brokerId)) this.host.followerQuota.record(bytes, now);

@@ -73,6 +73,8 @@ export interface BrokerLogStore {
   replicaKeys(): string[];
   /** Delete a replica log from disk (replica removed from the assignment or topic deleted). */
   deleteReplica(key: string): void;
+  /** Bytes of the record batches of every replica log on this disk (one read of the whole disk). */
+  totalBytes(): number;
   loadState(): BrokerDiskState;
   saveState(state: BrokerDiskState): void;
 }

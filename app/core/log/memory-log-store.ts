@@ -145,6 +145,12 @@ class MemoryBrokerStore implements BrokerLogStore {
     this.replicas.delete(key);
   }
 
+  totalBytes(): number {
+    let total = 0;
+    for (const r of this.replicas.values()) total += r.sizeBytes();
+    return total;
+  }
+
   loadState(): BrokerDiskState {
     return { ...this.state };
   }

@@ -15,6 +15,10 @@
  * Retention (Kafka's `UnifiedLog.deleteOldSegments`, delete policy) removes whole segments from the
  * front, never one that reaches past the high watermark, so logStartOffset <= highWatermark holds.
  *
+ * Disk use: every log adds its store's size to a shared `StoredBytes` counter (its broker's) when
+ * it opens and every change of size while it lives, and takes it back with `release()` when the
+ * replica is deleted; the counter is therefore the sum of the sizes of the logs it was given.
+ *
  * Timestamps: a record timestamp <= 0 counts as "none" (Kafka's is -1). The simulator's virtual
  * clock starts at 0 and its test records carry 0, which Kafka would read as 1970 and expire at
  * once; such segments fall back to the append time of their batches instead (Kafka falls back to
@@ -37,6 +41,11 @@ export interface RetentionConfig {
 }
 
 type RangeStats = ReturnType<ReplicaLogStore['rangeStats']>;
+
+/** A running total of record-batch bytes stored by a set of logs (one broker's disk use). */
+export interface StoredBytes {
+  bytes: number;
+}
 
 /** Largest record timestamp of the records, or -1 when none has one. */
 function maxTimestampOf(records: readonly LogRecord[]): number {
@@ -69,6 +78,7 @@ export class PartitionLog {
     private readonly store: ReplicaLogStore,
     nowMs: number,
     powerLost = false,
+    private readonly stored: StoredBytes = { bytes: 0 },
   ) {
     const cp = store.loadCheckpoint();
     this.epochCache = new LeaderEpochCache(store.loadEpochs());
@@ -82,6 +92,22 @@ export class PartitionLog {
     this.lastFlushMs = nowMs;
     this.segmentList = this.recoverSegments(store.loadSegments(), nowMs);
     this.refreshActiveSegment();
+    this.stored.bytes += store.sizeBytes();
+  }
+
+  /** Change the store, keeping the shared byte count in step. */
+  private resize(change: () => void): void {
+    const before = this.store.sizeBytes();
+    try {
+      change();
+    } finally {
+      this.stored.bytes += this.store.sizeBytes() - before;
+    }
+  }
+
+  /** The replica is being deleted: its bytes no longer count. */
+  release(): void {
+    this.stored.bytes -= this.store.sizeBytes();
   }
 
   /**
@@ -187,7 +213,7 @@ export class PartitionLog {
       }
       this.activeFirstTimestamp = maxTimestampOf(batch.records);
     }
-    this.store.append(batch);
+    this.resize(() => this.store.append(batch));
     this.assignEpochStart(batch.leaderEpoch, batch.baseOffset);
     this.leo = batch.lastOffset + 1;
     this.activeBytes += batch.sizeBytes;
@@ -236,7 +262,7 @@ export class PartitionLog {
       return 0;
     }
     const removed = this.leo - target;
-    this.store.truncateTo(target);
+    this.resize(() => this.store.truncateTo(target));
     this.leo = target;
     // Kafka's LocalLog.truncateTo: segments based above the target go; the one holding it is cut.
     const kept = this.segmentList.filter((seg, i) => i === 0 || seg.baseOffset <= target);
@@ -255,8 +281,10 @@ export class PartitionLog {
 
   /** Drop everything and restart the log at `offset` (follower reset to the leader's log start). */
   truncateFullyAndStartAt(offset: number): void {
-    this.store.truncateTo(this.startOffset);
-    this.store.deleteBefore(offset);
+    this.resize(() => {
+      this.store.truncateTo(this.startOffset);
+      this.store.deleteBefore(offset);
+    });
     this.startOffset = offset;
     this.leo = offset;
     this.segmentList = [{ baseOffset: offset, createdMs: this.activeSegment.createdMs }];
@@ -276,7 +304,7 @@ export class PartitionLog {
   advanceLogStartOffset(offset: number): void {
     const target = Math.min(offset, this.hw);
     if (target <= this.startOffset) return;
-    this.store.deleteBefore(target);
+    this.resize(() => this.store.deleteBefore(target));
     this.startOffset = target;
     if (this.epochCache.truncateFromStart(target)) this.store.saveEpochs(this.epochCache.entries());
     // Segments wholly below the new start go (Kafka's deleteLogStartOffsetBreachedSegments).
