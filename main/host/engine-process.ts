@@ -1,11 +1,13 @@
 /**
- * The engine process: the cluster (engine, real-time driver, SQLite storage) in a child process of
- * its own, so that a busy engine never holds up the process that serves HTTP or draws the UI.
+ * The engine process: the cluster (engine, real-time driver, SQLite storage) in a process of its
+ * own, so that a busy engine never holds up the process that serves HTTP or draws the UI. Two
+ * parents start it, with the same options and the same messages (`engine-channel.ts`):
  *
  *   child_process.fork('main/host/engine-process.ts', [JSON options], { execArgv: ['--import', 'tsx'] })
+ *   utilityProcess.fork('dist/electron/engine.cjs', [JSON options])     (Electron; this file, bundled)
  *
  * The options are one JSON argument: { dataDir, brokers?, seed?, staticConfigs?, shutdownBudgetMs? }
- * (see `OpenClusterOptions`). It talks over the IPC channel only, one message per object:
+ * (see `OpenClusterOptions`). It talks over the parent channel only, one message per object:
  *
  *   parent → child   { id, method, input }    a contract call (answered in order of arrival, except
  *                                            that `records.produce` calls start one per turn of
@@ -18,41 +20,35 @@
  *                    { event }                an engine event
  *                    { fatal: message }       opening failed (e.g. the data dir is locked); exit 1
  *
- * If the parent goes away (the channel disconnects), the cluster is closed in order and the
- * process exits 0. SIGINT is ignored (a terminal's Ctrl-C reaches the whole process group; the
- * parent decides); SIGTERM closes in order like `{ close: true }`.
+ * If the parent goes away (the Node channel disconnects; Electron ends a utility process itself),
+ * the cluster is closed in order and the process exits 0. SIGINT is ignored (a terminal's Ctrl-C
+ * reaches the whole process group; the parent decides); SIGTERM (also what
+ * `UtilityProcess.kill()` sends) closes in order like `{ close: true }`.
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { EngineEvent, Result } from '../../app/api/contract.js';
+import { currentParentChannel, type ChildMessage, type ParentChannel, type ParentMessage } from './engine-channel.js';
 import { openCluster, type OpenCluster, type OpenClusterOptions } from './open-cluster.js';
+
+export type { ChildMessage, ParentMessage } from './engine-channel.js';
 
 /** What the engine process is started with (the serialisable part of `OpenClusterOptions`). */
 export type EngineProcessOptions = Omit<OpenClusterOptions, 'logger'>;
-
-export type ParentMessage = { id: number; method: string; input?: unknown } | { close: true };
-
-export type ChildMessage =
-  | { opened: true }
-  | { ready: true; brokersReady: boolean }
-  | { id: number; result: Result<unknown> }
-  | { event: EngineEvent }
-  | { fatal: string };
-
-function send(message: ChildMessage): void {
-  if (process.connected) process.send!(message);
-}
 
 function oneLine(e: unknown): string {
   return (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').trim();
 }
 
-export function runEngineProcess(options: EngineProcessOptions): void {
+/** Run the engine for the parent at the other end of `channel`. */
+export function runEngineProcess(options: EngineProcessOptions, channel: ParentChannel): void {
+  const send = (message: ChildMessage): void => {
+    if (channel.connected) channel.send(message);
+  };
   let cluster: OpenCluster;
   try {
     cluster = openCluster({ ...options, logger: { error: (message, error) => console.error(message, error) } });
   } catch (e) {
-    fatal(e);
+    fatal(e, channel);
     return;
   }
   send({ opened: true });
@@ -71,7 +67,7 @@ export function runEngineProcess(options: EngineProcessOptions): void {
     }
     // Leave once the channel has flushed and closed (a stray handle cannot hold the exit up long).
     process.exitCode = 0;
-    if (process.connected) process.disconnect();
+    channel.close();
     setTimeout(() => process.exit(0), 2_000).unref();
   };
 
@@ -91,7 +87,7 @@ export function runEngineProcess(options: EngineProcessOptions): void {
     else draining = false;
   };
 
-  process.on('message', (raw: ParentMessage) => {
+  channel.onMessage((raw: ParentMessage) => {
     if ('close' in raw) {
       close();
       return;
@@ -105,7 +101,7 @@ export function runEngineProcess(options: EngineProcessOptions): void {
       }
     } else answer(raw);
   });
-  process.on('disconnect', close);
+  channel.onDisconnect(close);
   process.on('SIGINT', () => {});
   process.on('SIGTERM', close);
 
@@ -115,9 +111,9 @@ export function runEngineProcess(options: EngineProcessOptions): void {
 }
 
 /** Report a failure to open and exit 1 once the message has left (so the parent always reads it). */
-function fatal(e: unknown): void {
+function fatal(e: unknown, channel: ParentChannel | undefined): void {
   const message = oneLine(e);
-  if (process.connected) process.send!({ fatal: message } satisfies ChildMessage, () => process.exit(1));
+  if (channel?.connected) channel.send({ fatal: message }, () => process.exit(1));
   else {
     process.stderr.write(`engine process: ${message}\n`);
     process.exit(1);
@@ -143,5 +139,7 @@ if (isMain()) {
     process.stderr.write(`usage: node --import tsx main/host/engine-process.ts '{"dataDir":"…"}' (${oneLine(e)})\n`);
     process.exit(2);
   }
-  runEngineProcess(options);
+  const channel = currentParentChannel();
+  if (channel) runEngineProcess(options, channel);
+  else fatal(new Error('no parent: start it with child_process.fork or utilityProcess.fork'), undefined);
 }

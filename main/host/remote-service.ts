@@ -1,22 +1,28 @@
 /**
  * The cluster service of an engine process (`engine-process.ts`), seen from the parent: the same
- * `call` / `subscribe` the HTTP host takes from an in-process `ClusterService`, over the IPC
- * channel of a forked child. The engine then runs on its own event loop and CPU, so the parent
+ * `call` / `subscribe` the HTTP host takes from an in-process `ClusterService`, over the message
+ * channel of that process. The engine then runs on its own event loop and CPU, so the parent
  * (the HTTP host, the UI) answers promptly however hard the cluster works.
  *
- * `startRemoteService` resolves once the child has opened the storage (so a locked data
+ * `startRemoteService` forks a Node child (the headless host); `connectRemoteService` drives any
+ * `EngineProcessHandle` (engine-channel.ts), e.g. the Electron utility process main/electron forks.
+ * Either resolves once the child has opened the storage (so a locked data
  * directory rejects it with the child's message); `ready()` resolves once the brokers run.
  * `call` never throws and never rejects: once the child is gone, pending and later calls answer
  * an INTERNAL envelope. `close()` asks for an orderly close (controlled shutdown, storage closed)
  * and resolves when the child has exited; after `killAfterMs` it is killed.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { EngineEvent, MethodName, MethodResult, Result } from '../../app/api/contract.js';
 import type { ClusterService, EventListener, ServiceLogger } from '../../app/service/cluster-service.js';
-import type { ChildMessage, EngineProcessOptions, ParentMessage } from './engine-process.js';
+import { childProcessHandle, type ChildMessage, type EngineProcessHandle } from './engine-channel.js';
+import type { EngineProcessOptions } from './engine-process.js';
 
-export interface RemoteServiceOptions extends EngineProcessOptions {
+/** How the parent treats its engine process (whichever kind it is). */
+export interface RemoteConnectOptions {
+  /** The data directory the child opens (for messages). */
+  dataDir: string;
   /** Where child-lifetime problems are logged (default console.error). */
   logger?: ServiceLogger;
   /** Most ms `close()` waits for the orderly exit before killing the child (default 60 000). */
@@ -25,8 +31,10 @@ export interface RemoteServiceOptions extends EngineProcessOptions {
   openTimeoutMs?: number;
 }
 
+export type RemoteServiceOptions = EngineProcessOptions & Omit<RemoteConnectOptions, 'dataDir'>;
+
 export interface RemoteService extends Pick<ClusterService, 'call' | 'subscribe'> {
-  /** The child's pid. */
+  /** The child's pid (-1 if it has none). */
   readonly pid: number;
   /** Resolves true once every broker runs, false if `ready()` timed out or the child is gone. */
   ready(): Promise<boolean>;
@@ -34,16 +42,23 @@ export interface RemoteService extends Pick<ClusterService, 'call' | 'subscribe'
   close(): Promise<number | null>;
 }
 
-const ENTRY = fileURLToPath(new URL('./engine-process.ts', import.meta.url));
 const defaultLogger: ServiceLogger = { error: (message, error) => console.error(message, error) };
 
-export async function startRemoteService(options: RemoteServiceOptions): Promise<RemoteService> {
-  const { logger = defaultLogger, killAfterMs = 60_000, openTimeoutMs = 60_000, ...engineOptions } = options;
-  const child: ChildProcess = fork(ENTRY, [JSON.stringify(engineOptions)], {
+/** Fork the engine as a Node child process (run through tsx) and connect to it. */
+export function startRemoteService(options: RemoteServiceOptions): Promise<RemoteService> {
+  const { logger, killAfterMs, openTimeoutMs, ...engineOptions } = options;
+  const entry = fileURLToPath(new URL('./engine-process.ts', import.meta.url));
+  const child = fork(entry, [JSON.stringify(engineOptions)], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     serialization: 'json',
   });
+  return connectRemoteService(childProcessHandle(child), { dataDir: engineOptions.dataDir, logger, killAfterMs, openTimeoutMs });
+}
+
+/** Drive an engine process that was just started (before it could have sent anything). */
+export async function connectRemoteService(child: EngineProcessHandle, options: RemoteConnectOptions): Promise<RemoteService> {
+  const { logger = defaultLogger, killAfterMs = 60_000, openTimeoutMs = 60_000, dataDir } = options;
 
   const pending = new Map<number, { method: string; resolve: (result: Result<unknown>) => void }>();
   const listeners = new Set<EventListener>();
@@ -51,7 +66,7 @@ export async function startRemoteService(options: RemoteServiceOptions): Promise
   let gone: string | undefined; // why calls can no longer be answered
   let readyResult: boolean | undefined;
   const readyWaiters: ((ready: boolean) => void)[] = [];
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const exited = new Promise<number | null>((done) => child.onExit((code) => done(code)));
 
   const settleReady = (value: boolean): void => {
     readyResult ??= value;
@@ -65,10 +80,10 @@ export async function startRemoteService(options: RemoteServiceOptions): Promise
 
   const opened = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
-      reject(new Error(`the engine process did not open ${engineOptions.dataDir} within ${openTimeoutMs} ms`));
-      child.kill('SIGKILL');
+      reject(new Error(`the engine process did not open ${dataDir} within ${openTimeoutMs} ms`));
+      child.kill();
     }, openTimeoutMs);
-    child.on('message', (message: ChildMessage) => {
+    child.onMessage((message: ChildMessage) => {
       if ('event' in message) {
         for (const listener of listeners) {
           try {
@@ -92,15 +107,15 @@ export async function startRemoteService(options: RemoteServiceOptions): Promise
         reject(new Error(message.fatal));
       }
     });
-    child.once('error', (e) => {
+    child.onError((e) => {
       clearTimeout(timer);
       gone ??= e.message;
       reject(e);
     });
-    child.once('exit', (code, signal) => {
+    child.onExit((_code, reason) => {
       clearTimeout(timer);
-      gone ??= `exited with ${signal ?? code}`;
-      reject(new Error(`the engine process ${gone} before opening ${engineOptions.dataDir}`));
+      gone ??= reason;
+      reject(new Error(`the engine process ${gone} before opening ${dataDir}`));
       if (!closing) logger.error('The engine process exited', new Error(gone));
       for (const [id, waiting] of pending) {
         pending.delete(id);
@@ -113,8 +128,8 @@ export async function startRemoteService(options: RemoteServiceOptions): Promise
   let closing: Promise<number | null> | undefined;
   const close = (): Promise<number | null> => {
     closing ??= (async () => {
-      if (child.exitCode === null && child.signalCode === null && child.connected) child.send({ close: true } satisfies ParentMessage);
-      const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+      if (child.connected) child.send({ close: true });
+      const timer = setTimeout(() => child.kill(), killAfterMs);
       const code = await exited;
       clearTimeout(timer);
       return code;
@@ -134,19 +149,16 @@ export async function startRemoteService(options: RemoteServiceOptions): Promise
     const id = nextId++;
     return new Promise<Result<unknown>>((resolve) => {
       pending.set(id, { method, resolve });
-      try {
-        child.send({ id, method, input } satisfies ParentMessage, (error) => {
-          if (error && pending.delete(id)) resolve(internal(method));
-        });
-      } catch {
-        pending.delete(id);
-        resolve(internal(method));
-      }
+      child.send({ id, method, input }, () => {
+        if (pending.delete(id)) resolve(internal(method));
+      });
     });
   };
 
   return {
-    pid: child.pid ?? -1,
+    get pid() {
+      return child.pid ?? -1;
+    },
     call: call as <M extends MethodName>(method: M, input: unknown) => Promise<Result<MethodResult<M>>>,
     subscribe(listener: (event: EngineEvent) => void) {
       listeners.add(listener);
