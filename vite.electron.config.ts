@@ -1,18 +1,22 @@
 /**
  * Bundles one Electron entry into one self-contained CJS file in dist/electron:
- *   ELECTRON_ENTRY=main|preload vite build -c vite.electron.config.ts
- * One build per entry on purpose: building both in one run makes a shared chunk that the
+ *   ELECTRON_ENTRY=main|preload|engine vite build -c vite.electron.config.ts
+ * (or all three: scripts/electron-build.ts).
+ *   main     the Electron main process (main/electron/main.ts)
+ *   preload  the sandboxed preload (main/preload/preload.ts)
+ *   engine   the engine, run in a utility process that main forks by path (main/host/engine-process.ts)
+ * One build per entry on purpose: building several in one run makes shared chunks that the
  * preload would have to require(), which a sandboxed preload cannot (toolchain.md §2c).
- * better-sqlite3 stays external in main (a native module, rebuilt for Electron's ABI).
+ * better-sqlite3 stays external where the engine is (a native module, rebuilt for Electron's ABI).
  */
 import { builtinModules } from 'node:module';
 import { defineConfig } from 'vite';
 
-const entries = { main: 'main/electron/main.ts', preload: 'main/preload/preload.ts' } as const;
-type Entry = keyof typeof entries;
-
-export function electronBuildConfig(entry: Entry, outDir = 'dist/electron') {
-  const external = ['electron', ...builtinModules, ...builtinModules.map((m) => `node:${m}`), ...(entry === 'main' ? ['better-sqlite3'] : [])];
+export const electronEntries = { main: 'main/electron/main.ts', preload: 'main/preload/preload.ts', engine: 'main/host/engine-process.ts' } as const;
+export type ElectronEntry = keyof typeof electronEntries;
+export function electronBuildConfig(entry: ElectronEntry, outDir = 'dist/electron') {
+  const native = entry === 'preload' ? [] : ['better-sqlite3'];
+  const external = ['electron', ...builtinModules, ...builtinModules.map((m) => `node:${m}`), ...native];
   return {
     configFile: false as const,
     logLevel: 'warn' as const,
@@ -22,15 +26,15 @@ export function electronBuildConfig(entry: Entry, outDir = 'dist/electron') {
       target: 'node22',
       minify: false,
       ssr: true,
-      // The main bundle ships its dependencies; `ssr` would otherwise leave them external.
-      lib: { entry: { [entry]: entries[entry] }, formats: ['cjs' as const] },
+      // Each bundle ships its dependencies; `ssr` would otherwise leave them external.
+      lib: { entry: { [entry]: electronEntries[entry] }, formats: ['cjs' as const] },
       rollupOptions: { external, output: { entryFileNames: '[name].cjs' } },
     },
-    ssr: { noExternal: true as const, external: entry === 'main' ? ['better-sqlite3'] : [] },
+    ssr: { noExternal: true as const, external: native },
   };
 }
 
-const entry = (process.env.ELECTRON_ENTRY ?? 'main') as Entry;
-if (!(entry in entries)) throw new Error(`ELECTRON_ENTRY must be one of ${Object.keys(entries).join(', ')}`);
+const entry = (process.env.ELECTRON_ENTRY ?? 'main') as ElectronEntry;
+if (!(entry in electronEntries)) throw new Error(`ELECTRON_ENTRY must be one of ${Object.keys(electronEntries).join(', ')}`);
 
 export default defineConfig(electronBuildConfig(entry));

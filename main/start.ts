@@ -4,11 +4,12 @@
  * Electron ≥ 42 downloads its binary lazily, and `require('electron')` itself tries that
  * download (and throws offline). So the check below never requires the package: it reads the
  * package's `path.txt` and tests that `dist/<path>` exists (or ELECTRON_OVERRIDE_DIST_PATH).
- * With a binary: build the main and preload bundles, then run Electron on dist/electron/main.cjs.
+ * With a binary: build the main, preload and engine bundles (scripts/electron-build.ts), then run
+ * Electron on dist/electron/main.cjs, which forks dist/electron/engine.cjs as a utility process.
  * Without: print one line saying so, then run the headless host (main/host/cli.ts) on the
  * default data directory; it prints the URL of the same UI for a browser.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -68,8 +69,14 @@ function run(command: string, args: string[]): Promise<number> {
 const realDeps: StartDeps = {
   findElectron: () => findElectronBinary(),
   runElectron: async (binary, args) => {
-    const built = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', 'build:electron'], { stdio: 'inherit', cwd: ROOT });
-    if (built.status !== 0) return built.status ?? 1;
+    try {
+      // Loaded only here: browser mode never needs vite.
+      const { buildElectronBundles } = await import('../scripts/electron-build.js');
+      await buildElectronBundles();
+    } catch (e) {
+      process.stderr.write(`replica-studio start: building the Electron bundles failed: ${e instanceof Error ? e.message : String(e)}\n`);
+      return 1;
+    }
     return run(binary, [MAIN_BUNDLE, ...args]);
   },
   runHeadless: (args) => {

@@ -1,17 +1,65 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'vite';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fakeUtilityProcess } from '../main/electron/test-support/fake-utility-process.js';
+import { startUtilityEngine } from '../main/electron/utility-engine.js';
 import { electronBuildConfig } from '../vite.electron.config.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const requiresOf = (code: string): string[] => [...new Set([...code.matchAll(/require\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]!))].sort();
+const cleanup: string[] = [];
+afterAll(() => {
+  for (const dir of cleanup.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 describe('the preload bundle', () => {
   it('is one file that requires nothing but electron (a sandboxed preload cannot require local files)', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'rs-preload-'));
+    cleanup.push(outDir);
     await build(electronBuildConfig('preload', outDir));
     const code = readFileSync(join(outDir, 'preload.cjs'), 'utf8');
-    const required = [...code.matchAll(/require\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]);
-    expect(required).toEqual(['electron']);
+    expect(requiresOf(code)).toEqual(['electron']);
     expect(code).toContain('exposeInMainWorld');
   }, 20_000);
+});
+
+describe('the main bundle', () => {
+  it('forks the engine bundle next to it as a utility process and never loads SQLite itself', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'rs-main-'));
+    cleanup.push(outDir);
+    await build(electronBuildConfig('main', outDir));
+    const code = readFileSync(join(outDir, 'main.cjs'), 'utf8');
+    expect(code).toMatch(/\butilityProcess\.fork\(/);
+    expect(code).toMatch(/join\)\(__dirname, "engine\.cjs"\)/);
+    expect(requiresOf(code)).not.toContain('better-sqlite3');
+    expect(requiresOf(code).filter((m) => !m.startsWith('node:') && m !== 'url')).toEqual(['electron']);
+  }, 20_000);
+});
+
+describe('the engine bundle', () => {
+  it('is one file that requires only Node built-ins and better-sqlite3, and runs as the entry of a utility process', async () => {
+    // Built where the real one lives (two levels under the repo), so better-sqlite3 and
+    // resources/profiles resolve from it as they do from dist/electron/engine.cjs.
+    mkdirSync(join(ROOT, 'dist'), { recursive: true });
+    const outDir = mkdtempSync(join(ROOT, 'dist', 'engine-bundle-test-'));
+    cleanup.push(outDir);
+    await build(electronBuildConfig('engine', outDir));
+    const enginePath = join(outDir, 'engine.cjs');
+    const code = readFileSync(enginePath, 'utf8');
+    expect(requiresOf(code).filter((m) => !m.startsWith('node:') && m !== 'url')).toEqual(['better-sqlite3']);
+    expect(code).not.toMatch(/require\(\s*["']electron["']/);
+
+    const dataDir = mkdtempSync(join(tmpdir(), 'rs-engine-bundle-'));
+    cleanup.push(dataDir);
+    const service = await startUtilityEngine(fakeUtilityProcess(), { enginePath, dataDir, seed: 1, logger: { error: () => {} } });
+    try {
+      expect(await service.ready()).toBe(true);
+      expect(await service.call('cluster.describe', {})).toMatchObject({ ok: true, value: { brokers: expect.any(Array) } });
+      expect(await service.call('profiles.list', {})).toMatchObject({ ok: true, value: expect.arrayContaining([expect.objectContaining({ name: 'durability' })]) });
+    } finally {
+      expect(await service.close()).toBe(0);
+    }
+  }, 60_000);
 });

@@ -2,27 +2,35 @@
  * Electron main process: single-instance lock, app:// scheme with CSP, default-deny permissions,
  * the secure window, the native menu, and the IPC bridge (`rs:invoke` in, `rs:event` out).
  *
- * For now the engine runs in this process through `openCluster` (main/host/open-cluster.ts);
- * a later step moves it to a utility process so the UI thread never waits on SQLite. Note that
- * better-sqlite3 is a native module: under Electron it must be built for Electron's ABI
- * (electron-builder's install-app-deps) before this runs.
+ * The engine runs off the UI thread, in an Electron utility process forked on the engine bundle
+ * next to this one (dist/electron/engine.cjs, see utility-engine.ts); this process only relays
+ * calls and events, so it never waits on SQLite. better-sqlite3 is a native module: it is loaded
+ * by the utility process and must be built for Electron's ABI (electron-builder's
+ * install-app-deps) before this runs.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BrowserWindow, Menu, app, dialog, ipcMain, protocol, session, shell, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
+import { BrowserWindow, Menu, app, dialog, ipcMain, protocol, session, shell, utilityProcess, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
 import type { EngineEvent } from '../../app/api/contract.js';
-import { openCluster, type OpenCluster } from '../host/open-cluster.js';
+import type { RemoteService } from '../host/remote-service.js';
 import { APP_ORIGIN, EVENT_CHANNEL, INVOKE_CHANNEL, handleInvoke } from './ipc-bridge.js';
 import { APP_SCHEME_PRIVILEGES, installPermissionPolicy, registerAppProtocol } from './security.js';
+import { startUtilityEngine } from './utility-engine.js';
 import { createSecureWindow } from './window.js';
 
 const isDev = !app.isPackaged || process.env.REPLICA_STUDIO_DEV === '1';
 const rendererDir = process.env.REPLICA_STUDIO_RENDERER_DIR ?? join(app.getAppPath(), 'dist', 'renderer');
 const preloadPath = join(__dirname, 'preload.cjs');
+/** The engine bundle, built next to this one (vite.electron.config.ts, entry `engine`). */
+const enginePath = join(__dirname, 'engine.cjs');
+/** How long quitting or switching clusters waits for the engine's orderly close before killing it. */
+const ENGINE_CLOSE_MS = 15_000;
 
 protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
 
-let cluster: OpenCluster | undefined;
+/** The engine of the open cluster (undefined while none is open, e.g. during a switch). */
+let engine: RemoteService | undefined;
+let engineDataDir: string | undefined;
 let unsubscribe: (() => void) | undefined;
 let win: BrowserWindow | undefined;
 
@@ -30,26 +38,33 @@ function defaultDataDir(): string {
   return join(app.getPath('userData'), 'clusters', 'default');
 }
 
-function forwardEvents(): void {
+/** Close the open engine in order (controlled shutdown), if any. */
+async function closeEngine(): Promise<void> {
+  const closing = engine;
   unsubscribe?.();
-  unsubscribe = cluster?.service.subscribe((event: EngineEvent) => {
+  unsubscribe = undefined;
+  engine = undefined;
+  engineDataDir = undefined;
+  if (!closing) return;
+  const code = await closing.close();
+  if (code !== 0) console.error(`replica-studio: the engine process exited with ${code}`);
+}
+
+/** Close the open engine, then start one on `dataDir` (in a utility process) and relay its events. */
+async function switchCluster(dataDir: string): Promise<void> {
+  mkdirSync(dataDir, { recursive: true });
+  await closeEngine();
+  const started = await startUtilityEngine(utilityProcess, { enginePath, dataDir, killAfterMs: ENGINE_CLOSE_MS });
+  engine = started;
+  engineDataDir = dataDir;
+  unsubscribe = started.subscribe((event: EngineEvent) => {
     if (win && !win.isDestroyed()) win.webContents.send(EVENT_CHANNEL, event);
   });
 }
 
-function switchCluster(dataDir: string): void {
-  mkdirSync(dataDir, { recursive: true });
-  unsubscribe?.();
-  unsubscribe = undefined;
-  cluster?.close();
-  cluster = undefined;
-  cluster = openCluster({ dataDir });
-  forwardEvents();
-}
-
 async function call(method: string, input: unknown): Promise<{ ok: boolean; value?: unknown; error?: { message: string } }> {
-  if (!cluster) return { ok: false, error: { message: 'No cluster is open.' } };
-  return cluster.service.call(method, input);
+  if (!engine) return { ok: false, error: { message: 'No cluster is open.' } };
+  return engine.call(method, input);
 }
 
 function showError(title: string, message: string): void {
@@ -60,12 +75,15 @@ async function newCluster(): Promise<void> {
   const picked = await dialog.showOpenDialog({ title: 'New cluster: choose an empty folder', properties: ['openDirectory', 'createDirectory'] });
   const dir = picked.filePaths[0];
   if (picked.canceled || !dir) return;
+  const previous = engineDataDir;
   try {
-    switchCluster(dir);
-    win?.webContents.reload();
+    await switchCluster(dir);
   } catch (e) {
     showError('Cannot open the cluster', e instanceof Error ? e.message : String(e));
+    // Go back to the cluster that was open, so the window is not left without one.
+    if (previous) await switchCluster(previous).catch((again: unknown) => showError('Cannot reopen the previous cluster', again instanceof Error ? again.message : String(again)));
   }
+  win?.webContents.reload();
 }
 
 async function importProfile(): Promise<void> {
@@ -99,7 +117,7 @@ function buildMenu(): Menu {
       label: 'File',
       submenu: [
         { label: 'New Cluster…', click: () => void newCluster() },
-        { label: 'Open Data Directory', click: () => void shell.openPath(cluster?.dataDir ?? defaultDataDir()) },
+        { label: 'Open Data Directory', click: () => void shell.openPath(engineDataDir ?? defaultDataDir()) },
         { type: 'separator' },
         { label: 'Import Profile…', click: () => void importProfile() },
         { label: 'Export Profile…', click: () => void exportProfile() },
@@ -137,15 +155,15 @@ if (!app.requestSingleInstanceLock()) {
   });
   app
     .whenReady()
-    .then(() => {
+    .then(async () => {
       app.setAboutPanelOptions({ applicationName: 'Replica Studio', applicationVersion: app.getVersion() });
       installPermissionPolicy(session.defaultSession);
       registerAppProtocol(protocol, rendererDir);
       if (!existsSync(rendererDir)) console.warn(`replica-studio: no built renderer in ${rendererDir}; the window shows a placeholder`);
-      switchCluster(defaultDataDir());
+      await switchCluster(defaultDataDir());
       ipcMain.handle(INVOKE_CHANNEL, (event: IpcMainInvokeEvent, method: unknown, payload: unknown) => {
         const frame = event.senderFrame;
-        const service = cluster?.service;
+        const service = engine;
         if (!service) return { ok: false, error: { code: 'INVALID_STATE', message: 'No cluster is open.', retriable: true } };
         return handleInvoke({ senderUrl: frame?.url, isMainFrame: frame !== null && frame === event.sender.mainFrame, method, payload }, service, APP_ORIGIN);
       });
@@ -157,9 +175,14 @@ if (!app.requestSingleInstanceLock()) {
       app.exit(1);
     });
   app.on('window-all-closed', () => app.quit());
-  app.on('will-quit', () => {
-    unsubscribe?.();
-    cluster?.close();
-    cluster = undefined;
+  // Quitting waits for the engine's orderly close (controlled shutdown, storage closed); Electron
+  // would otherwise end the utility process with the app. Every appended batch is already on disk,
+  // so a kill loses nothing written; the orderly close keeps the brokers' shutdown clean.
+  app.on('will-quit', (event) => {
+    if (!engine) return; // nothing open, or already closed: quit now
+    event.preventDefault();
+    void closeEngine()
+      .catch((e: unknown) => console.error('replica-studio: the engine did not close in order', e))
+      .finally(() => app.quit());
   });
 }

@@ -1,0 +1,41 @@
+/**
+ * `npm run build:electron`: bundle the three Electron entries (main, preload, engine) into
+ * dist/electron/*.cjs, one vite build per entry (see vite.electron.config.ts for why).
+ */
+import { realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+import { electronBuildConfig, electronEntries, type ElectronEntry } from '../vite.electron.config.js';
+
+const ROOT = join(import.meta.dirname, '..');
+
+/** Build every entry (in order) into `outDir`; resolves with the files written. */
+export async function buildElectronBundles(outDir = join(ROOT, 'dist', 'electron')): Promise<string[]> {
+  const written: string[] = [];
+  for (const entry of Object.keys(electronEntries) as ElectronEntry[]) {
+    await build({ ...electronBuildConfig(entry, outDir), root: ROOT });
+    written.push(join(outDir, `${entry}.cjs`));
+  }
+  return written;
+}
+
+function isMain(): boolean {
+  const arg = process.argv[1];
+  if (!arg) return false;
+  try {
+    return realpathSync(arg) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isMain()) {
+  buildElectronBundles().then(
+    (files) => process.stdout.write(`${files.map((f) => `built ${f}`).join('\n')}\n`),
+    (e: unknown) => {
+      process.stderr.write(`build:electron: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exit(1);
+    },
+  );
+}
