@@ -1,0 +1,260 @@
+/**
+ * The plain-words explainer of one partition, computed only from data the engine reports: the
+ * partition (leader, ISR, replicas, epochs, each replica's log end), the brokers' states, the
+ * topic's effective `min.insync.replicas` and `unclean.leader.election.enable`, the broker's
+ * `replica.lag.time.max.ms`, and the recent events of this partition (why a replica left the
+ * ISR, how the leader changed). It follows Kafka's rules (reference/kafka-semantics.md):
+ *   - a follower leaves the ISR when it has not caught up with the leader's log end for
+ *     replica.lag.time.max.ms, or at once when the controller fences its broker;
+ *   - acks=all is refused with NOT_ENOUGH_REPLICAS while |ISR| < min(min.insync.replicas, RF);
+ *   - with no live ISR member the partition is offline unless unclean election is allowed;
+ *   - after an unclean election the partition is RECOVERING until the new leader settles.
+ * Pure: no Vue, no DOM, no client, so the store and the components share it.
+ */
+import type { BrokerView, EngineEvent, PartitionView } from '../../../../app/api/contract.js';
+import type { ChangeReasonView } from '../../../../app/api/events.js';
+import { clusterTime, duration } from '../../lib/format.js';
+
+export interface ExplainContext {
+  /** Brokers by id (state, isolated, fetcherStalled). */
+  brokers: ReadonlyMap<number, BrokerView>;
+  /** The topic's effective min.insync.replicas (its own override or the broker default). */
+  minInsyncReplicas: number;
+  /** The topic's effective unclean.leader.election.enable. */
+  uncleanLeaderElectionEnable: boolean;
+  /** The broker config replica.lag.time.max.ms; null until read. */
+  replicaLagTimeMaxMs: number | null;
+  /** Recent events of this topic, oldest first (the explainer picks this partition's). */
+  events: readonly EngineEvent[];
+}
+
+export type PartitionStatus = 'offline' | 'under-min-isr' | 'recovering' | 'under-replicated' | 'reassigning' | 'healthy';
+
+export interface PartitionExplanation {
+  /** The worst state, for the badge and the alert's colour. */
+  status: PartitionStatus;
+  /** Every state that applies (an under-replicated partition may also be under min ISR). */
+  flags: PartitionStatus[];
+  severity: 'success' | 'info' | 'warning' | 'error';
+  headline: string;
+  /** One plain sentence each. */
+  details: string[];
+}
+
+/** Whether a broker can serve: its process runs, it is registered and unfenced, its links are up. */
+export function brokerAlive(b: BrokerView | undefined): boolean {
+  return !!b && b.state === 'running' && !b.isolated;
+}
+
+/** What is wrong with a broker, as a clause ("broker 3 is killed"), or null when it is fine. */
+export function brokerTrouble(id: number, b: BrokerView | undefined): string | null {
+  if (!b) return `broker ${id} is not a member of the cluster`;
+  switch (b.state) {
+    case 'killed':
+      return `broker ${id} is killed (its process died)`;
+    case 'power-lost':
+      return `broker ${id} lost power`;
+    case 'stopped':
+      return `broker ${id} is stopped`;
+    case 'storage-failed':
+      return `broker ${id}'s storage failed`;
+    case 'fenced':
+      return `broker ${id} is fenced by the controller (no heartbeat, or still catching up after a restart)`;
+    case 'starting':
+      return `broker ${id} is starting`;
+    case 'controlled-shutdown':
+      return `broker ${id} is in controlled shutdown`;
+    case 'running':
+      if (b.isolated) return `broker ${id} is isolated (its network links are cut)`;
+      if (b.fetcherStalled) return `broker ${id}'s replica fetchers are stalled (it heartbeats but does not fetch)`;
+      return null;
+  }
+}
+
+const REASON_TEXT: Record<ChangeReasonView, string> = {
+  create: 'the topic was created',
+  'isr-shrink': 'the leader found it had not caught up within replica.lag.time.max.ms',
+  'isr-expand': 'a follower caught up',
+  'broker-fenced': 'the controller fenced its broker (no heartbeat within broker.session.timeout.ms)',
+  'broker-unfenced': 'a broker came back',
+  'controlled-shutdown': 'its broker began a controlled shutdown',
+  'broker-reregistered': 'its broker registered again after a restart',
+  'preferred-election': 'a preferred leader election',
+  'auto-rebalance': 'the automatic leader rebalance',
+  'unclean-election': 'an unclean election',
+  reassignment: 'a reassignment',
+  'reassignment-cancel': 'a cancelled reassignment',
+  'config-change': 'a config change',
+};
+
+/** A ChangeReasonView in words. */
+export function reasonText(reason: ChangeReasonView): string {
+  return REASON_TEXT[reason] ?? reason;
+}
+
+function list(ids: readonly number[]): string {
+  return ids.length ? ids.join(', ') : 'none';
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** `effectiveMinIsr = min(min.insync.replicas, replica count)` (Kafka 3.7+). */
+export function effectiveMinIsr(minInsyncReplicas: number, replicaCount: number): number {
+  return Math.max(1, Math.min(minInsyncReplicas, replicaCount));
+}
+
+function eventsOf(p: PartitionView, events: readonly EngineEvent[]): EngineEvent[] {
+  return events.filter((e) => 'partition' in e && e.partition === p.partition);
+}
+
+export function explainPartition(p: PartitionView, ctx: ExplainContext): PartitionExplanation {
+  const details: string[] = [];
+  const flags: PartitionStatus[] = [];
+  const name = `Partition ${p.partition}`;
+  const own = eventsOf(p, ctx.events);
+  const leaderState = p.replicaStates.find((r) => r.brokerId === p.leader);
+  const leaderLeo = leaderState?.logEndOffset ?? Math.max(p.highWatermark, ...p.replicaStates.map((r) => r.logEndOffset));
+  const adding = new Set(p.addingReplicas);
+  const outOfIsr = p.replicas.filter((r) => !p.isr.includes(r) && !adding.has(r));
+  const effMin = effectiveMinIsr(ctx.minInsyncReplicas, p.replicas.length);
+  const minText =
+    effMin === ctx.minInsyncReplicas
+      ? `min.insync.replicas is ${ctx.minInsyncReplicas}`
+      : `min.insync.replicas is ${ctx.minInsyncReplicas}, capped at the replica count to ${effMin}`;
+  const lagRule =
+    ctx.replicaLagTimeMaxMs !== null
+      ? `replica.lag.time.max.ms = ${ctx.replicaLagTimeMaxMs} (${duration(ctx.replicaLagTimeMaxMs)})`
+      : 'replica.lag.time.max.ms';
+
+  // ---- offline
+  if (p.leader === -1) {
+    flags.push('offline');
+    const liveIsr = p.isr.filter((id) => brokerAlive(ctx.brokers.get(id)));
+    const why = p.isr.map((id) => brokerTrouble(id, ctx.brokers.get(id)) ?? `broker ${id} has not taken over yet`);
+    details.push(
+      liveIsr.length === 0
+        ? `No live ISR member can lead: its last ISR is [${list(p.isr)}] and ${why.join('; ')}.`
+        : `The ISR [${list(p.isr)}] has a live member, so the controller should elect it shortly.`,
+    );
+    const liveOthers = p.replicas.filter((id) => !p.isr.includes(id) && brokerAlive(ctx.brokers.get(id)));
+    if (ctx.uncleanLeaderElectionEnable) {
+      details.push(
+        liveOthers.length
+          ? `unclean.leader.election.enable is true for this topic, so the controller may elect an out-of-sync replica (broker ${list(liveOthers)}); records it lacks are lost when the old leader returns and truncates.`
+          : 'unclean.leader.election.enable is true, but no replica of this partition is alive: start one of its brokers.',
+      );
+    } else {
+      details.push(
+        `unclean.leader.election.enable is false for this topic, so the controller waits for an ISR member to come back rather than elect an out-of-sync replica that could lose acknowledged records. Start broker ${list(p.isr)} to bring the partition back${liveOthers.length ? `, or run an unclean election (leaders.elect) to accept possible loss` : ''}.`,
+      );
+    }
+    details.push('Until then producers cannot write to it (their records wait for a leader and time out) and consumers cannot read it.');
+  }
+
+  // ---- RECOVERING after an unclean election
+  if (p.leaderRecoveryState === 'RECOVERING') {
+    flags.push('recovering');
+    const unclean = [...own].reverse().find((e) => e.type === 'leader.changed' && e.unclean);
+    details.push(
+      `The leader was elected uncleanly (from outside the ISR)${unclean ? ` at ${clusterTime(unclean.atMs)}` : ''}, so the partition is RECOVERING: the ISR may hold only the new leader until it has settled its log, and its first ISR expansion marks it RECOVERED. Records the previous leaders had beyond this leader's log end (${leaderLeo}) are truncated when they return.`,
+    );
+  }
+
+  // ---- under-replicated: which replica is out of the ISR, and why
+  if (outOfIsr.length > 0 && p.leader !== -1) {
+    flags.push('under-replicated');
+    details.push(`${plural(p.isr.length, 'replica')} of ${p.replicas.length} ${p.isr.length === 1 ? 'is' : 'are'} in the ISR [${list(p.isr)}]; out of it: broker ${list(outOfIsr)}.`);
+    for (const id of outOfIsr) {
+      const state = p.replicaStates.find((r) => r.brokerId === id);
+      const lag = state ? Math.max(0, leaderLeo - state.logEndOffset) : null;
+      const trouble = brokerTrouble(id, ctx.brokers.get(id));
+      const shrink = [...own].reverse().find((e) => e.type === 'isr.shrunk' && e.removed.includes(id));
+      const parts: string[] = [];
+      parts.push(
+        lag === null
+          ? `Broker ${id}'s log state is unknown`
+          : `Broker ${id}'s log ends at offset ${state!.logEndOffset}, ${plural(lag, 'offset')} behind the leader's log end (${leaderLeo})`,
+      );
+      parts.push(trouble ? `${trouble}, so it is not fetching from the leader` : `its broker is running and fetching, so it rejoins the ISR once it catches up to the leader's high watermark (${p.highWatermark})`);
+      let sentence = `${parts.join('; ')}.`;
+      if (shrink && shrink.type === 'isr.shrunk') sentence += ` It left the ISR at ${clusterTime(shrink.atMs)} because ${reasonText(shrink.reason)}.`;
+      details.push(sentence);
+    }
+    details.push(
+      `A follower leaves the ISR when it has not caught up with the leader's log end for ${lagRule}, or at once when the controller fences its broker; acks=all writes then stop waiting for it, so fewer copies stand behind new records.`,
+    );
+  }
+
+  // ---- acks=all: ISR size vs the effective min ISR
+  if (p.leader !== -1) {
+    if (p.isr.length < effMin) {
+      flags.push('under-min-isr');
+      details.push(
+        `acks=all writes fail with NOT_ENOUGH_REPLICAS: the ISR has ${plural(p.isr.length, 'member')} but ${minText}. acks=1 and acks=0 writes are still appended by the leader, but the high watermark stays at ${p.highWatermark}, so consumers do not see them until the ISR grows back.`,
+      );
+    } else {
+      const spare = p.isr.length - effMin;
+      details.push(
+        `acks=all writes succeed: the ISR has ${plural(p.isr.length, 'member')} and ${minText}` +
+          (spare === 0 ? '; losing one more ISR member makes them fail with NOT_ENOUGH_REPLICAS.' : `; ${plural(spare, 'more ISR member')} can be lost before they fail with NOT_ENOUGH_REPLICAS.`),
+      );
+    }
+  }
+
+  // ---- reassignment in progress
+  if (p.addingReplicas.length || p.removingReplicas.length) {
+    flags.push('reassigning');
+    const catching = p.addingReplicas.map((id) => {
+      const s = p.replicaStates.find((r) => r.brokerId === id);
+      return `broker ${id} at ${s?.logEndOffset ?? '?'} of ${leaderLeo}${p.isr.includes(id) ? ' (in sync)' : ''}`;
+    });
+    details.push(
+      `A reassignment is moving this partition: adding ${p.addingReplicas.length ? catching.join(', ') : 'none'}; removing broker ${list(p.removingReplicas)} once every new replica has joined the ISR.`,
+    );
+  }
+
+  // ---- leader vs preferred leader
+  const preferred = p.replicas[0];
+  if (p.leader !== -1 && preferred !== undefined && p.leader !== preferred) {
+    details.push(
+      `Broker ${p.leader} leads, but the preferred leader is broker ${preferred} (the first replica); a preferred election moves leadership back once broker ${preferred} is in the ISR.`,
+    );
+  }
+
+  // ---- truncations of this partition
+  const truncation = [...own].reverse().find((e) => e.type === 'replica.truncated');
+  if (truncation && truncation.type === 'replica.truncated') {
+    details.push(
+      `Broker ${truncation.brokerId} truncated its log from offset ${truncation.fromOffset} to ${truncation.toOffset} at ${clusterTime(truncation.atMs)} (${truncation.reason === 'diverging-epoch' ? 'its records diverged from the new leader’s' : truncation.reason === 'power-loss' ? 'its unflushed tail was lost with the power' : 'its offset was out of the leader’s range'}).`,
+    );
+  }
+
+  const order: PartitionStatus[] = ['offline', 'under-min-isr', 'recovering', 'under-replicated', 'reassigning'];
+  const status = order.find((s) => flags.includes(s)) ?? 'healthy';
+  let headline: string;
+  switch (status) {
+    case 'offline':
+      headline = `${name} is offline: it has no leader.`;
+      break;
+    case 'under-min-isr':
+      headline = `${name} is under min ISR: acks=all writes are refused.`;
+      break;
+    case 'recovering':
+      headline = `${name} is RECOVERING after an unclean leader election.`;
+      break;
+    case 'under-replicated':
+      headline = `${name} is under-replicated: ${p.isr.length} of ${p.replicas.length} replicas are in sync.`;
+      break;
+    case 'reassigning':
+      headline = `${name} is being reassigned.`;
+      break;
+    default:
+      headline = `${name} is healthy: all ${p.replicas.length} replicas are in sync.`;
+      details.unshift(`The high watermark (${p.highWatermark}) is the smallest log end among the ISR; consumers read below it.`);
+  }
+  if (status === 'under-min-isr' && flags.includes('under-replicated')) headline = `${name} is under-replicated and under min ISR: acks=all writes are refused.`;
+  const severity = status === 'healthy' ? 'success' : status === 'offline' || status === 'under-min-isr' ? 'error' : status === 'reassigning' ? 'info' : 'warning';
+  return { status, flags, severity, headline, details };
+}

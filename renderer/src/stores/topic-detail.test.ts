@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStoreHost, until, type StoreHost } from '../test-support/store-host.js';
+import { useConnectionStore } from './connection.js';
+import { useTopicDetailStore } from './topic-detail.js';
+
+describe('topic detail store against a real host', () => {
+  let h: StoreHost;
+  beforeAll(async () => {
+    h = await startStoreHost();
+    useConnectionStore().start();
+    await until(() => useConnectionStore().status === 'open');
+    await h.client.call('clock.setScale', { scale: 60 });
+    await h.client.call('topics.create', { name: 'orders', assignments: [[1, 2, 3], [2, 3, 1]] });
+    await h.client.call('topics.create', { name: 'solo', assignments: [[3]] });
+  });
+  afterAll(async () => {
+    useTopicDetailStore().close();
+    await h?.close();
+  });
+
+  it('opens a topic with its partitions, RF, configs and the broker’s replica.lag.time.max.ms', async () => {
+    const store = useTopicDetailStore();
+    await store.open('orders');
+    expect(store.notFound).toBe(false);
+    expect(store.topic?.name).toBe('orders');
+    expect(store.partitionCount).toBe(2);
+    expect(store.replicationFactor).toBe(3);
+    expect(store.topic?.partitions[0]?.leader).toBe(1);
+    expect(store.configs?.find((c) => c.name === 'min.insync.replicas')?.value).toBe('1');
+    expect(store.replicaLagTimeMaxMs).toBe(30_000);
+    expect(store.health.healthy).toBe(true);
+    expect(store.explanations.get(0)?.status).toBe('healthy');
+    expect(store.events.some((e) => e.type === 'topic.created')).toBe(true);
+  });
+
+  it('says a topic that does not exist is not found (UNKNOWN_TOPIC_OR_PARTITION)', async () => {
+    const store = useTopicDetailStore();
+    await store.open('no-such-topic');
+    expect(store.notFound).toBe(true);
+    expect(store.topic).toBeNull();
+    await store.open('orders');
+    expect(store.notFound).toBe(false);
+  });
+
+  it('follows produced records live: the high watermark and every replica’s log end move', async () => {
+    const store = useTopicDetailStore();
+    await store.open('orders');
+    store.live(true);
+    const r = await h.client.call('records.produce', { topic: 'orders', partition: 0, acks: 'all', records: [{ value: 'a' }, { value: 'b' }, { value: 'c' }] });
+    expect(r.errorCode).toBe('NONE');
+    await until(() => store.topic?.partitions[0]?.highWatermark === 3);
+    await until(() => store.topic?.partitions[0]?.replicaStates.every((s) => s.logEndOffset === 3));
+  });
+
+  it('after the leader’s broker is killed, shows the new leader, the shrunk ISR and why it is under-replicated', async () => {
+    const store = useTopicDetailStore();
+    await store.open('orders');
+    store.live(true);
+    expect(await store.killBroker(1)).toBe(true);
+    const p0 = await until(() => {
+      const p = store.topic?.partitions[0];
+      return p && p.leader !== 1 && p.leader !== -1 && !p.isr.includes(1) ? p : null;
+    });
+    expect(p0.isr.sort()).toEqual([2, 3]);
+    const x = await until(() => (store.explanations.get(0)?.status === 'under-replicated' ? store.explanations.get(0) : null));
+    expect(x.headline).toContain('under-replicated');
+    const text = x.details.join(' ');
+    expect(text).toContain('broker 1 is killed');
+    expect(text).toContain('replica.lag.time.max.ms = 30000');
+    expect(text).toContain('acks=all writes succeed');
+    expect(store.health.underReplicated).toBe(2);
+    await until(() => store.events.some((e) => e.type === 'isr.shrunk' && e.partition === 0 && e.removed.includes(1)));
+    expect(store.events.some((e) => e.type === 'leader.changed' && e.partition === 0 && e.previousLeader === 1)).toBe(true);
+  });
+
+  it('explains NOT_ENOUGH_REPLICAS when the ISR is smaller than min.insync.replicas, as acks=all producers see it', async () => {
+    const store = useTopicDetailStore();
+    await store.open('orders');
+    expect(await store.validateConfig('min.insync.replicas', 'three')).toMatch(/^INVALID_CONFIG: .*min\.insync\.replicas/);
+    expect(await store.validateConfig('min.insync.replicas', '3')).toBeNull();
+    expect(await store.alterConfig('min.insync.replicas', '3')).toBe(true);
+    expect(store.configs?.find((c) => c.name === 'min.insync.replicas')).toMatchObject({ value: '3', source: 'DYNAMIC_TOPIC_CONFIG' });
+    const x = await until(() => (store.explanations.get(0)?.flags.includes('under-min-isr') ? store.explanations.get(0) : null));
+    expect(x.details.join(' ')).toContain('acks=all writes fail with NOT_ENOUGH_REPLICAS: the ISR has 2 members but min.insync.replicas is 3');
+    const produced = await h.client.call('records.produce', { topic: 'orders', partition: 0, acks: 'all', records: [{ value: 'refused' }] });
+    expect(produced.errorCode).toBe('NOT_ENOUGH_REPLICAS');
+    await store.loadDurability('all');
+    expect(store.durability?.minInsyncReplicas).toBe(3);
+    expect(await store.alterConfig('min.insync.replicas', null)).toBe(true);
+    expect(store.configs?.find((c) => c.name === 'min.insync.replicas')).toMatchObject({ value: '1', source: 'DEFAULT_CONFIG' });
+  });
+
+  it('explains an offline partition: no live ISR member, unclean election off', async () => {
+    const store = useTopicDetailStore();
+    await store.open('solo');
+    store.live(true);
+    await h.client.call('brokers.kill', { brokerId: 3 });
+    const x = await until(() => (store.explanations.get(0)?.status === 'offline' ? store.explanations.get(0) : null), 20_000);
+    expect(store.topic?.partitions[0]?.leader).toBe(-1);
+    expect(x.details.join(' ')).toContain('unclean.leader.election.enable is false');
+    expect(x.details.join(' ')).toContain('broker 3 is killed');
+    await h.client.call('brokers.start', { brokerId: 3 });
+    await h.client.call('brokers.start', { brokerId: 1 });
+    await until(() => store.topic?.partitions[0]?.leader === 3, 20_000);
+  });
+
+  it('previews and runs a replication-factor change, grows partitions, and refuses to shrink them', async () => {
+    const store = useTopicDetailStore();
+    await store.open('solo');
+    await until(() => store.brokers.every((b) => b.state === 'running'), 20_000);
+    const plan = await store.changeReplicationFactor(2, true);
+    expect(plan.partitions[0]?.currentReplicas).toEqual([3]);
+    expect(plan.partitions[0]?.replicas).toHaveLength(2);
+    expect(store.replicationFactor).toBe(1);
+    await store.changeReplicationFactor(2, false);
+    await until(async () => {
+      await store.refresh();
+      return store.replicationFactor === 2 && store.topic?.partitions[0]?.isr.length === 2;
+    }, 20_000);
+    const grown = await store.addPartitions(3, true);
+    expect(grown.partitions).toHaveLength(3);
+    expect(store.partitionCount).toBe(1);
+    await store.addPartitions(3);
+    expect(store.partitionCount).toBe(3);
+    await expect(store.addPartitions(2)).rejects.toMatchObject({ code: 'INVALID_PARTITIONS' });
+  });
+
+  it('deletes the topic and then shows it as not found', async () => {
+    const store = useTopicDetailStore();
+    await store.open('solo');
+    await store.deleteTopic();
+    expect(store.notFound).toBe(true);
+    await store.refresh();
+    expect(store.notFound).toBe(true);
+  });
+});
