@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MethodInput, MethodName } from '../../../app/api/contract.js';
+import { startStoreHost, type StoreHost } from '../test-support/store-host.js';
+import { SCENARIOS, newContext, nextDrillTopicName, offsetRanges, runStep, scenarioById, type Call, type DrillScenario, type StepResult } from './drill-scenarios.js';
+
+describe('drill scenario definitions', () => {
+  it('offers the four drills, each explained, with every wait bounded in cluster time', () => {
+    expect(SCENARIOS.map((s) => s.name)).toEqual(['Leader failover', 'acks=all with too few replicas', 'Unclean election loses data', 'Power loss with default flush settings']);
+    for (const s of SCENARIOS) {
+      expect(s.explanation.length).toBeGreaterThan(200);
+      expect(s.watch.length).toBeGreaterThan(50);
+      for (const step of s.steps) {
+        if (step.kind === 'wait') expect(step.maxClusterMs).toBeGreaterThan(0);
+        else expect(step.run).toBeTypeOf('function');
+      }
+    }
+  });
+
+  it('names drill topics drill-<n> after the highest existing one', () => {
+    expect(nextDrillTopicName([])).toBe('drill-1');
+    expect(nextDrillTopicName(['orders', 'drill-2', 'drill-10', 'drill-x'])).toBe('drill-11');
+  });
+
+  it('writes offsets as ranges', () => {
+    expect(offsetRanges([5, 6, 7, 9, 0])).toBe('0, 5–7, 9');
+    expect(offsetRanges([])).toBe('');
+  });
+});
+
+describe('drill scenarios run against a real host at 60×', () => {
+  let h: StoreHost;
+  let call: Call;
+  beforeAll(async () => {
+    h = await startStoreHost();
+    call = <M extends MethodName>(m: M, input: MethodInput<M>) => h.client.result(m, input);
+    await h.client.call('clock.setScale', { scale: 60 });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  async function run(scenario: DrillScenario): Promise<{ results: StepResult[]; topic: string }> {
+    const ctx = newContext(call);
+    const results: StepResult[] = [];
+    for (const step of scenario.steps) {
+      const r = await runStep(step, ctx);
+      results.push(r);
+      if (r.status !== 'ok') throw new Error(`${scenario.name}: step "${step.title}" ${r.status}: ${r.summary}`);
+    }
+    return { results, topic: ctx.topic };
+  }
+
+  it('Leader failover: a new leader from the ISR, the old one fenced out of it, and no acknowledged record lost', async () => {
+    const { results, topic } = await run(scenarioById('leader-failover')!);
+    expect(results.every((r) => r.endedAtMs >= r.startedAtMs)).toBe(true);
+    const t = await h.client.call('topics.describe', { name: topic });
+    expect(t.partitions[0]!.isr).toHaveLength(3);
+    expect(t.partitions[0]!.leaderEpoch).toBeGreaterThanOrEqual(1);
+    expect(results.at(-1)!.summary).toMatch(/All 10 acknowledged records are present/);
+  });
+
+  it('acks=all with too few replicas: NOT_ENOUGH_REPLICAS while the ISR is the leader alone', async () => {
+    const { results } = await run(scenarioById('acks-all-too-few-replicas')!);
+    expect(results.some((r) => r.expectedError === 'NOT_ENOUGH_REPLICAS')).toBe(true);
+    expect(results.at(-1)!.summary).toMatch(/All 4 acknowledged records are present/);
+  });
+
+  it('Unclean election: records acknowledged by the leader alone are truncated away', async () => {
+    const { results, topic } = await run(scenarioById('unclean-election')!);
+    // 5 acks=all before the stall survive; the acks=1 record and the 5 acked by the lone leader (offsets 5–10) are gone.
+    expect(results.at(-1)!.summary).toMatch(/6 of 14 acknowledged records are gone: offsets 5–10/);
+    const recent = await h.client.call('events.recent', { types: ['leader.changed', 'replica.truncated'] });
+    expect(recent.some((e) => e.type === 'leader.changed' && e.topic === topic && e.unclean)).toBe(true);
+    expect(recent.some((e) => e.type === 'replica.truncated' && e.topic === topic && e.reason === 'diverging-epoch' && e.fromOffset === 11 && e.toOffset === 5)).toBe(true);
+  });
+
+  it('Power loss with default flush settings: one broker recovers from its replicas, a power cut of all three loses every acknowledged record', async () => {
+    const { results } = await run(scenarioById('power-loss-default-flush')!);
+    expect(results.at(-1)!.summary).toMatch(/10 of 10 acknowledged records are gone: offsets 0–9/);
+  });
+});
