@@ -1,0 +1,323 @@
+/**
+ * The Balance page's state: the current assignment (every partition's replicas, leader and ISR,
+ * and every broker), the pending plan the user builds by moving replicas and leader badges, and
+ * the balancer's suggestion (`balance.plan`).
+ *
+ * Invariants of the pending plan: it maps a partition to its target replica list (replicas[0] is
+ * the intended leader, as in Kafka's reassignment JSON); a target always has the partition's
+ * current replication factor and one replica per broker; an entry equal to the current list is
+ * dropped. `planPartitions` is exactly what `reassignments.execute` takes.
+ */
+import { defineStore } from 'pinia';
+import { computed, ref, shallowRef } from 'vue';
+import type { BalancePlanView, BalanceReassignmentView, BrokerView, PartitionView, TopicView } from '../../../app/api/contract.js';
+import { client } from '../api/instance.js';
+import { throttle } from '../lib/debounce.js';
+import { describeError, notifyError } from '../lib/notify.js';
+import { useConnectionStore } from './connection.js';
+
+/** A partition of the assignment, flattened. */
+export interface AssignedPartition {
+  key: string;
+  topic: string;
+  partition: number;
+  replicas: number[];
+  isr: number[];
+  leader: number;
+  /** A reassignment is moving it right now. */
+  reassigning: boolean;
+}
+
+export type CheckLevel = 'error' | 'warning' | 'info';
+/** The rule checks of one move: refused (an error), warnings to heed, or fine. */
+export interface MoveCheck {
+  verdict: 'ok' | 'warning' | 'refused';
+  messages: { level: CheckLevel; text: string }[];
+  /** The partition's replica list after the move (the current one when refused). */
+  replicas: number[];
+}
+
+export interface SuggestOptions {
+  excludeBrokers: number[];
+  leadersOnly: boolean;
+}
+
+export const partitionKey = (topic: string, partition: number): string => `${topic}/${partition}`;
+export const partitionLabel = (topic: string, partition: number): string => `${topic}-${partition}`;
+
+function verdictOf(messages: MoveCheck['messages'], replicas: number[]): MoveCheck {
+  const verdict = messages.some((m) => m.level === 'error') ? 'refused' : messages.some((m) => m.level === 'warning') ? 'warning' : 'ok';
+  return { verdict, messages, replicas };
+}
+
+function rackWarnings(before: number[], after: number[], brokers: BrokerView[]): string[] {
+  const rackOf = new Map(brokers.map((b) => [b.id, b.rack]));
+  if (!brokers.some((b) => b.rack !== null)) return [];
+  const dupes = (list: number[]): Map<string, number> => {
+    const counts = new Map<string, number>();
+    for (const id of list) {
+      const r = rackOf.get(id);
+      if (r != null) counts.set(r, (counts.get(r) ?? 0) + 1);
+    }
+    return counts;
+  };
+  const was = dupes(before);
+  const out: string[] = [];
+  for (const [rack, n] of dupes(after)) {
+    if (n > 1 && n > (was.get(rack) ?? 0)) out.push(`Rack awareness lost: ${n} replicas would sit in rack "${rack}", so losing that rack loses them all.`);
+  }
+  return out;
+}
+
+function stateWarning(to: number, brokers: BrokerView[]): string | null {
+  const b = brokers.find((x) => x.id === to);
+  if (!b || b.state === 'running') return null;
+  return `Broker ${to} is ${b.state}: the move waits until it runs and catches up.`;
+}
+
+/** Rule checks for moving partition `p`'s replica from broker `from` to broker `to` (`replicas` = its list with the plan applied). */
+export function checkReplicaMove(p: { topic: string; partition: number; replicas: number[] }, from: number, to: number, brokers: BrokerView[]): MoveCheck {
+  const label = partitionLabel(p.topic, p.partition);
+  const messages: MoveCheck['messages'] = [];
+  if (!p.replicas.includes(from)) return verdictOf([{ level: 'error', text: `Broker ${from} holds no replica of ${label}.` }], p.replicas);
+  if (from === to) return verdictOf([{ level: 'error', text: `The replica of ${label} is already on broker ${to}.` }], p.replicas);
+  if (!brokers.some((b) => b.id === to)) return verdictOf([{ level: 'error', text: `Broker ${to} is not in the cluster.` }], p.replicas);
+  if (p.replicas.includes(to)) {
+    return verdictOf([{ level: 'error', text: `Refused: broker ${to} already holds a replica of ${label} (one replica per broker).` }], p.replicas);
+  }
+  const next = p.replicas.map((b) => (b === from ? to : b));
+  for (const w of rackWarnings(p.replicas, next, brokers)) messages.push({ level: 'warning', text: w });
+  const down = stateWarning(to, brokers);
+  if (down) messages.push({ level: 'warning', text: down });
+  messages.push({ level: 'info', text: `Replication factor unchanged (${next.length}).` });
+  if (p.replicas[0] === from) messages.push({ level: 'info', text: `Broker ${to} becomes the preferred leader.` });
+  return verdictOf(messages, next);
+}
+
+/** Rule checks for moving partition `p`'s leadership (its preferred leader) to broker `to`. */
+export function checkLeaderMove(p: { topic: string; partition: number; replicas: number[]; isr: number[]; currentReplicas: number[] }, to: number, brokers: BrokerView[]): MoveCheck {
+  const label = partitionLabel(p.topic, p.partition);
+  if (!p.replicas.includes(to)) {
+    return verdictOf([{ level: 'error', text: `Refused: broker ${to} holds no replica of ${label}; leadership moves only to a replica of the same partition.` }], p.replicas);
+  }
+  if (p.replicas[0] === to) return verdictOf([{ level: 'error', text: `Broker ${to} is already the preferred leader of ${label}.` }], p.replicas);
+  const messages: MoveCheck['messages'] = [];
+  if (p.currentReplicas.includes(to) && !p.isr.includes(to)) {
+    messages.push({ level: 'warning', text: `Broker ${to} is not in the ISR of ${label}: a preferred election cannot move leadership there until it catches up.` });
+  }
+  const down = stateWarning(to, brokers);
+  if (down) messages.push({ level: 'warning', text: down });
+  messages.push({ level: 'info', text: `Replication factor unchanged (${p.replicas.length}); only the order changes (no data moves).` });
+  return verdictOf(messages, [to, ...p.replicas.filter((b) => b !== to)]);
+}
+
+function flatten(topics: TopicView[]): AssignedPartition[] {
+  const out: AssignedPartition[] = [];
+  for (const t of topics) {
+    for (const p of t.partitions as PartitionView[]) {
+      out.push({
+        key: partitionKey(t.name, p.partition),
+        topic: t.name,
+        partition: p.partition,
+        // While moving, the target is the replica set without the ones being removed.
+        replicas: p.replicas.filter((b) => !p.removingReplicas.includes(b)),
+        isr: p.isr,
+        leader: p.leader,
+        reassigning: p.addingReplicas.length + p.removingReplicas.length > 0,
+      });
+    }
+  }
+  return out.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
+}
+
+export const useBalanceStore = defineStore('balance', () => {
+  const brokers = shallowRef<BrokerView[]>([]);
+  const partitions = shallowRef<AssignedPartition[]>([]);
+  const loading = ref(false);
+  const loaded = ref(false);
+  const error = ref<ReturnType<typeof describeError> | null>(null);
+  /** key → target replicas. */
+  const pending = ref<Record<string, number[]>>({});
+  const lastCheck = shallowRef<MoveCheck | null>(null);
+
+  const suggestion = shallowRef<BalancePlanView | null>(null);
+  const suggesting = ref(false);
+  const suggestError = ref<ReturnType<typeof describeError> | null>(null);
+  const suggestOptions = ref<SuggestOptions>({ excludeBrokers: [], leadersOnly: false });
+
+  const byKey = computed(() => new Map(partitions.value.map((p) => [p.key, p])));
+
+  function effective(p: AssignedPartition): number[] {
+    return pending.value[p.key] ?? p.replicas;
+  }
+
+  /** The pending plan as `reassignments.execute` takes it, with the lists it replaces. */
+  const planPartitions = computed<BalanceReassignmentView[]>(() =>
+    partitions.value.filter((p) => pending.value[p.key]).map((p) => ({ topic: p.topic, partition: p.partition, replicas: [...pending.value[p.key]!], currentReplicas: [...p.replicas] })),
+  );
+
+  async function load(): Promise<void> {
+    loading.value = true;
+    try {
+      const [b, list] = await Promise.all([client().call('brokers.list', {}), client().call('topics.list', {})]);
+      const topics = await Promise.all(list.map((t) => client().call('topics.describe', { name: t.name })));
+      brokers.value = [...b].sort((x, y) => x.id - y.id);
+      partitions.value = flatten(topics);
+      // Drop plan entries that no longer apply (done, or the partition is gone).
+      const next: Record<string, number[]> = {};
+      for (const [key, target] of Object.entries(pending.value)) {
+        const p = byKey.value.get(key);
+        if (p && target.join() !== p.replicas.join() && target.length === p.replicas.length) next[key] = target;
+      }
+      pending.value = next;
+      error.value = null;
+      loaded.value = true;
+    } catch (e) {
+      error.value = describeError(e);
+    } finally {
+      loading.value = false;
+    }
+  }
+
+  function setTarget(p: AssignedPartition, replicas: number[]): void {
+    const next = { ...pending.value };
+    if (replicas.join() === p.replicas.join()) delete next[p.key];
+    else next[p.key] = replicas;
+    pending.value = next;
+  }
+
+  function find(topic: string, partition: number): AssignedPartition | undefined {
+    return byKey.value.get(partitionKey(topic, partition));
+  }
+
+  function checkReplica(topic: string, partition: number, from: number, to: number): MoveCheck {
+    const p = find(topic, partition);
+    if (!p) return verdictOf([{ level: 'error', text: `${partitionLabel(topic, partition)} does not exist.` }], []);
+    return checkReplicaMove({ topic, partition, replicas: effective(p) }, from, to, brokers.value);
+  }
+
+  function checkLeader(topic: string, partition: number, to: number): MoveCheck {
+    const p = find(topic, partition);
+    if (!p) return verdictOf([{ level: 'error', text: `${partitionLabel(topic, partition)} does not exist.` }], []);
+    return checkLeaderMove({ topic, partition, replicas: effective(p), isr: p.isr, currentReplicas: p.replicas }, to, brokers.value);
+  }
+
+  /** Move a replica in the pending plan; refused moves change nothing. Returns the checks. */
+  function moveReplica(topic: string, partition: number, from: number, to: number): MoveCheck {
+    const check = checkReplica(topic, partition, from, to);
+    lastCheck.value = check;
+    const p = find(topic, partition);
+    if (p && check.verdict !== 'refused') setTarget(p, check.replicas);
+    return check;
+  }
+
+  /** Make broker `to` the intended (preferred) leader in the pending plan. */
+  function moveLeader(topic: string, partition: number, to: number): MoveCheck {
+    const check = checkLeader(topic, partition, to);
+    lastCheck.value = check;
+    const p = find(topic, partition);
+    if (p && check.verdict !== 'refused') setTarget(p, check.replicas);
+    return check;
+  }
+
+  function undo(topic: string, partition: number): void {
+    const next = { ...pending.value };
+    delete next[partitionKey(topic, partition)];
+    pending.value = next;
+  }
+
+  function clearPlan(): void {
+    pending.value = {};
+    lastCheck.value = null;
+  }
+
+  /**
+   * Put a plan (a suggestion, an imported file) on the board, replacing the pending one. Entries
+   * for unknown partitions or with another replication factor are skipped and returned.
+   */
+  function loadPlan(list: { topic: string; partition: number; replicas: number[] }[]): { loaded: number; skipped: string[] } {
+    const next: Record<string, number[]> = {};
+    const skipped: string[] = [];
+    for (const e of list) {
+      const p = find(e.topic, e.partition);
+      if (!p || e.replicas.length !== p.replicas.length || new Set(e.replicas).size !== e.replicas.length) skipped.push(partitionLabel(e.topic, e.partition));
+      else if (e.replicas.join() !== p.replicas.join()) next[p.key] = [...e.replicas];
+    }
+    pending.value = next;
+    lastCheck.value = null;
+    return { loaded: Object.keys(next).length, skipped };
+  }
+
+  async function suggest(options: SuggestOptions = suggestOptions.value): Promise<BalancePlanView | null> {
+    suggesting.value = true;
+    try {
+      const plan = await client().call('balance.plan', {
+        ...(options.excludeBrokers.length ? { excludeBrokers: options.excludeBrokers } : {}),
+        ...(options.leadersOnly ? { leadersOnly: true } : {}),
+      });
+      suggestion.value = plan;
+      suggestError.value = null;
+      return plan;
+    } catch (e) {
+      suggestError.value = describeError(e);
+      notifyError(e, 'Suggest a plan');
+      return null;
+    } finally {
+      suggesting.value = false;
+    }
+  }
+
+  function clearSuggestion(): void {
+    suggestion.value = null;
+    suggestError.value = null;
+  }
+
+  let stopEvents: (() => void) | undefined;
+  /** Re-read the assignment when it changes on the engine (throttled); idempotent. */
+  function start(): void {
+    if (stopEvents) return;
+    const soon = throttle(() => void load(), 400);
+    const connection = useConnectionStore();
+    const offEvents = connection.on((e) => {
+      if (['topic.created', 'topic.deleted', 'partitions.added', 'reassignment.changed', 'leader.changed', 'isr.shrunk', 'isr.expanded', 'broker.stateChanged'].includes(e.type)) soon();
+    });
+    const offReconnect = connection.onReconnect(() => void load());
+    stopEvents = () => {
+      offEvents();
+      offReconnect();
+    };
+  }
+
+  function stop(): void {
+    stopEvents?.();
+    stopEvents = undefined;
+  }
+
+  return {
+    brokers,
+    partitions,
+    loading,
+    loaded,
+    error,
+    pending,
+    lastCheck,
+    planPartitions,
+    suggestion,
+    suggesting,
+    suggestError,
+    suggestOptions,
+    effective,
+    load,
+    checkReplica,
+    checkLeader,
+    moveReplica,
+    moveLeader,
+    undo,
+    clearPlan,
+    loadPlan,
+    suggest,
+    clearSuggestion,
+    start,
+    stop,
+  };
+});

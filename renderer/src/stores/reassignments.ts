@@ -1,0 +1,201 @@
+/**
+ * Replica moves: execute a plan (with a replication throttle), follow the ongoing reassignments
+ * (`reassignments.list`, then `reassignment.progress` events per partition: each adding replica's
+ * log end offset against the leader's), cancel, and verify (`reassignments.verify`, which drops
+ * the throttles once every partition is done, like `kafka-reassign-partitions.sh --verify`).
+ * Kafka's reassignment JSON is read and written here too.
+ */
+import { defineStore } from 'pinia';
+import { computed, ref, shallowRef } from 'vue';
+import type { ReassignmentJsonView, ReassignmentResultView, ReassignmentVerifyView, ReassignmentView } from '../../../app/api/contract.js';
+import { client } from '../api/instance.js';
+import { throttle } from '../lib/debounce.js';
+import { describeError, notifyError } from '../lib/notify.js';
+import { useConnectionStore } from './connection.js';
+
+/** One target of a reassignment: what Kafka's JSON lists per partition. */
+export interface ReassignmentTarget {
+  topic: string;
+  partition: number;
+  replicas: number[];
+}
+
+export type ParsedReassignment = { ok: true; partitions: ReassignmentTarget[] } | { ok: false; errors: string[] };
+
+/**
+ * Read Kafka's reassignment JSON (`{"version":1,"partitions":[{"topic","partition","replicas",
+ * "log_dirs"?}]}`), checking what `kafka-reassign-partitions.sh` checks before it calls the
+ * broker: the version, each entry's fields, distinct replicas, log_dirs per replica, no partition twice.
+ */
+export function parseReassignmentJson(text: string): ParsedReassignment {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, errors: [`Not JSON: ${e instanceof Error ? e.message : String(e)}`] };
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return { ok: false, errors: ['Expected an object like {"version":1,"partitions":[…]}.'] };
+  const o = doc as Record<string, unknown>;
+  const errors: string[] = [];
+  if (o.version !== undefined && o.version !== 1) errors.push(`Unsupported version ${JSON.stringify(o.version)}: only version 1 exists.`);
+  if (!Array.isArray(o.partitions)) return { ok: false, errors: [...errors, '"partitions" must be a list.'] };
+  const seen = new Set<string>();
+  const partitions: ReassignmentTarget[] = [];
+  o.partitions.forEach((entry: unknown, i) => {
+    const at = `partitions[${i}]`;
+    if (typeof entry !== 'object' || entry === null) return void errors.push(`${at} must be an object.`);
+    const e = entry as Record<string, unknown>;
+    const { topic, partition, replicas } = e;
+    if (typeof topic !== 'string' || topic === '') return void errors.push(`${at}.topic must be a topic name.`);
+    if (!Number.isInteger(partition) || (partition as number) < 0) return void errors.push(`${at}.partition must be a whole number ≥ 0.`);
+    if (!Array.isArray(replicas) || !replicas.every((r) => Number.isInteger(r) && r >= 0)) return void errors.push(`${at}.replicas must be a list of broker ids.`);
+    const list = replicas as number[];
+    if (new Set(list).size !== list.length) errors.push(`${at}: replica list ${JSON.stringify(list)} names a broker twice.`);
+    if (e.log_dirs !== undefined && (!Array.isArray(e.log_dirs) || e.log_dirs.length !== list.length)) errors.push(`${at}.log_dirs must have one entry per replica.`);
+    const key = `${topic}/${String(partition)}`;
+    if (seen.has(key)) errors.push(`${at}: ${topic}-${String(partition)} is listed twice.`);
+    seen.add(key);
+    partitions.push({ topic, partition: partition as number, replicas: [...list] });
+  });
+  return errors.length ? { ok: false, errors } : { ok: true, partitions };
+}
+
+/** Kafka's reassignment JSON for a list of targets (log_dirs "any", as the tool writes). */
+export function toReassignmentJson(partitions: ReassignmentTarget[]): ReassignmentJsonView {
+  return { version: 1, partitions: partitions.map((p) => ({ topic: p.topic, partition: p.partition, replicas: [...p.replicas], log_dirs: p.replicas.map(() => 'any') })) };
+}
+
+const key = (topic: string, partition: number): string => `${topic}/${partition}`;
+
+export const useReassignmentsStore = defineStore('reassignments', () => {
+  const active = shallowRef<ReassignmentView[]>([]);
+  const loading = ref(false);
+  const error = ref<ReturnType<typeof describeError> | null>(null);
+  /** The last plan executed from this console, for verify and the preferred election after it. */
+  const lastPlan = shallowRef<{ partitions: ReassignmentTarget[]; throttleBytesPerSec: number | null } | null>(null);
+  const results = shallowRef<ReassignmentResultView[]>([]);
+  const verifyResults = shallowRef<ReassignmentVerifyView[] | null>(null);
+  const executing = ref(false);
+  /** Why the last execute failed as a whole (null when it was accepted). */
+  const executeError = ref<ReturnType<typeof describeError> | null>(null);
+  const verifying = ref(false);
+
+  /** The last plan's partitions still moving. */
+  const lastPlanMoving = computed(() => {
+    const plan = lastPlan.value;
+    if (!plan) return 0;
+    const moving = new Set(active.value.map((r) => key(r.topic, r.partition)));
+    return plan.partitions.filter((p) => moving.has(key(p.topic, p.partition))).length;
+  });
+  const allVerified = computed(() => !!verifyResults.value?.length && verifyResults.value.every((v) => v.status === 'completed'));
+
+  async function refresh(): Promise<void> {
+    loading.value = true;
+    try {
+      active.value = await client().call('reassignments.list', {});
+      error.value = null;
+    } catch (e) {
+      error.value = describeError(e);
+    } finally {
+      loading.value = false;
+    }
+  }
+
+  /** Start the moves. Returns the per-partition outcomes, or null when the call failed as a whole. */
+  async function execute(partitions: ReassignmentTarget[], throttleBytesPerSec: number | null): Promise<ReassignmentResultView[] | null> {
+    executing.value = true;
+    try {
+      const input = partitions.map((p) => ({ topic: p.topic, partition: p.partition, replicas: [...p.replicas] }));
+      const out = await client().call('reassignments.execute', { partitions: input, ...(throttleBytesPerSec !== null ? { throttleBytesPerSec } : {}) });
+      results.value = out;
+      executeError.value = null;
+      const started = input.filter((p) => out.some((r) => r.topic === p.topic && r.partition === p.partition && r.errorCode === 'NONE'));
+      if (started.length) {
+        lastPlan.value = { partitions: started, throttleBytesPerSec };
+        verifyResults.value = null;
+      }
+      await refresh();
+      return out;
+    } catch (e) {
+      executeError.value = describeError(e);
+      notifyError(e, 'Execute reassignment');
+      return null;
+    } finally {
+      executing.value = false;
+    }
+  }
+
+  async function cancel(partitions?: { topic: string; partition: number }[]): Promise<ReassignmentResultView[] | null> {
+    try {
+      const out = await client().call('reassignments.cancel', partitions ? { partitions } : {});
+      await refresh();
+      return out;
+    } catch (e) {
+      notifyError(e, 'Cancel reassignment');
+      return null;
+    }
+  }
+
+  /** `--verify` of the last plan (or the given one): completes it and removes the throttles when all are done. */
+  async function verify(partitions: ReassignmentTarget[] | undefined = lastPlan.value?.partitions): Promise<ReassignmentVerifyView[] | null> {
+    if (!partitions?.length) return null;
+    verifying.value = true;
+    try {
+      const out = await client().call('reassignments.verify', { partitions: partitions.map((p) => ({ topic: p.topic, partition: p.partition, replicas: [...p.replicas] })) });
+      verifyResults.value = out;
+      return out;
+    } catch (e) {
+      notifyError(e, 'Verify reassignment');
+      return null;
+    } finally {
+      verifying.value = false;
+    }
+  }
+
+  /** The current assignment of the given topics (all when absent) as Kafka's reassignment JSON. */
+  async function exportCurrent(topics?: string[]): Promise<ReassignmentJsonView | null> {
+    try {
+      return await client().call('reassignments.export', topics ? { topics } : {});
+    } catch (e) {
+      notifyError(e, 'Export assignment');
+      return null;
+    }
+  }
+
+  function applyProgress(e: { topic: string; partition: number; percent: number; leaderLogEndOffset: number; addingReplicas: { brokerId: number; logEndOffset: number; inIsr: boolean }[] }): void {
+    const i = active.value.findIndex((r) => r.topic === e.topic && r.partition === e.partition);
+    if (i < 0) return;
+    const next = active.value.slice();
+    next[i] = { ...next[i]!, progress: { percent: e.percent, leaderLogEndOffset: e.leaderLogEndOffset, addingReplicas: e.addingReplicas } };
+    active.value = next;
+  }
+
+  let stopEvents: (() => void) | undefined;
+  /** Follow progress events and re-read the list when a move starts, completes or is cancelled; idempotent. */
+  function start(): void {
+    if (stopEvents) return;
+    const connection = useConnectionStore();
+    const soon = throttle(() => void refresh().then(autoVerify), 300);
+    const offEvents = connection.on((e) => {
+      if (e.type === 'reassignment.progress') applyProgress(e);
+      else if (e.type === 'reassignment.changed') soon();
+    });
+    const offReconnect = connection.onReconnect(() => void refresh());
+    stopEvents = () => {
+      offEvents();
+      offReconnect();
+    };
+  }
+
+  /** Once the last plan has fully moved, verify it once (which removes its throttles). */
+  async function autoVerify(): Promise<void> {
+    if (lastPlan.value && lastPlanMoving.value === 0 && verifyResults.value === null && !verifying.value) await verify();
+  }
+
+  function stop(): void {
+    stopEvents?.();
+    stopEvents = undefined;
+  }
+
+  return { active, loading, error, lastPlan, results, verifyResults, executing, executeError, verifying, lastPlanMoving, allVerified, refresh, execute, cancel, verify, exportCurrent, start, stop, autoVerify };
+});
