@@ -161,6 +161,30 @@ describe('every contract method over HTTP on a real data directory', () => {
     expect(consumed.records[1]!.headers).toEqual([{ key: 'src', value: 'till-2' }]);
   });
 
+  it('metrics.get shows a sample per second and every broker\'s disk use; events.recent the timeline without HW moves', async () => {
+    // Two records of orders-0 are on all three brokers (RF 3): each stores them.
+    const sample = await until('a sample with the records on every disk', async () => {
+      const m = await ok('metrics.get', {});
+      return m.intervalMs === 1_000 && m.brokers.every((b) => b.logBytes > 0) ? m : undefined;
+    });
+    expect(sample.brokers.map((b) => b.brokerId)).toEqual([1, 2, 3]);
+    expect(sample).toMatchObject({ produceRecordsPerSec: expect.any(Number), replicationBytesPerSec: expect.any(Number), consumeRecordsPerSec: expect.any(Number) });
+    const brokers = await ok('brokers.list', {});
+    expect(brokers.every((b) => b.logBytes > 0)).toBe(true);
+    expect(new Set(brokers.map((b) => b.logBytes)).size).toBe(1); // the same batches on each replica
+
+    const recent = await ok('events.recent', {});
+    expect(recent.length).toBeGreaterThan(0);
+    expect(recent.some((e) => e.type === 'topic.created' && e.topic === 'orders')).toBe(true);
+    expect(recent.some((e) => e.type === 'highWatermark.advanced' || e.type === 'metrics.sampled')).toBe(false);
+    expect(recent.map((e) => e.atMs)).toEqual([...recent.map((e) => e.atMs)].sort((a, b) => a - b));
+    const created = await ok('events.recent', { types: ['topic.created'], limit: 1 });
+    expect(created).toMatchObject([{ type: 'topic.created', topic: 'orders', partitions: 3, replicationFactor: 3 }]);
+    const bad = await post('events.recent', { limit: 0 });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+  });
+
   it('configs.alter then configs.describe shows the value with source DYNAMIC_TOPIC_CONFIG', async () => {
     const altered = await ok('configs.alter', { resource: { type: 'topic', name: 'orders' }, set: { 'retention.ms': '3600000', 'min.insync.replicas': '2' } });
     expect(altered.find((e) => e.name === 'retention.ms')).toMatchObject({ value: '3600000', source: 'DYNAMIC_TOPIC_CONFIG' });

@@ -36,4 +36,15 @@ describe('the event coalescer', () => {
     c.push(deleted);
     expect(sent).toEqual([hw(0, 0, 3), deleted]);
   });
+
+  it('passes metrics samples at once without flushing the held HW events', () => {
+    const { c, sent, tick } = setup();
+    c.push(hw(0, 0, 3));
+    const sample: EngineEvent = { type: 'metrics.sampled', atMs: 1_000, intervalMs: 1_000, produceRecordsPerSec: 3, produceBytesPerSec: 90, consumeRecordsPerSec: 0, replicationBytesPerSec: 0, brokers: [] };
+    c.push(sample);
+    c.push(hw(0, 3, 4));
+    expect(sent).toEqual([sample]);
+    tick();
+    expect(sent).toEqual([sample, hw(0, 0, 4)]);
+  });
 });

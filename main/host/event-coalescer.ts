@@ -4,7 +4,10 @@
  * such event per partition per window. The coalesced event keeps the first `previous` and the
  * last `highWatermark`, so the UI still sees the whole move. Every other event passes at once,
  * after the HW events held so far (they happened before it), so order across partitions' other
- * events is kept (a held HW never arrives after its topic's `topic.deleted`).
+ * events is kept (a held HW never arrives after its topic's `topic.deleted`). `metrics.sampled`
+ * also passes at once but leaves the held HW events held: a sample says nothing about a
+ * partition, and at a fast clock (60 samples per real second) flushing on each would undo the
+ * window.
  *
  * Invariant: an HW event is never held longer than one window; `flush()` sends what is held.
  */
@@ -34,7 +37,7 @@ export class EventCoalescer {
 
   push(event: EngineEvent): void {
     if (event.type !== 'highWatermark.advanced') {
-      if (this.held.size > 0) this.flush();
+      if (this.held.size > 0 && event.type !== 'metrics.sampled') this.flush();
       this.options.send(event);
       return;
     }
