@@ -14,7 +14,7 @@ import { BrowserWindow, Menu, app, dialog, ipcMain, protocol, session, shell, ut
 import type { EngineEvent } from '../../app/api/contract.js';
 import type { RemoteService } from '../host/remote-service.js';
 import { APP_ORIGIN, EVENT_CHANNEL, INVOKE_CHANNEL, handleInvoke } from './ipc-bridge.js';
-import { APP_SCHEME_PRIVILEGES, installPermissionPolicy, registerAppProtocol } from './security.js';
+import { APP_SCHEME_PRIVILEGES, installPermissionPolicy, isAllowedNavigation, registerAppProtocol } from './security.js';
 import { startUtilityEngine } from './utility-engine.js';
 import { createSecureWindow } from './window.js';
 
@@ -151,6 +151,9 @@ if (!app.requestSingleInstanceLock()) {
   // Any webContents created anywhere gets the same rules, belt and braces with the factory.
   app.on('web-contents-created', (_event, contents) => {
     contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+    contents.on('will-navigate', (event, url) => {
+      if (!isAllowedNavigation(url)) event.preventDefault();
+    });
     contents.on('will-attach-webview', (event) => event.preventDefault());
   });
   app

@@ -75,7 +75,7 @@ describe('the window factory', () => {
   it('creates a sandboxed, isolated window without node or webview, that denies window.open and off-origin navigation', () => {
     const f = fakeElectron();
     createSecureWindow(f.deps, { preloadPath: '/x/preload.cjs' });
-    expect(f.created[0]!.webPreferences).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, webviewTag: false, preload: '/x/preload.cjs', devTools: false });
+    expect(f.created[0]!.webPreferences).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, webviewTag: false, webSecurity: true, disableBlinkFeatures: 'Auxclick', preload: '/x/preload.cjs', devTools: false });
     expect(f.open('https://evil.example/')).toEqual({ action: 'deny' });
     expect(f.open('https://kafka.apache.org/')).toEqual({ action: 'deny' });
     expect(f.shell.openExternal).toHaveBeenCalledOnce();
