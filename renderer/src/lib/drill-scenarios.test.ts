@@ -34,7 +34,7 @@ describe('drill scenarios run against a real host at 60×', () => {
     h = await startStoreHost();
     call = <M extends MethodName>(m: M, input: MethodInput<M>) => h.client.result(m, input);
     await h.client.call('clock.setScale', { scale: 60 });
-  });
+  }, 90_000);
   afterAll(async () => {
     await h?.close();
   });

@@ -21,6 +21,40 @@ export interface AcknowledgedRecord {
   offset: number;
   value: string | null;
   acks: Acks;
+  /** The partition's leader epoch right after the acknowledgement (records of a later epoch were not on a replica truncated in it). */
+  leaderEpoch?: number;
+  /** Cluster time right after the acknowledgement. */
+  atMs?: number;
+}
+
+/** Stamp acknowledged records with the partition's leader epoch and the cluster time, read right after the acknowledgement. */
+export async function stampAcknowledged(call: Call, records: AcknowledgedRecord[]): Promise<AcknowledgedRecord[]> {
+  const first = records[0];
+  if (!first) return records;
+  const [t, clock] = await Promise.all([call('topics.describe', { name: first.topic }), call('clock.get', {})]);
+  const epoch = t.ok ? t.value.partitions.find((p) => p.partition === first.partition)?.leaderEpoch : undefined;
+  return records.map((r) => ({ ...r, ...(epoch !== undefined ? { leaderEpoch: epoch } : {}), ...(clock.ok ? { atMs: clock.value.nowMs } : {}) }));
+}
+
+/**
+ * Acknowledged records a truncation removed from that replica: in [toOffset, fromOffset),
+ * acknowledged before it, and (for a divergence) written in an epoch before the one the replica
+ * truncated to — the new leader's records at the same offsets were never removed.
+ */
+export function removedByTruncation(
+  acknowledged: AcknowledgedRecord[],
+  t: { topic: string; partition: number; fromOffset: number; toOffset: number; leaderEpoch: number; atMs: number; reason: string },
+  topicName: string,
+): AcknowledgedRecord[] {
+  return acknowledged.filter(
+    (a) =>
+      a.topic === topicName &&
+      a.partition === t.partition &&
+      a.offset >= t.toOffset &&
+      a.offset < t.fromOffset &&
+      (a.atMs === undefined || a.atMs <= t.atMs) &&
+      (t.reason === 'power-loss' || t.leaderEpoch < 0 || a.leaderEpoch === undefined || a.leaderEpoch < t.leaderEpoch),
+  );
 }
 
 /** What the steps of one run share. */
@@ -300,7 +334,10 @@ export function produceStep(opts: { count: number; acks: Acks; expect?: string; 
         if (opts.acks === 0) {
           return { status: expect === 'NONE' ? 'ok' : 'failed', summary: 'Sent with acks=0: the producer does not learn the offsets (or any error).' };
         }
-        const acked = values.map((v, i) => ({ topic: ctx.topic, partition: ctx.partition, offset: r.baseOffset + i, value: v, acks: opts.acks }));
+        const acked = await stampAcknowledged(
+          ctx.call,
+          values.map((v, i) => ({ topic: ctx.topic, partition: ctx.partition, offset: r.baseOffset + i, value: v, acks: opts.acks })),
+        );
         ctx.acknowledged.push(...acked);
         ctx.onAcknowledged?.(acked);
         const after = await partitionOf(ctx);
@@ -487,7 +524,7 @@ export interface AcknowledgedCheck {
 }
 
 /** Errors a read meets while a new leader is still loading the partition: retried for a moment. */
-const TRANSIENT = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'NOT_LEADER_OR_FOLLOWER', 'LEADER_NOT_AVAILABLE', 'REPLICA_NOT_AVAILABLE']);
+const TRANSIENT = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'NOT_LEADER_OR_FOLLOWER', 'LEADER_NOT_AVAILABLE', 'REPLICA_NOT_AVAILABLE', 'NETWORK_EXCEPTION']);
 
 async function consumeRetrying(call: Call, input: MethodInput<'records.consume'>): Promise<Result<MethodResult<'records.consume'>>> {
   let r = await call('records.consume', input);

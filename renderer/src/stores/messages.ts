@@ -1,0 +1,226 @@
+/**
+ * The in-app producer and consumer (`records.produce`, `records.consume`). Produce sends one
+ * batch (as Kafka's producer batches records for one partition) and shows an outcome per record:
+ * its partition and offset, or the Kafka error that refused it. Consume reads from the partition
+ * leader up to the high watermark; "load more" continues after the last record read.
+ */
+import { defineStore } from 'pinia';
+import { computed, ref, shallowRef } from 'vue';
+import type { ConsumedRecordView, MethodInput, MethodName, ProduceResultView, TopicSummaryView } from '../../../app/api/contract.js';
+import { client } from '../api/instance.js';
+import { stampAcknowledged, type Acks, type Call } from '../lib/drill-scenarios.js';
+import { notifyError } from '../lib/notify.js';
+import { useDrillsStore } from './drills.js';
+
+export interface ProduceForm {
+  topic: string;
+  /** null: the partitioner chooses (by key hash, or round robin without a key). */
+  partition: number | null;
+  acks: Acks;
+  key: string;
+  value: string;
+  headers: { key: string; value: string }[];
+  /** Records to send; `{n}` in key or value becomes the record's number (0-based). */
+  count: number;
+  timeoutMs: number;
+}
+
+export interface RecordOutcome {
+  /** Row id, unique in this session. */
+  id: number;
+  /** Which produce request (1-based, this session). */
+  request: number;
+  topic: string;
+  partition: number;
+  /** null with acks=0 or on error. */
+  offset: number | null;
+  acks: Acks;
+  key: string | null;
+  value: string;
+  errorCode: ProduceResultView['errorCode'];
+  errorMessage?: string;
+}
+
+export interface ConsumeParams {
+  topic: string;
+  partition: number;
+  offset: number;
+  maxRecords: number;
+}
+
+const MAX_OUTCOMES = 1000;
+
+/** `{n}` → the record's number. */
+export function expand(template: string, n: number): string {
+  return template.replaceAll('{n}', String(n));
+}
+
+export const useMessagesStore = defineStore('messages', () => {
+  const topics = shallowRef<TopicSummaryView[]>([]);
+  const topicsError = shallowRef<unknown>(null);
+  const loadingTopics = ref(false);
+
+  const outcomes = shallowRef<RecordOutcome[]>([]);
+  const producing = ref(false);
+  const produceError = shallowRef<unknown>(null);
+  let requests = 0;
+  let rowIds = 0;
+
+  const records = shallowRef<ConsumedRecordView[]>([]);
+  const highWatermark = ref<number | null>(null);
+  const logStartOffset = ref<number | null>(null);
+  const consumed = shallowRef<ConsumeParams | null>(null);
+  const consuming = ref(false);
+  const consumeError = shallowRef<unknown>(null);
+
+  /** Where "load more" continues. */
+  const nextOffset = computed(() => {
+    const last = records.value[records.value.length - 1];
+    return last ? last.offset + 1 : (consumed.value?.offset ?? 0);
+  });
+  const canLoadMore = computed(() => consumed.value !== null && highWatermark.value !== null && nextOffset.value < highWatermark.value);
+
+  async function loadTopics(): Promise<void> {
+    loadingTopics.value = true;
+    try {
+      topics.value = await client().call('topics.list', {});
+      topicsError.value = null;
+    } catch (e) {
+      topicsError.value = e;
+    } finally {
+      loadingTopics.value = false;
+    }
+  }
+
+  /** Partition count of a listed topic (0 when unknown). */
+  function partitionCount(topic: string): number {
+    return topics.value.find((t) => t.name === topic)?.partitionCount ?? 0;
+  }
+
+  /** Produce `form.count` records as one batch; every record gets an outcome row. */
+  async function produce(form: ProduceForm): Promise<RecordOutcome[]> {
+    producing.value = true;
+    produceError.value = null;
+    const count = Math.max(1, Math.min(10_000, Math.floor(form.count)));
+    const headers = form.headers.filter((h) => h.key !== '');
+    const batch = Array.from({ length: count }, (_, n) => ({
+      key: form.key === '' ? null : expand(form.key, n),
+      value: expand(form.value, n),
+      ...(headers.length ? { headers: headers.map((h) => ({ key: h.key, value: expand(h.value, n) })) } : {}),
+    }));
+    const request = ++requests;
+    try {
+      const r = await client().call('records.produce', {
+        topic: form.topic,
+        ...(form.partition === null ? {} : { partition: form.partition }),
+        acks: form.acks,
+        records: batch,
+        timeoutMs: form.timeoutMs,
+      });
+      const ok = r.errorCode === 'NONE';
+      const rows: RecordOutcome[] = batch.map((rec, i) => ({
+        id: ++rowIds,
+        request,
+        topic: form.topic,
+        partition: r.partition,
+        offset: ok && r.baseOffset >= 0 ? r.baseOffset + i : null,
+        acks: form.acks,
+        key: rec.key,
+        value: rec.value,
+        errorCode: r.errorCode,
+        ...(r.errorMessage ? { errorMessage: r.errorMessage } : {}),
+      }));
+      outcomes.value = [...rows.slice().reverse(), ...outcomes.value].slice(0, MAX_OUTCOMES);
+      if (ok && form.acks !== 0) {
+        // The drills page's data-loss panel checks every acknowledged record of this session.
+        const call: Call = <M extends MethodName>(m: M, input: MethodInput<M>) => client().result(m, input);
+        useDrillsStore().noteAcknowledged(await stampAcknowledged(call, rows.map((o) => ({ topic: o.topic, partition: o.partition, offset: o.offset!, value: o.value, acks: o.acks }))));
+      }
+      return rows;
+    } catch (e) {
+      produceError.value = e;
+      notifyError(e, 'Produce');
+      return [];
+    } finally {
+      producing.value = false;
+    }
+  }
+
+  function clearOutcomes(): void {
+    outcomes.value = [];
+  }
+
+  /** The log start offset of a partition (where a consumer starting "from the beginning" reads). */
+  async function logStartOf(topic: string, partition: number): Promise<number> {
+    const t = await client().call('topics.describe', { name: topic });
+    return t.partitions.find((p) => p.partition === partition)?.logStartOffset ?? 0;
+  }
+
+  async function read(params: ConsumeParams, append: boolean): Promise<void> {
+    consuming.value = true;
+    try {
+      const r = await client().call('records.consume', params);
+      records.value = append ? [...records.value, ...r.records] : r.records;
+      highWatermark.value = r.highWatermark;
+      logStartOffset.value = r.logStartOffset;
+      if (!append) consumed.value = params;
+      consumeError.value = null;
+    } catch (e) {
+      consumeError.value = e;
+      if (!append) {
+        records.value = [];
+        consumed.value = params;
+      }
+      // OFFSET_OUT_OF_RANGE carries the partition's bounds: show them anyway.
+      const details = (e as { error?: { details?: { highWatermark?: number; logStartOffset?: number } } }).error?.details;
+      if (details?.highWatermark !== undefined) highWatermark.value = details.highWatermark;
+      if (details?.logStartOffset !== undefined) logStartOffset.value = details.logStartOffset;
+    } finally {
+      consuming.value = false;
+    }
+  }
+
+  /** Read from `offset` (null: the log start offset) up to the high watermark, at most `maxRecords`. */
+  async function consume(params: Omit<ConsumeParams, 'offset'> & { offset: number | null }): Promise<void> {
+    let offset = params.offset;
+    if (offset === null) {
+      try {
+        offset = await logStartOf(params.topic, params.partition);
+      } catch (e) {
+        consumeError.value = e;
+        return;
+      }
+    }
+    await read({ topic: params.topic, partition: params.partition, offset, maxRecords: params.maxRecords }, false);
+  }
+
+  /** Continue after the last record read. */
+  async function loadMore(): Promise<void> {
+    const c = consumed.value;
+    if (!c) return;
+    await read({ ...c, offset: nextOffset.value }, true);
+  }
+
+  return {
+    topics,
+    topicsError,
+    loadingTopics,
+    outcomes,
+    producing,
+    produceError,
+    records,
+    highWatermark,
+    logStartOffset,
+    consumed,
+    consuming,
+    consumeError,
+    nextOffset,
+    canLoadMore,
+    loadTopics,
+    partitionCount,
+    produce,
+    clearOutcomes,
+    consume,
+    loadMore,
+  };
+});
