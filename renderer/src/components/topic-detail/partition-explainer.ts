@@ -175,7 +175,9 @@ export function explainPartition(p: PartitionView, ctx: ExplainContext): Partiti
       parts.push(
         lag === null
           ? `Broker ${id}'s log state is unknown`
-          : `Broker ${id}'s log ends at offset ${state!.logEndOffset}, ${plural(lag, 'offset')} behind the leader's log end (${leaderLeo})`,
+          : lag === 0
+            ? `Broker ${id}'s log ends at offset ${state!.logEndOffset}, level with the leader's log end`
+            : `Broker ${id}'s log ends at offset ${state!.logEndOffset}, ${plural(lag, 'offset')} behind the leader's log end (${leaderLeo})`,
       );
       parts.push(trouble ? `${trouble}, so it is not fetching from the leader` : `its broker is running and fetching, so it rejoins the ISR once it catches up to the leader's high watermark (${p.highWatermark})`);
       let sentence = `${parts.join('; ')}.`;

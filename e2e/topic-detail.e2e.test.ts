@@ -1,0 +1,144 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, openConsole, removeDir, screenshotter, startServe, type ServedHost } from './support/harness.js';
+
+/** A contract call over HTTP with the Bearer token (test setup and checks, as a script would). */
+async function api<T = unknown>(host: ServedHost, method: string, input: unknown): Promise<T> {
+  const res = await fetch(`${host.origin}/api/${method}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${host.token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(input),
+  });
+  const body = (await res.json()) as { ok: boolean; value?: T; error?: { code: string; message: string } };
+  if (!body.ok) throw new Error(`${method}: ${body.error?.code} ${body.error?.message}`);
+  return body.value as T;
+}
+
+/**
+ * Make sure the console shows `path`. The harness changes only the hash after the start URL, and
+ * vue-router ignores hash changes until its first navigation has finished, so the page can stay
+ * on the overview; a reload starts the router on the right route.
+ */
+async function goTo(page: Page, path: string): Promise<void> {
+  await page.evaluate((p) => {
+    if (location.hash !== `#${p}`) location.hash = `#${p}`;
+  }, path);
+  await page.reload();
+  await page.getByTestId('connection-status').getByText('Live').waitFor({ timeout: 20_000 });
+}
+
+const text = async (page: Page, testId: string): Promise<string> => ((await page.getByTestId(testId).first().textContent()) ?? '').trim();
+
+describe('the topic detail page in Chromium against npm run serve', () => {
+  let host: ServedHost;
+  let browser: Browser;
+  const shot = screenshotter('topic-detail');
+
+  beforeAll(async () => {
+    host = await startServe();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    expect(await host?.stop()).toBe(0);
+    removeDir(host.dataDir);
+  });
+
+  it('shows a failover live: the leader moves, the ISR shrinks, the explainer says why; bars follow produced records; a config changes inline', async () => {
+    await api(host, 'topics.create', { name: 'payments', partitions: 3, replicationFactor: 3 });
+    const { page, pageErrors, foreignRequests } = await openConsole(browser, host, '/topics/payments');
+    await goTo(page, '/topics/payments');
+
+    // Header and partitions.
+    await page.getByTestId('partition-0').waitFor({ timeout: 20_000 });
+    expect(await text(page, 'topic-partition-count')).toBe('3');
+    expect(await text(page, 'topic-rf')).toBe('3');
+    await expect.poll(() => text(page, 'partition-0-explainer'), { timeout: 10_000 }).toContain('healthy');
+    await shot(page, 'healthy');
+
+    // 60× through the top bar, so the broker session (9 s) expires in a moment.
+    await page.getByTestId('time-scale').click();
+    await page.locator('.n-base-select-option', { hasText: /^60×$/ }).click();
+    await expect.poll(async () => (await api<{ scale: number }>(host, 'clock.get', {})).scale, { timeout: 10_000 }).toBe(60);
+
+    // Kill partition 0's leader from the page (confirmed).
+    const leader = Number(await text(page, 'partition-0-leader'));
+    expect([1, 2, 3]).toContain(leader);
+    await page.getByTestId('kill-leader-0').click();
+    await shot(page, 'confirm-kill');
+    await page.getByRole('button', { name: `Kill broker ${leader}` }).click();
+
+    await expect
+      .poll(
+        async () => {
+          const l = await text(page, 'partition-0-leader');
+          return l !== String(leader) && /^\d+$/.test(l);
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
+    await expect.poll(async () => (await text(page, 'partition-0-isr')).split(', ').map(Number).includes(leader), { timeout: 30_000 }).toBe(false);
+    await expect.poll(() => text(page, 'partition-0-explainer'), { timeout: 15_000 }).toContain('under-replicated');
+    const explainer = await text(page, 'partition-0-explainer');
+    expect(explainer).toContain(`broker ${leader} is killed`);
+    expect(explainer).toContain('replica.lag.time.max.ms');
+    expect(await page.getByTestId('topic-events').locator('li[data-type="isr.shrunk"]').count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('topic-events').locator('li[data-type="leader.changed"]').count()).toBeGreaterThan(0);
+    await shot(page, 'after-failover');
+
+    // Produce through the API; the new leader's bar and the high watermark follow.
+    const newLeader = Number(await text(page, 'partition-0-leader'));
+    const hwBefore = Number(await text(page, 'partition-0-hw'));
+    for (let i = 0; i < 3; i++) {
+      const r = await api<{ errorCode: string }>(host, 'records.produce', {
+        topic: 'payments',
+        partition: 0,
+        acks: 'all',
+        records: Array.from({ length: 5 }, (_, j) => ({ key: `k${i}`, value: `payment ${i}-${j}` })),
+      });
+      expect(r.errorCode).toBe('NONE');
+    }
+    await expect.poll(async () => Number(await text(page, 'partition-0-hw')), { timeout: 10_000 }).toBe(hwBefore + 15);
+    await expect.poll(async () => Number(await page.getByTestId(`replica-bar-0-${newLeader}`).getAttribute('data-leo')), { timeout: 10_000 }).toBe(hwBefore + 15);
+    // The killed broker's replica stays behind, out of the ISR.
+    expect(Number(await page.getByTestId(`replica-bar-0-${leader}`).getAttribute('data-leo'))).toBeLessThan(hwBefore + 15);
+    expect(await page.getByTestId(`replica-bar-0-${leader}`).getAttribute('data-role')).toBe('out-of-sync');
+    await expect.poll(() => text(page, 'partition-0-explainer'), { timeout: 10_000 }).toContain('15 offsets behind');
+    await shot(page, 'after-produce');
+
+    // Configs tab: the engine validates as you type, then the value applies as a topic override.
+    await page.getByTestId('tab-configs').click();
+    await page.getByTestId('config-edit-retention.ms').click();
+    const input = page.getByTestId('config-input-retention.ms').locator('input');
+    await input.fill('-5');
+    await expect.poll(() => text(page, 'config-error-retention.ms'), { timeout: 10_000 }).toContain('INVALID_CONFIG');
+    await shot(page, 'config-invalid');
+    await input.fill('3600000');
+    await page.getByTestId('config-error-retention.ms').waitFor({ state: 'detached', timeout: 10_000 });
+    await expect.poll(() => page.getByTestId('config-apply-retention.ms').isEnabled(), { timeout: 10_000 }).toBe(true);
+    await page.getByTestId('config-apply-retention.ms').click();
+    await expect.poll(() => text(page, 'config-source-retention.ms'), { timeout: 10_000 }).toBe('topic override');
+    expect(await text(page, 'config-value-retention.ms')).toBe('3600000');
+    const configs = await api<{ name: string; value: string; source: string }[]>(host, 'configs.describe', { resource: { type: 'topic', name: 'payments' } });
+    expect(configs.find((c) => c.name === 'retention.ms')).toMatchObject({ value: '3600000', source: 'DYNAMIC_TOPIC_CONFIG' });
+    await shot(page, 'config-applied');
+
+    // Durability tab: the explainer's sentences for acks=1.
+    await page.getByTestId('tab-durability').click();
+    await page.getByTestId('durability-acks').getByText('acks=1').click();
+    await expect.poll(() => text(page, 'durability-summary'), { timeout: 10_000 }).toContain('acks=1');
+    await shot(page, 'durability');
+
+    expect(pageErrors).toEqual([]);
+    expect(foreignRequests).toEqual([]);
+  });
+
+  it('says so when the topic does not exist', async () => {
+    const { page, pageErrors } = await openConsole(browser, host, '/topics/no-such-topic');
+    await goTo(page, '/topics/no-such-topic');
+    await page.getByTestId('topic-not-found').waitFor({ timeout: 15_000 });
+    expect(await text(page, 'topic-not-found')).toContain('UNKNOWN_TOPIC_OR_PARTITION');
+    await shot(page, 'not-found');
+    expect(pageErrors).toEqual([]);
+  });
+});
