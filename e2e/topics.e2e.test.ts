@@ -1,0 +1,193 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, openConsole, removeDir, screenshotter, startServe, type ServedHost } from './support/harness.js';
+
+/** POST a contract method with the Bearer token, as a script would; throws on an error envelope. */
+async function api<T>(host: ServedHost, method: string, input: unknown): Promise<T> {
+  const res = await fetch(`${host.origin}/api/${method}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${host.token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(input),
+    signal: AbortSignal.timeout(20_000),
+  });
+  const body = (await res.json()) as { ok: boolean; value?: T; error?: { code: string; message: string } };
+  if (!body.ok) throw new Error(`${method}: ${body.error?.code} ${body.error?.message}`);
+  return body.value as T;
+}
+
+/** Poll `check` every 100 ms until it returns true (bounded). */
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * The console on /topics (+ query). openConsole's own `path` is a second page.goto right after the
+ * start URL, which can land while the router's first navigation is still loading its page and be
+ * lost; a hash change once the console is live is an ordinary in-app navigation.
+ */
+async function openTopics(browser: Browser, host: ServedHost, query = ''): Promise<Awaited<ReturnType<typeof openConsole>>> {
+  const opened = await openConsole(browser, host);
+  await opened.page.evaluate(`location.hash = ${JSON.stringify(`#/topics${query}`)}`);
+  await opened.page.getByRole('heading', { level: 1, name: 'Topics' }).waitFor({ timeout: 15_000 });
+  return opened;
+}
+
+async function topicNames(host: ServedHost): Promise<string[]> {
+  return (await api<{ name: string }[]>(host, 'topics.list', {})).map((t) => t.name);
+}
+
+async function shownTopics(page: Page): Promise<string[]> {
+  return page.getByTestId('topic-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-topic') ?? ''));
+}
+
+describe('the Topics page in Chromium against npm run serve', () => {
+  let host: ServedHost;
+  let browser: Browser;
+  const shot = screenshotter('topics');
+
+  beforeAll(async () => {
+    host = await startServe();
+    browser = await launchBrowser();
+    // Wait for the three brokers to register, then add a few topics as a script would.
+    await until(async () => (await api<{ brokers: { state: string }[] }>(host, 'cluster.describe', {})).brokers.filter((b) => b.state === 'running').length === 3, 'three running brokers');
+    const results = await api<{ name: string; errorCode: string }[]>(host, 'topics.createMany', {
+      topics: [
+        { name: 'audit.log', partitions: 1, replicationFactor: 3 },
+        { name: 'metrics', partitions: 12, replicationFactor: 2 },
+        { name: 'payments-eu', partitions: 4, replicationFactor: 3 },
+      ],
+    });
+    expect(results.map((r) => r.errorCode)).toEqual(['NONE', 'NONE', 'NONE']);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    expect(await host?.stop()).toBe(0);
+    removeDir(host.dataDir);
+  });
+
+  it('creates a topic with the wizard after previewing where every replica and leader goes, opens it, finds it by search and bulk-deletes two topics', async () => {
+    const { page, pageErrors, foreignRequests } = await openTopics(browser, host);
+    await page.getByTestId('topic-row').first().waitFor({ timeout: 15_000 });
+    expect(await shownTopics(page)).toEqual(['audit.log', 'metrics', 'payments-eu']);
+    await shot(page, 'list');
+
+    // Step 1: Kafka's naming rules, live.
+    await page.getByTestId('create-topic').click();
+    const wizard = page.getByTestId('create-wizard');
+    const name = wizard.getByLabel('Topic name');
+    await name.fill('orders eu!');
+    await wizard.getByText(/INVALID_TOPIC_EXCEPTION: Only ASCII letters/).waitFor();
+    await name.fill('payments-eu');
+    await wizard.getByText('TOPIC_ALREADY_EXISTS').first().waitFor();
+    await name.fill('audit_log');
+    await wizard.getByText(/collides with existing topic: audit\.log/).waitFor();
+    expect(await wizard.getByTestId('wizard-next').isDisabled()).toBe(true);
+    await name.fill('orders');
+    await wizard.getByText('Available.').waitFor();
+    await wizard.getByLabel('Partitions').fill('6');
+    await wizard.getByLabel('Replication factor').fill('4');
+    await wizard.getByLabel('Replication factor').blur();
+    await wizard.getByText(/INVALID_REPLICATION_FACTOR: only 3 brokers are live/).waitFor();
+    await wizard.getByLabel('Replication factor').fill('3');
+    await wizard.getByLabel('Replication factor').blur();
+    await shot(page, 'wizard-name');
+    await wizard.getByTestId('wizard-next').click();
+
+    // Step 2: configs, with what they mean for acks=all writes.
+    await wizard.getByLabel('min.insync.replicas').fill('2');
+    await wizard.getByLabel('min.insync.replicas').blur();
+    await expect.poll(() => wizard.getByTestId('durability-hint').textContent()).toContain('acks=all writes go on with up to 1 replica out of the ISR');
+    await wizard.getByTestId('wizard-next').click();
+
+    // Step 3: the controller places replicas.
+    await wizard.getByTestId('placement-auto').waitFor();
+    await wizard.getByTestId('wizard-next').click();
+
+    // Step 4: the engine's own placement, before anything exists.
+    const grid = wizard.getByTestId('placement-grid');
+    await grid.waitFor({ timeout: 15_000 });
+    const rows = grid.getByTestId('placement-row');
+    expect(await rows.count()).toBe(6);
+    for (let p = 0; p < 6; p++) {
+      const row = rows.nth(p);
+      expect(await row.locator('[data-role="leader"]').count()).toBe(1);
+      expect(await row.locator('[data-role="leader"], [data-role="follower"]').count()).toBe(3);
+    }
+    const leaders = await grid.getByTestId('placement-leaders').locator('td').allTextContents();
+    expect(leaders.map((t) => Number(t.trim())).reduce((a, b) => a + b, 0)).toBe(6);
+    const replicas = await grid.getByTestId('placement-replicas').locator('td').allTextContents();
+    expect(replicas.map((t) => Number(t.trim()))).toEqual([6, 6, 6]);
+    expect(await topicNames(host)).not.toContain('orders');
+    await shot(page, 'wizard-preview');
+
+    await wizard.getByTestId('wizard-create').click();
+    await page.waitForURL(/#\/topics\/orders$/, { timeout: 15_000 });
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    const created = await api<{ configs: Record<string, string>; partitions: { replicas: number[] }[] }>(host, 'topics.describe', { name: 'orders' });
+    expect(created.partitions).toHaveLength(6);
+    expect(created.configs['min.insync.replicas']).toBe('2');
+    await shot(page, 'topic-page');
+
+    // Back to the list: find it by a case-insensitive substring.
+    await page.goBack();
+    await page.waitForURL(/#\/topics$/);
+    await page.getByTestId('topic-row').first().waitFor();
+    await page.getByTestId('topic-search').locator('input').fill('RDE');
+    await expect.poll(() => shownTopics(page)).toEqual(['orders']);
+    await shot(page, 'search');
+    await page.getByTestId('topic-search').locator('input').fill('');
+    await expect.poll(() => shownTopics(page)).toEqual(['audit.log', 'metrics', 'orders', 'payments-eu']);
+
+    // Sort by partition count, most first.
+    await page.getByTestId('sort-partitions').click();
+    await expect.poll(() => shownTopics(page)).toEqual(['metrics', 'orders', 'payments-eu', 'audit.log']);
+
+    // Bulk delete: the confirmation lists the names, then one outcome per topic.
+    await page.getByLabel('Select metrics').check();
+    await page.getByLabel('Select audit.log').check();
+    expect(await page.getByTestId('selected-count').textContent()).toBe('2 selected');
+    await page.getByTestId('bulk-delete').click();
+    const dialog = page.getByTestId('bulk-delete-dialog');
+    expect(await dialog.getByTestId('delete-list').locator('li').allTextContents()).toEqual(['audit.log', 'metrics']);
+    await shot(page, 'bulk-delete-confirm');
+    await dialog.getByTestId('confirm-delete').click();
+    const outcomes = dialog.getByTestId('delete-outcome');
+    await outcomes.first().waitFor({ timeout: 15_000 });
+    expect(await outcomes.evaluateAll((els) => els.map((e) => e.getAttribute('data-outcome')))).toEqual(['NONE', 'NONE']);
+    await shot(page, 'bulk-delete-done');
+    await dialog.getByTestId('close-delete').click();
+    await expect.poll(() => shownTopics(page)).toEqual(['orders', 'payments-eu']);
+    expect(await topicNames(host)).toEqual(['orders', 'payments-eu']);
+    await shot(page, 'after-delete');
+
+    expect(foreignRequests).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('shows only the topics with offline partitions when opened from the overview’s health link', async () => {
+    await api(host, 'clock.setScale', { scale: 60 });
+    await api(host, 'topics.create', { name: 'fragile', assignments: [[3]] });
+    await api(host, 'brokers.kill', { brokerId: 3 });
+    await expect
+      .poll(async () => (await api<{ name: string; offlinePartitions: number }[]>(host, 'topics.list', {})).find((t) => t.name === 'fragile')?.offlinePartitions, { timeout: 20_000 })
+      .toBe(1);
+
+    const { page, pageErrors } = await openTopics(browser, host, '?health=offline');
+    await expect.poll(() => shownTopics(page), { timeout: 15_000 }).toEqual(['fragile']);
+    expect(await page.getByTestId('topic-status').first().textContent()).toBe('Offline');
+    expect(await page.getByTestId('shown-count').textContent()).toMatch(/^1 of \d+ shown$/);
+    await shot(page, 'health-offline');
+
+    // Choosing "All topics" drops the filter from the address.
+    await page.getByTestId('health-filter').click();
+    await page.locator('.n-base-select-option', { hasText: 'All topics' }).click();
+    await page.waitForURL(/#\/topics$/);
+    await expect.poll(async () => (await shownTopics(page)).length).toBeGreaterThan(1);
+    await api(host, 'brokers.start', { brokerId: 3 });
+    expect(pageErrors).toEqual([]);
+  });
+});
