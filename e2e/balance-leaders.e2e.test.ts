@@ -1,0 +1,190 @@
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, openConsole, removeDir, screenshotter, startServe, type ServedHost } from './support/harness.js';
+
+/** Bounded polling for API state. */
+async function until<T>(check: () => Promise<T>, timeoutMs = 30_000): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v) return v as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('Balance and Leaders pages in Chromium against npm run serve', () => {
+  let host: ServedHost;
+  let browser: Browser;
+  let page: Page;
+  const shot = screenshotter('balance-leaders');
+
+  /** The contract over HTTP with the Bearer token, as a script would call it. */
+  async function api<T = unknown>(method: string, body: object = {}): Promise<T> {
+    const res = await fetch(`${host.origin}/api/${method}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${host.token}` }, body: JSON.stringify(body) });
+    const out = (await res.json()) as { ok: boolean; value: T; error?: { code: string; message: string } };
+    if (!out.ok) throw new Error(`${method}: ${out.error?.code} ${out.error?.message}`);
+    return out.value;
+  }
+  type Broker = { id: number; state: string };
+  type Topic = { partitions: { partition: number; leader: number; replicas: number[]; isr: number[] }[] };
+  type LeaderBalance = { notPreferred: unknown[]; brokers: { brokerId: number; leaders: number }[] };
+
+  async function nav(label: string): Promise<void> {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: label }).waitFor();
+  }
+
+  beforeAll(async () => {
+    host = await startServe();
+    browser = await launchBrowser();
+    await until(async () => (await api<Broker[]>('brokers.list')).every((b) => b.state === 'running'));
+    // A skewed cluster: broker 4 joins after every topic was placed on brokers 1–3 only.
+    await api('brokers.add', { id: 4 });
+    await until(async () => (await api<Broker[]>('brokers.list')).find((b) => b.id === 4)?.state === 'running');
+    await api('topics.create', { name: 'orders', assignments: [[1, 2], [2, 3], [3, 1], [1, 2], [2, 3], [3, 1]] });
+    await api('topics.create', { name: 'payments', assignments: [[1, 3], [2, 1], [3, 2]] });
+    // 1.5 MB per orders partition: more than one replica fetch carries (1 MiB), so a throttled move is seen catching up.
+    const values = Array.from({ length: 500 }, (_, k) => ({ value: `${'r'.repeat(1000)}${k}` }));
+    for (let partition = 0; partition < 6; partition++) {
+      for (let i = 0; i < 3; i++) await api('records.produce', { topic: 'orders', partition, acks: 'all', records: values });
+    }
+    for (let partition = 0; partition < 3; partition++) await api('records.produce', { topic: 'payments', partition, acks: 'all', records: values.slice(0, 50) });
+    ({ page } = await openConsole(browser, host));
+    await nav('Balance');
+  });
+  afterAll(async () => {
+    await browser?.close();
+    expect(await host?.stop()).toBe(0);
+    removeDir(host.dataDir);
+  });
+
+  it('shows broker columns and builds a plan by drag and drop and by keyboard, refusing a broker that already holds the partition', async () => {
+    await page.getByTestId('broker-column-4').waitFor();
+    await expect.poll(() => page.getByTestId('broker-counts-4').textContent()).toContain('0 replicas');
+    await expect.poll(() => page.getByTestId('broker-counts-1').textContent()).toContain('6 replicas');
+    expect(await page.getByTestId('replica-chip-orders-0-1').getAttribute('data-leader')).toBe('true');
+    await shot(page, 'board-skewed');
+
+    // orders-0 lives on 1 and 2: dropping its replica from 1 onto 2 is refused and explained.
+    await page.getByTestId('replica-chip-orders-0-1').dragTo(page.getByTestId('broker-column-2'));
+    await expect.poll(() => page.getByTestId('plan-check').textContent()).toMatch(/Refused: broker 2 already holds a replica of orders-0/);
+    expect(await page.getByTestId('pending-summary').textContent()).toContain('0 partitions');
+
+    // Onto broker 4 it is accepted: RF unchanged, broker 4 becomes the preferred leader.
+    await page.getByTestId('replica-chip-orders-0-1').dragTo(page.getByTestId('broker-column-4'));
+    await expect.poll(() => page.getByTestId('pending-summary').textContent()).toContain('1 partitions · 1 replica moves · 1 leader changes');
+    expect(await page.getByTestId('plan-check').textContent()).toContain('Replication factor unchanged (2).');
+    await expect.poll(() => page.getByTestId('broker-counts-4').textContent()).toContain('0 → 1 replicas');
+    await page.getByTestId('replica-chip-orders-0-1').and(page.locator('[data-leaving="true"]')).waitFor();
+
+    // The leader badge dragged onto broker 2 (which holds orders-0's other replica) moves leadership there.
+    await page.getByTestId('leader-badge-orders-0-4').dragTo(page.getByTestId('broker-column-2'));
+    await expect.poll(() => page.getByTestId('replica-chip-orders-0-2').getAttribute('data-leader')).toBe('true');
+    await shot(page, 'board-dragged');
+
+    // Keyboard: focus a chip, Enter, pick the target broker, move.
+    await page.getByTestId('replica-chip-payments-0-3').focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('move-bar').waitFor();
+    await page.getByTestId('move-target-select').click();
+    await page.locator('.n-base-select-option', { hasText: 'Broker 4 — ok' }).click();
+    await page.getByTestId('move-button').click();
+    await expect.poll(() => page.getByTestId('pending-summary').textContent()).toContain('2 partitions');
+    await shot(page, 'board-keyboard');
+
+    await page.getByTestId('clear-plan').click();
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await expect.poll(() => page.getByTestId('pending-summary').textContent()).toContain('0 partitions');
+  });
+
+  it('suggests a plan whose balancedness beats the current one, executes it with a throttle and watches the new replicas catch up', async () => {
+    await page.getByTestId('suggest-button').click();
+    await page.getByTestId('suggestion').waitFor();
+    const before = Number(await page.getByTestId('balancedness-before').textContent());
+    const after = Number(await page.getByTestId('balancedness-after').textContent());
+    expect(after).toBeGreaterThan(before);
+    expect(await page.getByTestId('suggested-moves').locator('tbody tr').count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('goals-table').textContent()).toContain('ReplicaDistributionGoal');
+    await shot(page, 'suggestion');
+
+    await page.getByTestId('execute-suggestion').click();
+    await page.getByTestId('execute-modal').waitFor();
+    // 20 kB/s: after the first 1 MiB fetch the throttle holds each new replica back for a while.
+    await page.getByTestId('throttle-input').locator('input').fill('20000');
+    await shot(page, 'execute-dialog');
+    await page.getByTestId('confirm-execute').click();
+    await page.getByTestId('active-reassignments').waitFor();
+    const catchUp = page.locator('[data-testid^="catch-up-orders-"]').first();
+    await expect.poll(() => catchUp.textContent(), { timeout: 20_000 }).toMatch(/broker 4: [\d,]+ \/ 1,500/);
+    await shot(page, 'progress');
+
+    // Speed replication up through the top bar's time scale.
+    await page.getByTestId('time-scale').click();
+    await page.locator('.n-base-select-option', { hasText: '60×' }).click();
+    await page.getByTestId('reassignment-complete').waitFor({ timeout: 90_000 });
+    expect(await page.getByTestId('verify-results').textContent()).toContain('completed');
+    await expect.poll(() => page.getByTestId('broker-counts-4').textContent()).not.toContain('0 replicas');
+    await shot(page, 'moved');
+
+    const orders = await api<Topic & { configs: Record<string, string> }>('topics.describe', { name: 'orders' });
+    expect(orders.partitions.some((p) => p.replicas.includes(4))).toBe(true);
+    // Verify removed the throttles.
+    expect(orders.configs['follower.replication.throttled.replicas']).toBeUndefined();
+  });
+
+  it('exports the current assignment as the JSON kafka-reassign-partitions.sh reads', async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-current').click()]);
+    expect(download.suggestedFilename()).toBe('current-assignment.json');
+    const json = JSON.parse(readFileSync((await download.path())!, 'utf8')) as { version: number; partitions: { topic: string; partition: number; replicas: number[]; log_dirs: string[] }[] };
+    expect(json.version).toBe(1);
+    expect(json.partitions).toHaveLength(9);
+    const orders = await api<Topic>('topics.describe', { name: 'orders' });
+    for (const p of orders.partitions) expect(json.partitions.find((x) => x.topic === 'orders' && x.partition === p.partition)?.replicas).toEqual(p.replicas);
+  });
+
+  it('lists partitions off their preferred leader after a broker restart, previews the preferred election and runs it', async () => {
+    // Let the controller's own auto rebalance settle at 60×, then go back to real time so it
+    // (every 300 s of cluster time) cannot race the election below.
+    await until(async () => (await api<LeaderBalance>('leaders.balance')).notPreferred.length === 0, 60_000);
+    await new Promise((r) => setTimeout(r, 6000));
+    await api('clock.setScale', { scale: 1 });
+    // A controlled shutdown moves broker 1's leadership away; after its restart it leads nothing.
+    await api('brokers.stop', { brokerId: 1 });
+    await until(async () => (await api<Broker[]>('brokers.list')).find((b) => b.id === 1)?.state === 'stopped');
+    await api('brokers.start', { brokerId: 1 });
+    await until(async () => {
+      const t = await api<Topic>('topics.describe', { name: 'orders' });
+      return t.partitions.every((p) => p.isr.length === p.replicas.length);
+    }, 60_000);
+    const before = await api<LeaderBalance>('leaders.balance');
+    expect(before.notPreferred.length).toBeGreaterThan(0);
+    expect(before.brokers.find((b) => b.brokerId === 1)!.leaders).toBe(0);
+
+    await nav('Leaders');
+    await page.getByTestId('not-preferred-table').waitFor();
+    expect(Number(await page.getByTestId('not-preferred-count').textContent())).toBe(before.notPreferred.length);
+    expect(await page.getByTestId('auto-rebalance-state').textContent()).toContain('auto.leader.rebalance.enable = true');
+    expect(await page.getByTestId('leaders-of-1').textContent()).toBe('0');
+    await shot(page, 'leaders-off-preferred');
+
+    await page.getByTestId('preview-all').click();
+    await page.getByTestId('election-preview').waitFor();
+    const row = page.getByTestId('preview-count-1').locator('td');
+    expect(await row.nth(1).textContent()).toBe('0');
+    expect(Number(await row.nth(2).textContent())).toBeGreaterThan(0);
+    await shot(page, 'leaders-preview');
+
+    await page.getByTestId('run-election').click();
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByTestId('election-results').waitFor();
+    expect(await page.getByTestId('election-results').locator('[data-error-code="NONE"]').count()).toBe(before.notPreferred.length);
+    expect(await page.getByTestId('election-results').locator('[data-error-code="ELECTION_NOT_NEEDED"]').count()).toBe(9 - before.notPreferred.length);
+    await page.getByTestId('not-preferred-empty').waitFor();
+    await expect.poll(async () => Number(await page.getByTestId('leaders-of-1').textContent())).toBeGreaterThan(0);
+    await shot(page, 'leaders-elected');
+    const afterElection = await api<LeaderBalance>('leaders.balance');
+    expect(afterElection.notPreferred).toEqual([]);
+  });
+});

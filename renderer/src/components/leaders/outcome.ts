@@ -1,0 +1,12 @@
+/** An election outcome as a tag: NONE (elected), ELECTION_NOT_NEEDED (already preferred), or why not. */
+import { NTag, NTooltip } from 'naive-ui';
+import { h, type VNode } from 'vue';
+import type { ElectionResultView } from '../../../../app/api/contract.js';
+import { errorHelp } from '../../api/error-help.js';
+
+export function outcomeTag(r: ElectionResultView): VNode {
+  const type = r.errorCode === 'NONE' ? 'success' : r.errorCode === 'ELECTION_NOT_NEEDED' ? 'default' : 'warning';
+  const tag = h(NTag, { size: 'small', round: true, bordered: false, type, 'data-error-code': r.errorCode }, { default: () => (r.errorCode === 'NONE' ? 'NONE — elected' : r.errorCode) });
+  const tip = [r.message, r.errorCode !== 'NONE' ? errorHelp(r.errorCode) : undefined].filter(Boolean).join(' ');
+  return tip ? h(NTooltip, null, { trigger: () => tag, default: () => tip }) : tag;
+}
