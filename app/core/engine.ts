@@ -742,12 +742,17 @@ export class Engine {
 
   listBrokers(): BrokerInfo[] {
     const counts = new Map<number, { partitions: number; leaders: number }>();
-    for (const { state } of this.controller.image.allPartitions()) {
-      for (const r of state.replicas) {
-        const c = counts.get(r) ?? { partitions: 0, leaders: 0 };
-        c.partitions++;
-        if (state.leader === r) c.leaders++;
-        counts.set(r, c);
+    for (const id of this.brokers.keys()) counts.set(id, { partitions: 0, leaders: 0 });
+    // A plain loop over the topics' partitions (no generator, no per-partition object): this runs
+    // for every cluster.describe and brokers.list, over every partition.
+    for (const topic of this.controller.image.topicsById.values()) {
+      for (const state of topic.partitions.values()) {
+        for (const r of state.replicas) {
+          let c = counts.get(r);
+          if (!c) counts.set(r, (c = { partitions: 0, leaders: 0 }));
+          c.partitions++;
+          if (state.leader === r) c.leaders++;
+        }
       }
     }
     return [...this.brokers.values()]

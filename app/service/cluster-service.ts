@@ -34,6 +34,7 @@ import {
   consumedRecordView,
   findBroker,
   mergeConfigs,
+  minIsrResolver,
   plannedPartitionView,
   requireTopic,
   toLogRecord,
@@ -169,8 +170,9 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
         underReplicatedPartitions: 0,
         underMinIsrPartitions: 0,
       };
+      const minIsr = minIsrResolver(image.clusterConfigs(), staticConfigs);
       for (const topic of image.topicsByName.values()) {
-        const health = topicHealth(topic, image.clusterConfigs(), staticConfigs);
+        const health = topicHealth(topic, minIsr(topic));
         view.topicCount++;
         view.partitionCount += topic.partitions.size;
         view.offlinePartitions += health.offlinePartitions;
@@ -194,10 +196,12 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     'brokers.heal': fault((id) => engine.healBroker(id)),
     'brokers.stallFollower': ({ brokerId, stalled }) => fault((id) => engine.stallFollower(id, stalled))({ brokerId }),
 
-    'topics.list': () =>
-      [...image.topicsByName.values()]
+    'topics.list': () => {
+      const minIsr = minIsrResolver(image.clusterConfigs(), staticConfigs);
+      return [...image.topicsByName.values()]
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-        .map((t) => topicSummaryView(t, image.clusterConfigs(), staticConfigs)),
+        .map((t) => topicSummaryView(t, minIsr(t)));
+    },
     'topics.describe': ({ name }) => topicView(engine, requireTopic(engine, name)),
     'topics.create': (input) => {
       const created = controller.createTopic({

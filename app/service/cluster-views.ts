@@ -98,9 +98,21 @@ export function topicMinIsr(topic: TopicImage, clusterDefaults: ConfigMap, stati
   return topicConfigNumber('min.insync.replicas', topic.configs, clusterDefaults, staticConfigs);
 }
 
-/** Offline, under-replicated and under-min-ISR counts of one topic's partitions. */
-export function topicHealth(topic: TopicImage, clusterDefaults: ConfigMap, staticConfigs: ConfigMap): HealthCounts {
-  const minIsr = topicMinIsr(topic, clusterDefaults, staticConfigs);
+/**
+ * The effective `min.insync.replicas` of each topic, for one pass over many topics: the inherited
+ * value is resolved once, and only topics that override it are resolved on their own (resolving
+ * the config for each of 2,000 topics dominated `topics.list`).
+ */
+export function minIsrResolver(clusterDefaults: ConfigMap, staticConfigs: ConfigMap): (topic: TopicImage) => number {
+  let inherited: number | undefined;
+  return (topic) => {
+    if (Object.hasOwn(topic.configs, 'min.insync.replicas')) return topicMinIsr(topic, clusterDefaults, staticConfigs);
+    return (inherited ??= topicConfigNumber('min.insync.replicas', {}, clusterDefaults, staticConfigs));
+  };
+}
+
+/** Offline, under-replicated and under-min-ISR counts of one topic's partitions, given its effective min ISR. */
+export function topicHealth(topic: TopicImage, minIsr: number): HealthCounts {
   const counts: HealthCounts = { offlinePartitions: 0, underReplicatedPartitions: 0, underMinIsrPartitions: 0 };
   for (const state of topic.partitions.values()) {
     if (state.leader < 0) counts.offlinePartitions++;
@@ -110,15 +122,15 @@ export function topicHealth(topic: TopicImage, clusterDefaults: ConfigMap, stati
   return counts;
 }
 
-/** A topic's line in `topics.list`. */
-export function topicSummaryView(topic: TopicImage, clusterDefaults: ConfigMap, staticConfigs: ConfigMap): TopicSummaryView {
+/** A topic's line in `topics.list`, given its effective min ISR. */
+export function topicSummaryView(topic: TopicImage, minIsr: number): TopicSummaryView {
   const p0 = topic.partitions.get(0);
   return {
     name: topic.name,
     topicId: topic.topicId,
     partitionCount: topic.partitions.size,
     replicationFactor: p0 ? p0.replicas.length - p0.addingReplicas.length : 0,
-    ...topicHealth(topic, clusterDefaults, staticConfigs),
+    ...topicHealth(topic, minIsr),
   };
 }
 
