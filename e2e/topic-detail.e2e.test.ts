@@ -15,16 +15,27 @@ async function api<T = unknown>(host: ServedHost, method: string, input: unknown
 }
 
 /**
- * Make sure the console shows `path`. The harness changes only the hash after the start URL, and
- * vue-router ignores hash changes until its first navigation has finished, so the page can stay
- * on the overview; a reload starts the router on the right route.
+ * Make sure the console shows the topic page of `topic`. The harness only changes the hash after
+ * the start URL has loaded, and vue-router ignores hash changes until its first navigation has
+ * finished (which then rewrites the URL to `#/`), so the page can stay on the overview. A reload
+ * with the right hash starts the router on the right route; check, and retry a bounded number of times.
  */
-async function goTo(page: Page, path: string): Promise<void> {
-  await page.evaluate((p) => {
-    if (location.hash !== `#${p}`) location.hash = `#${p}`;
-  }, path);
-  await page.reload();
-  await page.getByTestId('connection-status').getByText('Live').waitFor({ timeout: 20_000 });
+async function goToTopic(page: Page, topic: string): Promise<void> {
+  const path = `/topics/${topic}`;
+  for (let attempt = 1; ; attempt++) {
+    await page.evaluate((p) => {
+      if (location.hash !== `#${p}`) location.hash = `#${p}`;
+    }, path);
+    await page.reload();
+    await page.getByTestId('connection-status').getByText('Live').waitFor({ timeout: 20_000 });
+    const shown = await page
+      .getByRole('heading', { level: 1, name: topic, exact: true })
+      .waitFor({ timeout: 5_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (shown) return;
+    if (attempt >= 3) throw new Error(`the console did not show ${path} after ${attempt} attempts`);
+  }
 }
 
 const text = async (page: Page, testId: string): Promise<string> => ((await page.getByTestId(testId).first().textContent()) ?? '').trim();
@@ -47,7 +58,7 @@ describe('the topic detail page in Chromium against npm run serve', () => {
   it('shows a failover live: the leader moves, the ISR shrinks, the explainer says why; bars follow produced records; a config changes inline', async () => {
     await api(host, 'topics.create', { name: 'payments', partitions: 3, replicationFactor: 3 });
     const { page, pageErrors, foreignRequests } = await openConsole(browser, host, '/topics/payments');
-    await goTo(page, '/topics/payments');
+    await goToTopic(page, 'payments');
 
     // Header and partitions.
     await page.getByTestId('partition-0').waitFor({ timeout: 20_000 });
@@ -133,9 +144,61 @@ describe('the topic detail page in Chromium against npm run serve', () => {
     expect(foreignRequests).toEqual([]);
   });
 
+  it('grows the topic, previews a replication-factor change, and deletes it only once its name is typed', async () => {
+    // Bring back any broker the failover test killed, so the new replicas can catch up.
+    const brokers = await api<{ id: number; state: string }[]>(host, 'brokers.list', {});
+    for (const b of brokers.filter((x) => x.state !== 'running')) await api(host, 'brokers.start', { brokerId: b.id });
+    await expect
+      .poll(async () => (await api<{ state: string }[]>(host, 'brokers.list', {})).every((b) => b.state === 'running'), { timeout: 30_000 })
+      .toBe(true);
+    await api(host, 'topics.create', { name: 'audit', partitions: 2, replicationFactor: 2 });
+    const { page, pageErrors } = await openConsole(browser, host, '/topics/audit');
+    await goToTopic(page, 'audit');
+    await page.getByTestId('partition-1').waitFor({ timeout: 20_000 });
+
+    // Add partitions: previewed as the count changes, then applied.
+    await page.getByTestId('add-partitions').click();
+    const count = page.getByTestId('add-partitions-count').locator('input');
+    await count.fill('4');
+    await count.press('Tab');
+    await page.getByTestId('add-partitions-modal').getByText('Partition 3:').waitFor({ timeout: 10_000 });
+    await shot(page, 'add-partitions');
+    await page.getByTestId('add-partitions-apply').click();
+    await expect.poll(() => text(page, 'topic-partition-count'), { timeout: 10_000 }).toBe('4');
+    await page.getByTestId('partition-3').waitFor({ timeout: 10_000 });
+    expect((await api<{ partitions: unknown[] }>(host, 'topics.describe', { name: 'audit' })).partitions).toHaveLength(4);
+
+    // Replication factor: the plan first (nothing moves), then the reassignment.
+    await page.getByTestId('change-rf').click();
+    const rf = page.getByTestId('rf-input').locator('input');
+    await rf.fill('3');
+    await rf.press('Tab');
+    await page.getByTestId('rf-preview').click();
+    await page.getByTestId('rf-plan').waitFor({ timeout: 10_000 });
+    expect(await text(page, 'rf-plan')).toContain('4 of 4 partitions change');
+    expect((await api<{ partitions: { replicas: number[] }[] }>(host, 'topics.describe', { name: 'audit' })).partitions[0]?.replicas).toHaveLength(2);
+    await shot(page, 'rf-plan');
+    await page.getByTestId('rf-apply').click();
+    await expect.poll(() => text(page, 'topic-rf'), { timeout: 30_000 }).toBe('3');
+
+    // Delete: the button stays disabled until the name is typed exactly.
+    await page.getByTestId('delete-topic').click();
+    const apply = page.getByTestId('delete-topic-apply');
+    expect(await apply.isDisabled()).toBe(true);
+    await page.getByTestId('delete-topic-confirm').locator('input').fill('audi');
+    expect(await apply.isDisabled()).toBe(true);
+    await page.getByTestId('delete-topic-confirm').locator('input').fill('audit');
+    await shot(page, 'delete-confirm');
+    await apply.click();
+    await page.waitForURL(/#\/topics$/, { timeout: 10_000 });
+    const topics = await api<{ name: string }[]>(host, 'topics.list', {});
+    expect(topics.map((t) => t.name)).not.toContain('audit');
+    expect(pageErrors).toEqual([]);
+  });
+
   it('says so when the topic does not exist', async () => {
     const { page, pageErrors } = await openConsole(browser, host, '/topics/no-such-topic');
-    await goTo(page, '/topics/no-such-topic');
+    await goToTopic(page, 'no-such-topic');
     await page.getByTestId('topic-not-found').waitFor({ timeout: 15_000 });
     expect(await text(page, 'topic-not-found')).toContain('UNKNOWN_TOPIC_OR_PARTITION');
     await shot(page, 'not-found');
