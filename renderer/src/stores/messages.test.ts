@@ -32,7 +32,7 @@ describe('messages store against a real host', () => {
       [1, 1, 'NONE'],
       [1, 2, 'NONE'],
     ]);
-    expect(store.outcomes.slice(0, 3).map((r) => r.offset)).toEqual([2, 1, 0]);
+    expect(store.outcomes.slice(0, 3).map((r) => r.offset)).toEqual([0, 1, 2]);
     // Acknowledged records are kept for the drills page's data-loss check.
     expect(useDrillsStore().acknowledged.filter((a) => a.topic === 'orders').map((a) => a.value)).toEqual(['order #0', 'order #1', 'order #2']);
   });

@@ -130,7 +130,7 @@ export const useMessagesStore = defineStore('messages', () => {
         errorCode: r.errorCode,
         ...(r.errorMessage ? { errorMessage: r.errorMessage } : {}),
       }));
-      outcomes.value = [...rows.slice().reverse(), ...outcomes.value].slice(0, MAX_OUTCOMES);
+      outcomes.value = [...rows, ...outcomes.value].slice(0, MAX_OUTCOMES);
       if (ok && form.acks !== 0) {
         // The drills page's data-loss panel checks every acknowledged record of this session.
         const call: Call = <M extends MethodName>(m: M, input: MethodInput<M>) => client().result(m, input);
