@@ -161,9 +161,15 @@ export class Controller {
     const committed = records.map((record) => ({ offset: offset++, timestampMs: now, record }));
     const events: EngineEvent[] = [];
     let brokersChanged = false;
+    // Partition states only change through Partition/PartitionChange records, so the checks
+    // below need only look at those (a full scan per commit made creating 2,000 topics quadratic);
+    // a config change may switch auto-rebalance on, so it checks every partition.
+    let touched: PartitionState[] | null = [];
     for (const c of committed) {
       events.push(...this.eventsFor(c));
       if (c.record.type === 'RegisterBroker' || c.record.type === 'BrokerRegistrationChange' || c.record.type === 'UnregisterBroker') brokersChanged = true;
+      if (c.record.type === 'Partition' || c.record.type === 'PartitionChange') touched?.push(c.record.state);
+      else if (c.record.type === 'Config') touched = null;
       this.image.apply(c);
       this.log.push(c);
     }
@@ -173,8 +179,8 @@ export class Controller {
     }
     for (const e of events) this.deps.emit(e);
     if (brokersChanged) this.deps.onChange('registration changed');
-    this.maybeScheduleRebalance();
-    this.maybeScheduleUncleanCheck();
+    this.maybeScheduleRebalance(touched ?? undefined);
+    this.maybeScheduleUncleanCheck(touched ?? undefined);
     return committed;
   }
 
@@ -402,18 +408,18 @@ export class Controller {
 
   // ================================================================ periodic tasks
 
-  private maybeScheduleRebalance(): void {
+  /**
+   * Arm the imbalance check when some partition is led by another than its preferred replica.
+   * Invariant: while active with auto-rebalance on, such a partition exists only with the timer
+   * armed; so after a commit only the partitions it `changed` need looking at (all when absent).
+   */
+  private maybeScheduleRebalance(changed?: readonly PartitionState[]): void {
     if (!this.isActive || this.rebalanceTimer) return;
+    if (changed?.length === 0) return;
     const cfg = this.config();
     if (!cfg.autoLeaderRebalanceEnable) return;
-    let imbalanced = false;
-    for (const { state } of this.image.allPartitions()) {
-      if (state.leader >= 0 && state.leader !== state.replicas[0]) {
-        imbalanced = true;
-        break;
-      }
-    }
-    if (!imbalanced) return;
+    const imbalanced = (state: PartitionState): boolean => state.leader >= 0 && state.leader !== state.replicas[0];
+    if (!(changed ? changed.some(imbalanced) : this.image.somePartition(imbalanced))) return;
     this.rebalanceTimer = this.after(cfg.leaderImbalanceCheckIntervalMs, () => this.runRebalance());
   }
 
@@ -432,16 +438,11 @@ export class Controller {
     this.maybeScheduleRebalance();
   }
 
-  private maybeScheduleUncleanCheck(): void {
+  /** Arm the unclean-election check when a partition has no leader (same invariant as the rebalance check). */
+  private maybeScheduleUncleanCheck(changed?: readonly PartitionState[]): void {
     if (!this.isActive || this.uncleanTimer) return;
-    let leaderless = false;
-    for (const { state } of this.image.allPartitions()) {
-      if (state.leader < 0) {
-        leaderless = true;
-        break;
-      }
-    }
-    if (!leaderless) return;
+    const leaderless = (state: PartitionState): boolean => state.leader < 0;
+    if (!(changed ? changed.some(leaderless) : this.image.somePartition(leaderless))) return;
     this.uncleanTimer = this.after(this.config().uncleanLeaderElectionIntervalMs, () => {
       this.uncleanTimer = null;
       const changes: MetadataRecord[] = [];

@@ -112,6 +112,12 @@ export class MetadataImage {
     for (const topic of this.topicsById.values()) for (const state of topic.partitions.values()) yield { topic, state };
   }
 
+  /** Whether some partition satisfies `test` (a plain loop: it runs over every partition). */
+  somePartition(test: (state: PartitionState) => boolean): boolean {
+    for (const topic of this.topicsById.values()) for (const state of topic.partitions.values()) if (test(state)) return true;
+    return false;
+  }
+
   clusterConfigs(): Record<string, string> {
     return this.brokerConfigs.get(CLUSTER_DEFAULT) ?? {};
   }
