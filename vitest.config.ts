@@ -9,6 +9,8 @@ export default defineConfig({
           include: ['app/**/*.test.ts', 'main/**/*.test.ts', 'scripts/**/*.test.ts', 'renderer/**/*.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
+          // Store tests start a real host process in beforeAll; on a loaded machine that takes a while.
+          hookTimeout: 60_000,
         },
       },
       {
