@@ -36,6 +36,10 @@ describe('the overview and brokers pages in Chromium against npm run serve', () 
     browser = await launchBrowser();
     // Broker sessions (9 s) and controller failover play out in engine time: run it 30× faster.
     await api('clock.setScale', { scale: 30 });
+    // Brokers register within a second of engine time; a topic needs them unfenced.
+    await expect
+      .poll(async () => ((await api('cluster.describe', {})) as { brokers: { state: string }[] }).brokers.filter((b) => b.state === 'running').length, { timeout: 20_000 })
+      .toBe(3);
     await api('topics.create', { name: 'orders', partitions: 6, replicationFactor: 3 });
     ({ page, pageErrors } = await openConsole(browser, host, '/'));
   });

@@ -13,11 +13,11 @@ describe('brokers store against a real host', () => {
     useConnectionStore().start();
     useBrokersStore().start();
     await until(() => useConnectionStore().status === 'open');
-  });
+  }, 90_000);
   afterAll(async () => {
-    useBrokersStore().stop();
+    if (h) useBrokersStore().stop();
     await h?.close();
-  });
+  }, 30_000);
 
   const state = (id: number) => useBrokersStore().byId.get(id)?.state;
 

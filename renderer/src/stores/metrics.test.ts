@@ -9,11 +9,11 @@ describe('metrics store against a real host', () => {
     h = await startStoreHost();
     useConnectionStore().start();
     await until(() => useConnectionStore().status === 'open');
-  });
+  }, 90_000);
   afterAll(async () => {
-    useMetricsStore().stop();
+    if (h) useMetricsStore().stop();
     await h?.close();
-  });
+  }, 30_000);
 
   it('follows the engine’s samples, one per second of engine time, and starts with no traffic', async () => {
     const store = useMetricsStore();
