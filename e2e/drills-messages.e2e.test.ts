@@ -115,7 +115,7 @@ describe('Messages and Drills pages in Chromium against npm run serve', () => {
     expect(await timeline.locator('[data-type="isr.shrunk"]').allTextContents()).toContainEqual(expect.stringMatching(/drill-1-0: ISR \[.*\] → \[.*\], removed \d \(broker-fenced\)/));
     // The scenario watched its topic; every replica is back in the ISR at the end.
     expect(await page.getByTestId('drill-topic').textContent()).toContain('drill-1');
-    await expect.poll(() => page.locator('[data-testid$="-isr"]').allTextContents()).toEqual(['In ISR', 'In ISR', 'In ISR']);
+    await expect.poll(() => page.locator('[data-testid^="replica-"][data-testid$="-isr"]').allTextContents()).toEqual(['In ISR', 'In ISR', 'In ISR']);
     await shot(page, 'scenario-finished');
     await timeline.scrollIntoViewIfNeeded();
     await shot(page, 'timeline');
