@@ -62,6 +62,8 @@ export interface ClusterServiceOptions {
   driver?: RealtimeDriver;
   /** The static broker configuration the engine was created with (server.properties). */
   staticConfigs?: Readonly<Record<string, string>>;
+  /** Folder of the built-in profiles (default resources/profiles; a packaged app passes its resources folder). */
+  profilesDir?: string;
   /** The id `cluster.describe` reports. */
   clusterId?: string;
   /** Default: console.error. */
@@ -158,7 +160,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
 
   const handlers: Handlers = {
     ...adminHandlers(engine),
-    ...profileHandlers(engine, staticConfigs),
+    ...profileHandlers(engine, staticConfigs, options.profilesDir),
     'cluster.describe': () => {
       const view: ClusterView = {
         clusterId,

@@ -5,6 +5,7 @@
  * own config changes, so every value is validated as a `configs.alter` would be.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KafkaError } from '../api/errors.js';
 import type { MethodParsedInput, MethodResult } from '../api/contract.js';
@@ -21,23 +22,28 @@ const BUILT_IN = ['durability', 'balanced', 'throughput'] as const;
 const PROFILE_DIR = new URL('../../resources/profiles/', import.meta.url);
 const SETTING_PREFIX = 'profile:';
 
-let builtInCache: Map<string, Profile> | null = null;
+const builtInCache = new Map<string, Map<string, Profile>>();
 
-/** The built-in profiles (read once from resources/profiles). */
-export function builtInProfiles(): Map<string, Profile> {
-  if (builtInCache) return builtInCache;
+/**
+ * The built-in profiles, read once per folder: resources/profiles in the repository, or the
+ * folder the packaged app ships them in (`process.resourcesPath/profiles`, passed as `dir`).
+ */
+export function builtInProfiles(dir?: string): Map<string, Profile> {
+  const folder = dir ?? fileURLToPath(PROFILE_DIR);
+  const cached = builtInCache.get(folder);
+  if (cached) return cached;
   const map = new Map<string, Profile>();
   for (const name of BUILT_IN) {
-    const file = fileURLToPath(new URL(`${name}.json`, PROFILE_DIR));
+    const file = join(folder, `${name}.json`);
     const parsed = parseProfileJson(readFileSync(file, 'utf8'));
     if (!parsed.ok) throw new KafkaError('INTERNAL', `Built-in profile ${file} is invalid: ${parsed.errors.map(formatProfileIssue).join('; ')}`);
     map.set(parsed.profile.name, parsed.profile);
   }
-  builtInCache = map;
+  builtInCache.set(folder, map);
   return map;
 }
 
-export function profileHandlers(engine: Engine, staticConfigs: Readonly<Record<string, string>>): ProfileHandlers {
+export function profileHandlers(engine: Engine, staticConfigs: Readonly<Record<string, string>>, profilesDir?: string): ProfileHandlers {
   const image = engine.controller.image;
   const meta = engine.metadataStore;
 
@@ -52,7 +58,7 @@ export function profileHandlers(engine: Engine, staticConfigs: Readonly<Record<s
   }
 
   function find(name: string): Profile {
-    const p = imported().get(name) ?? builtInProfiles().get(name);
+    const p = imported().get(name) ?? builtInProfiles(profilesDir).get(name);
     if (!p) throw new KafkaError('INVALID_INPUT', `No profile named ${JSON.stringify(name)}. Built-in: ${BUILT_IN.join(', ')}.`);
     return p;
   }
@@ -72,7 +78,7 @@ export function profileHandlers(engine: Engine, staticConfigs: Readonly<Record<s
 
   return {
     'profiles.list': () => {
-      const builtIns = builtInProfiles();
+      const builtIns = builtInProfiles(profilesDir);
       const all = new Map<string, { profile: Profile; builtIn: boolean }>();
       for (const p of builtIns.values()) all.set(p.name, { profile: p, builtIn: true });
       for (const p of imported().values()) all.set(p.name, { profile: p, builtIn: false });
@@ -94,7 +100,7 @@ export function profileHandlers(engine: Engine, staticConfigs: Readonly<Record<s
         throw new KafkaError('INVALID_INPUT', `The profile is invalid: ${parsed.errors.map(formatProfileIssue).join('; ')}`, { errors: parsed.errors });
       }
       const name = parsed.profile.name;
-      if (builtInProfiles().has(name)) throw new KafkaError('INVALID_INPUT', `${name} is a built-in profile; import it under another name.`);
+      if (builtInProfiles(profilesDir).has(name)) throw new KafkaError('INVALID_INPUT', `${name} is a built-in profile; import it under another name.`);
       if (imported().has(name) && !overwrite) throw new KafkaError('INVALID_INPUT', `A profile named ${name} exists; pass overwrite: true to replace it.`);
       meta.saveSetting(SETTING_PREFIX + name, profileToJson(parsed.profile));
       return { name, warnings: parsed.warnings };

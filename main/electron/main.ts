@@ -10,12 +10,13 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BrowserWindow, Menu, app, dialog, ipcMain, protocol, session, shell, utilityProcess, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
+import { BrowserWindow, Menu, app, dialog, ipcMain, protocol, screen, session, shell, utilityProcess, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
 import type { EngineEvent } from '../../app/api/contract.js';
 import type { RemoteService } from '../host/remote-service.js';
 import { APP_ORIGIN, EVENT_CHANNEL, INVOKE_CHANNEL, handleInvoke } from './ipc-bridge.js';
 import { APP_SCHEME_PRIVILEGES, installPermissionPolicy, isAllowedNavigation, registerAppProtocol } from './security.js';
 import { startUtilityEngine } from './utility-engine.js';
+import { loadBounds, saveBounds } from './window-state.js';
 import { createSecureWindow } from './window.js';
 
 const isDev = !app.isPackaged || process.env.REPLICA_STUDIO_DEV === '1';
@@ -23,6 +24,10 @@ const rendererDir = process.env.REPLICA_STUDIO_RENDERER_DIR ?? join(app.getAppPa
 const preloadPath = join(__dirname, 'preload.cjs');
 /** The engine bundle, built next to this one (vite.electron.config.ts, entry `engine`). */
 const enginePath = join(__dirname, 'engine.cjs');
+/** Built-in profiles: shipped as extra resources when packaged (electron-builder.yml), else the repo's. */
+const profilesDir = app.isPackaged ? join(process.resourcesPath, 'profiles') : undefined;
+/** The profile a new cluster starts from (first run, File › New Cluster…). */
+const DEFAULT_PROFILE = 'balanced';
 /** How long quitting or switching clusters waits for the engine's orderly close before killing it. */
 const ENGINE_CLOSE_MS = 15_000;
 
@@ -54,7 +59,13 @@ async function closeEngine(): Promise<void> {
 async function switchCluster(dataDir: string): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
   await closeEngine();
-  const started = await startUtilityEngine(utilityProcess, { enginePath, dataDir, killAfterMs: ENGINE_CLOSE_MS });
+  const started = await startUtilityEngine(utilityProcess, {
+    enginePath,
+    dataDir,
+    killAfterMs: ENGINE_CLOSE_MS,
+    initialProfile: DEFAULT_PROFILE,
+    ...(profilesDir ? { profilesDir } : {}),
+  });
   engine = started;
   engineDataDir = dataDir;
   unsubscribe = started.subscribe((event: EngineEvent) => {
@@ -111,6 +122,21 @@ async function exportProfile(): Promise<void> {
   for (const f of result.value as Array<{ filename: string; contents: string }>) writeFileSync(join(dir, f.filename.replace(/[/\\]/g, '_')), f.contents);
 }
 
+/** About: version, the engine's versions, and where this cluster's data lives. */
+async function showAbout(): Promise<void> {
+  const dataDir = engineDataDir ?? defaultDataDir();
+  const { response } = await dialog.showMessageBox({
+    type: 'info',
+    title: 'About Replica Studio',
+    message: `Replica Studio ${app.getVersion()}`,
+    detail: [`Data: ${dataDir}`, `Electron ${process.versions.electron} · Chromium ${process.versions.chrome} · Node ${process.versions.node}`].join('\n'),
+    buttons: ['OK', 'Open Data Directory'],
+    defaultId: 0,
+    cancelId: 0,
+  });
+  if (response === 1) void shell.openPath(dataDir);
+}
+
 function buildMenu(): Menu {
   const template: MenuItemConstructorOptions[] = [
     {
@@ -130,14 +156,19 @@ function buildMenu(): Menu {
       label: 'View',
       submenu: [{ role: 'reload' }, ...(isDev ? ([{ role: 'toggleDevTools' }] as MenuItemConstructorOptions[]) : []), { type: 'separator' }, { role: 'togglefullscreen' }],
     },
-    { label: 'Help', submenu: [{ role: 'about' }] },
+    { label: 'Help', submenu: [{ label: 'About Replica Studio', click: () => void showAbout() }] },
   ];
   return Menu.buildFromTemplate(template);
 }
 
 function createWindow(): void {
-  win = createSecureWindow({ BrowserWindow, shell }, { preloadPath, devTools: isDev });
-  win.on('closed', () => (win = undefined));
+  const stateFile = join(app.getPath('userData'), 'window-state.json');
+  const displays = screen.getAllDisplays().map((d) => d.workArea);
+  const created = createSecureWindow({ BrowserWindow, shell }, { preloadPath, devTools: isDev, bounds: loadBounds(stateFile, displays) });
+  win = created;
+  // Remember size and position when the window closes (the normal bounds, even when maximized).
+  created.on('close', () => saveBounds(stateFile, { ...created.getNormalBounds(), maximized: created.isMaximized() }));
+  created.on('closed', () => (win = undefined));
 }
 
 if (!app.requestSingleInstanceLock()) {
@@ -159,7 +190,7 @@ if (!app.requestSingleInstanceLock()) {
   app
     .whenReady()
     .then(async () => {
-      app.setAboutPanelOptions({ applicationName: 'Replica Studio', applicationVersion: app.getVersion() });
+      app.setAboutPanelOptions({ applicationName: 'Replica Studio', applicationVersion: app.getVersion(), credits: `Data: ${defaultDataDir()}` });
       installPermissionPolicy(session.defaultSession);
       registerAppProtocol(protocol, rendererDir);
       if (!existsSync(rendererDir)) console.warn(`replica-studio: no built renderer in ${rendererDir}; the window shows a placeholder`);

@@ -7,6 +7,7 @@
  */
 import type { BrowserWindow, Shell } from 'electron';
 import { APP_START_URL, isAllowedExternal, isAllowedNavigation } from './security.js';
+import { DEFAULT_BOUNDS, MIN_SIZE, type WindowBounds } from './window-state.js';
 
 export interface WindowDeps {
   BrowserWindow: typeof BrowserWindow;
@@ -17,6 +18,8 @@ export interface CreateWindowOptions {
   preloadPath: string;
   /** Open the dev tools (development only). */
   devTools?: boolean;
+  /** Remembered size and position (window-state.ts); default 1400×900, centred. */
+  bounds?: WindowBounds;
 }
 
 /** Create the main window and load the app. */
@@ -27,10 +30,11 @@ export function createSecureWindow(deps: WindowDeps, options: CreateWindowOption
   // argument of a call spelled `new BrowserWindow`, so a spread helper or `new deps.BrowserWindow`
   // would hide them from the gate.
   const win = new BrowserWindow({
-    width: 1400,
-    height: 900,
-    minWidth: 900,
-    minHeight: 600,
+    width: options.bounds?.width ?? DEFAULT_BOUNDS.width,
+    height: options.bounds?.height ?? DEFAULT_BOUNDS.height,
+    ...(options.bounds?.x !== undefined && options.bounds.y !== undefined ? { x: options.bounds.x, y: options.bounds.y } : {}),
+    minWidth: MIN_SIZE.width,
+    minHeight: MIN_SIZE.height,
     show: false,
     title: 'Replica Studio',
     webPreferences: {
@@ -63,7 +67,10 @@ export function createSecureWindow(deps: WindowDeps, options: CreateWindowOption
   contents.on('will-navigate', blockOffOrigin);
   contents.on('will-redirect', blockOffOrigin);
   contents.on('will-attach-webview', (event) => event.preventDefault());
-  win.once('ready-to-show', () => win.show());
+  win.once('ready-to-show', () => {
+    if (options.bounds?.maximized) win.maximize();
+    win.show();
+  });
   void win.loadURL(APP_START_URL);
   return win;
 }

@@ -1,10 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openCluster, type OpenCluster } from './open-cluster.js';
 
 const quiet = { error: () => {} };
+const PROFILES = fileURLToPath(new URL('../../resources/profiles', import.meta.url));
 const open: OpenCluster[] = [];
 const dirs: string[] = [];
 afterEach(() => {
@@ -38,5 +40,44 @@ describe('openCluster', () => {
     expect(await second.ready(20_000)).toBe(true);
     const consumed = await second.service.call('records.consume', { topic: 'kept', partition: 0, offset: 0 });
     expect(consumed).toMatchObject({ ok: true, value: { records: [{ offset: 0, value: 'durable' }] } });
+  });
+
+  it('starts a new cluster from a built-in profile (first run): its brokers, racks and broker configs; an existing cluster is left as it is', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rs-open-'));
+    dirs.push(dir);
+    const first = openCluster({ dataDir: dir, logger: quiet, initialProfile: 'balanced' });
+    open.push(first);
+    expect(await first.ready(10_000)).toBe(true);
+    const brokers = await first.service.call('brokers.list', {});
+    expect(brokers.ok && brokers.value.map((b) => [b.id, b.rack])).toEqual([[1, 'rack-1'], [2, 'rack-2'], [3, 'rack-3']]);
+    let minIsr: string | undefined;
+    for (let i = 0; i < 100 && minIsr !== '2'; i++) {
+      const configs = await first.service.call('configs.describe', { resource: { type: 'broker', name: '' } });
+      minIsr = configs.ok ? configs.value.find((c) => c.name === 'min.insync.replicas')?.value : undefined;
+      if (minIsr !== '2') await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(minIsr).toBe('2');
+    // The user changes it; reopening with the same option does not apply the profile again.
+    expect(await first.service.call('configs.alter', { resource: { type: 'broker', name: '' }, set: { 'min.insync.replicas': '1' } })).toMatchObject({ ok: true });
+    first.close();
+    open.pop();
+    const second = openCluster({ dataDir: dir, logger: quiet, initialProfile: 'balanced' });
+    open.push(second);
+    expect(await second.ready(20_000)).toBe(true);
+    await new Promise((r) => setTimeout(r, 200));
+    const after = await second.service.call('configs.describe', { resource: { type: 'broker', name: '' } });
+    expect(after.ok && after.value.find((c) => c.name === 'min.insync.replicas')?.value).toBe('1');
+  });
+
+  it('reads built-in profiles from the folder it is given (a packaged app ships them as resources) and refuses an unknown initial profile', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rs-open-'));
+    const profiles = mkdtempSync(join(tmpdir(), 'rs-profiles-'));
+    dirs.push(dir, profiles);
+    expect(() => openCluster({ dataDir: dir, logger: quiet, initialProfile: 'balanced', profilesDir: profiles })).toThrow(/ENOENT|no such file/);
+    for (const name of ['durability', 'balanced', 'throughput']) copyFileSync(join(PROFILES, `${name}.json`), join(profiles, `${name}.json`));
+    expect(() => openCluster({ dataDir: dir, logger: quiet, initialProfile: 'nope', profilesDir: profiles })).toThrow(/No built-in profile named "nope"/);
+    const c = openCluster({ dataDir: dir, logger: quiet, initialProfile: 'throughput', profilesDir: profiles });
+    open.push(c);
+    expect(c.engine.listBrokers().length).toBeGreaterThan(0);
   });
 });

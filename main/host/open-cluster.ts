@@ -13,7 +13,9 @@
 import { randomInt } from 'node:crypto';
 import { createEngine, Engine } from '../../app/core/engine.js';
 import { ManualScheduler } from '../../app/core/time.js';
+import { resolveRacks } from '../../app/core/profiles/settings.js';
 import { createClusterService, type ClusterService, type ServiceLogger } from '../../app/service/cluster-service.js';
+import { builtInProfiles } from '../../app/service/profile-handlers.js';
 import { createRealtimeDriver, type RealtimeDriver } from '../../app/service/realtime-driver.js';
 import { seededRandom } from '../../app/service/seeded-random.js';
 import { SqliteStorage } from '../../app/storage/sqlite-storage.js';
@@ -30,6 +32,14 @@ export interface OpenClusterOptions {
   seed?: number;
   /** Most virtual ms `close()` runs the clock for the controlled shutdowns (default 120 000). */
   shutdownBudgetMs?: number;
+  /** Folder of the built-in profiles (default resources/profiles; the packaged app's resources folder). */
+  profilesDir?: string;
+  /**
+   * A built-in profile a NEW cluster starts from (the desktop app's first run): its broker count
+   * and racks shape the cluster, and its broker configs are applied once the cluster runs. An
+   * existing cluster is opened as it is.
+   */
+  initialProfile?: string;
 }
 
 export interface OpenCluster {
@@ -53,16 +63,19 @@ const defaultLogger: ServiceLogger = { error: (message, error) => console.error(
 export function openCluster(options: OpenClusterOptions): OpenCluster {
   const { dataDir } = options;
   const logger = options.logger ?? defaultLogger;
-  const brokerCount = options.brokers ?? 3;
   const storage = SqliteStorage.open(dataDir);
   try {
+    const isNew = Engine.savedTimeMs(storage) === 0 && storage.metadata().readAll().length === 0;
+    const profile = isNew && options.initialProfile !== undefined ? builtInProfiles(options.profilesDir).get(options.initialProfile) : undefined;
+    if (isNew && options.initialProfile !== undefined && !profile) throw new Error(`No built-in profile named ${JSON.stringify(options.initialProfile)}.`);
+    const racks = profile ? resolveRacks(profile.cluster) : Array.from({ length: options.brokers ?? 3 }, () => null);
     const scheduler = new ManualScheduler(Math.max(Date.now(), Engine.savedTimeMs(storage)));
     const engine = storage.batch(() =>
       createEngine({
         scheduler,
         random: seededRandom(options.seed ?? randomInt(0, 2 ** 31 - 1)),
         storage,
-        brokers: Array.from({ length: brokerCount }, (_, i) => ({ id: i + 1, rack: null })),
+        brokers: racks.map((rack, i) => ({ id: i + 1, rack })),
         ...(options.staticConfigs ? { staticConfigs: options.staticConfigs } : {}),
       }),
     );
@@ -79,9 +92,16 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
       driver,
       logger,
       ...(options.staticConfigs ? { staticConfigs: options.staticConfigs } : {}),
+      ...(options.profilesDir ? { profilesDir: options.profilesDir } : {}),
     });
     storage.batch(() => engine.start());
     driver.start();
+    if (profile) {
+      // Broker configs are cluster-wide dynamic configs: the controller records them at once.
+      void service.call('profiles.apply', { name: profile.name, dryRun: false }).then((r) => {
+        if (!r.ok) logger.error(`Could not apply the initial profile ${profile.name}`, new Error(`${r.error.code}: ${r.error.message}`));
+      });
+    }
 
     let closed = false;
     const close = (): void => {
