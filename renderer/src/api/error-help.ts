@@ -26,7 +26,7 @@ const HELP: Partial<Record<ErrorCode, string>> = {
   CORRUPT_MESSAGE: 'A record batch failed its CRC check: that replica is offline until it is rebuilt.',
   OFFSET_OUT_OF_RANGE: 'Choose an offset between the log start offset and the high watermark.',
   BROKER_NOT_FOUND: 'That broker is not a member of the cluster: refresh the broker list.',
-  INVALID_STATE: 'The broker is not in a state that allows this (e.g. starting a running broker).',
+  INVALID_STATE: 'Not possible in the current state: read the message (a broker that hosts replicas must be drained with Balance › exclude broker before it can be removed; a running broker cannot be started).',
   POLICY_VIOLATION: 'The cluster’s policy refuses this change.',
   INVALID_INPUT: 'A field is missing or has the wrong type: see the message.',
   INVALID_REQUEST: 'The request was refused: see the message.',
