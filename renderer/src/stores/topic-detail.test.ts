@@ -90,6 +90,30 @@ describe('topic detail store against a real host', () => {
     expect(store.configs?.find((c) => c.name === 'min.insync.replicas')).toMatchObject({ value: '1', source: 'DEFAULT_CONFIG' });
   });
 
+  it('explains a stalled follower: it holds the high watermark, then the leader drops it after replica.lag.time.max.ms', async () => {
+    const store = useTopicDetailStore();
+    await store.open('orders');
+    store.live(true);
+    await h.client.call('brokers.start', { brokerId: 1 });
+    await until(() => store.topic?.partitions[1]?.isr.length === 3, 20_000);
+    const follower = store.topic!.partitions[1]!.isr.find((id) => id !== store.topic!.partitions[1]!.leader)!;
+    await h.client.call('clock.setScale', { scale: 1 });
+    await h.client.call('brokers.stallFollower', { brokerId: follower, stalled: true });
+    await h.client.call('records.produce', { topic: 'orders', partition: 1, acks: 1, records: [{ value: 'x' }, { value: 'y' }] });
+    const held = await until(() => (store.explanations.get(1)?.status === 'lagging' ? store.explanations.get(1) : null));
+    expect(held.details.join(' ')).toContain(`broker ${follower}'s replica fetchers are stalled`);
+    expect(held.details.join(' ')).toContain('The high watermark');
+    await h.client.call('clock.setScale', { scale: 60 });
+    const dropped = await until(() => (store.explanations.get(1)?.flags.includes('under-replicated') ? store.explanations.get(1) : null), 30_000);
+    expect(store.topic?.partitions[1]?.isr).not.toContain(follower);
+    await until(() => store.events.some((e) => e.type === 'isr.shrunk' && e.partition === 1 && e.reason === 'isr-shrink'));
+    const text = store.explanations.get(1)!.details.join(' ');
+    expect(dropped.headline).toContain('under-replicated');
+    expect(text).toContain('because the leader found it had not caught up within replica.lag.time.max.ms');
+    await h.client.call('brokers.stallFollower', { brokerId: follower, stalled: false });
+    await until(() => store.topic?.partitions[1]?.isr.includes(follower), 30_000);
+  });
+
   it('explains an offline partition: no live ISR member, unclean election off', async () => {
     const store = useTopicDetailStore();
     await store.open('solo');
@@ -100,7 +124,6 @@ describe('topic detail store against a real host', () => {
     expect(x.details.join(' ')).toContain('unclean.leader.election.enable is false');
     expect(x.details.join(' ')).toContain('broker 3 is killed');
     await h.client.call('brokers.start', { brokerId: 3 });
-    await h.client.call('brokers.start', { brokerId: 1 });
     await until(() => store.topic?.partitions[0]?.leader === 3, 20_000);
   });
 

@@ -106,12 +106,14 @@ export const useTopicDetailStore = defineStore('topic-detail', () => {
     let offline = 0;
     let underReplicated = 0;
     let underMinIsr = 0;
+    let lagging = 0;
     for (const x of explanations.value.values()) {
+      if (x.flags.includes('lagging')) lagging++;
       if (x.flags.includes('offline')) offline++;
       if (x.flags.includes('under-replicated')) underReplicated++;
       if (x.flags.includes('under-min-isr')) underMinIsr++;
     }
-    return { offline, underReplicated, underMinIsr, healthy: offline + underReplicated + underMinIsr === 0 };
+    return { offline, underReplicated, underMinIsr, lagging, healthy: offline + underReplicated + underMinIsr === 0 };
   });
 
   function isNotFound(e: unknown): boolean {

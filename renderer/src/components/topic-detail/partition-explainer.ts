@@ -28,7 +28,7 @@ export interface ExplainContext {
   events: readonly EngineEvent[];
 }
 
-export type PartitionStatus = 'offline' | 'under-min-isr' | 'recovering' | 'under-replicated' | 'reassigning' | 'healthy';
+export type PartitionStatus = 'offline' | 'under-min-isr' | 'recovering' | 'under-replicated' | 'lagging' | 'reassigning' | 'healthy';
 
 export interface PartitionExplanation {
   /** The worst state, for the badge and the alert's colour. */
@@ -189,6 +189,23 @@ export function explainPartition(p: PartitionView, ctx: ExplainContext): Partiti
     );
   }
 
+  // ---- ISR followers behind the leader hold the high watermark back
+  const laggingIsr =
+    p.leader === -1
+      ? []
+      : p.isr
+          .filter((id) => id !== p.leader)
+          .map((id) => ({ id, leo: p.replicaStates.find((r) => r.brokerId === id)?.logEndOffset ?? null, trouble: brokerTrouble(id, ctx.brokers.get(id)) }))
+          .filter((f) => f.leo !== null && f.leo < leaderLeo);
+  if (laggingIsr.length > 0 && p.highWatermark < leaderLeo) {
+    // A follower a few offsets behind under traffic is normal; one that cannot fetch is stuck there.
+    if (laggingIsr.some((f) => f.trouble)) flags.push('lagging');
+    const who = laggingIsr.map((f) => `broker ${f.id} at ${f.leo} (${leaderLeo - f.leo!} behind${f.trouble ? `; ${f.trouble}` : ''})`).join(', ');
+    details.push(
+      `The high watermark (${p.highWatermark}) waits for the ISR: ${who}. Records above it are not visible to consumers yet and acks=all writes wait for them; a follower that has not caught up within ${lagRule} is removed from the ISR, and the high watermark moves on without it.`,
+    );
+  }
+
   // ---- acks=all: ISR size vs the effective min ISR
   if (p.leader !== -1) {
     if (p.isr.length < effMin) {
@@ -233,7 +250,7 @@ export function explainPartition(p: PartitionView, ctx: ExplainContext): Partiti
     );
   }
 
-  const order: PartitionStatus[] = ['offline', 'under-min-isr', 'recovering', 'under-replicated', 'reassigning'];
+  const order: PartitionStatus[] = ['offline', 'under-min-isr', 'recovering', 'under-replicated', 'lagging', 'reassigning'];
   const status = order.find((s) => flags.includes(s)) ?? 'healthy';
   let headline: string;
   switch (status) {
@@ -248,6 +265,9 @@ export function explainPartition(p: PartitionView, ctx: ExplainContext): Partiti
       break;
     case 'under-replicated':
       headline = `${name} is under-replicated: ${p.isr.length} of ${p.replicas.length} replicas are in sync.`;
+      break;
+    case 'lagging':
+      headline = `${name} has an in-sync follower that is not keeping up: the high watermark is held back.`;
       break;
     case 'reassigning':
       headline = `${name} is being reassigned.`;
