@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, openConsole, removeDir, screenshotter, startServe, type ServedHost } from './support/harness.js';
@@ -30,8 +32,16 @@ const row = (page: Page, name: string) => page.getByTestId(`config-row-${name}`)
  * initial navigation and land on `#/`; a click is what a user does anyway.)
  */
 async function openPage(page: Page, label: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true }).click();
-  await page.getByRole('heading', { name: label, level: 1 }).waitFor({ timeout: 15_000 });
+  const heading = page.getByRole('heading', { name: label, level: 1 });
+  for (let attempt = 1; ; attempt++) {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true }).click();
+    try {
+      await heading.waitFor({ timeout: 20_000 });
+      return;
+    } catch (e) {
+      if (attempt >= 2) throw new Error(`${label} did not open (at ${page.url()}): ${String(e)}`);
+    }
+  }
 }
 
 describe('the Configs and Profiles pages in Chromium against npm run serve', () => {
@@ -107,5 +117,96 @@ describe('the Configs and Profiles pages in Chromium against npm run serve', () 
     expect(pageErrors).toEqual([]);
     expect(foreignRequests).toEqual([]);
     await page.context().close();
-  });
+  }, 180_000);
+
+  it('exports the durability profile as JSON, imports a renamed copy from the file, finds no setting differences, and applies it with a dry run first', async () => {
+    const { page, pageErrors, foreignRequests } = await openConsole(browser, host);
+    await openPage(page, 'Profiles');
+    for (const name of ['durability', 'balanced', 'throughput']) await page.getByTestId(`profile-row-${name}`).waitFor({ timeout: 15_000 });
+    await page.getByTestId('profile-row-durability').click();
+    await expect.poll(async () => page.getByTestId('profile-title').textContent(), { timeout: 10_000 }).toBe('durability');
+    expect(await page.getByTestId('profile-setting-brokerConfigs-min.insync.replicas').textContent()).toMatch(/min\.insync\.replicas\s*2\s*Cluster default of 2/);
+    await shot(page, 'profiles-settings');
+
+    // Export as profile JSON and download it.
+    await page.getByRole('tab', { name: 'Export' }).click();
+    const jsonBox = page.getByTestId('export-file-durability.profile.json');
+    await jsonBox.waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('export-files').getByRole('tab').allTextContents()).toEqual(
+      expect.arrayContaining(['durability.profile.json', 'server-1.properties', 'server-6.properties', 'producer.properties', 'consumer.properties']),
+    );
+    await shot(page, 'profiles-export');
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 10_000 }), jsonBox.getByTestId('export-download').click()]);
+    expect(download.suggestedFilename()).toBe('durability.profile.json');
+    const downloaded = join(host.dataDir, 'downloaded.profile.json');
+    await download.saveAs(downloaded);
+    const profile = JSON.parse(readFileSync(downloaded, 'utf8')) as { name: string; brokerConfigs: Record<string, string> };
+    expect(profile.name).toBe('durability');
+    expect(profile.brokerConfigs['min.insync.replicas']).toBe('2');
+
+    // A profile with bad values is refused, every bad field named.
+    await page.getByTestId('profile-import-open').click();
+    await page.getByTestId('import-text').locator('textarea').fill(JSON.stringify({ ...profile, name: 'broken', brokerConfigs: { 'min.insync.replicas': '0' }, producer: { acks: '2' } }));
+    await page.getByTestId('import-submit').click();
+    await page.getByTestId('import-errors').waitFor({ timeout: 10_000 });
+    const issues = await page.getByTestId('import-error').allTextContents();
+    expect(issues.some((t) => t.includes('brokerConfigs["min.insync.replicas"]') && t.includes('at least 1'))).toBe(true);
+    expect(issues.some((t) => t.includes('producer.acks'))).toBe(true);
+    await shot(page, 'profiles-import-errors');
+
+    // Rename it and import it back through the file input.
+    const copy = join(host.dataDir, 'durability-copy.profile.json');
+    writeFileSync(copy, JSON.stringify({ ...profile, name: 'durability-copy' }, null, 2));
+    await page.getByTestId('import-file').setInputFiles(copy);
+    await expect.poll(async () => page.getByTestId('import-target').textContent()).toContain('durability-copy');
+    await shot(page, 'profiles-import-from-file');
+    await page.getByTestId('import-submit').click();
+    await page.getByTestId('profile-row-durability-copy').waitFor({ timeout: 10_000 });
+    await expect.poll(async () => page.getByTestId('profile-title').textContent(), { timeout: 10_000 }).toBe('durability-copy');
+    expect(await page.getByTestId('profile-row-durability-copy').textContent()).toContain('imported');
+    await shot(page, 'profiles-imported');
+
+    // Importing the same name again asks before replacing it.
+    await page.getByTestId('profile-import-open').click();
+    await page.getByTestId('import-file').setInputFiles(copy);
+    await page.getByTestId('import-submit').click();
+    await page.getByTestId('import-overwrite').waitFor({ timeout: 5_000 });
+    await page.getByTestId('import-overwrite-confirm').click();
+    await page.getByTestId('import-modal').waitFor({ state: 'detached', timeout: 10_000 });
+
+    // Diff against the live cluster, then against the original: no setting differences.
+    await page.getByRole('tab', { name: 'Diff' }).click();
+    await page.getByTestId('diff-table').waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('diff-table').textContent()).toContain('min.insync.replicas');
+    await page.getByTestId('diff-target').click();
+    await page.getByRole('option', { name: 'Profile durability (built-in)' }).click();
+    await page.getByTestId('diff-empty').waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('diff-empty').textContent()).toContain('No setting differences');
+    await shot(page, 'profiles-diff-no-differences');
+
+    // Apply: the dry run plans and changes nothing; confirming applies it.
+    const minIsr = async () =>
+      (await api<{ name: string; value: string; source: string }[]>(host, 'configs.describe', { resource: { type: 'broker', name: '' } })).value!.find((c) => c.name === 'min.insync.replicas')!;
+    await page.getByRole('tab', { name: 'Apply' }).click();
+    await page.getByTestId('apply-dry-run').click();
+    const plan = page.getByTestId('apply-plan');
+    await plan.waitFor({ timeout: 10_000 });
+    expect(await plan.getAttribute('data-applied')).toBe('false');
+    expect(await page.getByTestId('plan-cluster').getByTestId('plan-change-min.insync.replicas').textContent()).toMatch(/min\.insync\.replicas\s*1\s*2\s*cluster-wide/);
+    expect(await page.getByTestId('plan-restart').textContent()).toContain('auto.create.topics.enable');
+    expect(await page.getByTestId('plan-manual').textContent()).toContain('6 brokers');
+    expect(await minIsr()).toMatchObject({ value: '1', source: 'DEFAULT_CONFIG' });
+    await shot(page, 'profiles-apply-dry-run');
+
+    await page.getByTestId('apply-confirm').click();
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByTestId('apply-done').waitFor({ timeout: 10_000 });
+    expect(await plan.getAttribute('data-applied')).toBe('true');
+    expect(await minIsr()).toMatchObject({ value: '2', source: 'DYNAMIC_DEFAULT_BROKER_CONFIG' });
+    await shot(page, 'profiles-applied');
+
+    expect(pageErrors).toEqual([]);
+    expect(foreignRequests).toEqual([]);
+    await page.context().close();
+  }, 180_000);
 });
