@@ -67,6 +67,8 @@ interface ParkedFetch {
   reply: (response: FetchResponse) => void;
   timer: TimerHandle | null;
   keys: string[];
+  /** Position of each key in `keys`, built the first time new data may complete the fetch. */
+  index: Map<string, number> | null;
   done: boolean;
 }
 
@@ -90,8 +92,8 @@ export class Broker implements PartitionHost, FetcherHost {
   private localLogs = new Map<string, PartitionLog>();
   private readonly fetchers = new Map<number, ReplicaFetcher>();
   fetcherStalled = false;
+  /** Fetches waiting for data (at most one per follower broker), in the order they were parked. */
   private parked = new Set<ParkedFetch>();
-  private readonly parkedByKey = new Map<string, Set<ParkedFetch>>();
   /** Replicas this incarnation cannot serve (key → why). */
   private readonly offline = new Map<string, string>();
   private timers: TimerHandle[] = [];
@@ -671,29 +673,17 @@ export class Broker implements PartitionHost, FetcherHost {
   // ---------------------------------------------------------------- follower fetch, leader side
 
   private handleFetch(from: number, req: FetchRequest, reply: (res: unknown) => void): void {
-    const checks: FollowerFetchCheck[] = req.partitions.map((fp) => {
-      const p = this.partitions.get(replicaKey(fp.topicId, fp.partition));
+    const keys = req.partitions.map((fp) => replicaKey(fp.topicId, fp.partition));
+    const checks: FollowerFetchCheck[] = req.partitions.map((fp, i) => {
+      const p = this.partitions.get(keys[i]!);
       if (!p) return { ok: false, error: this.image.topicsById.has(fp.topicId) ? 'NOT_LEADER_OR_FOLLOWER' : 'UNKNOWN_TOPIC_OR_PARTITION' };
       return p.checkFollowerFetch(req.replicaId, req.brokerEpoch, fp.fetchOffset, fp.lastFetchedEpoch, fp.currentLeaderEpoch);
     });
-    const pf: ParkedFetch = {
-      from,
-      request: req,
-      checks,
-      reply: reply as (r: FetchResponse) => void,
-      timer: null,
-      keys: req.partitions.map((fp) => replicaKey(fp.topicId, fp.partition)),
-      done: false,
-    };
+    const pf: ParkedFetch = { from, request: req, checks, reply: reply as (r: FetchResponse) => void, timer: null, keys, index: null, done: false };
     const now = this.scheduler.now();
     const immediate = checks.some((c, i) => !c.ok || this.hasDataFor(pf, i, now));
     if (immediate || req.maxWaitMs <= 0) return this.completeFetch(pf);
     this.parked.add(pf);
-    for (const k of pf.keys) {
-      let set = this.parkedByKey.get(k);
-      if (!set) this.parkedByKey.set(k, (set = new Set()));
-      set.add(pf);
-    }
     const gen = this.generation;
     pf.timer = this.scheduler.schedule(req.maxWaitMs, () => {
       if (gen === this.generation) this.completeFetch(pf);
@@ -715,12 +705,14 @@ export class Broker implements PartitionHost, FetcherHost {
   }
 
   onPartitionChanged(p: ReplicaPartition): void {
-    const set = this.parkedByKey.get(key(p));
-    if (!set || set.size === 0) return;
+    if (this.parked.size === 0) return;
+    const k = key(p);
     const now = this.scheduler.now();
-    for (const pf of [...set]) {
-      const i = pf.keys.indexOf(key(p));
-      if (i >= 0 && pf.checks[i]!.ok && this.hasDataFor(pf, i, now)) this.completeFetch(pf);
+    for (const pf of [...this.parked]) {
+      if (pf.done) continue;
+      pf.index ??= new Map(pf.keys.map((fk, i) => [fk, i]));
+      const i = pf.index.get(k);
+      if (i !== undefined && pf.checks[i]!.ok && this.hasDataFor(pf, i, now)) this.completeFetch(pf);
     }
   }
 
@@ -728,7 +720,6 @@ export class Broker implements PartitionHost, FetcherHost {
     pf.done = true;
     this.scheduler.cancel(pf.timer);
     this.parked.delete(pf);
-    for (const k of pf.keys) this.parkedByKey.get(k)?.delete(pf);
   }
 
   private completeFetch(pf: ParkedFetch): void {
@@ -740,26 +731,19 @@ export class Broker implements PartitionHost, FetcherHost {
     const partitions: FetchPartitionResponse[] = pf.request.partitions.map((fp, i) => {
       const check = pf.checks[i]!;
       const p = this.partitions.get(pf.keys[i]!);
-      const base = {
-        topicId: fp.topicId,
-        partition: fp.partition,
-        highWatermark: p?.log.highWatermark ?? -1,
-        logStartOffset: p?.log.logStartOffset ?? -1,
-        logEndOffset: p?.log.logEndOffset ?? -1,
-        batches: [],
-      };
-      if (!check.ok) return { ...base, error: check.error, ...('divergingEpoch' in check ? { divergingEpoch: check.divergingEpoch } : {}) };
-      if (!p || !p.isLeader) return { ...base, error: 'NOT_LEADER_OR_FOLLOWER' };
-      if (budget <= 0 || this.leaderThrottled(p, pf.request.replicaId, now)) return { ...base, error: 'NONE' };
+      const answer = (error: KafkaErrorName, batches: RecordBatch[] = []): FetchPartitionResponse => partitionAnswer(fp, p, error, batches);
+      if (!check.ok) return 'divergingEpoch' in check ? { ...answer(check.error), divergingEpoch: check.divergingEpoch } : answer(check.error);
+      if (!p || !p.isLeader) return answer('NOT_LEADER_OR_FOLLOWER');
+      if (budget <= 0 || this.leaderThrottled(p, pf.request.replicaId, now)) return answer('NONE');
       const batches = this.readOrOffline(p, fp.fetchOffset, p.log.logEndOffset, Math.min(cfg.replicaFetchMaxBytes, budget));
-      if (!batches) return { ...base, error: 'KAFKA_STORAGE_ERROR' };
+      if (!batches) return answer('KAFKA_STORAGE_ERROR');
       const bytes = batches.reduce((s, b) => s + b.sizeBytes, 0);
       budget -= bytes;
       this.traffic.replicationBytesOut += bytes;
       if (bytes > 0 && isThrottledReplica(this.topicConfig(p.topicId).leaderReplicationThrottledReplicas, p.partition, this.brokerId)) {
         this.leaderQuota.record(bytes, now);
       }
-      return { ...base, error: 'NONE', batches };
+      return answer('NONE', batches);
     });
     pf.reply({ partitions });
   }
@@ -789,6 +773,19 @@ export class Broker implements PartitionHost, FetcherHost {
     for (const p of this.partitions.values()) if (p.isLeader) n++;
     return n;
   }
+}
+
+/** One partition of a fetch response, built as one object literal (this runs for every partition of every fetch). */
+function partitionAnswer(fp: { topicId: string; partition: number }, p: ReplicaPartition | undefined, error: KafkaErrorName, batches: RecordBatch[]): FetchPartitionResponse {
+  return {
+    topicId: fp.topicId,
+    partition: fp.partition,
+    error,
+    highWatermark: p ? p.log.highWatermark : -1,
+    logStartOffset: p ? p.log.logStartOffset : -1,
+    logEndOffset: p ? p.log.logEndOffset : -1,
+    batches,
+  };
 }
 
 function key(p: ReplicaPartition): string {

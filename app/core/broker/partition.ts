@@ -76,6 +76,9 @@ export type FollowerFetchCheck =
   | { ok: false; error: KafkaErrorName }
   | { ok: false; error: 'NONE'; divergingEpoch: { epoch: number; endOffset: number } };
 
+/** The answer of a follower fetch check that passed (shared: it carries nothing). */
+const FETCH_OK: FollowerFetchCheck = Object.freeze({ ok: true });
+
 export class ReplicaPartition {
   role: 'leader' | 'follower' = 'follower';
   /** Latest partition state this broker applied from metadata. */
@@ -362,7 +365,7 @@ export class ReplicaPartition {
     this.updateFollowerState(followerId, fetchOffset, fetchBrokerEpoch);
     this.maybeExpandIsr(followerId);
     this.maybeIncrementHighWatermark();
-    return { ok: true };
+    return FETCH_OK;
   }
 
   private updateFollowerState(followerId: number, fetchOffset: number, brokerEpoch: number): void {

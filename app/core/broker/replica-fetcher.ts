@@ -5,6 +5,7 @@
  * and every ISR, HW and truncation decision follows from these fetches — logs are never copied
  * directly. After a failed request it backs off replica.fetch.backoff.ms.
  */
+import { replicaKey } from '../log/log-store.js';
 import type { Network } from '../network.js';
 import type { TimerHandle } from '../time.js';
 import type { FetchRequest, FetchResponse } from './messages.js';
@@ -139,7 +140,7 @@ export class ReplicaFetcher {
     const backoff = this.host.brokerConfig().replicaFetchBackoffMs;
     response.partitions.forEach((r, i) => {
       const sent = request.partitions[i]!;
-      const p = this.host.partitionByKey(`${r.topicId}:${r.partition}`);
+      const p = this.host.partitionByKey(replicaKey(r.topicId, r.partition));
       // Ignore answers for partitions whose leadership or epoch moved on meanwhile.
       if (!p || p.isLeader || p.leaderId !== this.leaderId || p.leaderEpoch !== sent.currentLeaderEpoch) return;
       if (p.log.logEndOffset !== sent.fetchOffset) return;

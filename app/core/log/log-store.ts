@@ -101,6 +101,16 @@ export interface StorageProvider {
   metadata(): MetadataStore;
 }
 
+/** Every replica key made so far, by topic id then partition: the same string object each time. */
+const replicaKeys = new Map<string, string[]>();
+
+/**
+ * The key of a partition's replica log, `topicId:partition`. Always the same string object for
+ * the same partition: the replication path looks keys up in maps for every partition of every
+ * fetch, and a fresh concatenation there costs an allocation, a flatten and a hash each time.
+ */
 export function replicaKey(topicId: string, partition: number): string {
-  return `${topicId}:${partition}`;
+  let keys = replicaKeys.get(topicId);
+  if (!keys) replicaKeys.set(topicId, (keys = []));
+  return (keys[partition] ??= `${topicId}:${partition}`);
 }
