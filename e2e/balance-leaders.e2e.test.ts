@@ -145,33 +145,37 @@ describe('Balance and Leaders pages in Chromium against npm run serve', () => {
   });
 
   it('lists partitions off their preferred leader after a broker restart, previews the preferred election and runs it', async () => {
-    // Let the controller's own auto rebalance settle at 60×, then go back to real time so it
-    // (every 300 s of cluster time) cannot race the election below.
+    // The controller's auto leader rebalance runs 300 s of cluster time after an imbalance shows
+    // up. Let any pending one finish at 60× (5 s real), then go back to real time so it cannot
+    // race the election below (and restart a broker that does not host the controller).
     await until(async () => (await api<LeaderBalance>('leaders.balance')).notPreferred.length === 0, 60_000);
     await new Promise((r) => setTimeout(r, 6000));
     await api('clock.setScale', { scale: 1 });
-    // A controlled shutdown moves broker 1's leadership away; after its restart it leads nothing.
-    await api('brokers.stop', { brokerId: 1 });
-    await until(async () => (await api<Broker[]>('brokers.list')).find((b) => b.id === 1)?.state === 'stopped');
-    await api('brokers.start', { brokerId: 1 });
+    const brokers = await api<(Broker & { isController: boolean; leaderCount: number })[]>('brokers.list');
+    const victim = brokers.find((b) => !b.isController && b.leaderCount > 0)!;
+    const b = victim.id;
+    // A controlled shutdown moves its leadership away; after its restart it leads nothing.
+    await api('brokers.stop', { brokerId: b });
+    await until(async () => (await api<Broker[]>('brokers.list')).find((x) => x.id === b)?.state === 'stopped');
+    await api('brokers.start', { brokerId: b });
     await until(async () => {
-      const t = await api<Topic>('topics.describe', { name: 'orders' });
-      return t.partitions.every((p) => p.isr.length === p.replicas.length);
+      const topics = await Promise.all(['orders', 'payments'].map((name) => api<Topic>('topics.describe', { name })));
+      return topics.every((t) => t.partitions.every((p) => p.isr.length === p.replicas.length));
     }, 60_000);
     const before = await api<LeaderBalance>('leaders.balance');
     expect(before.notPreferred.length).toBeGreaterThan(0);
-    expect(before.brokers.find((b) => b.brokerId === 1)!.leaders).toBe(0);
+    expect(before.brokers.find((x) => x.brokerId === b)!.leaders).toBe(0);
 
     await nav('Leaders');
     await page.getByTestId('not-preferred-table').waitFor();
     expect(Number(await page.getByTestId('not-preferred-count').textContent())).toBe(before.notPreferred.length);
     expect(await page.getByTestId('auto-rebalance-state').textContent()).toContain('auto.leader.rebalance.enable = true');
-    expect(await page.getByTestId('leaders-of-1').textContent()).toBe('0');
+    expect(await page.getByTestId(`leaders-of-${b}`).textContent()).toBe('0');
     await shot(page, 'leaders-off-preferred');
 
     await page.getByTestId('preview-all').click();
     await page.getByTestId('election-preview').waitFor();
-    const row = page.getByTestId('preview-count-1').locator('td');
+    const row = page.getByTestId(`preview-count-${b}`).locator('td');
     expect(await row.nth(1).textContent()).toBe('0');
     expect(Number(await row.nth(2).textContent())).toBeGreaterThan(0);
     await shot(page, 'leaders-preview');
@@ -182,7 +186,7 @@ describe('Balance and Leaders pages in Chromium against npm run serve', () => {
     expect(await page.getByTestId('election-results').locator('[data-error-code="NONE"]').count()).toBe(before.notPreferred.length);
     expect(await page.getByTestId('election-results').locator('[data-error-code="ELECTION_NOT_NEEDED"]').count()).toBe(9 - before.notPreferred.length);
     await page.getByTestId('not-preferred-empty').waitFor();
-    await expect.poll(async () => Number(await page.getByTestId('leaders-of-1').textContent())).toBeGreaterThan(0);
+    await expect.poll(async () => Number(await page.getByTestId(`leaders-of-${b}`).textContent())).toBeGreaterThan(0);
     await shot(page, 'leaders-elected');
     const afterElection = await api<LeaderBalance>('leaders.balance');
     expect(afterElection.notPreferred).toEqual([]);
