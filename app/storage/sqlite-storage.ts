@@ -317,7 +317,14 @@ type Stmts = Record<
   | 'loadSegments'
   | 'clearSegments'
   | 'insertSegment'
-  | 'rangeStats',
+  | 'rangeStats'
+  | 'replicaByKey'
+  | 'insertReplica'
+  | 'allReplicaKeys'
+  | 'deleteReplicaBatches'
+  | 'deleteReplicaEpochs'
+  | 'deleteReplicaSegments'
+  | 'deleteReplicaRow',
   Statement
 >;
 
@@ -348,17 +355,25 @@ export class SqliteBrokerStore implements BrokerLogStore {
       clearSegments: p('DELETE FROM segments WHERE replica = ?'),
       insertSegment: p('INSERT INTO segments (replica, base_offset, created_ms) VALUES (?, ?, ?)'),
       rangeStats: p('SELECT sum(size) AS bytes, max(max_timestamp) AS ts, max(append_time) AS at FROM batches WHERE replica = ? AND base_offset >= ? AND base_offset < ?'),
+      // Prepared once: opening 20,000 replica logs spent most of its time preparing these.
+      replicaByKey: p('SELECT id, high_watermark, log_start_offset, flushed_offset FROM replicas WHERE key = ?'),
+      insertReplica: p('INSERT INTO replicas (key) VALUES (?)'),
+      allReplicaKeys: p('SELECT key FROM replicas ORDER BY key'),
+      deleteReplicaBatches: p('DELETE FROM batches WHERE replica = ?'),
+      deleteReplicaEpochs: p('DELETE FROM epochs WHERE replica = ?'),
+      deleteReplicaSegments: p('DELETE FROM segments WHERE replica = ?'),
+      deleteReplicaRow: p('DELETE FROM replicas WHERE id = ?'),
     };
   }
 
   replica(key: string): ReplicaLogStore {
     let r = this.replicas.get(key);
     if (r) return r;
-    const db = this.file.db;
-    let row = db.prepare('SELECT id, high_watermark, log_start_offset, flushed_offset FROM replicas WHERE key = ?').get(key) as ReplicaRow | undefined;
+    const s = this.statements;
+    let row = s.replicaByKey.get(key) as ReplicaRow | undefined;
     if (!row) {
-      this.file.write('create a replica log in', () => db.prepare('INSERT INTO replicas (key) VALUES (?)').run(key));
-      row = db.prepare('SELECT id, high_watermark, log_start_offset, flushed_offset FROM replicas WHERE key = ?').get(key) as ReplicaRow;
+      const id = this.file.write('create a replica log in', () => s.insertReplica.run(key)).lastInsertRowid;
+      row = { id: Number(id), high_watermark: 0, log_start_offset: 0, flushed_offset: 0 };
     }
     r = new SqliteReplicaLog(this, row.id, row);
     this.replicas.set(key, r);
@@ -366,17 +381,16 @@ export class SqliteBrokerStore implements BrokerLogStore {
   }
 
   replicaKeys(): string[] {
-    return (this.file.db.prepare('SELECT key FROM replicas ORDER BY key').all() as { key: string }[]).map((r) => r.key);
+    return (this.statements.allReplicaKeys.all() as { key: string }[]).map((r) => r.key);
   }
 
   deleteReplica(key: string): void {
-    const db = this.file.db;
-    const row = db.prepare('SELECT id FROM replicas WHERE key = ?').get(key) as { id: number } | undefined;
+    const s = this.statements;
+    const row = s.replicaByKey.get(key) as ReplicaRow | undefined;
     this.replicas.delete(key);
     if (!row) return;
     this.file.write('delete a replica log from', () => {
-      for (const table of ['batches', 'epochs', 'segments']) db.prepare(`DELETE FROM ${table} WHERE replica = ?`).run(row.id);
-      db.prepare('DELETE FROM replicas WHERE id = ?').run(row.id);
+      for (const st of [s.deleteReplicaBatches, s.deleteReplicaEpochs, s.deleteReplicaSegments, s.deleteReplicaRow]) st.run(row.id);
     });
   }
 
