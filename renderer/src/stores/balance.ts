@@ -107,6 +107,7 @@ export function checkLeaderMove(p: { topic: string; partition: number; replicas:
   }
   const down = stateWarning(to, brokers);
   if (down) messages.push({ level: 'warning', text: down });
+  messages.push({ level: 'info', text: `Broker ${to} becomes the preferred leader of ${label}: a preferred election after the move makes it the leader.` });
   messages.push({ level: 'info', text: `Replication factor unchanged (${p.replicas.length}); only the order changes (no data moves).` });
   return verdictOf(messages, [to, ...p.replicas.filter((b) => b !== to)]);
 }
