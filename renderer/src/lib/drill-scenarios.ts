@@ -119,6 +119,8 @@ export interface DrillScenario {
 const POLL_MS = 150;
 /** Real-time slack on top of a wait's cluster budget at 1×. */
 const REAL_SLACK_MS = 10_000;
+/** The least real time a wait polls before it may time out, however fast the cluster clock runs. */
+const MIN_REAL_MS = 3000;
 
 async function value<M extends MethodName>(ctx: DrillContext, method: M, input: MethodInput<M>): Promise<MethodResult<M>> {
   const r = await ctx.call(method, input);
@@ -156,13 +158,15 @@ export async function runStep(step: DrillStep, ctx: DrillContext, opts: { pollMs
     startedAtMs = await clusterNow(ctx);
     if (step.kind === 'action') return await done(await step.run!(ctx));
     const budget = step.maxClusterMs ?? 30_000;
-    const realDeadline = Date.now() + budget + REAL_SLACK_MS;
+    const realStart = Date.now();
+    const realDeadline = realStart + budget + REAL_SLACK_MS;
     for (;;) {
       if (ctx.stopped?.()) return await done({ status: 'stopped', summary: 'Stopped.' });
       const outcome = await step.check!(ctx);
       if (outcome) return await done(outcome);
       const now = await clusterNow(ctx);
-      if (now - startedAtMs > budget || Date.now() > realDeadline) {
+      // At 60× a few slow polls are whole seconds of cluster time: give every wait a little real time too.
+      if ((now - startedAtMs > budget && Date.now() - realStart > MIN_REAL_MS) || Date.now() > realDeadline) {
         return await done({ status: 'timed-out', summary: `Not within ${Math.round(budget / 1000)} s of cluster time. ${step.onTimeout ?? ''}`.trim() });
       }
       await ctx.sleep(pollMs);
