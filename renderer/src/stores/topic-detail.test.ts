@@ -148,6 +148,36 @@ describe('topic detail store against a real host', () => {
     await expect(store.addPartitions(2)).rejects.toMatchObject({ code: 'INVALID_PARTITIONS' });
   });
 
+  it('explains an unclean election: RECOVERING, then the old leader truncating what the new one never had', async () => {
+    const store = useTopicDetailStore();
+    await until(async () => (await h.client.call('brokers.list', {})).every((b) => b.state === 'running'), 20_000);
+    await h.client.call('topics.create', { name: 'fragile', assignments: [[2, 3]] });
+    await store.open('fragile');
+    store.live(true);
+    await until(() => store.topic?.partitions[0]?.isr.length === 2);
+    // Broker 3 stops fetching and leaves the ISR; broker 2 then acknowledges records alone.
+    await h.client.call('brokers.stallFollower', { brokerId: 3, stalled: true });
+    await h.client.call('records.produce', { topic: 'fragile', partition: 0, acks: 1, records: [{ value: 'a' }] });
+    await until(() => store.topic?.partitions[0]?.isr.join() === '2', 30_000);
+    await h.client.call('records.produce', { topic: 'fragile', partition: 0, acks: 'all', records: [{ value: 'b' }, { value: 'c' }] });
+    await h.client.call('brokers.kill', { brokerId: 2 });
+    await h.client.call('brokers.stallFollower', { brokerId: 3, stalled: false });
+    const offline = await until(() => (store.explanations.get(0)?.status === 'offline' ? store.explanations.get(0) : null), 20_000);
+    expect(offline.details.join(' ')).toContain('run an unclean election to make broker 3 the leader and accept losing the 3 records (offsets 0–2) it lacks');
+    const elected = await h.client.call('leaders.elect', { type: 'unclean', partitions: [{ topic: 'fragile', partition: 0 }] });
+    expect(elected[0]).toMatchObject({ leader: 3, errorCode: 'NONE' });
+    const recovering = await until(() => (store.explanations.get(0)?.flags.includes('recovering') ? store.explanations.get(0) : null));
+    expect(store.topic?.partitions[0]?.leaderRecoveryState).toBe('RECOVERING');
+    expect(recovering.details.join(' ')).toContain('elected uncleanly');
+    await h.client.call('brokers.start', { brokerId: 2 });
+    const truncated = await until(
+      () => store.events.find((e) => e.type === 'replica.truncated' && e.topic === 'fragile' && e.brokerId === 2),
+      30_000,
+    );
+    expect(truncated.type === 'replica.truncated' && truncated.fromOffset > truncated.toOffset).toBe(true);
+    await until(() => store.explanations.get(0)?.details.some((d) => d.startsWith('Broker 2 truncated its log from offset')));
+  });
+
   it('deletes the topic and then shows it as not found', async () => {
     const store = useTopicDetailStore();
     await store.open('solo');

@@ -1,6 +1,6 @@
 /** One engine event of a topic in words, for the topic page's event list. */
 import type { EngineEvent } from '../../../../app/api/contract.js';
-import { reasonText } from './partition-explainer.js';
+import type { ChangeReasonView } from '../../../../app/api/events.js';
 
 export interface EventLine {
   /** Short label for the tag. */
@@ -12,6 +12,9 @@ export interface EventLine {
   text: string;
 }
 
+/** Kafka's reason names read as words: `broker-fenced` → "broker fenced", `isr-shrink` → "ISR shrink". */
+const reason = (r: ChangeReasonView): string => r.replace(/-/g, ' ').replace(/^isr /, 'ISR ');
+
 const ids = (xs: readonly number[]): string => `[${xs.join(', ')}]`;
 
 export function describeEvent(e: EngineEvent): EventLine {
@@ -21,14 +24,14 @@ export function describeEvent(e: EngineEvent): EventLine {
         label: 'ISR shrunk',
         kind: 'warning',
         partition: e.partition,
-        text: `ISR ${ids(e.previousIsr)} → ${ids(e.isr)}: broker ${e.removed.join(', ')} left because ${reasonText(e.reason)} (partition epoch ${e.partitionEpoch}).`,
+        text: `ISR ${ids(e.previousIsr)} → ${ids(e.isr)}: broker ${e.removed.join(', ')} left (reason: ${reason(e.reason)}; partition epoch ${e.partitionEpoch}).`,
       };
     case 'isr.expanded':
       return {
         label: 'ISR expanded',
         kind: 'success',
         partition: e.partition,
-        text: `ISR ${ids(e.previousIsr)} → ${ids(e.isr)}: broker ${e.added.join(', ')} caught up and rejoined (partition epoch ${e.partitionEpoch}).`,
+        text: `ISR ${ids(e.previousIsr)} → ${ids(e.isr)}: broker ${e.added.join(', ')} joined (reason: ${reason(e.reason)}; partition epoch ${e.partitionEpoch}).`,
       };
     case 'leader.changed': {
       const from = e.previousLeader === -1 ? 'none' : `broker ${e.previousLeader}`;
@@ -37,7 +40,7 @@ export function describeEvent(e: EngineEvent): EventLine {
         label: e.unclean ? 'Unclean election' : e.leader === -1 ? 'Leader lost' : 'Leader changed',
         kind: e.leader === -1 || e.unclean ? 'error' : 'info',
         partition: e.partition,
-        text: `Leader ${from} → ${to} (leader epoch ${e.leaderEpoch}) after ${reasonText(e.reason)}${e.unclean ? '; chosen from outside the ISR, so records it lacks are lost' : ''}.`,
+        text: `Leader ${from} → ${to} (leader epoch ${e.leaderEpoch}; reason: ${reason(e.reason)})${e.unclean ? '. Chosen from outside the ISR: records it lacks are lost' : ''}.`,
       };
     }
     case 'replica.truncated':

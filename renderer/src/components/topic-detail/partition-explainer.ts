@@ -71,6 +71,7 @@ export function brokerTrouble(id: number, b: BrokerView | undefined): string | n
   }
 }
 
+/** Why a leader or ISR changed, as a clause ("… because <clause>"). */
 const REASON_TEXT: Record<ChangeReasonView, string> = {
   create: 'the topic was created',
   'isr-shrink': 'the leader found it had not caught up within replica.lag.time.max.ms',
@@ -79,15 +80,15 @@ const REASON_TEXT: Record<ChangeReasonView, string> = {
   'broker-unfenced': 'a broker came back',
   'controlled-shutdown': 'its broker began a controlled shutdown',
   'broker-reregistered': 'its broker registered again after a restart',
-  'preferred-election': 'a preferred leader election',
-  'auto-rebalance': 'the automatic leader rebalance',
-  'unclean-election': 'an unclean election',
-  reassignment: 'a reassignment',
-  'reassignment-cancel': 'a cancelled reassignment',
-  'config-change': 'a config change',
+  'preferred-election': 'a preferred leader election ran',
+  'auto-rebalance': 'the automatic leader rebalance ran',
+  'unclean-election': 'an unclean election chose a leader from outside the ISR',
+  reassignment: 'a reassignment changed the replicas',
+  'reassignment-cancel': 'a reassignment was cancelled',
+  'config-change': 'a config changed',
 };
 
-/** A ChangeReasonView in words. */
+/** A ChangeReasonView as a clause. */
 export function reasonText(reason: ChangeReasonView): string {
   return REASON_TEXT[reason] ?? reason;
 }
@@ -139,6 +140,13 @@ export function explainPartition(p: PartitionView, ctx: ExplainContext): Partiti
         : `The ISR [${list(p.isr)}] has a live member, so the controller should elect it shortly.`,
     );
     const liveOthers = p.replicas.filter((id) => !p.isr.includes(id) && brokerAlive(ctx.brokers.get(id)));
+    // What an unclean election to `id` would lose: what the last ISR member has beyond it.
+    const lostText = (id: number): string => {
+      const mine = p.replicaStates.find((r) => r.brokerId === id)?.logEndOffset;
+      const best = Math.max(...p.isr.map((i) => p.replicaStates.find((r) => r.brokerId === i)?.logEndOffset ?? 0));
+      if (mine === undefined) return 'the records it lacks';
+      return best > mine ? `the ${plural(best - mine, 'record')} (offsets ${mine}–${best - 1}) it lacks` : 'nothing it has not already got (its log is as long as the last leader’s)';
+    };
     if (ctx.uncleanLeaderElectionEnable) {
       details.push(
         liveOthers.length
@@ -147,7 +155,7 @@ export function explainPartition(p: PartitionView, ctx: ExplainContext): Partiti
       );
     } else {
       details.push(
-        `unclean.leader.election.enable is false for this topic, so the controller waits for an ISR member to come back rather than elect an out-of-sync replica that could lose acknowledged records. Start broker ${list(p.isr)} to bring the partition back${liveOthers.length ? `, or run an unclean election (leaders.elect) to accept possible loss` : ''}.`,
+        `unclean.leader.election.enable is false for this topic, so the controller waits for an ISR member to come back rather than elect an out-of-sync replica that could lose acknowledged records. Start broker ${list(p.isr)} to bring the partition back${liveOthers.length ? `, or run an unclean election to make broker ${liveOthers[0]} the leader and accept losing ${lostText(liveOthers[0]!)}` : ''}.`,
       );
     }
     details.push('Until then producers cannot write to it (their records wait for a leader and time out) and consumers cannot read it.');
@@ -168,7 +176,7 @@ export function explainPartition(p: PartitionView, ctx: ExplainContext): Partiti
     details.push(`${plural(p.isr.length, 'replica')} of ${p.replicas.length} ${p.isr.length === 1 ? 'is' : 'are'} in the ISR [${list(p.isr)}]; out of it: broker ${list(outOfIsr)}.`);
     for (const id of outOfIsr) {
       const state = p.replicaStates.find((r) => r.brokerId === id);
-      const lag = state ? Math.max(0, leaderLeo - state.logEndOffset) : null;
+      const lag = state ? leaderLeo - state.logEndOffset : null;
       const trouble = brokerTrouble(id, ctx.brokers.get(id));
       const shrink = [...own].reverse().find((e) => e.type === 'isr.shrunk' && e.removed.includes(id));
       const parts: string[] = [];
@@ -177,7 +185,9 @@ export function explainPartition(p: PartitionView, ctx: ExplainContext): Partiti
           ? `Broker ${id}'s log state is unknown`
           : lag === 0
             ? `Broker ${id}'s log ends at offset ${state!.logEndOffset}, level with the leader's log end`
-            : `Broker ${id}'s log ends at offset ${state!.logEndOffset}, ${plural(lag, 'offset')} behind the leader's log end (${leaderLeo})`,
+            : lag < 0
+              ? `Broker ${id}'s log ends at offset ${state!.logEndOffset}, ${plural(-lag, 'offset')} beyond the leader's log end (${leaderLeo}): records the current leader never had, which it truncates when it fetches again`
+              : `Broker ${id}'s log ends at offset ${state!.logEndOffset}, ${plural(lag, 'offset')} behind the leader's log end (${leaderLeo})`,
       );
       parts.push(trouble ? `${trouble}, so it is not fetching from the leader` : `its broker is running and fetching, so it rejoins the ISR once it catches up to the leader's high watermark (${p.highWatermark})`);
       let sentence = `${parts.join('; ')}.`;
