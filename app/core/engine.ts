@@ -730,7 +730,7 @@ export class Engine {
     // Not served right now: read what its disk holds (-1 when the disk cannot be read).
     try {
       const disk = this.opts.storage.broker(brokerId);
-      if (!disk.replicaKeys().includes(key)) return { brokerId, logEndOffset: 0, highWatermark: 0, logStartOffset: 0, flushedOffset: 0 };
+      if (!disk.hasReplica(key)) return { brokerId, logEndOffset: 0, highWatermark: 0, logStartOffset: 0, flushedOffset: 0 };
       const store = disk.replica(key);
       const cp = store.loadCheckpoint();
       return { brokerId, logEndOffset: store.endOffset(), highWatermark: cp.highWatermark, logStartOffset: cp.logStartOffset, flushedOffset: cp.flushedOffset };

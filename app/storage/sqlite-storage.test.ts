@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KafkaError } from '../api/errors.js';
-import { recordText, Simulation } from '../service/sim.js';
+import { recordText, Simulation, textRecord } from '../service/sim.js';
 import { latestVersion, migrate } from './migrations.js';
 import { SqliteStorage } from './sqlite-storage.js';
 import { kafkaErrorOf } from '../service/test-support/kafka-error.js';
@@ -115,6 +115,32 @@ describe('SQLite storage', () => {
     storage.close();
     expect((version.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string }).value).toBe(String(latestVersion('broker')));
     version.close();
+  });
+
+  it("a broker's store tells which replica logs it holds and their total size, without creating any", () => {
+    const dir = tempDir();
+    const storage = SqliteStorage.open(dir);
+    const broker = storage.broker(1);
+    expect(broker.hasReplica('t:0')).toBe(false);
+    expect(broker.totalBytes()).toBe(0);
+    const log = broker.replica('t:0');
+    log.append({ baseOffset: 0, lastOffset: 1, leaderEpoch: 0, appendTimeMs: 5, records: [textRecord('a'), textRecord('bb')], sizeBytes: 0 });
+    broker.replica('t:1').append({ baseOffset: 0, lastOffset: 0, leaderEpoch: 0, appendTimeMs: 5, records: [textRecord('c')], sizeBytes: 0 });
+    expect(broker.hasReplica('t:0')).toBe(true);
+    expect(broker.hasReplica('t:2')).toBe(false);
+    expect(broker.replicaKeys()).toEqual(['t:0', 't:1']);
+    expect(broker.totalBytes()).toBe(log.sizeBytes() + broker.replica('t:1').sizeBytes());
+    expect(log.sizeBytes()).toBeGreaterThan(61);
+    broker.deleteReplica('t:0');
+    expect(broker.hasReplica('t:0')).toBe(false);
+    expect(broker.totalBytes()).toBe(broker.replica('t:1').sizeBytes());
+    storage.close();
+    // Reopened: read from the file.
+    const again = SqliteStorage.open(dir);
+    expect(again.broker(1).hasReplica('t:1')).toBe(true);
+    expect(again.broker(1).hasReplica('t:0')).toBe(false);
+    expect(again.broker(1).totalBytes()).toBeGreaterThan(61);
+    again.close();
   });
 
   it('migrates a new metadata file to version 1', () => {

@@ -384,6 +384,10 @@ export class SqliteBrokerStore implements BrokerLogStore {
     return (this.statements.allReplicaKeys.all() as { key: string }[]).map((r) => r.key);
   }
 
+  hasReplica(key: string): boolean {
+    return this.replicas.has(key) || this.statements.replicaByKey.get(key) !== undefined;
+  }
+
   deleteReplica(key: string): void {
     const s = this.statements;
     const row = s.replicaByKey.get(key) as ReplicaRow | undefined;
@@ -496,6 +500,7 @@ export class SqliteStorage implements StorageProvider {
     return {
       replica: (key) => open().replica(key),
       replicaKeys: () => open().replicaKeys(),
+      hasReplica: (key) => open().hasReplica(key),
       deleteReplica: (key) => open().deleteReplica(key),
       totalBytes: () => open().totalBytes(),
       loadState: () => open().loadState(),

@@ -71,6 +71,8 @@ export interface BrokerLogStore {
   replica(key: string): ReplicaLogStore;
   /** Keys of every replica log on this broker's disk. */
   replicaKeys(): string[];
+  /** Whether this disk holds the replica log `key` (without creating it). */
+  hasReplica(key: string): boolean;
   /** Delete a replica log from disk (replica removed from the assignment or topic deleted). */
   deleteReplica(key: string): void;
   /** Bytes of the record batches of every replica log on this disk (one read of the whole disk). */

@@ -141,6 +141,10 @@ class MemoryBrokerStore implements BrokerLogStore {
     return [...this.replicas.keys()];
   }
 
+  hasReplica(key: string): boolean {
+    return this.replicas.has(key);
+  }
+
   deleteReplica(key: string): void {
     this.replicas.delete(key);
   }
