@@ -178,6 +178,16 @@ export class Engine {
     for (const l of this.listeners) l(event);
   }
 
+  /**
+   * A broker recovering its logs after a power loss has no metadata yet, so it knows its replicas
+   * by topic id only; events name topics, so the id is resolved here from the controller's image.
+   */
+  private withTopicName(event: EngineEvent): EngineEvent {
+    if (event.type !== 'replica.truncated') return event;
+    const topic = this.controller.image.topicsById.get(event.topic);
+    return topic ? { ...event, topic: topic.name } : event;
+  }
+
   private createBroker(id: number, rack: string | null): Broker {
     const broker = new Broker({
       id,
@@ -187,7 +197,7 @@ export class Engine {
       random: this.opts.random,
       disk: this.opts.storage.broker(id),
       staticConfigs: this.staticConfigsMap,
-      emit: (e) => this.emit(e),
+      emit: (e) => this.emit(this.withTopicName(e)),
       onChange: (reason) => this.onBrokerChange(id, reason),
     });
     this.brokers.set(id, broker);
