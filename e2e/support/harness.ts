@@ -96,8 +96,12 @@ export async function openConsole(browser: Browser, host: ServedHost, path = '/'
   });
   page.on('pageerror', (e) => pageErrors.push(e.message));
   await page.goto(host.url);
-  if (path !== '/') await page.goto(`${host.origin}/#${path}`);
   await page.getByTestId('connection-status').getByText('Live').waitFor({ timeout: 20_000 });
+  // Only once the app runs: its router's first navigation would otherwise undo an early hash change.
+  if (path !== '/') {
+    await page.evaluate((p) => (window.location.hash = `#${p}`), path);
+    await page.waitForFunction((p) => window.location.hash === `#${p}`, path);
+  }
   return { context, page, foreignRequests, pageErrors };
 }
 
