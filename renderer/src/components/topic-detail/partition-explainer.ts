@@ -247,8 +247,12 @@ export function explainPartition(p: PartitionView, ctx: ExplainContext): Partiti
   // ---- leader vs preferred leader
   const preferred = p.replicas[0];
   if (p.leader !== -1 && preferred !== undefined && p.leader !== preferred) {
+    const ready = p.isr.includes(preferred) && brokerAlive(ctx.brokers.get(preferred));
     details.push(
-      `Broker ${p.leader} leads, but the preferred leader is broker ${preferred} (the first replica); a preferred election moves leadership back once broker ${preferred} is in the ISR.`,
+      `Broker ${p.leader} leads, but the preferred leader is broker ${preferred} (the first replica); ` +
+        (ready
+          ? `broker ${preferred} is in the ISR, so a preferred election (or the automatic leader rebalance) can move leadership back now.`
+          : `a preferred election can move leadership back once broker ${preferred} is running and in the ISR.`),
     );
   }
 
