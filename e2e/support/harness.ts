@@ -99,8 +99,10 @@ export async function openConsole(browser: Browser, host: ServedHost, path = '/'
   await page.getByTestId('connection-status').getByText('Live').waitFor({ timeout: 20_000 });
   // Only once the app runs: its router's first navigation would otherwise undo an early hash change.
   if (path !== '/') {
-    await page.evaluate((p) => (window.location.hash = `#${p}`), path);
-    await page.waitForFunction((p) => window.location.hash === `#${p}`, path);
+    // Strings, not functions: this file is type-checked without the DOM library.
+    const hash = JSON.stringify(`#${path}`);
+    await page.evaluate(`location.hash = ${hash}`);
+    await page.waitForFunction(`location.hash === ${hash}`);
   }
   return { context, page, foreignRequests, pageErrors };
 }
