@@ -23,9 +23,9 @@ async function api<T = unknown>(host: ServedHost, method: string, input: unknown
 async function goToTopic(page: Page, topic: string): Promise<void> {
   const path = `/topics/${topic}`;
   for (let attempt = 1; ; attempt++) {
-    await page.evaluate((p) => {
-      if (location.hash !== `#${p}`) location.hash = `#${p}`;
-    }, path);
+    const hash = JSON.stringify(`#${path}`);
+    // A string, not a function: e2e files are type-checked without the DOM library.
+    await page.evaluate(`if (location.hash !== ${hash}) location.hash = ${hash};`);
     await page.reload();
     await page.getByTestId('connection-status').getByText('Live').waitFor({ timeout: 20_000 });
     const shown = await page
