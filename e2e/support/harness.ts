@@ -98,6 +98,8 @@ export async function openConsole(browser: Browser, host: ServedHost, path = '/'
   await page.goto(host.url);
   await page.getByTestId('connection-status').getByText('Live').waitFor({ timeout: 20_000 });
   // Only once the app runs: its router's first navigation would otherwise undo an early hash change.
+  // The router's first navigation has finished once the first page shows its heading.
+  await page.getByRole('heading', { level: 1 }).first().waitFor({ timeout: 20_000 });
   if (path !== '/') {
     // Strings, not functions: this file is type-checked without the DOM library.
     const hash = JSON.stringify(`#${path}`);
