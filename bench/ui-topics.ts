@@ -1,0 +1,313 @@
+/**
+ * The Topics page with 2,000 topics × 10 partitions (RF 3: 20,000 partitions, 60,000 replicas)
+ * in Chromium, against the host as `npm run serve` runs it (e2e/support/harness.ts).
+ *
+ * Set-up: a host on a temp data dir serving a build of the console (dist/renderer when it is
+ * newer than every renderer and contract source, else a fresh build in a temp dir; E2E_STATIC
+ * names one to use as-is); once its three brokers run, the topics are created over HTTP with the
+ * Bearer token, TOPICS_PER_BATCH per `topics.createMany`.
+ *
+ * First render: a fresh page load of `/#/topics` (the page, its scripts, `topics.list` of 2,000
+ * summaries, the virtualized list) until the first topic row is in the DOM at the start of a
+ * frame (a requestAnimationFrame poll installed before any page script runs, so the time is
+ * `performance.now()` from the navigation's start). The figure is the median of LOADS loads; the
+ * in-app navigation from the overview (a click on "Topics") is reported alongside.
+ *
+ * Scroll: on the loaded list, a requestAnimationFrame loop moves the list's scroller down by
+ * SCROLL_STEP_PX every frame (wrapping at the end) for SCROLL_MS; the figures are the deltas
+ * between consecutive frames (p50, p95, max). At 60 Hz a smooth page gives ~16.7 ms.
+ *
+ * Everything is bounded: each phase has its own timeout and the whole run a deadline; the host
+ * and the browser are stopped (and the temp dirs removed) however it ends.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, startServe, type ServedHost } from '../e2e/support/harness.js';
+import { makeTempDir, removeAllTempDirs, removeTempDir } from './produce-throughput.js';
+
+export const TOPICS = 2_000;
+export const PARTITIONS_PER_TOPIC = 10;
+export const REPLICATION_FACTOR = 3;
+export const TOPICS_PER_BATCH = 100;
+export const LOADS = 3;
+export const SCROLL_MS = 2_000;
+/** Ten 40 px rows per frame: a quick fling (600 rows a second at 60 Hz), every frame new rows. */
+export const SCROLL_STEP_PX = 400;
+const VIEWPORT = { width: 1400, height: 900 };
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Milestones of one page load, ms from its navigation start (-1 when absent). */
+export interface LoadPhases {
+  domContentLoadedMs: number;
+  /** The page's `topics.list` request: sent, and its response fully received. */
+  listSentMs: number;
+  listReceivedMs: number;
+}
+
+export interface UiTopicsResult {
+  topics: number;
+  partitions: number;
+  /** Wall time to create every topic over HTTP. */
+  createMs: number;
+  /** `topics.list` over HTTP from Node (2,000 summaries), once the topics exist. */
+  listMs: number;
+  /** Navigation start → first row in the DOM, per fresh load. */
+  loadsMs: number[];
+  firstRenderMs: number;
+  /** Where the median load spent its time (ms from navigation start). */
+  phases: LoadPhases;
+  /** Click on "Topics" in the overview → first row in the DOM. */
+  inAppMs: number;
+  /** Rows in the DOM after the first render (the virtualized window, not 2,000). */
+  rowsInDom: number;
+  frames: { count: number; p50Ms: number; p95Ms: number; maxMs: number; over50Ms: number; scrolledRows: number };
+  /** Where the console came from. */
+  build: string;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+function median(values: number[]): number {
+  return percentile([...values].sort((a, b) => a - b), 50);
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(path));
+    else if (!entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** The console to serve: E2E_STATIC, else dist/renderer if up to date, else a fresh temp build. */
+async function consoleBuild(timeoutMs: number): Promise<{ dir: string; label: string; temp: boolean }> {
+  if (process.env.E2E_STATIC) return { dir: process.env.E2E_STATIC, label: `E2E_STATIC=${process.env.E2E_STATIC}`, temp: false };
+  const dist = join(ROOT, 'dist', 'renderer');
+  const index = join(dist, 'index.html');
+  const sources = Math.max(newestMtime(join(ROOT, 'renderer')), newestMtime(join(ROOT, 'app', 'api')));
+  if (existsSync(index) && statSync(index).mtimeMs >= sources) return { dir: dist, label: 'dist/renderer (up to date)', temp: false };
+  const out = makeTempDir('replica-bench-console-');
+  const started = performance.now();
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '-c', 'vite.renderer.config.ts', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`building the console took over ${timeoutMs} ms`));
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve();
+      else reject(new Error(`vite build exited with ${code}: ${stderr}`));
+    });
+  });
+  return { dir: out, label: `fresh build (${Math.round(performance.now() - started)} ms)`, temp: true };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** In every document, before its scripts: note the start of the first frame that has a topic row. */
+const FIRST_ROWS_PROBE = `(() => {
+  const w = window;
+  w.__topicsRowsAt = undefined;
+  const tick = () => {
+    if (document.querySelector('[data-testid="topic-row"]')) {
+      w.__topicsRowsAt = performance.now();
+      performance.mark('topics-rows-visible');
+      return;
+    }
+    requestAnimationFrame(tick);
+  };
+  w.__restartTopicsProbe = () => { w.__topicsRowsAt = undefined; requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+})();`;
+
+/** Scroll the list by `step` px per frame for `ms`, wrapping; resolves with the frame deltas and the rows passed. */
+const SCROLL_LOOP = `(([ms, step]) => new Promise((resolve) => {
+  const el = document.querySelector('[data-testid="topic-scroller"]');
+  if (!el) return resolve({ deltas: [], scrolled: 0 });
+  const max = el.scrollHeight - el.clientHeight;
+  const deltas = [];
+  let last = 0;
+  let start = 0;
+  let top = el.scrollTop;
+  let scrolled = 0;
+  const frame = (t) => {
+    if (start === 0) { start = t; last = t; }
+    else { deltas.push(t - last); last = t; }
+    if (t - start >= ms) return resolve({ deltas, scrolled });
+    const next = top + step > max ? 0 : top + step;
+    scrolled += Math.abs(next - top);
+    top = next;
+    el.scrollTop = next;
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+}))`;
+
+interface Post {
+  <T>(method: string, body: unknown, timeoutMs?: number): Promise<{ ok: true; value: T } | { ok: false; error: { code: string; message: string } }>;
+}
+
+function poster(host: ServedHost): Post {
+  return async (method, body, timeoutMs = 30_000) => {
+    const res = await fetch(`${host.origin}/api/${method}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${host.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    return (await res.json()) as never;
+  };
+}
+
+/** Run the benchmark; throws when a phase fails or the deadline (ms of wall time from now) passes. */
+export async function measureUiTopics(deadlineMs = 150_000, log: (line: string) => void = () => {}): Promise<UiTopicsResult> {
+  const started = performance.now();
+  const left = (): number => deadlineMs - (performance.now() - started);
+  const check = (phase: string): void => {
+    if (left() <= 0) throw new Error(`ui-topics: out of time before ${phase}`);
+  };
+
+  const build = await consoleBuild(Math.min(180_000, left()));
+  log(`console: ${build.label}`);
+  check('starting the host');
+  const dataDir = makeTempDir('replica-bench-ui-');
+  const host = await startServe({ dataDir, extraArgs: process.env.E2E_STATIC ? [] : ['--static', build.dir] });
+  const killHost = (): void => void host.process.kill('SIGKILL');
+  process.once('exit', killHost);
+  let browser: Browser | undefined;
+  try {
+    const post = poster(host);
+    for (let ready = false; !ready; ) {
+      check('the brokers ran');
+      const c = await post<{ brokers: { state: string }[] }>('cluster.describe', {});
+      ready = c.ok && c.value.brokers.filter((b) => b.state === 'running').length >= REPLICATION_FACTOR;
+      if (!ready) await sleep(200);
+    }
+
+    const createStarted = performance.now();
+    for (let first = 0; first < TOPICS; first += TOPICS_PER_BATCH) {
+      check('creating the topics');
+      const topics = Array.from({ length: Math.min(TOPICS_PER_BATCH, TOPICS - first) }, (_, i) => ({
+        name: `bench-topic-${String(first + i).padStart(4, '0')}`,
+        partitions: PARTITIONS_PER_TOPIC,
+        replicationFactor: REPLICATION_FACTOR,
+      }));
+      const r = await post<{ name: string; errorCode: string; message?: string }[]>('topics.createMany', { topics }, Math.max(1_000, Math.min(60_000, left())));
+      if (!r.ok) throw new Error(`topics.createMany: ${r.error.code} ${r.error.message}`);
+      const failed = r.value.find((t) => t.errorCode !== 'NONE');
+      if (failed) throw new Error(`topics.createMany: ${failed.name}: ${failed.errorCode} ${failed.message ?? ''}`);
+    }
+    const createMs = performance.now() - createStarted;
+    const listStarted = performance.now();
+    const listed = await post<unknown[]>('topics.list', {});
+    const listMs = performance.now() - listStarted;
+    if (!listed.ok || listed.value.length !== TOPICS) throw new Error(`topics.list: expected ${TOPICS} topics`);
+    log(`created ${TOPICS} topics × ${PARTITIONS_PER_TOPIC} partitions (RF ${REPLICATION_FACTOR}) in ${Math.round(createMs)} ms; topics.list over HTTP ${Math.round(listMs)} ms`);
+
+    check('launching Chromium');
+    browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: VIEWPORT, colorScheme: 'light' });
+    await context.addInitScript(FIRST_ROWS_PROBE);
+    const page = await context.newPage();
+    const waitMs = (): number => Math.max(1_000, Math.min(30_000, left()));
+    // Polled from here (the page's CSP forbids string evaluation inside it); the time itself is taken in the page.
+    const rowsAt = async (): Promise<number> => {
+      const until = performance.now() + waitMs();
+      for (;;) {
+        const at = (await page.evaluate('window.__topicsRowsAt')) as number | undefined;
+        if (typeof at === 'number') return at;
+        if (performance.now() > until) throw new Error('no topic row appeared');
+        await sleep(25);
+      }
+    };
+
+    // The start URL sets the host's cookie and opens the overview; then the in-app navigation.
+    await page.goto(host.url, { timeout: waitMs() });
+    await page.getByTestId('connection-status').getByText('Live').waitFor({ timeout: waitMs() });
+    await page.getByRole('heading', { level: 1 }).first().waitFor({ timeout: waitMs() });
+    await sleep(300);
+    const clickedAt = (await page.evaluate(`(() => {
+      window.__restartTopicsProbe();
+      const link = [...document.querySelectorAll('nav[aria-label="Main"] a')].find((a) => a.textContent.trim() === 'Topics');
+      const t = performance.now();
+      link.click();
+      return t;
+    })()`)) as number;
+    const inAppMs = (await rowsAt()) - clickedAt;
+
+    // Fresh loads of /#/topics: the document, its scripts, topics.list and the first rows.
+    const loadsMs: number[] = [];
+    const phases: LoadPhases[] = [];
+    for (let i = 0; i < LOADS; i++) {
+      check('loading /topics');
+      await page.goto('about:blank');
+      await page.goto(`${host.origin}/#/topics`, { timeout: waitMs() });
+      loadsMs.push(await rowsAt());
+      phases.push(
+        (await page.evaluate(`(() => {
+          const nav = performance.getEntriesByType('navigation')[0];
+          const list = performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/api/topics.list')).pop();
+          return { domContentLoadedMs: nav ? nav.domContentLoadedEventEnd : -1, listSentMs: list ? list.startTime : -1, listReceivedMs: list ? list.responseEnd : -1 };
+        })()`)) as LoadPhases,
+      );
+    }
+    const rowsInDom = await page.getByTestId('topic-row').count();
+    const phase = phases[loadsMs.indexOf(median(loadsMs))] ?? phases[0]!;
+    log(`first render of /topics: ${loadsMs.map((ms) => `${Math.round(ms)} ms`).join(', ')} (fresh loads); ${Math.round(inAppMs)} ms from the overview; ${rowsInDom} rows in the DOM`);
+    log(
+      `  the median load: DOMContentLoaded at ${Math.round(phase.domContentLoadedMs)} ms, topics.list sent at ${Math.round(phase.listSentMs)} ms and received at ${Math.round(phase.listReceivedMs)} ms, rows at ${Math.round(median(loadsMs))} ms`,
+    );
+
+    check('scrolling');
+    await sleep(500);
+    const { deltas, scrolled } = (await page.evaluate(`${SCROLL_LOOP}([${SCROLL_MS}, ${SCROLL_STEP_PX}])`)) as { deltas: number[]; scrolled: number };
+    if (deltas.length === 0) throw new Error('the list did not scroll (no scroller or no frames)');
+    const sorted = [...deltas].sort((a, b) => a - b);
+    const frames = {
+      count: deltas.length,
+      p50Ms: percentile(sorted, 50),
+      p95Ms: percentile(sorted, 95),
+      maxMs: sorted[sorted.length - 1]!,
+      over50Ms: deltas.filter((d) => d > 50).length,
+      scrolledRows: Math.round(scrolled / 40),
+    };
+    log(
+      `scroll: ${frames.count} frames in ${SCROLL_MS} ms, ${frames.scrolledRows} rows passed; frame p50 ${frames.p50Ms.toFixed(1)} ms, p95 ${frames.p95Ms.toFixed(1)} ms, max ${frames.maxMs.toFixed(1)} ms, ${frames.over50Ms} over 50 ms`,
+    );
+    await context.close();
+    return { topics: TOPICS, partitions: TOPICS * PARTITIONS_PER_TOPIC, createMs, listMs, loadsMs, firstRenderMs: median(loadsMs), phases: phase, inAppMs, rowsInDom, frames, build: build.label };
+  } finally {
+    await browser?.close().catch(() => {});
+    await host.stop();
+    process.removeListener('exit', killHost);
+    removeTempDir(dataDir);
+    if (build.temp) removeTempDir(build.dir);
+  }
+}
+
+// `npx tsx bench/ui-topics.ts`: this benchmark alone, printed as JSON (npm run bench runs it with the others).
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.on('exit', removeAllTempDirs);
+  measureUiTopics(150_000, (line) => console.log(line))
+    .then((r) => console.log(JSON.stringify(r, null, 2)))
+    .catch((e: unknown) => {
+      console.error(e);
+      process.exit(1);
+    });
+}
