@@ -139,6 +139,9 @@ describe('the Topics page in Chromium against npm run serve', () => {
     await page.getByTestId('topic-search').locator('input').fill('RDE');
     await expect.poll(() => shownTopics(page)).toEqual(['orders']);
     await shot(page, 'search');
+    await page.getByTestId('topic-search').locator('input').fill('no-such-topic');
+    await page.getByTestId('topics-none-match').waitFor();
+    await shot(page, 'search-no-match');
     await page.getByTestId('topic-search').locator('input').fill('');
     await expect.poll(() => shownTopics(page)).toEqual(['audit.log', 'metrics', 'orders', 'payments-eu']);
 
@@ -165,6 +168,50 @@ describe('the Topics page in Chromium against npm run serve', () => {
     await shot(page, 'after-delete');
 
     expect(foreignRequests).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('shows the engine’s refusal inline with Kafka’s error name and what to do, then previews a placement chosen by hand', async () => {
+    const { page, pageErrors } = await openTopics(browser, host);
+    await page.getByTestId('create-topic').click();
+    const wizard = page.getByTestId('create-wizard');
+    await wizard.getByLabel('Topic name').fill('race');
+    await wizard.getByLabel('Partitions').fill('2');
+    await wizard.getByLabel('Replication factor').fill('2');
+    await wizard.getByLabel('Replication factor').blur();
+    await wizard.getByTestId('wizard-next').click();
+    await wizard.getByTestId('wizard-next').click();
+    // Someone else takes the name while the wizard is open.
+    await api(host, 'topics.create', { name: 'race', partitions: 1, replicationFactor: 1 });
+    await wizard.getByTestId('wizard-next').click();
+    const error = wizard.getByTestId('create-error');
+    await error.waitFor({ timeout: 15_000 });
+    expect(await error.textContent()).toContain('TOPIC_ALREADY_EXISTS');
+    expect(await error.textContent()).toContain('Pick another name, or open the existing topic.');
+    expect(await wizard.getByTestId('wizard-create').isDisabled()).toBe(true);
+    await shot(page, 'wizard-engine-error');
+
+    await error.getByRole('button', { name: 'Back to Name and size' }).click();
+    await wizard.getByText(/TOPIC_ALREADY_EXISTS: Topic 'race' already exists/).waitFor();
+    await wizard.getByLabel('Topic name').fill('race-2');
+    await wizard.getByTestId('wizard-next').click();
+    await wizard.getByTestId('wizard-next').click();
+    await wizard.getByTestId('placement-manual').click();
+    const editor = wizard.getByTestId('assignment-editor');
+    await editor.waitFor();
+    const chosen = (await editor.getByTestId('assignment-row').evaluateAll((lines) => lines.map((l) => l.getAttribute('data-brokers') ?? ''))).map((b) => b.split(',').map(Number));
+    expect(chosen).toHaveLength(2);
+    for (const replicas of chosen) expect(new Set(replicas).size).toBe(2);
+    await shot(page, 'wizard-manual-placement');
+    await wizard.getByTestId('wizard-next').click();
+    const rows = wizard.getByTestId('placement-grid').getByTestId('placement-row');
+    await rows.first().waitFor({ timeout: 15_000 });
+    for (let p = 0; p < 2; p++) {
+      const leader = await rows.nth(p).locator('[data-role="leader"]').getAttribute('data-broker');
+      expect(Number(leader)).toBe(chosen[p]![0]); // the first broker chosen is the preferred leader
+    }
+    await wizard.getByRole('button', { name: 'Cancel' }).click();
+    expect(await topicNames(host)).not.toContain('race-2');
     expect(pageErrors).toEqual([]);
   });
 
