@@ -57,6 +57,9 @@ export async function startServe(options: { dataDir?: string; extraArgs?: string
     });
   });
   const parsed = new URL(url);
+  // The host prints its URL at once; the brokers register and are unfenced a moment later, as
+  // in Kafka. Tests start from a ready cluster (a topic created earlier gets "all brokers fenced").
+  await waitForRunningBrokers(parsed.origin, parsed.searchParams.get('token') ?? '', stderr);
   return {
     url,
     origin: parsed.origin,
@@ -74,6 +77,21 @@ export async function startServe(options: { dataDir?: string; extraArgs?: string
         child.kill('SIGTERM');
       }),
   };
+}
+
+async function waitForRunningBrokers(origin: string, token: string, stderr: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const res = await fetch(`${origin}/api/brokers.list`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{}' });
+      const body = (await res.json()) as { ok: boolean; value?: { state: string }[] };
+      if (body.ok && body.value && body.value.length > 0 && body.value.every((b) => b.state === 'running')) return;
+    } catch {
+      // not answering yet
+    }
+    if (Date.now() > deadline) throw new Error(`the brokers were not all running ${timeoutMs} ms after the host started; stderr: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 export async function launchBrowser(): Promise<Browser> {
