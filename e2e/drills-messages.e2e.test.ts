@@ -1,18 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openConsole, removeDir, screenshotter, startServe, type ServedHost } from './support/harness.js';
+import { api, launchBrowser, openConsole, removeDir, screenshotter, startServe, type ServedHost } from './support/harness.js';
 
 /** Call the contract over HTTP with the Bearer token, as a script would. */
-async function api<T>(host: ServedHost, method: string, input: unknown): Promise<T> {
-  const res = await fetch(`${host.origin}/api/${method}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${host.token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(input),
-  });
-  const body = (await res.json()) as { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
-  if (!body.ok) throw new Error(`${method}: ${body.error.code} ${body.error.message}`);
-  return body.value;
-}
 
 async function untilTrue(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -1,18 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openConsole, removeDir, screenshotter, startServe, type ServedHost } from './support/harness.js';
+import { api, launchBrowser, openConsole, removeDir, screenshotter, startServe, type ServedHost } from './support/harness.js';
 
 /** A contract call over HTTP with the Bearer token (test setup and checks, as a script would). */
-async function api<T = unknown>(host: ServedHost, method: string, input: unknown): Promise<T> {
-  const res = await fetch(`${host.origin}/api/${method}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${host.token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(input),
-  });
-  const body = (await res.json()) as { ok: boolean; value?: T; error?: { code: string; message: string } };
-  if (!body.ok) throw new Error(`${method}: ${body.error?.code} ${body.error?.message}`);
-  return body.value as T;
-}
 
 /**
  * Make sure the console shows the topic page of `topic`. The harness only changes the hash after

@@ -1,19 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openConsole, removeDir, screenshotter, startServe, type ServedHost } from './support/harness.js';
+import { api, launchBrowser, openConsole, removeDir, screenshotter, startServe, type ServedHost } from './support/harness.js';
 
 /** POST a contract method with the Bearer token, as a script would; throws on an error envelope. */
-async function api<T>(host: ServedHost, method: string, input: unknown): Promise<T> {
-  const res = await fetch(`${host.origin}/api/${method}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${host.token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(input),
-    signal: AbortSignal.timeout(20_000),
-  });
-  const body = (await res.json()) as { ok: boolean; value?: T; error?: { code: string; message: string } };
-  if (!body.ok) throw new Error(`${method}: ${body.error?.code} ${body.error?.message}`);
-  return body.value as T;
-}
 
 /** Poll `check` every 100 ms until it returns true (bounded). */
 async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {

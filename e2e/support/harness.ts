@@ -94,6 +94,22 @@ async function waitForRunningBrokers(origin: string, token: string, stderr: stri
   }
 }
 
+/**
+ * Call a contract method over HTTP as a script would (Bearer token): the value, or an Error
+ * naming the method and the Kafka error. Tests use it to set the cluster up around the page.
+ */
+export async function api<T = unknown>(host: Pick<ServedHost, 'origin' | 'token'>, method: string, input: unknown = {}): Promise<T> {
+  const res = await fetch(`${host.origin}/api/${method}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${host.token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(input),
+    signal: AbortSignal.timeout(20_000),
+  });
+  const body = (await res.json()) as { ok: boolean; value?: T; error?: { code: string; message: string } };
+  if (!body.ok) throw new Error(`${method}: ${body.error?.code} ${body.error?.message}`);
+  return body.value as T;
+}
+
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
