@@ -188,6 +188,13 @@ export const contract = {
   /** One topic: its overrides and every partition's replicas, leader, ISR, epochs, LEO and HW. */
   'topics.describe': method(z.strictObject({ name: topicNameSchema }), returns<TopicView>()),
   /**
+   * Several topics as `topics.describe` shows each, in one call (a page showing every partition
+   * asks once, not once per topic): every topic sorted by name when `names` is absent, else the
+   * named ones in that order. A name that does not exist fails the call with
+   * UNKNOWN_TOPIC_OR_PARTITION (`details.names` lists them), as `topics.describe` does.
+   */
+  'topics.describeMany': method(z.strictObject({ names: z.array(topicNameSchema).optional() }), returns<TopicView[]>()),
+  /**
    * CreateTopics. `partitions`/`replicationFactor` absent (or -1) take the broker defaults;
    * `assignments[p]` is partition p's replica list (then leave both counts out, as Kafka requires).
    * `validateOnly` checks and shows the topic without creating it.

@@ -215,6 +215,13 @@ export interface ProduceResultView {
   /** `NONE` on success, else Kafka's error name (`NOT_ENOUGH_REPLICAS`, `REQUEST_TIMED_OUT`, …). */
   errorCode: KafkaErrorName;
   errorMessage?: string;
+  /**
+   * Epoch of the leader that appended the batch (the batch's partitionLeaderEpoch, which a later
+   * truncation compares with); -1 when nothing was appended or with acks=0 (no answer).
+   */
+  leaderEpoch: number;
+  /** Cluster time at which the leader appended the batch; -1 when nothing was appended or with acks=0. */
+  appendedAtMs: number;
 }
 
 /** A record header: the key is a string, the value UTF-8 text or null. */

@@ -66,6 +66,9 @@ export interface ProduceResult {
   errorMessage?: string;
   /** acks=0 only: the broker closed the connection (it refused the write). */
   connectionClosed?: boolean;
+  /** Set once the leader appended the batch: the epoch it was written in and the leader's append time. */
+  leaderEpoch?: number;
+  appendTimeMs?: number;
 }
 
 export interface ConsumedRecord extends LogRecord {
@@ -505,7 +508,12 @@ export class Engine {
           done({ baseOffset: -1, errorCode: 'NONE', ...(r.connectionClosed ? { connectionClosed: true } : {}) });
           return;
         }
-        done({ baseOffset: r.error === 'NONE' ? r.baseOffset : r.baseOffset, errorCode: r.error, ...(r.message ? { errorMessage: r.message } : {}) });
+        done({
+          baseOffset: r.baseOffset,
+          errorCode: r.error,
+          ...(r.message ? { errorMessage: r.message } : {}),
+          ...(r.leaderEpoch !== undefined ? { leaderEpoch: r.leaderEpoch, appendTimeMs: r.appendTimeMs } : {}),
+        });
       },
       (reason) =>
         done({

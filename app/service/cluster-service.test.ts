@@ -94,7 +94,7 @@ describe('the cluster service', () => {
         ],
       }),
     );
-    expect(produced).toEqual({ partition: 1, baseOffset: 0, errorCode: 'NONE' });
+    expect(produced).toEqual({ partition: 1, baseOffset: 0, errorCode: 'NONE', leaderEpoch: 0, appendedAtMs: expect.any(Number) });
 
     const again = ok(await svc.call('records.produce', { topic: 'orders', partition: 1, acks: -1, records: [{ value: 'third' }] }));
     expect(again.baseOffset).toBe(3);

@@ -205,6 +205,12 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
         .map((t) => topicSummaryView(t, minIsr(t)));
     },
     'topics.describe': ({ name }) => topicView(engine, requireTopic(engine, name)),
+    'topics.describeMany': ({ names }) => {
+      if (names === undefined) return [...image.topicsByName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((t) => topicView(engine, t));
+      const unknown = names.filter((n) => !image.topicsByName.has(n));
+      if (unknown.length > 0) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Unknown topic${unknown.length === 1 ? '' : 's'}: ${unknown.join(', ')}.`, { names: unknown });
+      return names.map((n) => topicView(engine, image.topicsByName.get(n)!));
+    },
     'topics.create': (input) => {
       const created = controller.createTopic({
         name: input.name,
@@ -286,6 +292,8 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
         baseOffset: result.baseOffset,
         errorCode: result.errorCode,
         ...(result.errorMessage !== undefined ? { errorMessage: result.errorMessage } : {}),
+        leaderEpoch: result.leaderEpoch ?? -1,
+        appendedAtMs: result.appendTimeMs ?? -1,
       };
     },
     'records.consume': async (input) => {

@@ -468,6 +468,40 @@ describe('every contract method over HTTP on a real data directory', () => {
     await brokerIn(4, 'running');
   });
 
+  it('topics.describeMany shows every topic (or the named ones) as topics.describe does, in one call', async () => {
+    await ok('topics.create', { name: 'alpha', partitions: 2, replicationFactor: 2 });
+    const all = await ok('topics.describeMany', {});
+    expect(all.map((t) => t.name)).toEqual((await ok('topics.list', {})).map((t) => t.name));
+    expect(all.map((t) => t.name)).toContain('alpha');
+    const orders = await ok('topics.describe', { name: 'orders' });
+    const many = all.find((t) => t.name === 'orders')!;
+    expect([many.topicId, many.configs, many.partitions.map((p) => [p.partition, p.replicas])]).toEqual([orders.topicId, orders.configs, orders.partitions.map((p) => [p.partition, p.replicas])]);
+    expect(all.find((t) => t.name === 'alpha')!.partitions.map((p) => p.replicas.length)).toEqual([2, 2]);
+    const named = await ok('topics.describeMany', { names: ['orders', 'alpha'] });
+    expect(named.map((t) => [t.name, t.partitions.length])).toEqual([
+      ['orders', 4],
+      ['alpha', 2],
+    ]);
+    const unknown = await post('topics.describeMany', { names: ['alpha', 'nope', 'gone'] });
+    expect(unknown.body).toMatchObject({ ok: false, error: { code: 'UNKNOWN_TOPIC_OR_PARTITION', details: { names: ['nope', 'gone'] } } });
+  });
+
+  it('records.produce names the leader epoch the batch was written in and when the leader appended it', async () => {
+    const t = await settled('alpha');
+    const before = (await ok('clock.get', {})).nowMs;
+    const produced = await ok('records.produce', { topic: 'alpha', partition: 1, acks: 'all', records: [{ value: 'one' }, { value: 'two' }] });
+    expect(produced).toMatchObject({ partition: 1, baseOffset: 0, errorCode: 'NONE', leaderEpoch: t.partitions[1]!.leaderEpoch });
+    expect(produced.appendedAtMs).toBeGreaterThanOrEqual(before);
+    expect(produced.appendedAtMs).toBeLessThanOrEqual((await ok('clock.get', {})).nowMs);
+    const consumed = await ok('records.consume', { topic: 'alpha', partition: 1, offset: 0 });
+    expect(consumed.records.map((r) => r.leaderEpoch)).toEqual([produced.leaderEpoch, produced.leaderEpoch]);
+    // acks=0: the producer hears nothing back, so it learns no epoch either.
+    expect(await ok('records.produce', { topic: 'alpha', partition: 1, acks: 0, records: [{ value: 'fire' }] })).toMatchObject({ baseOffset: -1, leaderEpoch: -1, appendedAtMs: -1 });
+    // Refused before any append: no epoch.
+    expect(await ok('records.produce', { topic: 'alpha', partition: 9, acks: 1, records: [{ value: 'x' }] })).toMatchObject({ errorCode: 'UNKNOWN_TOPIC_OR_PARTITION', leaderEpoch: -1 });
+    await ok('topics.delete', { name: 'alpha' });
+  });
+
   it('the cluster ends healthy', async () => {
     const c = await ok('cluster.describe', {});
     expect(c.brokers.map((b) => b.id)).toEqual([1, 2, 3, 4]);

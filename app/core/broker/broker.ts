@@ -639,7 +639,8 @@ export class Broker implements PartitionHost, FetcherHost {
         else reply({ error: 'NONE', baseOffset: -1, noResponse: true });
         return;
       }
-      respond({ error: o.errorCode, baseOffset: o.baseOffset, ...(o.errorMessage ? { message: o.errorMessage } : {}) });
+      const { leaderEpoch, appendTimeMs } = o;
+      respond({ error: o.errorCode, baseOffset: o.baseOffset, ...(o.errorMessage ? { message: o.errorMessage } : {}), ...(leaderEpoch !== undefined ? { leaderEpoch, appendTimeMs } : {}) });
     });
   }
 

@@ -52,6 +52,9 @@ export interface ProduceResponse {
   error: KafkaErrorName;
   baseOffset: number;
   message?: string;
+  /** Set once the batch was appended: the leader epoch it was written in and the leader's append time. */
+  leaderEpoch?: number;
+  appendTimeMs?: number;
 }
 
 export interface ConsumerFetchRequest {

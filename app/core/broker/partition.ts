@@ -62,6 +62,9 @@ export interface ProduceOutcome {
   errorCode: KafkaErrorName;
   baseOffset: number;
   errorMessage?: string;
+  /** Once the batch is appended: the epoch it was written in (its partitionLeaderEpoch) and when. */
+  leaderEpoch?: number;
+  appendTimeMs?: number;
 }
 
 interface ProduceWaiter {
@@ -221,22 +224,25 @@ export class ReplicaPartition {
     }
     const sizeBefore = this.log.sizeBytes();
     const batch = this.log.appendAsLeader(stamped, this.leaderEpoch, now, cfg);
+    // Every answer after the append names the epoch and time the batch was written with, so a
+    // client can tell its records from a later leader's at the same offsets.
+    const answer = (o: ProduceOutcome): void => respond({ ...o, leaderEpoch: batch.leaderEpoch, appendTimeMs: batch.appendTimeMs });
     // Counted as the log stores it, acknowledged or not (Kafka's MessagesInPerSec / BytesInPerSec).
     this.host.traffic.produceRecords += records.length;
     this.host.traffic.produceBytes += this.log.sizeBytes() - sizeBefore;
     this.log.maybeFlush(now, cfg.flushMessages, cfg.flushMs);
     this.maybeIncrementHighWatermark();
     this.host.onPartitionChanged(this);
-    if (acks !== -1) return respond({ errorCode: 'NONE', baseOffset: batch.baseOffset });
+    if (acks !== -1) return answer({ errorCode: 'NONE', baseOffset: batch.baseOffset });
     const required = batch.lastOffset + 1;
-    if (this.log.highWatermark >= required) return respond(this.acksAllOutcome(batch.baseOffset));
+    if (this.log.highWatermark >= required) return answer(this.acksAllOutcome(batch.baseOffset));
     const waiter: ProduceWaiter = {
       requiredOffset: required,
       baseOffset: batch.baseOffset,
-      respond,
+      respond: answer,
       timer: this.host.scheduler.schedule(timeoutMs, () => {
         this.waiters = this.waiters.filter((w) => w !== waiter);
-        respond({ errorCode: 'REQUEST_TIMED_OUT', baseOffset: batch.baseOffset });
+        answer({ errorCode: 'REQUEST_TIMED_OUT', baseOffset: batch.baseOffset });
       }),
     };
     this.waiters.push(waiter);
