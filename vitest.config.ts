@@ -6,7 +6,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['app/**/*.test.ts', 'main/**/*.test.ts', 'scripts/**/*.test.ts', 'renderer/**/*.test.ts'],
+          include: ['app/**/*.test.ts', 'main/**/*.test.ts', 'scripts/**/*.test.ts', 'renderer/**/*.test.ts', 'e2e/support/**/*.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
           // Store tests start a real host process in beforeAll; on a loaded machine that takes a while.
@@ -14,12 +14,14 @@ export default defineConfig({
         },
       },
       {
-        // Browser end-to-end tests: a real host process and Debian's Chromium. They need the
-        // built console (npm run build:renderer runs first in npm test). One file at a time:
-        // each starts its own host and browser, and the machine has two cores.
+        // Browser end-to-end tests: a real host process and a headless Chromium (the system's, or
+        // the one npm installed: e2e/support/browser.ts, chosen once per run in the global setup).
+        // They need the built console (npm run build:renderer runs first in npm test). One file
+        // at a time: each starts its own host and browser, and the machine has two cores.
         test: {
           name: 'e2e',
           include: ['e2e/**/*.e2e.test.ts'],
+          globalSetup: ['e2e/support/global-setup.ts'],
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 90_000,

@@ -50,7 +50,9 @@ describe('the Configs and Profiles pages in Chromium against npm run serve', () 
   const shot = screenshotter('configs-profiles');
 
   beforeAll(async () => {
-    host = await startServe();
+    // A cluster started from the throughput profile (min.insync.replicas 1 cluster-wide), so that
+    // applying the durability profile has something to raise.
+    host = await startServe({ extraArgs: ['--profile', 'throughput'] });
     browser = await launchBrowser();
     await createTopic(host, 'orders');
   });

@@ -18,7 +18,7 @@ describe('the console shell in Chromium against npm run serve', () => {
   });
 
   it('opens from the start URL, shows the live connection and the controller, and reaches every page from the navigation', async () => {
-    const { page, foreignRequests, pageErrors } = await openConsole(browser, host);
+    const { page, foreignRequests, pageErrors, failedResponses } = await openConsole(browser, host);
     await expect.poll(async () => page.getByTestId('controller-id').textContent(), { timeout: 15_000 }).toMatch(/^\d+$/);
     await shot(page, 'overview');
     for (const label of ['Brokers', 'Topics', 'Balance', 'Leaders', 'Configs', 'Profiles', 'Drills', 'Messages']) {
@@ -28,6 +28,19 @@ describe('the console shell in Chromium against npm run serve', () => {
     }
     expect(foreignRequests).toEqual([]);
     expect(pageErrors).toEqual([]);
+    // Not even the browser's own icon request fails (it used to 404 on /favicon.ico).
+    expect(failedResponses).toEqual([]);
+  });
+
+  it('shows the app icon as the page icon', async () => {
+    const { page, context } = await openConsole(browser, host);
+    const href = await page.locator('link[rel="icon"]').getAttribute('href');
+    expect(href).toBeTruthy();
+    const icon = await page.request.get(new URL(href!, page.url()).toString());
+    expect(icon.status()).toBe(200);
+    expect(icon.headers()['content-type']).toContain('image/svg+xml');
+    expect(await icon.text()).toContain('<svg');
+    await context.close();
   });
 
   it('refuses the page without the token', async () => {

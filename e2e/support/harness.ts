@@ -1,6 +1,7 @@
 /**
  * End-to-end harness: a real `npm run serve` process (the CLI under tsx, engine in its own child
- * process, a real SQLite data directory) and Debian's Chromium driven by playwright-core.
+ * process, a real SQLite data directory) and a headless Chromium driven by playwright-core (which
+ * one: `browser.ts` — the system's where installed, else the one npm brought).
  * Screenshots go to e2e/artifacts/<suite>/ (kept by CI as artifacts, ignored by git).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -8,11 +9,12 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+
+export { launchBrowser } from './browser.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const ARTIFACTS = join(ROOT, 'e2e', 'artifacts');
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
  * The console the host serves: dist/renderer by default (npm test builds it first); E2E_STATIC
@@ -56,10 +58,8 @@ export async function startServe(options: { dataDir?: string; extraArgs?: string
       reject(new Error(`serve exited with ${code}: ${stderr}`));
     });
   });
+  // The host prints its URL once every broker has registered: tests start from a ready cluster.
   const parsed = new URL(url);
-  // The host prints its URL at once; the brokers register and are unfenced a moment later, as
-  // in Kafka. Tests start from a ready cluster (a topic created earlier gets "all brokers fenced").
-  await waitForRunningBrokers(parsed.origin, parsed.searchParams.get('token') ?? '', stderr);
   return {
     url,
     origin: parsed.origin,
@@ -79,21 +79,6 @@ export async function startServe(options: { dataDir?: string; extraArgs?: string
   };
 }
 
-async function waitForRunningBrokers(origin: string, token: string, stderr: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const res = await fetch(`${origin}/api/brokers.list`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{}' });
-      const body = (await res.json()) as { ok: boolean; value?: { state: string }[] };
-      if (body.ok && body.value && body.value.length > 0 && body.value.every((b) => b.state === 'running')) return;
-    } catch {
-      // not answering yet
-    }
-    if (Date.now() > deadline) throw new Error(`the brokers were not all running ${timeoutMs} ms after the host started; stderr: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /**
  * Call a contract method over HTTP as a script would (Bearer token): the value, or an Error
  * naming the method and the Kafka error. Tests use it to set the cluster up around the page.
@@ -110,20 +95,17 @@ export async function api<T = unknown>(host: Pick<ServedHost, 'origin' | 'token'
   return body.value as T;
 }
 
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-}
-
 /** A page on the host's start URL; every request to a host other than 127.0.0.1 fails the test. */
-export async function openConsole(browser: Browser, host: ServedHost, path = '/'): Promise<{ context: BrowserContext; page: Page; foreignRequests: string[]; pageErrors: string[] }> {
+export async function openConsole(browser: Browser, host: ServedHost, path = '/'): Promise<{ context: BrowserContext; page: Page; foreignRequests: string[]; pageErrors: string[]; failedResponses: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'light' });
   const page = await context.newPage();
   const foreignRequests: string[] = [];
   const pageErrors: string[] = [];
+  /** Every response of 400 or more the page received ("404 http://…/favicon.ico"). */
+  const failedResponses: string[] = [];
+  page.on('response', (r) => {
+    if (r.status() >= 400) failedResponses.push(`${r.status()} ${r.url()}`);
+  });
   page.on('request', (r) => {
     const u = new URL(r.url());
     if (u.protocol !== 'data:' && u.hostname !== '127.0.0.1') foreignRequests.push(r.url());
@@ -140,7 +122,7 @@ export async function openConsole(browser: Browser, host: ServedHost, path = '/'
     await page.evaluate(`location.hash = ${hash}`);
     await page.waitForFunction(`location.hash === ${hash}`);
   }
-  return { context, page, foreignRequests, pageErrors };
+  return { context, page, foreignRequests, pageErrors, failedResponses };
 }
 
 /** Numbered screenshots per suite: e2e/artifacts/<suite>/01-<name>.png. */

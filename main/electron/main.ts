@@ -26,8 +26,6 @@ const preloadPath = join(__dirname, 'preload.cjs');
 const enginePath = join(__dirname, 'engine.cjs');
 /** Built-in profiles: shipped as extra resources when packaged (electron-builder.yml), else the repo's. */
 const profilesDir = app.isPackaged ? join(process.resourcesPath, 'profiles') : undefined;
-/** The profile a new cluster starts from (first run, File › New Cluster…). */
-const DEFAULT_PROFILE = 'balanced';
 /** How long quitting or switching clusters waits for the engine's orderly close before killing it. */
 const ENGINE_CLOSE_MS = 15_000;
 
@@ -55,7 +53,10 @@ async function closeEngine(): Promise<void> {
   if (code !== 0) console.error(`replica-studio: the engine process exited with ${code}`);
 }
 
-/** Close the open engine, then start one on `dataDir` (in a utility process) and relay its events. */
+/**
+ * Close the open engine, then start one on `dataDir` (in a utility process) and relay its events.
+ * A new cluster starts as every host starts one (main/host/open-cluster.ts, NEW_CLUSTER_PROFILE).
+ */
 async function switchCluster(dataDir: string): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
   await closeEngine();
@@ -63,7 +64,6 @@ async function switchCluster(dataDir: string): Promise<void> {
     enginePath,
     dataDir,
     killAfterMs: ENGINE_CLOSE_MS,
-    initialProfile: DEFAULT_PROFILE,
     ...(profilesDir ? { profilesDir } : {}),
   });
   engine = started;

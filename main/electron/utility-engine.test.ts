@@ -74,8 +74,8 @@ describe('utilityProcessHandle', () => {
     handle.onExit((code, reason) => exits.push([code, reason]));
     handle.send({ id: 1, method: 'cluster.describe', input: {} });
     expect(fake.posted).toEqual([{ id: 1, method: 'cluster.describe', input: {} }]);
-    fake.raw.emit('message', { opened: true });
-    expect(messages).toEqual([{ opened: true }]);
+    fake.raw.emit('message', { opened: true, created: false });
+    expect(messages).toEqual([{ opened: true, created: false }]);
     expect(handle.connected).toBe(true);
     fake.raw.emit('exit', 3);
     fake.raw.emit('exit', 3);

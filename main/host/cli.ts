@@ -1,7 +1,7 @@
 /**
  * The headless host's command line:
  *
- *   npm run serve -- [--data DIR] [--port N] [--static DIR] [--in-process]
+ *   npm run serve -- [--data DIR] [--port N] [--profile NAME | --brokers N] [--static DIR] [--in-process]
  *
  * The engine runs in a child process of its own (`engine-process.ts`, reached through
  * `remote-service.ts`), so the HTTP server answers promptly while the cluster works at full speed;
@@ -9,7 +9,12 @@
  *
  * Opens (or creates) the cluster in DIR (default `.data/default`), serves the contract on
  * 127.0.0.1:N (0 = a free port, the default 0) and prints the start URL
- * `http://127.0.0.1:PORT/?token=…` as its first line of stdout. SIGINT/SIGTERM close it in order
+ * `http://127.0.0.1:PORT/?token=…` as its first line of stdout — once every broker of the opened
+ * cluster has registered (and a new cluster's profile is applied), so a script that reads the URL
+ * can create a topic at once. A new cluster starts as every host starts one (`open-cluster.ts`:
+ * the `balanced` profile, 3 brokers on 3 racks); `--profile NAME` picks another built-in profile
+ * for a new cluster and is ignored, with a note on stderr, for an existing one; `--brokers N`
+ * instead starts a new cluster of N brokers with Kafka's own defaults (no racks, no profile). SIGINT/SIGTERM close it in order
  * (controlled shutdown of every broker, storage closed) and exit 0. Failing to start (the data
  * directory is locked by another instance, a bad argument, the port is taken) prints one line to
  * stderr and exits 1 (2 for usage errors).
@@ -19,19 +24,25 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startHttpHost, type HttpHost, type HttpHostOptions } from './http-host.js';
-import { openCluster } from './open-cluster.js';
+import { builtInProfiles } from '../../app/service/profile-handlers.js';
+import { NEW_CLUSTER_PROFILE, openCluster } from './open-cluster.js';
 import { startRemoteService } from './remote-service.js';
 import { loadOrCreateToken } from './token.js';
 
 /** The console built by `npm run build:renderer`, served at `/` unless --static names another folder. */
 export const BUILT_RENDERER = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
 
-const USAGE = 'usage: npm run serve -- [--data DIR] [--port N] [--static DIR] [--in-process]';
+const USAGE = 'usage: npm run serve -- [--data DIR] [--port N] [--profile NAME | --brokers N] [--static DIR] [--in-process]';
+
+/** How long the host waits for the brokers before printing its URL anyway (with a warning). */
+const READY_TIMEOUT_MS = 60_000;
 
 export interface ServeArgs {
   dataDir: string;
   port: number;
   staticDir?: string;
+  /** How a new cluster starts: a built-in profile (default NEW_CLUSTER_PROFILE), or N bare brokers. */
+  newCluster: { profile: string } | { brokers: number };
   /** Run the engine on this process's event loop rather than in a child process. */
   inProcess?: boolean;
 }
@@ -39,6 +50,10 @@ export interface ServeArgs {
 /** The running cluster, wherever its engine lives. */
 export interface ServedCluster {
   readonly service: HttpHostOptions['service'];
+  /** True when this run created the cluster (the data directory held none). */
+  readonly created: boolean;
+  /** Resolves true once every broker runs (and a new cluster's profile is applied), false after a timeout. */
+  ready(): Promise<boolean>;
   /** Orderly close (controlled shutdown of every broker, storage closed). */
   close(): Promise<void>;
 }
@@ -51,6 +66,8 @@ export function parseServeArgs(argv: string[]): ServeArgs {
       data: { type: 'string', default: '.data/default' },
       port: { type: 'string', default: '0' },
       static: { type: 'string' },
+      profile: { type: 'string' },
+      brokers: { type: 'string' },
       'in-process': { type: 'boolean', default: false },
     },
     strict: true,
@@ -58,9 +75,21 @@ export function parseServeArgs(argv: string[]): ServeArgs {
   });
   const port = Number(values.port);
   if (!/^\d+$/.test(values.port) || !Number.isInteger(port) || port > 65_535) throw new Error(`--port must be an integer 0–65535, got ${JSON.stringify(values.port)}`);
+  if (values.profile !== undefined && values.brokers !== undefined) throw new Error('--profile and --brokers are two ways to start a new cluster: give one');
+  let newCluster: ServeArgs['newCluster'] = { profile: NEW_CLUSTER_PROFILE };
+  if (values.brokers !== undefined) {
+    const brokers = Number(values.brokers);
+    if (!/^\d+$/.test(values.brokers) || brokers < 1 || brokers > 64) throw new Error(`--brokers must be an integer 1–64, got ${JSON.stringify(values.brokers)}`);
+    newCluster = { brokers };
+  } else if (values.profile !== undefined) {
+    const profiles = [...builtInProfiles().keys()];
+    if (!profiles.includes(values.profile)) throw new Error(`--profile must name a built-in profile (${profiles.join(', ')}), got ${JSON.stringify(values.profile)}`);
+    newCluster = { profile: values.profile };
+  }
   return {
     dataDir: resolve(values.data),
     port,
+    newCluster,
     ...(values.static !== undefined ? { staticDir: resolve(values.static) } : existsSync(BUILT_RENDERER) ? { staticDir: BUILT_RENDERER } : {}),
     ...(values['in-process'] ? { inProcess: true } : {}),
   };
@@ -80,13 +109,16 @@ export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; 
 }
 
 async function openServedCluster(args: ServeArgs): Promise<ServedCluster> {
+  const how = 'brokers' in args.newCluster ? { brokers: args.newCluster.brokers } : { initialProfile: args.newCluster.profile };
   if (args.inProcess) {
-    const cluster = openCluster({ dataDir: args.dataDir });
-    return { service: cluster.service, close: () => Promise.resolve(cluster.close()) };
+    const cluster = openCluster({ dataDir: args.dataDir, ...how });
+    return { service: cluster.service, created: cluster.created, ready: () => cluster.ready(READY_TIMEOUT_MS), close: () => Promise.resolve(cluster.close()) };
   }
-  const remote = await startRemoteService({ dataDir: args.dataDir });
+  const remote = await startRemoteService({ dataDir: args.dataDir, ...how });
   return {
     service: remote,
+    created: remote.created,
+    ready: () => remote.ready(),
     async close() {
       const code = await remote.close();
       if (code !== 0) throw new Error(`the engine process exited with ${code}`);
@@ -112,6 +144,15 @@ async function main(): Promise<void> {
   } catch (e) {
     process.stderr.write(`replica-studio serve: cannot start on ${args.dataDir}: ${oneLine(e)}\n`);
     process.exit(1);
+  }
+  const asked = process.argv.slice(2).find((a) => /^--(profile|brokers)(=|$)/.test(a));
+  if (!running.cluster.created && asked) {
+    const flag = 'brokers' in args.newCluster ? `--brokers ${args.newCluster.brokers}` : `--profile ${args.newCluster.profile}`;
+    process.stderr.write(`replica-studio serve: ${args.dataDir} holds a cluster already; ${flag} applies only to a new one\n`);
+  }
+  // The URL goes out once the brokers have registered: a script may create a topic at once.
+  if (!(await running.cluster.ready())) {
+    process.stderr.write(`replica-studio serve: not every broker was running after ${READY_TIMEOUT_MS / 1000} s; the console shows which\n`);
   }
   process.stdout.write(`${running.host.url}\n`);
 

@@ -58,7 +58,7 @@ describe('the parent channel of a utility process (process.parentPort)', () => {
     channel.close();
     expect(fake.listeners()).toBe(0);
     expect(channel.connected).toBe(false);
-    channel.send({ opened: true });
+    channel.send({ opened: true, created: false });
     expect(fake.posted).toEqual([]);
     vi.advanceTimersByTime(100);
     expect(exit).toHaveBeenCalledOnce();
@@ -108,8 +108,8 @@ describe('the parent channel of a Node child (process.send)', () => {
     fake.emitter.emit('message', { id: 3, method: 'topics.list', input: {} });
     expect(received).toEqual([{ id: 3, method: 'topics.list', input: {} }]);
     const sent = vi.fn();
-    channel.send({ opened: true }, sent);
-    expect(fake.sent).toEqual([{ opened: true }]);
+    channel.send({ opened: true, created: false }, sent);
+    expect(fake.sent).toEqual([{ opened: true, created: false }]);
     expect(sent).toHaveBeenCalledOnce();
     channel.close();
     expect(fake.proc.disconnect).toHaveBeenCalledOnce();
@@ -131,13 +131,13 @@ describe('currentParentChannel', () => {
   it('picks the utility-process port when there is one, the Node channel otherwise, and nothing without a parent', () => {
     const fake = fakeParentPort();
     const utility = currentParentChannel({ parentPort: fake.port, send: () => true, connected: true } as unknown as NodeJS.Process);
-    utility!.send({ opened: true });
-    expect(fake.posted).toEqual([{ opened: true }]);
+    utility!.send({ opened: true, created: false });
+    expect(fake.posted).toEqual([{ opened: true, created: false }]);
 
     const sent: unknown[] = [];
     const node = currentParentChannel({ send: (m: unknown) => sent.push(m) > 0, connected: true, on: () => {} } as unknown as NodeJS.Process);
-    node!.send({ opened: true });
-    expect(sent).toEqual([{ opened: true }]);
+    node!.send({ opened: true, created: false });
+    expect(sent).toEqual([{ opened: true, created: false }]);
 
     expect(currentParentChannel({ on: () => {} } as unknown as NodeJS.Process)).toBeUndefined();
   });

@@ -23,7 +23,7 @@ export type ParentMessage = { id: number; method: string; input?: unknown } | { 
 
 /** engine → parent: see the protocol table in `engine-process.ts`. */
 export type ChildMessage =
-  | { opened: true }
+  | { opened: true; created: boolean }
   | { ready: true; brokersReady: boolean }
   | { id: number; result: Result<unknown> }
   | { event: EngineEvent }

@@ -14,7 +14,8 @@
  *                                            the event loop, so other calls do not queue behind a
  *                                            burst of them)
  *                    { close: true }          orderly close (controlled shutdown), then exit 0
- *   child → parent   { opened: true }         the storage is open (the lock is held)
+ *   child → parent   { opened: true, created }  the storage is open (the lock is held); created:
+ *                                            the data directory held no cluster before
  *                    { ready: true, brokersReady }  `ready()` resolved (brokersReady: its answer)
  *                    { id, result }           the envelope `service.call` answered
  *                    { event }                an engine event
@@ -51,7 +52,7 @@ export function runEngineProcess(options: EngineProcessOptions, channel: ParentC
     fatal(e, channel);
     return;
   }
-  send({ opened: true });
+  send({ opened: true, created: cluster.created });
 
   const unsubscribe = cluster.service.subscribe((event) => send({ event }));
   let closing = false;
@@ -105,7 +106,7 @@ export function runEngineProcess(options: EngineProcessOptions, channel: ParentC
   process.on('SIGINT', () => {});
   process.on('SIGTERM', close);
 
-  void cluster.ready().then((brokersReady) => {
+  void cluster.ready(60_000).then((brokersReady) => {
     if (!closing) send({ ready: true, brokersReady });
   });
 }

@@ -20,9 +20,20 @@ import { createRealtimeDriver, type RealtimeDriver } from '../../app/service/rea
 import { seededRandom } from '../../app/service/seeded-random.js';
 import { SqliteStorage } from '../../app/storage/sqlite-storage.js';
 
+/**
+ * How every host starts a NEW cluster (the desktop app's first run and File › New Cluster, and
+ * `npm run serve` on an empty data directory): from this built-in profile — 3 brokers on 3 racks
+ * with its broker configs — unless the caller names another profile (`serve --profile NAME`) or,
+ * for tests and scripts, a bare broker count.
+ */
+export const NEW_CLUSTER_PROFILE = 'balanced';
+
 export interface OpenClusterOptions {
   dataDir: string;
-  /** Brokers of a new cluster (ids 1..n, no racks); an existing cluster keeps its own. Default 3. */
+  /**
+   * A new cluster of this many bare brokers (ids 1..n, no racks, no profile) instead of the
+   * profile; for tests and scripts. An existing cluster keeps its own.
+   */
   brokers?: number;
   /** The brokers' static configuration (server.properties). */
   staticConfigs?: Record<string, string>;
@@ -35,11 +46,17 @@ export interface OpenClusterOptions {
   /** Folder of the built-in profiles (default resources/profiles; the packaged app's resources folder). */
   profilesDir?: string;
   /**
-   * A built-in profile a NEW cluster starts from (the desktop app's first run): its broker count
-   * and racks shape the cluster, and its broker configs are applied once the cluster runs. An
-   * existing cluster is opened as it is.
+   * The built-in profile a NEW cluster starts from (default NEW_CLUSTER_PROFILE unless `brokers`
+   * is given): its broker count and racks shape the cluster, and its broker configs are applied
+   * before the cluster counts as ready. An existing cluster is opened as it is.
    */
   initialProfile?: string;
+}
+
+/** The profile a new cluster opened with these options starts from, if any. */
+export function newClusterProfile(options: Pick<OpenClusterOptions, 'brokers' | 'initialProfile'>): string | undefined {
+  if (options.initialProfile !== undefined) return options.initialProfile;
+  return options.brokers === undefined ? NEW_CLUSTER_PROFILE : undefined;
 }
 
 export interface OpenCluster {
@@ -49,9 +66,12 @@ export interface OpenCluster {
   readonly scheduler: ManualScheduler;
   readonly driver: RealtimeDriver;
   readonly storage: SqliteStorage;
+  /** True when this open created the cluster (the data directory held none). */
+  readonly created: boolean;
   /**
    * Resolves true once every broker that should run is registered and unfenced (in real time
-   * that takes a moment after opening, as in Kafka), false after `timeoutMs` of real time.
+   * that takes a moment after opening, as in Kafka) and a new cluster's profile is applied,
+   * false after `timeoutMs` of real time.
    */
   ready(timeoutMs?: number): Promise<boolean>;
   /** Orderly close: controlled shutdown of every broker, then the storage. Idempotent. */
@@ -66,8 +86,9 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
   const storage = SqliteStorage.open(dataDir);
   try {
     const isNew = Engine.savedTimeMs(storage) === 0 && storage.metadata().readAll().length === 0;
-    const profile = isNew && options.initialProfile !== undefined ? builtInProfiles(options.profilesDir).get(options.initialProfile) : undefined;
-    if (isNew && options.initialProfile !== undefined && !profile) throw new Error(`No built-in profile named ${JSON.stringify(options.initialProfile)}.`);
+    const profileName = isNew ? newClusterProfile(options) : undefined;
+    const profile = profileName !== undefined ? builtInProfiles(options.profilesDir).get(profileName) : undefined;
+    if (profileName !== undefined && !profile) throw new Error(`No built-in profile named ${JSON.stringify(profileName)}.`);
     const racks = profile ? resolveRacks(profile.cluster) : Array.from({ length: options.brokers ?? 3 }, () => null);
     const scheduler = new ManualScheduler(Math.max(Date.now(), Engine.savedTimeMs(storage)));
     const engine = storage.batch(() =>
@@ -96,12 +117,13 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
     });
     storage.batch(() => engine.start());
     driver.start();
-    if (profile) {
-      // Broker configs are cluster-wide dynamic configs: the controller records them at once.
-      void service.call('profiles.apply', { name: profile.name, dryRun: false }).then((r) => {
-        if (!r.ok) logger.error(`Could not apply the initial profile ${profile.name}`, new Error(`${r.error.code}: ${r.error.message}`));
-      });
-    }
+    // Broker configs are cluster-wide dynamic configs: the controller records them at once.
+    const profileApplied: Promise<boolean> = profile
+      ? service.call('profiles.apply', { name: profile.name, dryRun: false }).then((r) => {
+          if (!r.ok) logger.error(`Could not apply the initial profile ${profile.name}`, new Error(`${r.error.code}: ${r.error.message}`));
+          return r.ok;
+        })
+      : Promise.resolve(true);
 
     let closed = false;
     const close = (): void => {
@@ -126,6 +148,7 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
     const isReady = (): boolean => engine.listBrokers().every((b) => b.state !== 'starting' && b.state !== 'fenced');
     const ready = async (timeoutMs = 30_000): Promise<boolean> => {
       const deadline = Date.now() + timeoutMs;
+      await profileApplied;
       for (;;) {
         if (closed) return false;
         driver.sync();
@@ -135,7 +158,7 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
       }
     };
 
-    return { dataDir, service, engine, scheduler, driver, storage, ready, close };
+    return { dataDir, service, engine, scheduler, driver, storage, created: isNew, ready, close };
   } catch (e) {
     storage.close();
     throw e;

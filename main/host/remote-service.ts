@@ -36,6 +36,8 @@ export type RemoteServiceOptions = EngineProcessOptions & Omit<RemoteConnectOpti
 export interface RemoteService extends Pick<ClusterService, 'call' | 'subscribe'> {
   /** The child's pid (-1 if it has none). */
   readonly pid: number;
+  /** True when the child created the cluster (its data directory held none). */
+  readonly created: boolean;
   /** Resolves true once every broker runs, false if `ready()` timed out or the child is gone. */
   ready(): Promise<boolean>;
   /** Orderly close; resolves with the child's exit code once it exited. Idempotent. */
@@ -78,6 +80,7 @@ export async function connectRemoteService(child: EngineProcessHandle, options: 
     error: { code: 'INTERNAL', message: `Internal error in ${method}: the engine process is not running (${gone ?? 'gone'}).`, retriable: false },
   });
 
+  let created = false;
   const opened = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
       reject(new Error(`the engine process did not open ${dataDir} within ${openTimeoutMs} ms`));
@@ -98,6 +101,7 @@ export async function connectRemoteService(child: EngineProcessHandle, options: 
         waiting?.resolve(message.result);
       } else if ('opened' in message) {
         clearTimeout(timer);
+        created = message.created;
         resolve();
       } else if ('ready' in message) {
         settleReady(message.brokersReady);
@@ -159,6 +163,7 @@ export async function connectRemoteService(child: EngineProcessHandle, options: 
     get pid() {
       return child.pid ?? -1;
     },
+    created,
     call: call as <M extends MethodName>(method: M, input: unknown) => Promise<Result<MethodResult<M>>>,
     subscribe(listener: (event: EngineEvent) => void) {
       listeners.add(listener);

@@ -17,7 +17,9 @@ export interface StoreHost {
 }
 
 export async function startStoreHost(): Promise<StoreHost> {
-  const host = await startServe();
+  // A new cluster with Kafka's own defaults (3 brokers, no racks, no profile): the store tests'
+  // expectations (min.insync.replicas 1 from DEFAULT_CONFIG, …) are Kafka's defaults.
+  const host = await startServe({ extraArgs: ['--brokers', '3'] });
   const client = createClient(
     createHttpTransport({
       baseUrl: host.origin,
