@@ -159,20 +159,22 @@ export default defineConfig(
 
   // ---- app/ ---------------------------------------------------------------------------------
   layer({
+    // pure-rand is the one package: the seeded random the engine runs on (pure, no I/O), kept
+    // beside ManualScheduler so product and simulation share both deterministic ports.
     name: 'app/core',
     dirs: ['app/core'],
     ignores: TESTS,
     paths: ['app/core', 'app/api'],
-    packages: [only([], 'app/core is the deterministic domain: no packages and no node:* (clock, scheduler, random and storage are injected).')],
+    packages: [only(['pure-rand'], 'app/core is the deterministic domain: no packages but pure-rand and no node:* (clock, scheduler, random and storage are injected).')],
     why: 'app/core imports only app/core and app/api.',
   }),
   layer({
     name: 'app/core tests',
     dirs: ['app/core'],
     files: TESTS.map((t) => `app/core/${t}`),
-    paths: ['app/core', 'app/api', 'app/service'],
-    packages: [only(['vitest', 'fast-check'], 'Tests in app/core may add vitest, fast-check and app/service, nothing else.')],
-    why: 'Tests in app/core import only app/core, app/api and app/service.',
+    paths: ['app/core', 'app/api'],
+    packages: [only(['pure-rand', 'vitest', 'fast-check'], 'Tests in app/core may add vitest and fast-check, nothing else.')],
+    why: 'Tests in app/core import only app/core and app/api.',
   }),
   layer({
     name: 'app/api',
@@ -195,29 +197,55 @@ export default defineConfig(
     why: 'app/storage imports only app/storage, app/core and app/api.',
   }),
   layer({
-    // Storage tests run whole clusters on real files through the service's simulation harness.
+    // Storage tests run whole clusters on real files through the simulation.
     name: 'app/storage tests',
     dirs: ['app/storage'],
     files: TESTS.map((t) => `app/storage/${t}`),
-    paths: ['app/storage', 'app/core', 'app/api', 'app/service'],
-    packages: [only(['better-sqlite3', 'crc-32', 'node:*', 'vitest', 'fast-check'], 'Tests in app/storage may add vitest, fast-check and app/service.')],
-    why: 'Tests in app/storage import only app/storage, app/core, app/api and app/service.',
+    paths: ['app/storage', 'app/core', 'app/api', 'app/sim'],
+    packages: [only(['better-sqlite3', 'crc-32', 'node:*', 'vitest', 'fast-check'], 'Tests in app/storage may add vitest, fast-check and app/sim.')],
+    why: 'Tests in app/storage import only app/storage, app/core, app/api and app/sim (the simulation).',
   }),
   layer({
+    // The product only: the simulation and its tools live in app/sim, which builds on this.
     name: 'app/service',
     dirs: ['app/service'],
+    ignores: TESTS,
     paths: ['app/service', 'app/storage', 'app/core', 'app/api'],
     packages: [
       deny(UI_PACKAGES, 'app/ never imports electron, vue or pinia.'),
       deny(['better-sqlite3'], 'app/service reaches SQLite only through app/storage.'),
     ],
-    why: 'app/service imports only app/service, app/storage, app/core and app/api.',
+    why: 'app/service imports only app/service, app/storage, app/core and app/api (never app/sim).',
+  }),
+  layer({
+    // Service tests run the service over a simulated cluster (app/sim/virtual-service.ts).
+    name: 'app/service tests',
+    dirs: ['app/service'],
+    files: TESTS.map((t) => `app/service/${t}`),
+    paths: ['app/service', 'app/storage', 'app/core', 'app/api', 'app/sim'],
+    packages: [
+      deny(UI_PACKAGES, 'app/ never imports electron, vue or pinia.'),
+      deny(['better-sqlite3'], 'Service tests reach SQLite only through app/storage.'),
+    ],
+    why: 'Tests in app/service import only app/service, app/storage, app/core, app/api and app/sim.',
+  }),
+  layer({
+    // The tools that prove the engine: simulation, fault run, crash host, scenarios. They build
+    // on the product; nothing in the product imports them.
+    name: 'app/sim',
+    dirs: ['app/sim'],
+    paths: ['app/sim', 'app/service', 'app/storage', 'app/core', 'app/api'],
+    packages: [
+      deny(UI_PACKAGES, 'app/ never imports electron, vue or pinia.'),
+      deny(['better-sqlite3'], 'app/sim reaches SQLite only through app/storage.'),
+    ],
+    why: 'app/sim imports only app/sim, app/service, app/storage, app/core and app/api.',
   }),
   layer({
     // Files directly in app/ or in a folder not named in DESIGN.md: at least keep the UI out.
     name: 'app/other',
     dirs: ['app'],
-    ignores: ['app/core/**', 'app/api/**', 'app/storage/**', 'app/service/**'],
+    ignores: ['app/core/**', 'app/api/**', 'app/storage/**', 'app/service/**', 'app/sim/**'],
     paths: ['app'],
     packages: [deny(UI_PACKAGES, 'app/ never imports electron, vue or pinia.')],
     why: 'app/ never imports main/ or renderer/.',

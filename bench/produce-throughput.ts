@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { LogRecord, RecordBatch } from '../app/core/log/records.js';
 import { estimateBatchSize } from '../app/core/log/records.js';
-import { Simulation } from '../app/service/sim.js';
+import { Simulation } from '../app/sim/simulation.js';
 import { migrate } from '../app/storage/migrations.js';
 import { encodeRecordBatch } from '../app/storage/record-batch-codec.js';
 import { SqliteStorage, type SqliteFile } from '../app/storage/sqlite-storage.js';

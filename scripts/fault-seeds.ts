@@ -1,5 +1,5 @@
 /**
- * Runs the seeded randomized fault test over many seeds (app/service/fault-run.ts).
+ * Runs the seeded randomized fault test over many seeds (app/sim/fault-run/).
  *
  *   npm run faults -- --seeds 10000 [--from N] [--jobs J]   run seeds N .. N+10000-1
  *   npm run faults -- --seed S [--verbose]                  replay one seed, print its history
@@ -15,7 +15,7 @@ import { fork } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { runFaultSeed, type FaultRunResult } from '../app/service/fault-run.js';
+import { runFaultSeed, type FaultRunResult } from '../app/sim/fault-run/run.js';
 
 interface SeedOutcome {
   seed: number;

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { KafkaError } from '../api/errors.js';
 import {
   COLLISION_WARNING,
   assertNoCollision,
@@ -9,16 +8,7 @@ import {
   isValidTopicName,
   validateTopicName,
 } from './topic-names.js';
-
-function failure(fn: () => void): KafkaError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof KafkaError) return e;
-    throw e;
-  }
-  throw new Error('expected a KafkaError');
-}
+import { kafkaErrorOf } from './test-support/kafka-error.js';
 
 describe('topic names', () => {
   it("topic names follow Kafka's rules (scenario 21 names)", () => {
@@ -31,21 +21,21 @@ describe('topic names', () => {
       ['a'.repeat(250), `Topic name is invalid: the length of '${'a'.repeat(250)}' is longer than the max allowed length 249`],
     ];
     for (const [name, message] of cases) {
-      const err = failure(() => validateTopicName(name));
+      const err = kafkaErrorOf(() => validateTopicName(name));
       expect(err.code).toBe('INVALID_TOPIC_EXCEPTION');
       expect(err.message).toBe(message);
     }
     expect(() => validateTopicName('a'.repeat(249))).not.toThrow();
     expect(isValidTopicName('orders.v1_final-2')).toBe(true);
 
-    const meta = failure(() => validateTopicName('__cluster_metadata'));
+    const meta = kafkaErrorOf(() => validateTopicName('__cluster_metadata'));
     expect(meta.code).toBe('INVALID_REQUEST');
     expect(meta.message).toBe('Creation of internal topic __cluster_metadata is prohibited.');
   });
 
   it("rejects 'a_b' once 'a.b' exists, but an exact duplicate is not a collision", () => {
     const existing = ['a.b'];
-    const err = failure(() => assertNoCollision('a_b', existing));
+    const err = kafkaErrorOf(() => assertNoCollision('a_b', existing));
     expect(err.code).toBe('INVALID_TOPIC_EXCEPTION');
     expect(err.message).toBe("Topic 'a_b' collides with existing topic: a.b");
     expect(collidingTopic('a.b', ['a_b'])).toBe('a_b');

@@ -4,9 +4,10 @@ import type { EngineEvent } from '../api/events.js';
 import { createEngine } from '../core/engine.js';
 import { MemoryStorage } from '../core/log/memory-log-store.js';
 import { ManualScheduler } from '../core/time.js';
-import { createClusterService, createVirtualClusterService, type ServiceLogger } from './cluster-service.js';
+import { createClusterService, type ServiceLogger } from './cluster-service.js';
+import { createVirtualClusterService } from '../sim/virtual-service.js';
 import { RealtimeDriver } from './realtime-driver.js';
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '../core/random.js';
 
 function ok<T>(r: Result<T>): T {
   if (!r.ok) throw new Error(`expected ok, got ${r.error.code}: ${r.error.message}`);

@@ -47,7 +47,6 @@ import { adminHandlers } from './admin-handlers.js';
 import { profileHandlers } from './profile-handlers.js';
 import { RecentEvents, UNBUFFERED_EVENTS } from './recent-events.js';
 import type { RealtimeDriver } from './realtime-driver.js';
-import { Simulation, type SimOptions } from './sim.js';
 
 /** Where the service reports its own bugs (INTERNAL errors) and failing event listeners. */
 export interface ServiceLogger {
@@ -367,7 +366,6 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
   };
 }
 
-
 function issueText(issue: { path: PropertyKey[]; message: string }): string {
   return issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message;
 }
@@ -385,35 +383,4 @@ function consumeError(input: { topic: string; partition: number; offset: number 
     default:
       return new KafkaError(r.errorCode, `Fetching ${tp} at offset ${input.offset} failed with ${r.errorCode}.`, details);
   }
-}
-
-/** Options of `createVirtualClusterService`: a simulated cluster plus the service's own options. */
-export interface VirtualClusterServiceOptions extends SimOptions {
-  clusterId?: string;
-  logger?: ServiceLogger;
-  /** Run the virtual clock until async operations answer (default 600 000 ms); null: step by hand. */
-  fastForwardMs?: number | null;
-}
-
-/** A service over a `Simulation` (virtual clock, seeded random, in-memory storage), for tests and drills. */
-export interface VirtualClusterService extends ClusterService {
-  readonly sim: Simulation;
-}
-
-/** Create a simulated cluster (started unless `start: false`) and the service over it. */
-export function createVirtualClusterService(options: VirtualClusterServiceOptions = {}): VirtualClusterService {
-  const { clusterId, logger, fastForwardMs, ...simOptions } = options;
-  const sim = new Simulation(simOptions);
-  const ff = fastForwardMs === undefined ? 600_000 : fastForwardMs;
-  const service = createClusterService({
-    engine: sim.engine,
-    scheduler: sim.scheduler,
-    ...(simOptions.staticConfigs ? { staticConfigs: simOptions.staticConfigs } : {}),
-    ...(clusterId !== undefined ? { clusterId } : {}),
-    ...(logger ? { logger } : {}),
-    ...(ff !== null ? { fastForwardMs: ff } : {}),
-    // The simulation started the cluster before the service existed: its timeline so far.
-    initialEvents: sim.events,
-  });
-  return { ...service, sim };
 }

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KafkaError } from '../api/errors.js';
-import { recordText, Simulation, textRecord } from '../service/sim.js';
+import { recordText, Simulation, textRecord } from '../sim/simulation.js';
 import { latestVersion, migrate } from './migrations.js';
 import { SqliteStorage } from './sqlite-storage.js';
-import { kafkaErrorOf } from '../service/test-support/kafka-error.js';
+import { kafkaErrorOf } from '../core/test-support/kafka-error.js';
 
 const dirs: string[] = [];
 function tempDir(): string {

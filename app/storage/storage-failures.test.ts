@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { recordText, Simulation } from '../service/sim.js';
+import { recordText, Simulation } from '../sim/simulation.js';
 import { SqliteStorage } from './sqlite-storage.js';
 
 const dirs: string[] = [];

@@ -17,7 +17,7 @@ import { resolveRacks } from '../../app/core/profiles/settings.js';
 import { createClusterService, type ClusterService, type ServiceLogger } from '../../app/service/cluster-service.js';
 import { builtInProfiles } from '../../app/service/profile-handlers.js';
 import { createRealtimeDriver, type RealtimeDriver } from '../../app/service/realtime-driver.js';
-import { seededRandom } from '../../app/service/seeded-random.js';
+import { seededRandom } from '../../app/core/random.js';
 import { SqliteStorage } from '../../app/storage/sqlite-storage.js';
 
 /**

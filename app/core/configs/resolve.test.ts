@@ -11,7 +11,7 @@ import {
   topicConfigValue,
   validateConfigs,
 } from './resolve.js';
-import { kafkaErrorOf } from '../../service/test-support/kafka-error.js';
+import { kafkaErrorOf } from '../test-support/kafka-error.js';
 
 const failure = kafkaErrorOf;
 

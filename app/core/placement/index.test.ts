@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Random } from '../random.js';
 import { placeReplicas, type PlacementBroker, type PlacementStrategy } from './index.js';
-import { kafkaErrorOf } from '../../service/test-support/kafka-error.js';
-import { seededRandom } from '../../service/seeded-random.js';
+import { kafkaErrorOf } from '../test-support/kafka-error.js';
+import { seededRandom } from '../random.js';
 
 const seeded = seededRandom;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from './random.js';
 
 describe('seededRandom', () => {
   it('gives the same sequence for the same seed and a different one for another seed', () => {

@@ -2,21 +2,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KafkaError } from '../../api/errors.js';
+import { kafkaErrorOf } from '../../core/test-support/kafka-error.js';
 import type { StorageProvider } from '../../core/log/log-store.js';
 import { MemoryStorage } from '../../core/log/memory-log-store.js';
 import { SqliteStorage } from '../../storage/sqlite-storage.js';
-import type { Simulation } from '../sim.js';
+import type { Simulation } from '../simulation.js';
 
 /** The error code a synchronous engine call throws. */
 export function errorCode(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof KafkaError) return e.code;
-    throw e;
-  }
-  throw new Error('expected a KafkaError, but the call succeeded');
+  return kafkaErrorOf(fn).code;
 }
 
 /** Run the clock until the controller's ISR of `topic-partition` equals `isr` (as a set). */

@@ -10,7 +10,7 @@ import type { LogRecord } from '../core/log/records.js';
 import type { StorageProvider } from '../core/log/log-store.js';
 import { ManualScheduler } from '../core/time.js';
 import type { EngineEvent } from '../api/events.js';
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '../core/random.js';
 
 export interface SimOptions {
   seed?: number;

@@ -3,7 +3,7 @@
  * produces acks=all as fast as it can, so that `crash-recovery.test.ts` can SIGKILL it at any
  * moment and check what the directory kept.
  *
- *   node --import tsx app/service/crash-host.ts <dataDir> <seed>
+ *   node --import tsx app/sim/crash-host.ts <dataDir> <seed>
  *
  * It opens (or creates) topic `acked` (3 partitions, RF=3, min.insync.replicas=2), runs the
  * virtual clock until every broker runs and every partition has a leader, prints `{"ready":true}`
@@ -28,8 +28,8 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SqliteStorage } from '../storage/sqlite-storage.js';
-import { seededRandom } from './seeded-random.js';
-import { Simulation, textRecord } from './sim.js';
+import { seededRandom } from '../core/random.js';
+import { Simulation, textRecord } from './simulation.js';
 
 export const CRASH_TOPIC = 'acked';
 export const CRASH_PARTITIONS = 3;
@@ -150,7 +150,7 @@ if (isMain()) {
   const [dataDir, seedArg] = process.argv.slice(2);
   const seed = Number(seedArg);
   if (!dataDir || !Number.isSafeInteger(seed)) {
-    process.stderr.write('usage: node --import tsx app/service/crash-host.ts <dataDir> <seed>\n');
+    process.stderr.write('usage: node --import tsx app/sim/crash-host.ts <dataDir> <seed>\n');
     process.exit(2);
   }
   try {

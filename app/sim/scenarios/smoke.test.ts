@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Simulation, recordText } from '../sim.js';
+import { Simulation, recordText } from '../simulation.js';
 
 describe('a simulated 3-broker cluster', () => {
   it('starts, elects a controller, creates a topic, replicates and serves acks=all writes', () => {

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteStorage } from '../../storage/sqlite-storage.js';
-import { createVirtualClusterService, type VirtualClusterService } from '../cluster-service.js';
+import { createVirtualClusterService, type VirtualClusterService } from '../virtual-service.js';
 
 export interface DataDirService {
   s: VirtualClusterService;

@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ProduceResult } from '../../core/engine.js';
-import { recordText, Simulation, textRecord } from '../sim.js';
+import { recordText, Simulation, textRecord } from '../simulation.js';
 import { replica, waitForIsr } from './support.js';
 
 /** A topic on [1,2,3] whose ISR has shrunk to the leader alone. */

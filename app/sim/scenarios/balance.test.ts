@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildBalanceModel, planBalance, type BalanceSizes } from '../../core/balance/index.js';
-import { recordText, Simulation } from '../sim.js';
+import { recordText, Simulation } from '../simulation.js';
 
 const TOPIC = 'orders';
 const PARTITIONS = 30;

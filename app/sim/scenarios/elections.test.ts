@@ -3,7 +3,7 @@
  * auto leader rebalance and controlled shutdown.
  */
 import { describe, expect, it } from 'vitest';
-import { recordText, Simulation, textRecord } from '../sim.js';
+import { recordText, Simulation, textRecord } from '../simulation.js';
 import { offlinePartitionCount, replica, values, waitForIsr } from './support.js';
 
 /** Scenario 11's setup: replicas [1,2,3], ISR {1,3} (2 lagging), leader 1. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runFaultSeed, type FaultRunResult, type TimedFault } from './fault-run.js';
+import { runFaultSeed, type FaultRunResult, type TimedFault } from './run.js';
 
 const SEEDS = 200;
 

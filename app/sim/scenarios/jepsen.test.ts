@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProduceResult } from '../../core/engine.js';
-import { recordText, Simulation, textRecord } from '../sim.js';
+import { recordText, Simulation, textRecord } from '../simulation.js';
 import { cleanUpStorages, replica, STORAGES, values, waitForIsr } from './support.js';
 
 function jepsenSetup(seed: number, minIsr: string): Simulation {

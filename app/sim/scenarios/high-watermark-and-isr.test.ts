@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { FetchResponse } from '../../core/broker/messages.js';
-import { recordText, Simulation } from '../sim.js';
+import { recordText, Simulation } from '../simulation.js';
 import { fencedBrokerCount, replica, values, waitForIsr } from './support.js';
 
 describe('high watermark and ISR', () => {

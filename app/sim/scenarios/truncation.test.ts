@@ -3,7 +3,7 @@
  * Scenario 18's cache lookup table is also tested on the cache itself (app/core/log/epoch-cache.test.ts).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Simulation } from '../sim.js';
+import { Simulation } from '../simulation.js';
 import { cleanUpStorages, replica, STORAGES, waitForIsr } from './support.js';
 
 describe.each(STORAGES)('follower truncation and leader epochs, $name', ({ make }) => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ListOffsetsResponse } from '../../core/broker/messages.js';
-import { Simulation } from '../sim.js';
+import { Simulation } from '../simulation.js';
 import { replica } from './support.js';
 
 const MINUTE = 60_000;

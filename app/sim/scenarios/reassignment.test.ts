@@ -3,9 +3,9 @@
  * replication throttle that `kafka-reassign-partitions.sh --throttle` sets (§7c, §7d).
  */
 import { describe, expect, it } from 'vitest';
-import { KafkaError } from '../../api/errors.js';
+import { kafkaErrorOf } from '../../core/test-support/kafka-error.js';
 import type { LogRecord } from '../../core/log/records.js';
-import { recordText, Simulation } from '../sim.js';
+import { recordText, Simulation } from '../simulation.js';
 import { errorCode, replica, values, waitForIsr } from './support.js';
 
 type Sim = Simulation;
@@ -16,16 +16,6 @@ const sorted = (xs: readonly number[]): number[] => [...xs].sort((a, b) => a - b
 function underReplicated(sim: Sim, topic: string, partition = 0): boolean {
   const p = sim.partition(topic, partition);
   return p.leader >= 0 && p.replicas.length - p.addingReplicas.length > p.isr.length;
-}
-
-function thrown(fn: () => unknown): KafkaError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof KafkaError) return e;
-    throw e;
-  }
-  throw new Error('expected a KafkaError, but the call succeeded');
 }
 
 function topicConfigs(sim: Sim, topic: string): Record<string, string> {
@@ -176,13 +166,13 @@ function invalidTargets(): void {
   const target = (replicas: number[], partition = 0) => ({ topic: 'foo', partition, replicas });
 
   // The tool refuses before it changes anything ...
-  const unknown = thrown(() => sim.engine.executeReassignment({ partitions: [target([4, 5, 99])], throttleBytesPerSec: 1_048_576 }));
+  const unknown = kafkaErrorOf(() => sim.engine.executeReassignment({ partitions: [target([4, 5, 99])], throttleBytesPerSec: 1_048_576 }));
   expect([unknown.code, unknown.message]).toEqual(['INVALID_REPLICA_ASSIGNMENT', 'Unknown broker id 99']);
-  const dup = thrown(() => sim.engine.executeReassignment({ partitions: [target([4, 4, 5])] }));
+  const dup = kafkaErrorOf(() => sim.engine.executeReassignment({ partitions: [target([4, 4, 5])] }));
   expect([dup.code, dup.message]).toEqual(['INVALID_REPLICA_ASSIGNMENT', 'Partition replica lists may not contain duplicate entries: foo-0 contains multiple entries for 4']);
-  expect(thrown(() => sim.engine.executeReassignment({ partitions: [] })).message).toBe('Partition reassignment list cannot be empty');
-  expect(thrown(() => sim.engine.executeReassignment({ partitions: [target([])] })).message).toBe('Partition replica list cannot be empty');
-  expect(thrown(() => sim.engine.executeReassignment({ partitions: [target([4, 5, 6]), target([5, 6, 4])] })).message).toBe(
+  expect(kafkaErrorOf(() => sim.engine.executeReassignment({ partitions: [] })).message).toBe('Partition reassignment list cannot be empty');
+  expect(kafkaErrorOf(() => sim.engine.executeReassignment({ partitions: [target([])] })).message).toBe('Partition replica list cannot be empty');
+  expect(kafkaErrorOf(() => sim.engine.executeReassignment({ partitions: [target([4, 5, 6]), target([5, 6, 4])] })).message).toBe(
     'Partition reassignment contains duplicate topic partitions: foo-0',
   );
   expect(errorCode(() => sim.engine.executeReassignment({ partitions: [target([4, 5, 6], 7)] }))).toBe('UNKNOWN_TOPIC_OR_PARTITION');

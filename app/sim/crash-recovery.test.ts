@@ -20,8 +20,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteStorage } from '../storage/sqlite-storage.js';
 import { CRASH_PARTITIONS, CRASH_TOPIC, type CrashHostLine } from './crash-host.js';
-import { seededRandom } from './seeded-random.js';
-import { recordText, Simulation } from './sim.js';
+import { seededRandom } from '../core/random.js';
+import { recordText, Simulation } from './simulation.js';
 
 const HOST = fileURLToPath(new URL('./crash-host.ts', import.meta.url));
 const REPO = fileURLToPath(new URL('../..', import.meta.url));

@@ -5,22 +5,12 @@
  * image records.
  */
 import { describe, expect, it } from 'vitest';
-import { KafkaError } from '../../api/errors.js';
+import { kafkaErrorOf } from '../../core/test-support/kafka-error.js';
 import type { PartitionState } from '../../core/metadata/records.js';
 import type { PlacementStrategy } from '../../core/placement/index.js';
-import { Simulation, recordText } from '../sim.js';
+import { Simulation, recordText } from '../simulation.js';
 
 const strategies: PlacementStrategy[] = ['classic', 'striped'];
-
-function errorOf(fn: () => unknown): KafkaError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof KafkaError) return e;
-    throw e;
-  }
-  throw new Error('expected a KafkaError, but the call succeeded');
-}
 
 /** The replica lists of a topic as the controller's image records them, by partition id. */
 function assignmentOf(sim: Simulation, topic: string): number[][] {
@@ -181,7 +171,7 @@ describe('replica placement and topic creation through the controller', () => {
         }
       }
       // The fenced broker still counts as registered for the RF check.
-      expect(errorOf(() => fencedSim.engine.controller.createTopic({ name: 'too-wide', partitions: 1, replicationFactor: 6 })).message).toContain(
+      expect(kafkaErrorOf(() => fencedSim.engine.controller.createTopic({ name: 'too-wide', partitions: 1, replicationFactor: 6 })).message).toContain(
         'only 5 broker(s) are registered',
       );
 
@@ -213,7 +203,7 @@ describe('replica placement and topic creation through the controller', () => {
         const counts = firstReplicaCounts(shutdownSim, topic);
         for (const b of [1, 2, 3, 5]) c.check(counts.get(b) === 2 || counts.get(b) === 3, `${strategy} ${topic}: broker ${b} first replica of ${counts.get(b) ?? 0}`);
       }
-      const wide = errorOf(() => shutdownSim.engine.controller.createTopic({ name: 'too-wide', partitions: 1, replicationFactor: 5 }));
+      const wide = kafkaErrorOf(() => shutdownSim.engine.controller.createTopic({ name: 'too-wide', partitions: 1, replicationFactor: 5 }));
       expect(wide.code).toBe('INVALID_REPLICATION_FACTOR');
       expect(wide.message).toContain('only 4 broker(s) are registered');
       expect(registration()).toMatchObject({ inControlledShutdown: true, fenced: false });
@@ -225,7 +215,7 @@ describe('replica placement and topic creation through the controller', () => {
   it('scenario 21: create-topic validation', () => {
     const sim = new Simulation({ seed: 21, brokers: 3 });
     const controller = sim.engine.controller;
-    const create = (input: Parameters<typeof controller.createTopic>[0]) => errorOf(() => controller.createTopic(input));
+    const create = (input: Parameters<typeof controller.createTopic>[0]) => kafkaErrorOf(() => controller.createTopic(input));
     const metadataEnd = () => controller.endOffset;
 
     // Replication factor and partition count.
@@ -347,23 +337,23 @@ describe('replica placement and topic creation through the controller', () => {
       expect(sim.consumeAll('grow', p).map(recordText)).toEqual([`new${p}`]);
     }
 
-    const same = errorOf(() => controller.createPartitions('grow', 6));
+    const same = kafkaErrorOf(() => controller.createPartitions('grow', 6));
     expect(same.code).toBe('INVALID_PARTITIONS');
     expect(same.message).toContain('already has 6');
-    const fewer = errorOf(() => controller.createPartitions('grow', 4));
+    const fewer = kafkaErrorOf(() => controller.createPartitions('grow', 4));
     expect(fewer.code).toBe('INVALID_PARTITIONS');
     expect(fewer.message).toContain('4 would not be an increase');
 
     // Manual assignments must name exactly the added partitions, with the topic's RF.
-    expect(errorOf(() => controller.createPartitions('grow', 8, [[1, 2, 3]])).code).toBe('INVALID_REPLICA_ASSIGNMENT');
-    expect(errorOf(() => controller.createPartitions('grow', 7, [[1, 2, 3], [2, 3, 1]])).code).toBe('INVALID_REPLICA_ASSIGNMENT');
+    expect(kafkaErrorOf(() => controller.createPartitions('grow', 8, [[1, 2, 3]])).code).toBe('INVALID_REPLICA_ASSIGNMENT');
+    expect(kafkaErrorOf(() => controller.createPartitions('grow', 7, [[1, 2, 3], [2, 3, 1]])).code).toBe('INVALID_REPLICA_ASSIGNMENT');
     // A topic of RF 3 takes no RF 2 partition (Kafka validates each list against the topic's RF).
-    const narrower = errorOf(() => controller.createPartitions('grow', 7, [[1, 2]]));
+    const narrower = kafkaErrorOf(() => controller.createPartitions('grow', 7, [[1, 2]]));
     expect(narrower.code).toBe('INVALID_REPLICA_ASSIGNMENT');
     expect(narrower.message).toContain('with 2 replica(s)');
-    expect(errorOf(() => controller.createPartitions('grow', 7, [[1, 1, 2]])).code).toBe('INVALID_REPLICA_ASSIGNMENT');
-    expect(errorOf(() => controller.createPartitions('grow', 7, [[1, 2, 9]])).code).toBe('INVALID_REPLICA_ASSIGNMENT');
-    expect(errorOf(() => controller.createPartitions('missing', 7)).code).toBe('UNKNOWN_TOPIC_OR_PARTITION');
+    expect(kafkaErrorOf(() => controller.createPartitions('grow', 7, [[1, 1, 2]])).code).toBe('INVALID_REPLICA_ASSIGNMENT');
+    expect(kafkaErrorOf(() => controller.createPartitions('grow', 7, [[1, 2, 9]])).code).toBe('INVALID_REPLICA_ASSIGNMENT');
+    expect(kafkaErrorOf(() => controller.createPartitions('missing', 7)).code).toBe('UNKNOWN_TOPIC_OR_PARTITION');
     expect(statesOf(sim, 'grow')).toHaveLength(6);
 
     controller.createPartitions('grow', 8, [

@@ -1,0 +1,285 @@
+/**
+ * The fault run's checker: Kafka's durability guarantees, watched while faults hit the cluster
+ * and checked again once it has healed.
+ *
+ * Invariants (see Kafka's replication design: the high-watermark rule, KIP-101 and KIP-279):
+ * 1. Every acknowledged record (errorCode NONE) is readable at its offset with its value once the
+ *    faults heal, and so is every record a consumer saw.
+ * 2. The committed prefix never shrinks ("the cluster-wide HW never goes backwards"): a leader's
+ *    HW is monotonic within its epoch, and a leader taking over epoch E starts with a log end
+ *    offset at least as high as any HW a leader of an earlier epoch exposed. A new leader may start
+ *    with a stale HW but never without committed records. The final HW is at least the highest HW
+ *    ever exposed.
+ * 3. At checkpoints, every live ISR member agrees with the leader (value and batch epoch) on every
+ *    offset below min(leader HW, its LEO); every live replica agrees below its own HW.
+ * 4. No value is written at two offsets; no unclean election happens while it is disabled.
+ */
+import type { EngineEvent } from '../../api/events.js';
+import type { ReplicaPartition } from '../../core/broker/partition.js';
+import type { PartitionTrack, RunContext, TopicPartition } from './context.js';
+
+const CHECKPOINT_EVERY_MS = 5_000;
+const decoder = new TextDecoder();
+
+export class Checker {
+  constructor(
+    private readonly ctx: RunContext,
+    private readonly uncleanAllowed: boolean,
+  ) {}
+
+  onEvent(e: EngineEvent): void {
+    const ctx = this.ctx;
+    switch (e.type) {
+      case 'highWatermark.advanced':
+        return this.onHighWatermark(e.topic, e.partition, e.brokerId, e.highWatermark, e.previous);
+      case 'leader.changed':
+        ctx.stats.leaderChanges++;
+        if (e.unclean && !this.uncleanAllowed) ctx.violation(`${e.topic}-${e.partition}: unclean election of ${e.leader} although unclean.leader.election.enable=false`);
+        return;
+      case 'replica.truncated':
+        ctx.stats.truncations++;
+        return;
+      default:
+        return;
+    }
+  }
+
+  private onHighWatermark(topic: string, partition: number, brokerId: number, hw: number, previous: number): void {
+    const ctx = this.ctx;
+    const key = `${topic}-${partition}`;
+    const t = ctx.track.get(key);
+    const p = ctx.sim.engine.brokers.get(brokerId)?.partitionFor(topic, partition);
+    if (!t || !p) return;
+    const epoch = p.leaderEpoch;
+    const lk = `${brokerId}|${epoch}`;
+    const last = t.leaderHw.get(lk);
+    if (last !== undefined && previous < last) ctx.violation(`${key}: leader ${brokerId} HW went backwards within epoch ${epoch} (${last} -> ${previous})`);
+    if (hw <= previous) ctx.violation(`${key}: leader ${brokerId} reported an HW advance ${previous} -> ${hw}`);
+    t.leaderHw.set(lk, hw);
+    t.maxHw = Math.max(t.maxHw, hw);
+    this.noteTakeover(key, t, brokerId, p);
+    if (hw > (t.hwByEpoch.get(epoch) ?? -1)) {
+      t.hwByEpoch.set(epoch, hw);
+      for (const [e, start] of t.epochStart) {
+        if (e > epoch && hw > start.offset) {
+          ctx.violation(`${key}: leader ${brokerId} of epoch ${epoch} exposed HW ${hw}, but broker ${start.broker} took over later epoch ${e} with only ${start.offset} records`);
+        }
+      }
+    }
+  }
+
+  /** Record when a broker leads an epoch, and check it started with the whole committed prefix. */
+  private noteTakeover(key: string, t: PartitionTrack, brokerId: number, p: ReplicaPartition): void {
+    if (!p.isLeader) return;
+    const known = t.epochStart.get(p.leaderEpoch);
+    if (known) {
+      if (known.broker !== brokerId) this.ctx.violation(`${key}: brokers ${known.broker} and ${brokerId} both led epoch ${p.leaderEpoch}`);
+      return;
+    }
+    const start = p.leaderEpochStartOffset;
+    t.epochStart.set(p.leaderEpoch, { broker: brokerId, offset: start });
+    for (const [e, hw] of t.hwByEpoch) {
+      if (e < p.leaderEpoch && hw > start) {
+        this.ctx.violation(`${key}: broker ${brokerId} took over epoch ${p.leaderEpoch} with log end ${start}, below the HW ${hw} exposed in epoch ${e} (committed records lost)`);
+      }
+    }
+  }
+
+  scanLeaders(): void {
+    for (const tp of this.ctx.tps) {
+      const t = this.ctx.track.get(tp.key)!;
+      for (const b of this.ctx.sim.engine.brokers.values()) {
+        if (!b.isAlive) continue;
+        const p = b.partitionFor(tp.topic, tp.partition);
+        if (p?.isLeader) this.noteTakeover(tp.key, t, b.brokerId, p);
+      }
+    }
+  }
+
+  /** Scan leaders every 500 ms and check agreement every 5 s while traffic runs. */
+  checkpointLoop(): void {
+    const ctx = this.ctx;
+    const s = ctx.sim.scheduler;
+    const tick = (): void => {
+      this.scanLeaders();
+      this.checkAgreement();
+      if (ctx.trafficOn) s.schedule(CHECKPOINT_EVERY_MS, tick);
+    };
+    s.schedule(ctx.int(500, CHECKPOINT_EVERY_MS), tick);
+    const scan = (): void => {
+      this.scanLeaders();
+      if (ctx.trafficOn) s.schedule(500, scan);
+    };
+    s.schedule(250, scan);
+  }
+
+  /** Invariant 3: replicas agree with the leader on what is committed. */
+  checkAgreement(): void {
+    const ctx = this.ctx;
+    const engine = ctx.sim.engine;
+    for (const tp of ctx.tps) {
+      const state = engine.controller.image.topicsByName.get(tp.topic)?.partitions.get(tp.partition);
+      if (!state) continue;
+      if (state.isr.length === 0 || state.isr.some((b) => !state.replicas.includes(b)) || (state.leader >= 0 && !state.isr.includes(state.leader))) {
+        ctx.violation(`${tp.key}: controller state is malformed: leader ${state.leader}, ISR [${state.isr}], replicas [${state.replicas}]`, `malformed|${tp.key}|${state.partitionEpoch}`);
+      }
+      for (const b of engine.brokers.values()) {
+        const p = b.isAlive ? b.partitionFor(tp.topic, tp.partition) : undefined;
+        if (p && !(p.log.logStartOffset <= p.log.highWatermark && p.log.highWatermark <= p.log.logEndOffset)) {
+          ctx.violation(`${tp.key}: replica ${b.brokerId} has log start ${p.log.logStartOffset}, HW ${p.log.highWatermark}, LEO ${p.log.logEndOffset}`, `bounds|${tp.key}|${b.brokerId}`);
+        }
+      }
+      if (state.leader < 0) continue;
+      const lb = engine.brokers.get(state.leader);
+      const lp = lb?.isAlive ? lb.partitionFor(tp.topic, tp.partition) : undefined;
+      if (!lp || !lp.isLeader || lp.leaderEpoch !== state.leaderEpoch) continue;
+      const leaderLog = flatten(lp, lp.log.logStartOffset, lp.log.logEndOffset);
+      const hw = lp.log.highWatermark;
+      for (const id of state.replicas) {
+        if (id === state.leader) continue;
+        const b = engine.brokers.get(id);
+        const mp = b?.isAlive ? b.partitionFor(tp.topic, tp.partition) : undefined;
+        if (!mp) continue;
+        const inIsr = state.isr.includes(id);
+        const until = inIsr ? Math.max(Math.min(hw, mp.log.logEndOffset), Math.min(mp.log.highWatermark, lp.log.logEndOffset)) : Math.min(mp.log.highWatermark, lp.log.logEndOffset);
+        const from = Math.max(mp.log.logStartOffset, lp.log.logStartOffset);
+        if (until <= from) continue;
+        const memberLog = flatten(mp, from, until);
+        for (let o = from; o < until; o++) {
+          const a = leaderLog.get(o);
+          const m = memberLog.get(o);
+          if (!a || !m || a.epoch !== m.epoch || !sameBytes(a.value, m.value)) {
+            ctx.violation(
+              `${tp.key}@${o}: ${inIsr ? 'ISR member' : 'replica'} ${id} (LEO ${mp.log.logEndOffset}, HW ${mp.log.highWatermark}) disagrees with leader ${state.leader} (HW ${hw}): ${show(m)} vs ${show(a)}`,
+              `agree|${tp.key}|${id}|${o}|${state.leaderEpoch}`,
+            );
+            break;
+          }
+        }
+      }
+    }
+  }
+
+  /** Every replica in the ISR and the leader serving the controller's epoch. */
+  fullyReplicated(tp: TopicPartition): boolean {
+    const engine = this.ctx.sim.engine;
+    const state = engine.controller.image.topicsByName.get(tp.topic)?.partitions.get(tp.partition);
+    if (!state || state.leader < 0 || state.isr.length !== state.replicas.length) return false;
+    const lp = engine.brokers.get(state.leader)?.partitionFor(tp.topic, tp.partition);
+    return !!lp && lp.isLeader && lp.leaderEpoch === state.leaderEpoch;
+  }
+
+  /** Fully replicated, and every replica ends where the leader does with the HW at that end. */
+  converged(tp: TopicPartition): boolean {
+    if (!this.fullyReplicated(tp)) return false;
+    const engine = this.ctx.sim.engine;
+    const state = engine.controller.image.topicsByName.get(tp.topic)!.partitions.get(tp.partition)!;
+    const lp = engine.brokers.get(state.leader)!.partitionFor(tp.topic, tp.partition)!;
+    const leo = lp.log.logEndOffset;
+    if (lp.log.highWatermark !== leo) return false;
+    return state.replicas.every((id) => {
+      const p = engine.brokers.get(id)?.partitionFor(tp.topic, tp.partition);
+      return !!p && p.log.logEndOffset === leo && p.log.highWatermark === leo;
+    });
+  }
+
+  /** Invariants 1, 2 and 4 after healing, read through the consumer path. */
+  finalCheck(tp: TopicPartition): void {
+    const ctx = this.ctx;
+    const t = ctx.track.get(tp.key)!;
+    const engine = ctx.sim.engine;
+    const state = engine.controller.image.topicsByName.get(tp.topic)!.partitions.get(tp.partition)!;
+    // "Readable" means a consumer gets it.
+    const final = new Map<number, string>();
+    let next = 0;
+    let hw = -1;
+    for (let i = 0; i < 1_000; i++) {
+      const r = ctx.sim.consume(tp.topic, tp.partition, next);
+      if (r.errorCode !== 'NONE') {
+        ctx.violation(`${tp.key}: final read at ${next} failed with ${r.errorCode}`);
+        break;
+      }
+      hw = r.highWatermark;
+      if (r.records.length === 0) break;
+      for (const rec of r.records) {
+        if (rec.offset !== next) {
+          ctx.violation(`${tp.key}: final read expected offset ${next}, got ${rec.offset} (offsets not dense)`);
+          return;
+        }
+        final.set(rec.offset, rec.value ? decoder.decode(rec.value) : '');
+        next++;
+      }
+    }
+    if (hw < t.maxHw) ctx.violation(`${tp.key}: final HW ${hw} is below the highest HW ever exposed (${t.maxHw})`);
+    const byValue = new Map<string, number>();
+    for (const [o, v] of final) {
+      const other = byValue.get(v);
+      if (other !== undefined) ctx.violation(`${tp.key}: value '${v}' is in the log at offsets ${other} and ${o}`);
+      byValue.set(v, o);
+    }
+    let missing = 0;
+    for (const [o, v] of t.acked) {
+      const found = final.get(o);
+      if (found === v) continue;
+      if (missing++ < 5) ctx.violation(`${tp.key}@${o}: acknowledged record '${v}' lost (final log has ${found === undefined ? 'nothing' : `'${found}'`} there, HW ${hw}, leader ${state.leader})`);
+    }
+    if (missing > 5) ctx.violation(`${tp.key}: ${missing} acknowledged records lost in all`);
+    let unseen = 0;
+    for (const [o, v] of t.consumed) {
+      if (final.get(o) !== v && unseen++ < 3) ctx.violation(`${tp.key}@${o}: consumed record '${v}' is gone from the final log`);
+    }
+    // All replicas hold the same log once converged.
+    const lp = engine.brokers.get(state.leader)?.partitionFor(tp.topic, tp.partition);
+    if (!lp) return;
+    const leaderLog = flatten(lp, lp.log.logStartOffset, lp.log.logEndOffset);
+    for (const id of state.replicas) {
+      const p = engine.brokers.get(id)?.partitionFor(tp.topic, tp.partition);
+      if (!p || id === state.leader) continue;
+      const log = flatten(p, p.log.logStartOffset, p.log.logEndOffset);
+      if (p.log.logEndOffset !== lp.log.logEndOffset) ctx.violation(`${tp.key}: replica ${id} ends at ${p.log.logEndOffset}, leader ${state.leader} at ${lp.log.logEndOffset}`);
+      for (const [o, m] of log) {
+        const a = leaderLog.get(o);
+        if (!a || a.epoch !== m.epoch || !sameBytes(a.value, m.value)) {
+          ctx.violation(`${tp.key}@${o}: replica ${id} diverges from leader ${state.leader} after healing: ${show(m)} vs ${show(a)}`);
+          break;
+        }
+      }
+    }
+  }
+
+  /** The cluster in one line, for a violation that says it did not recover. */
+  describeState(inFlightProduces: number): string {
+    const engine = this.ctx.sim.engine;
+    const parts = this.ctx.tps.map((tp) => {
+      const v = engine.describePartition(tp.topic, tp.partition);
+      if (!v) return `${tp.key}: ?`;
+      return `${tp.key} leader=${v.leader} epoch=${v.leaderEpoch} isr=[${v.isr}] leo=[${v.replicaStates.map((r) => `${r.brokerId}:${r.logEndOffset}/${r.highWatermark}`)}]`;
+    });
+    const brokers = engine.listBrokers().map((b) => `${b.id}:${b.state}`);
+    return `brokers ${brokers.join(' ')}; controller ${engine.controllerId}; ${parts.join('; ')}; in-flight produces ${inFlightProduces}`;
+  }
+}
+
+interface Entry {
+  epoch: number;
+  value: Uint8Array | null;
+}
+
+function flatten(p: ReplicaPartition, from: number, until: number): Map<number, Entry> {
+  const out = new Map<number, Entry>();
+  for (const b of p.log.read(from, until, Number.MAX_SAFE_INTEGER)) {
+    b.records.forEach((r, i) => out.set(b.baseOffset + i, { epoch: b.leaderEpoch, value: r.value }));
+  }
+  return out;
+}
+
+function sameBytes(a: Uint8Array | null, b: Uint8Array | null): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function show(e: Entry | undefined): string {
+  return e ? `'${e.value ? decoder.decode(e.value) : ''}'(epoch ${e.epoch})` : 'nothing';
+}
