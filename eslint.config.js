@@ -29,6 +29,9 @@ const TESTS = ['**/*.test.ts', '**/test-support/**'];
 /** Packages that never belong in app/: the engine is pure TypeScript, UI- and Electron-free. */
 const UI_PACKAGES = ['electron', 'vue', 'vue-router', 'pinia', '@vue/*'];
 
+/** What app/protocol may import: CRC-32C and the record-batch compression codecs. */
+const PROTOCOL_PACKAGES = ['crc-32'];
+
 const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const NODE_BUILTINS = builtinModules.filter((m) => !m.startsWith('_') && !m.includes('/'));
 
@@ -177,6 +180,28 @@ export default defineConfig(
     why: 'Tests in app/core import only app/core and app/api.',
   }),
   layer({
+    // The Kafka wire protocol without sockets: as pure as app/core (no node:*, no timers, so it
+    // runs on byte arrays in tests and in whichever process hosts the listener), plus the
+    // npm libraries a broker needs for record batches (CRC-32C, compression codecs).
+    name: 'app/protocol',
+    dirs: ['app/protocol'],
+    ignores: TESTS,
+    paths: ['app/protocol', 'app/core', 'app/api'],
+    packages: [only(PROTOCOL_PACKAGES, 'app/protocol is pure: byte arrays in, byte arrays out; no node:* (sockets live in main/host).')],
+    why: 'app/protocol imports only app/protocol, app/core and app/api.',
+  }),
+  layer({
+    // Golden tests encode frames with kafkajs, a real client, and decode them with our codecs.
+    name: 'app/protocol tests',
+    dirs: ['app/protocol'],
+    files: TESTS.map((t) => `app/protocol/${t}`),
+    // scripts/protocol-gen: the round-trip test reads the message definitions through the
+    // generator's own schema model to build values for every field of every version.
+    paths: ['app/protocol', 'app/core', 'app/api', 'app/sim', 'scripts/protocol-gen'],
+    packages: [only([...PROTOCOL_PACKAGES, 'vitest', 'fast-check', 'kafkajs', 'node:*'], 'Tests in app/protocol may add vitest, fast-check, kafkajs and node:*.')],
+    why: 'Tests in app/protocol import only app/protocol, app/core, app/api, app/sim and scripts/protocol-gen.',
+  }),
+  layer({
     name: 'app/api',
     dirs: ['app/api'],
     paths: ['app/api'],
@@ -245,7 +270,7 @@ export default defineConfig(
     // Files directly in app/ or in a folder not named in DESIGN.md: at least keep the UI out.
     name: 'app/other',
     dirs: ['app'],
-    ignores: ['app/core/**', 'app/api/**', 'app/storage/**', 'app/service/**', 'app/sim/**'],
+    ignores: ['app/core/**', 'app/api/**', 'app/protocol/**', 'app/storage/**', 'app/service/**', 'app/sim/**'],
     paths: ['app'],
     packages: [deny(UI_PACKAGES, 'app/ never imports electron, vue or pinia.')],
     why: 'app/ never imports main/ or renderer/.',

@@ -1,0 +1,152 @@
+/**
+ * Reads Kafka's message definitions (app/protocol/messages/*.json, grammar in the README there)
+ * into the model the emitter walks. Invariants established here, so the emitter need not
+ * re-check them:
+ *   - every range is already intersected with what encloses it: a field's `versions` with its
+ *     parent field's, and `nullableVersions` / `taggedVersions` with the field's own `versions`
+ *     (the README names the upstream files where the raw ranges are wider);
+ *   - a tagged field is tagged in a suffix of its versions (positional before, if at all);
+ *   - struct names are unique within a message, since they become TypeScript type names.
+ * Anything outside the grammar throws, naming the file and field: the generator must not guess.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Inclusive version range; `hi` is Infinity for "N+". Empty when lo > hi. */
+export interface Range {
+  lo: number;
+  hi: number;
+}
+export const EMPTY: Range = { lo: 1, hi: 0 };
+
+export const PRIMITIVES = ['bool', 'int8', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'float64', 'uuid', 'string', 'bytes', 'records'] as const;
+export type Primitive = (typeof PRIMITIVES)[number];
+
+export interface Field {
+  /** Kafka's name, e.g. `TopicData`. */
+  name: string;
+  /** The TypeScript property, e.g. `topicData`. */
+  prop: string;
+  array: boolean;
+  /** Set for primitives and arrays of primitives. */
+  primitive: Primitive | null;
+  /** Set for structs and arrays of structs: the struct's type name and its fields. */
+  struct: { name: string; fields: Field[] } | null;
+  versions: Range;
+  nullable: Range;
+  tagged: Range;
+  tag: number | null;
+  /** A field-level `flexibleVersions` (only RequestHeader.ClientId): overrides the message's. */
+  flexibleOverride: Range | null;
+  /** The raw `default`, a string or a number as the file has it. */
+  default: string | number | undefined;
+  ignorable: boolean;
+}
+
+export interface Message {
+  name: string;
+  file: string;
+  type: 'request' | 'response' | 'header';
+  apiKey: number | null;
+  valid: Range;
+  flexible: Range;
+  fields: Field[];
+}
+
+export function parseRange(spec: string | undefined, what: string): Range {
+  if (spec === undefined || spec === 'none') return EMPTY;
+  let m = /^(\d+)$/.exec(spec);
+  if (m) return { lo: Number(m[1]), hi: Number(m[1]) };
+  m = /^(\d+)-(\d+)$/.exec(spec);
+  if (m) return { lo: Number(m[1]), hi: Number(m[2]) };
+  m = /^(\d+)\+$/.exec(spec);
+  if (m) return { lo: Number(m[1]), hi: Infinity };
+  throw new Error(`${what}: bad version spec "${spec}"`);
+}
+
+export const isEmpty = (r: Range): boolean => r.lo > r.hi;
+export function intersect(a: Range, b: Range): Range {
+  const r = { lo: Math.max(a.lo, b.lo), hi: Math.min(a.hi, b.hi) };
+  return isEmpty(r) ? EMPTY : r;
+}
+
+const camel = (name: string): string => name[0]!.toLowerCase() + name.slice(1);
+
+interface RawField {
+  name: string;
+  type: string;
+  versions: string;
+  nullableVersions?: string;
+  taggedVersions?: string;
+  tag?: number;
+  flexibleVersions?: string;
+  default?: string | number;
+  ignorable?: boolean;
+  fields?: RawField[];
+}
+
+function parseFields(raw: RawField[], parent: Range, where: string, structNames: Set<string>): Field[] {
+  const tags = new Set<number>();
+  return raw.map((f) => {
+    const what = `${where}.${f.name}`;
+    const versions = intersect(parseRange(f.versions, what), parent);
+    const array = f.type.startsWith('[]');
+    const base = array ? f.type.slice(2) : f.type;
+    const primitive = (PRIMITIVES as readonly string[]).includes(base) ? (base as Primitive) : null;
+    let struct: Field['struct'] = null;
+    if (primitive === null) {
+      if (!f.fields) throw new Error(`${what}: struct ${base} has no fields (commonStructs are not supported)`);
+      if (structNames.has(base)) throw new Error(`${what}: struct name ${base} is used twice`);
+      structNames.add(base);
+      struct = { name: base, fields: parseFields(f.fields, versions, what, structNames) };
+    } else if (f.fields) {
+      throw new Error(`${what}: primitive ${base} has fields`);
+    }
+    const tagged = intersect(parseRange(f.taggedVersions, what), versions);
+    if (!isEmpty(tagged)) {
+      if (f.tag === undefined) throw new Error(`${what}: taggedVersions without a tag`);
+      if (tagged.hi !== versions.hi) throw new Error(`${what}: tagged versions must be a suffix of its versions`);
+      if (tags.has(f.tag)) throw new Error(`${what}: tag ${f.tag} is used twice`);
+      tags.add(f.tag);
+    }
+    return {
+      name: f.name,
+      prop: camel(f.name),
+      array,
+      primitive,
+      struct,
+      versions,
+      nullable: intersect(parseRange(f.nullableVersions, what), versions),
+      tagged,
+      tag: isEmpty(tagged) ? null : f.tag!,
+      flexibleOverride: f.flexibleVersions === undefined ? null : parseRange(f.flexibleVersions, what),
+      default: f.default,
+      ignorable: f.ignorable === true,
+    };
+  });
+}
+
+/** Every message file in `dir` (index.json aside), sorted by name. */
+export function loadMessages(dir: string): Message[] {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'index.json').sort();
+  return files.map((file) => {
+    const raw = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
+      name: string;
+      type: Message['type'];
+      apiKey?: number;
+      validVersions: string;
+      flexibleVersions: string;
+      fields: RawField[];
+    };
+    const valid = parseRange(raw.validVersions, file);
+    return {
+      name: raw.name,
+      file,
+      type: raw.type,
+      apiKey: raw.apiKey ?? null,
+      valid,
+      flexible: intersect(parseRange(raw.flexibleVersions, file), { lo: 0, hi: Infinity }),
+      fields: parseFields(raw.fields, valid, raw.name, new Set()),
+    };
+  });
+}
