@@ -1,0 +1,171 @@
+/**
+ * Turns one request frame into Kafka's answer, as Kafka's SocketServer + RequestContext +
+ * KafkaApis do it. The grammar of a request frame (after the size prefix):
+ *
+ *   RequestApiKey int16, RequestApiVersion int16, CorrelationId int32, ClientId, [tags], body
+ *
+ * What happens to a frame, in order:
+ *   shorter than 8 bytes, or an API key we have no definition for      → close the connection
+ *   ApiVersions in a version we do not serve                           → error 35 in a v0 body
+ *                                                                        (header v0), listing
+ *                                                                        only key 18's range
+ *   a version the message does not have, or an API or version we do
+ *   not advertise (Kafka: "not enabled")                               → close
+ *   header or body that does not decode                                → close
+ *   advertised but not implemented (a handler's `implemented` range)   → the handler's error
+ *                                                                        response, code 35
+ *   the handler throws, or builds a response its version cannot carry  → its error response
+ *                                                                        with -1 (UNKNOWN_SERVER_ERROR)
+ *   the handler answers null (Produce with acks=0)                     → no frame at all
+ *
+ * Invariant: dispatch() never throws and never rejects; every failure is an outcome.
+ */
+import { type ApiDefinition, type ApiKeyNumber, type ApiMessages, apiDefinition, readRequestHeader, requestHeaderVersion, responseHeaderVersion, writeApiVersionsResponse, writeResponseHeader } from './generated/index.js';
+import type { RequestHeader } from './generated/index.js';
+import { errorCode } from './error-codes.js';
+import { apiVersionsHandler } from './handlers/api-versions.js';
+import { type Init, Reader, Writer } from './runtime/index.js';
+
+/** What a handler knows about the request besides its body. */
+export interface RequestContext {
+  header: RequestHeader;
+  apiVersion: number;
+}
+
+type Response<K extends ApiKeyNumber> = Init<ApiMessages[K]['response']>;
+
+/** One API as a broker serves it (Kafka's KafkaApis.handleXxx plus getErrorResponse). */
+export interface ApiHandler<K extends ApiKeyNumber = ApiKeyNumber> {
+  apiKey: K;
+  /** The versions ApiVersions advertises. */
+  advertised: readonly [number, number];
+  /** The versions really served, when narrower; the rest of `advertised` gets error 35. */
+  implemented?: readonly [number, number];
+  /** The response, or null for none (acks=0). May wait (acks=all, a Fetch long poll). */
+  handle(request: ApiMessages[K]['request'], ctx: RequestContext): Response<K> | null | Promise<Response<K> | null>;
+  /** The response carrying `code` for everything the request asked (Kafka's getErrorResponse). */
+  errorResponse(request: ApiMessages[K]['request'], code: number, ctx: RequestContext): Response<K>;
+}
+
+export type DispatchOutcome =
+  | { kind: 'respond'; parts: Uint8Array[] }
+  | { kind: 'none' }
+  | { kind: 'close'; reason: string };
+
+export interface DispatcherOptions {
+  /** Told about handler failures (our bugs); the client gets UNKNOWN_SERVER_ERROR. */
+  onHandlerError?: (apiKey: number, error: unknown) => void;
+}
+
+const API_VERSIONS = 18;
+const within = (v: number, [lo, hi]: readonly [number, number]): boolean => v >= lo && v <= hi;
+
+export class Dispatcher {
+  private readonly handlers = new Map<number, ApiHandler>();
+
+  constructor(
+    handlers: readonly ApiHandler[],
+    private readonly options: DispatcherOptions = {},
+  ) {
+    for (const h of handlers) {
+      const def = apiDefinition(h.apiKey);
+      if (!def) throw new Error(`no message definition for API key ${h.apiKey}`);
+      if (h.advertised[0] < def.lowest || h.advertised[1] > def.highest) {
+        throw new Error(`${def.name} advertises ${h.advertised.join('-')}, beyond its messages' ${def.lowest}-${def.highest}`);
+      }
+      if (this.handlers.has(h.apiKey)) throw new Error(`two handlers for ${def.name}`);
+      this.handlers.set(h.apiKey, h as unknown as ApiHandler);
+    }
+  }
+
+  /** The ranges ApiVersions lists: one per handler, by API key. */
+  advertisedRanges(): { apiKey: number; minVersion: number; maxVersion: number }[] {
+    return [...this.handlers.values()]
+      .map((h) => ({ apiKey: h.apiKey, minVersion: h.advertised[0], maxVersion: h.advertised[1] }))
+      .sort((a, b) => a.apiKey - b.apiKey);
+  }
+
+  async dispatch(frame: Uint8Array): Promise<DispatchOutcome> {
+    if (frame.length < 8) return close(`a ${frame.length}-byte frame cannot hold a request header`);
+    const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
+    const apiKey = view.getInt16(0);
+    const apiVersion = view.getInt16(2);
+    const correlationId = view.getInt32(4);
+    const def = apiDefinition(apiKey);
+    if (!def) return close(`unknown API key ${apiKey}`);
+    const handler = this.handlers.get(apiKey);
+    if (apiKey === API_VERSIONS && handler && !within(apiVersion, handler.advertised)) {
+      return this.unsupportedApiVersions(correlationId, handler.advertised);
+    }
+    if (!handler || !within(apiVersion, handler.advertised)) {
+      return close(`${def.name} v${apiVersion} is not enabled`);
+    }
+
+    let header: RequestHeader;
+    let request: unknown;
+    const r = new Reader(frame);
+    try {
+      header = readRequestHeader(r, requestHeaderVersion(def, apiVersion));
+      request = def.readRequest(r, apiVersion);
+    } catch (e) {
+      return close(`malformed ${def.name} v${apiVersion} request: ${(e as Error).message}`);
+    }
+    const ctx: RequestContext = { header, apiVersion };
+    const respond = (body: unknown): DispatchOutcome => ({ kind: 'respond', parts: encodeResponse(def, apiVersion, correlationId, body) });
+    const failWith = (code: number): DispatchOutcome => {
+      try {
+        return respond(handler.errorResponse(request as never, code, ctx));
+      } catch (e) {
+        this.options.onHandlerError?.(apiKey, e);
+        return close(`${def.name} v${apiVersion}: no error response could be built`);
+      }
+    };
+
+    if (handler.implemented && !within(apiVersion, handler.implemented)) return failWith(errorCode('UNSUPPORTED_VERSION'));
+    try {
+      const body = await handler.handle(request as never, ctx);
+      return body === null ? { kind: 'none' } : respond(body);
+    } catch (e) {
+      this.options.onHandlerError?.(apiKey, e);
+      return failWith(errorCode('UNKNOWN_SERVER_ERROR'));
+    }
+  }
+
+  /** KIP-511: a v0 body with error 35 and key 18's range, so the client can retry lower. */
+  private unsupportedApiVersions(correlationId: number, range: readonly [number, number]): DispatchOutcome {
+    const w = new Writer(32);
+    const setSize = w.reserveInt32();
+    writeResponseHeader(w, 0, { correlationId });
+    writeApiVersionsResponse(w, 0, {
+      errorCode: errorCode('UNSUPPORTED_VERSION'),
+      apiKeys: [{ apiKey: API_VERSIONS, minVersion: range[0], maxVersion: range[1] }],
+    });
+    setSize(w.length - 4);
+    return { kind: 'respond', parts: w.finish() };
+  }
+}
+
+function close(reason: string): DispatchOutcome {
+  return { kind: 'close', reason };
+}
+
+/** A response frame: size, response header (v0/v1 by the API's rule), body. */
+export function encodeResponse(def: ApiDefinition, apiVersion: number, correlationId: number, body: unknown): Uint8Array[] {
+  const w = new Writer();
+  const setSize = w.reserveInt32();
+  writeResponseHeader(w, responseHeaderVersion(def, apiVersion), { correlationId });
+  def.writeResponse(w, apiVersion, body as never);
+  setSize(w.length - 4);
+  return w.finish();
+}
+
+/**
+ * A dispatcher for `handlers` plus the ApiVersions handler, which advertises exactly what the
+ * dispatcher serves.
+ */
+export function createDispatcher(handlers: readonly ApiHandler[], options: DispatcherOptions = {}): Dispatcher {
+  let dispatcher: Dispatcher | null = null;
+  const versions = apiVersionsHandler(() => dispatcher!.advertisedRanges());
+  dispatcher = new Dispatcher([versions as unknown as ApiHandler, ...handlers], options);
+  return dispatcher;
+}

@@ -1,0 +1,28 @@
+/**
+ * Kafka's error codes as the wire carries them (apache/kafka Errors.java). The contract's table
+ * (app/api/errors.ts) names the errors the console shows; the protocol also needs the ones only
+ * a client ever sees, so this table extends it by number.
+ */
+import { KAFKA_ERRORS, type KafkaErrorName } from '../api/errors.js';
+
+const PROTOCOL_ONLY = {
+  UNKNOWN_SERVER_ERROR: -1,
+  CLUSTER_AUTHORIZATION_FAILED: 31,
+  UNSUPPORTED_VERSION: 35,
+  UNSUPPORTED_FOR_MESSAGE_FORMAT: 43,
+  OUT_OF_ORDER_SEQUENCE_NUMBER: 45,
+  DUPLICATE_SEQUENCE_NUMBER: 46,
+  INVALID_PRODUCER_EPOCH: 47,
+  INVALID_TXN_STATE: 48,
+  TRANSACTIONAL_ID_AUTHORIZATION_FAILED: 53,
+  UNKNOWN_PRODUCER_ID: 59,
+  UNSUPPORTED_COMPRESSION_TYPE: 76,
+  INVALID_RECORD: 87,
+} as const;
+
+export type ProtocolErrorName = KafkaErrorName | keyof typeof PROTOCOL_ONLY;
+
+/** The wire code of a Kafka error name. */
+export function errorCode(name: ProtocolErrorName): number {
+  return name in PROTOCOL_ONLY ? PROTOCOL_ONLY[name as keyof typeof PROTOCOL_ONLY] : KAFKA_ERRORS[name as KafkaErrorName].code;
+}

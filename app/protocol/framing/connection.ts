@@ -1,0 +1,124 @@
+/**
+ * One client connection without the socket: bytes in, response frames out, strictly in request
+ * order. Like Kafka's Processor, which mutes a channel while its request is being handled, it
+ * handles one request at a time, so responses leave in the order the requests came (a Metadata
+ * request pipelined after an acks=all Produce waits for it) and one connection cannot occupy
+ * more than one handler.
+ *
+ * Bounds: the frame reader holds at most one frame's worth of unread bytes beyond what is queued
+ * (socket.request.max.bytes); when the queued requests reach `maxQueuedBytes` or
+ * `maxQueuedRequests` the connection asks its socket to pause reading, and resumes it once
+ * drained, so a client that pipelines without reading cannot make the broker buffer without
+ * limit. receive() never throws; a close is final and reported once.
+ */
+import type { Dispatcher } from '../dispatcher.js';
+import { FrameReader } from './frame-reader.js';
+
+/** The socket side: main/host implements it over node:net; tests over arrays. */
+export interface ConnectionSink {
+  write(parts: Uint8Array[]): void;
+  /** Close the socket; `reason` is for logs. */
+  close(reason: string): void;
+  pause?(): void;
+  resume?(): void;
+}
+
+export interface ConnectionLimits {
+  /** socket.request.max.bytes: a larger frame closes the connection. */
+  maxFrameBytes: number;
+  maxQueuedRequests?: number;
+  maxQueuedBytes?: number;
+}
+
+export const DEFAULT_SOCKET_REQUEST_MAX_BYTES = 104_857_600;
+
+export class KafkaConnection {
+  private readonly reader: FrameReader;
+  private readonly queue: Uint8Array[] = [];
+  private queuedBytes = 0;
+  private pumping = false;
+  private pumped: Promise<void> = Promise.resolve();
+  private paused = false;
+  private closedReason: string | null = null;
+  private readonly maxQueuedRequests: number;
+  private readonly maxQueuedBytes: number;
+
+  constructor(
+    private readonly dispatcher: Dispatcher,
+    private readonly sink: ConnectionSink,
+    limits: ConnectionLimits = { maxFrameBytes: DEFAULT_SOCKET_REQUEST_MAX_BYTES },
+  ) {
+    this.reader = new FrameReader(limits.maxFrameBytes);
+    this.maxQueuedRequests = limits.maxQueuedRequests ?? 64;
+    this.maxQueuedBytes = limits.maxQueuedBytes ?? limits.maxFrameBytes;
+  }
+
+  get closed(): boolean {
+    return this.closedReason !== null;
+  }
+
+  /** Bytes from the socket. */
+  receive(chunk: Uint8Array): void {
+    if (this.closedReason !== null) return;
+    const result = this.reader.push(chunk);
+    for (const frame of result.frames) {
+      this.queue.push(frame);
+      this.queuedBytes += frame.length;
+    }
+    if ('error' in result) {
+      // Kafka closes on an invalid size at once, without answering what came before it.
+      this.close(result.error);
+      return;
+    }
+    this.applyBackpressure();
+    if (!this.pumping) this.pumped = this.pump();
+  }
+
+  /** The client went away: drop what is queued. */
+  close(reason: string): void {
+    if (this.closedReason !== null) return;
+    this.closedReason = reason;
+    this.queue.length = 0;
+    this.queuedBytes = 0;
+    try {
+      this.sink.close(reason);
+    } catch {
+      // The socket is gone either way.
+    }
+  }
+
+  /** Resolves once every queued request has been answered (for tests and orderly shutdown). */
+  async idle(): Promise<void> {
+    while (this.pumping) await this.pumped;
+  }
+
+  private applyBackpressure(): void {
+    const full = this.queue.length >= this.maxQueuedRequests || this.queuedBytes + this.reader.bufferedBytes >= this.maxQueuedBytes;
+    if (full && !this.paused) {
+      this.paused = true;
+      this.sink.pause?.();
+    } else if (!full && this.paused) {
+      this.paused = false;
+      this.sink.resume?.();
+    }
+  }
+
+  private async pump(): Promise<void> {
+    this.pumping = true;
+    try {
+      while (this.queue.length > 0 && this.closedReason === null) {
+        const frame = this.queue.shift()!;
+        this.queuedBytes -= frame.length;
+        const outcome = await this.dispatcher.dispatch(frame);
+        if (this.closedReason !== null) break;
+        if (outcome.kind === 'close') this.close(outcome.reason);
+        else if (outcome.kind === 'respond') this.sink.write(outcome.parts);
+        this.applyBackpressure();
+      }
+    } catch (e) {
+      this.close(`connection failed: ${(e as Error).message}`);
+    } finally {
+      this.pumping = false;
+    }
+  }
+}

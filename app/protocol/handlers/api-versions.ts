@@ -1,0 +1,85 @@
+/**
+ * ApiVersions (key 18): which APIs and versions this broker serves. The advertised profile is
+ * wire-protocol.md §1.3: low minimum versions (librdkafka before 2.11 enables features only when
+ * the range contains old versions, e.g. Produce 0 for compression), maxima below the flexible
+ * versions on the data path, ApiVersions 0-4 (v4 is v3 on the wire). Never advertised: the
+ * transaction APIs, SASL, DescribeCluster and KIP-848's ConsumerGroupHeartbeat, so clients stay
+ * non-transactional, PLAINTEXT and on classic groups.
+ *
+ * A v3+ request names the client software; a name or version outside Kafka's pattern gets
+ * INVALID_REQUEST (ApiVersionsRequest.isValid).
+ */
+import type { ApiHandler } from '../dispatcher.js';
+import { errorCode } from '../error-codes.js';
+import { ApiKey } from '../generated/index.js';
+
+/** The versions to advertise, by API key, once a handler for the API exists. */
+export const ADVERTISED_VERSIONS: Readonly<Record<number, readonly [number, number]>> = {
+  [ApiKey.Produce]: [0, 8],
+  [ApiKey.Fetch]: [0, 11],
+  [ApiKey.ListOffsets]: [0, 5],
+  [ApiKey.Metadata]: [0, 8],
+  [ApiKey.OffsetCommit]: [0, 7],
+  [ApiKey.OffsetFetch]: [0, 5],
+  [ApiKey.FindCoordinator]: [0, 2],
+  [ApiKey.JoinGroup]: [0, 5],
+  [ApiKey.Heartbeat]: [0, 3],
+  [ApiKey.LeaveGroup]: [0, 3],
+  [ApiKey.SyncGroup]: [0, 3],
+  [ApiKey.DescribeGroups]: [0, 4],
+  [ApiKey.ListGroups]: [0, 2],
+  [ApiKey.ApiVersions]: [0, 4],
+  [ApiKey.CreateTopics]: [0, 4],
+  [ApiKey.DeleteTopics]: [0, 3],
+  [ApiKey.DeleteRecords]: [0, 1],
+  [ApiKey.InitProducerId]: [0, 1],
+  [ApiKey.OffsetForLeaderEpoch]: [2, 3],
+  [ApiKey.DescribeConfigs]: [0, 3],
+  [ApiKey.AlterConfigs]: [0, 1],
+  [ApiKey.CreatePartitions]: [0, 1],
+  [ApiKey.DeleteGroups]: [0, 1],
+  [ApiKey.ElectLeaders]: [0, 1],
+  [ApiKey.IncrementalAlterConfigs]: [0, 0],
+  [ApiKey.AlterPartitionReassignments]: [0, 0],
+  [ApiKey.ListPartitionReassignments]: [0, 0],
+};
+
+/** API keys a broker of ours never advertises, whatever handlers exist. */
+export const NEVER_ADVERTISED: ReadonlySet<number> = new Set([
+  17, // SaslHandshake
+  24, // AddPartitionsToTxn
+  25, // AddOffsetsToTxn
+  26, // EndTxn
+  27, // WriteTxnMarkers
+  28, // TxnOffsetCommit
+  36, // SaslAuthenticate
+  60, // DescribeCluster
+  68, // ConsumerGroupHeartbeat (KIP-848)
+  69, // ConsumerGroupDescribe (KIP-848)
+]);
+
+/** Kafka's pattern for ClientSoftwareName and ClientSoftwareVersion. */
+const SOFTWARE = /^[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?$/;
+
+/** The ApiVersions handler; `ranges` is evaluated per request (the dispatcher's table). */
+export function apiVersionsHandler(
+  ranges: () => { apiKey: number; minVersion: number; maxVersion: number }[],
+): ApiHandler<typeof ApiKey.ApiVersions> {
+  const apiKeys = () => ranges().filter((r) => !NEVER_ADVERTISED.has(r.apiKey));
+  return {
+    apiKey: ApiKey.ApiVersions,
+    advertised: ADVERTISED_VERSIONS[ApiKey.ApiVersions]!,
+    handle(request, ctx) {
+      if (ctx.apiVersion >= 3 && !(SOFTWARE.test(request.clientSoftwareName) && SOFTWARE.test(request.clientSoftwareVersion))) {
+        return { errorCode: errorCode('INVALID_REQUEST') };
+      }
+      return { errorCode: 0, apiKeys: apiKeys(), throttleTimeMs: 0 };
+    },
+    errorResponse(_request, code) {
+      // As ApiVersionsRequest.getErrorResponse: only UNSUPPORTED_VERSION lists key 18's range.
+      const self = ADVERTISED_VERSIONS[ApiKey.ApiVersions]!;
+      const apiKeys = code === errorCode('UNSUPPORTED_VERSION') ? [{ apiKey: ApiKey.ApiVersions, minVersion: self[0], maxVersion: self[1] }] : [];
+      return { errorCode: code, apiKeys };
+    },
+  };
+}
