@@ -30,7 +30,7 @@ const TESTS = ['**/*.test.ts', '**/test-support/**'];
 const UI_PACKAGES = ['electron', 'vue', 'vue-router', 'pinia', '@vue/*'];
 
 /** What app/protocol may import: CRC-32C and the record-batch compression codecs. */
-const PROTOCOL_PACKAGES = ['crc-32'];
+const PROTOCOL_PACKAGES = ['crc-32', 'fflate', 'fzstd', 'lz4js', 'snappyjs'];
 
 const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const NODE_BUILTINS = builtinModules.filter((m) => !m.startsWith('_') && !m.includes('/'));
@@ -212,23 +212,24 @@ export default defineConfig(
     name: 'app/storage',
     dirs: ['app/storage'],
     ignores: TESTS,
-    paths: ['app/storage', 'app/core', 'app/api'],
+    // app/protocol: the record batch codec, shared with the wire protocol.
+    paths: ['app/storage', 'app/protocol', 'app/core', 'app/api'],
     packages: [
       only(
         ['better-sqlite3', 'crc-32', 'node:*', 'vitest', 'fast-check'],
         'app/storage adds only better-sqlite3, crc-32 (CRC-32C of record batches) and node:* to what app/core may use (its tests also vitest and fast-check).',
       ),
     ],
-    why: 'app/storage imports only app/storage, app/core and app/api.',
+    why: 'app/storage imports only app/storage, app/protocol, app/core and app/api.',
   }),
   layer({
     // Storage tests run whole clusters on real files through the simulation.
     name: 'app/storage tests',
     dirs: ['app/storage'],
     files: TESTS.map((t) => `app/storage/${t}`),
-    paths: ['app/storage', 'app/core', 'app/api', 'app/sim'],
+    paths: ['app/storage', 'app/protocol', 'app/core', 'app/api', 'app/sim'],
     packages: [only(['better-sqlite3', 'crc-32', 'node:*', 'vitest', 'fast-check'], 'Tests in app/storage may add vitest, fast-check and app/sim.')],
-    why: 'Tests in app/storage import only app/storage, app/core, app/api and app/sim (the simulation).',
+    why: 'Tests in app/storage import only app/storage, app/protocol, app/core, app/api and app/sim (the simulation).',
   }),
   layer({
     // The product only: the simulation and its tools live in app/sim, which builds on this.

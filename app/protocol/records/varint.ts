@@ -194,20 +194,20 @@ export function readVarlong(buf: Uint8Array, cur: Cursor, end: number = buf.leng
   return Number(value);
 }
 
-// ---- fixed-width int64 as a number ----------------------------------------------------------
+// ---- fixed-width int64 as a number --------------------------------------------------------
 
 /** Writes the safe integer `value` as a big-endian int64 (no BigInt allocation). */
-export function writeInt64BE(buf: Buffer, pos: number, value: number): number {
+export function writeInt64BE(view: DataView, pos: number, value: number): number {
   assertSafe(value);
   const hi = Math.floor(value / TWO_POW_32);
-  buf.writeInt32BE(hi, pos);
-  buf.writeUInt32BE(value - hi * TWO_POW_32, pos + 4);
+  view.setInt32(pos, hi);
+  view.setUint32(pos + 4, value - hi * TWO_POW_32);
   return pos + 8;
 }
 
 /** Reads a big-endian int64; null when it is not a safe integer. */
-export function readInt64BE(buf: Buffer, pos: number): number | null {
+export function readInt64BE(view: DataView, pos: number): number | null {
   // Exact whenever the result is safe; beyond ±2^53 it rounds, but stays unsafe, so is refused.
-  const value = buf.readInt32BE(pos) * TWO_POW_32 + buf.readUInt32BE(pos + 4);
+  const value = view.getInt32(pos) * TWO_POW_32 + view.getUint32(pos + 4);
   return Number.isSafeInteger(value) ? value : null;
 }

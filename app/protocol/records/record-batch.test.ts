@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import type { LogRecord, RecordBatch } from '../../core/log/records.js';
+import { createCompressionCodecs } from './compression.js';
+import { assignOffsetAndEpoch, batchHeader, crc32c, decodeRecordBatch, encodeRecordBatch, hasValidCrc, setLogAppendTime } from './record-batch.js';
+
+const codecs = createCompressionCodecs();
+const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
+const record = (value: string, timestamp: number, key: string | null = null): LogRecord => ({ key: key === null ? null : utf8(key), value: utf8(value), headers: [{ key: 'trace', value: utf8('abc') }], timestamp });
+const batchOf = (records: LogRecord[], baseOffset = 0): RecordBatch => ({ baseOffset, lastOffset: baseOffset + records.length - 1, leaderEpoch: 0, appendTimeMs: 0, records, sizeBytes: 0 });
+const hex = (s: string): Uint8Array => Uint8Array.from(s.match(/../g)!.map((h) => parseInt(h, 16)));
+
+describe('compressed record batches', () => {
+  it('decode a real gzip LogAppendTime batch written by a broker (kafkajs fixture v0_recordbatch.json)', () => {
+    const gzipBatch = hex(
+      '0000000000000000' + '00000071' + '00000000' + '02' + 'e4c324a5' + '0009' + '00000000' + '00000173edf5ffa7' + '00000173edf5ffc9' +
+        'ffffffffffffffff' + '0000' + '00000000' + '00000001' +
+        '1f8b08000000000000130b636060e0ca4eadd43570284bcc294dd535d035323032d035b0d03534093134b73234b632b0d033b3308a620000b5e3f1a72c000000',
+    );
+    const batch = decodeRecordBatch(gzipBatch, { codecs });
+    expect(batch.records).toHaveLength(1);
+    const [r] = batch.records;
+    expect(new TextDecoder().decode(r!.key!)).toBe('key-0');
+    expect(new TextDecoder().decode(r!.value!)).toMatch(/^value-0-/);
+    expect(r!.timestamp).toBe(1597425188809); // LogAppendTime: every record reads the batch's maxTimestamp
+    expect(batch.appendTimeMs).toBe(1597425188809);
+  });
+
+  it('round-trip through every codec, the count and timestamps left uncompressed in the header', () => {
+    const zstd = createCompressionCodecs((data) => data); // a stand-in is enough to exercise the framing
+    for (const compression of ['gzip', 'snappy', 'lz4'] as const) {
+      const records = Array.from({ length: 50 }, (_, i) => record(`value ${i} `.repeat(10), 1000 + i, `k${i}`));
+      const bytes = encodeRecordBatch(batchOf(records, 7), { compression, codecs });
+      const header = batchHeader(bytes);
+      expect(header).toMatchObject({ compression, count: 50, baseOffset: 7, lastOffset: 56, baseTimestamp: 1000, maxTimestamp: 1049 });
+      expect(bytes.length).toBeLessThan(encodeRecordBatch(batchOf(records, 7)).length / 3);
+      expect(decodeRecordBatch(bytes, { codecs }).records).toEqual(records);
+    }
+    expect(() => encodeRecordBatch(batchOf([record('a', 1)]), { compression: 'zstd', codecs: zstd })).not.toThrow();
+  });
+
+  it('a corrupt compressed payload behind a valid CRC is CORRUPT_MESSAGE', () => {
+    const bytes = encodeRecordBatch(batchOf([record('hello', 1)]), { compression: 'gzip', codecs });
+    bytes[71] = 0xff; // the first deflate block header: reserved block type 3
+    new DataView(bytes.buffer).setUint32(17, crc32c(bytes, 21, bytes.length)); // reseal
+    expect(() => decodeRecordBatch(bytes, { codecs })).toThrow(expect.objectContaining({ code: 'CORRUPT_MESSAGE' }));
+  });
+});
+
+describe('what a leader changes in a produced batch', () => {
+  it('assigns the base offset and leader epoch without touching the CRC', () => {
+    const bytes = encodeRecordBatch(batchOf([record('a', 5), record('b', 6)]));
+    const crcBefore = batchHeader(bytes).crc;
+    assignOffsetAndEpoch(bytes, 1234, 9);
+    const header = batchHeader(bytes);
+    expect(header).toMatchObject({ baseOffset: 1234, lastOffset: 1235, leaderEpoch: 9, crc: crcBefore });
+    expect(hasValidCrc(bytes, header)).toBe(true);
+  });
+
+  it('marks LogAppendTime with the append time as maxTimestamp, keeps the records, reseals the CRC', () => {
+    const bytes = encodeRecordBatch(batchOf([record('a', 5), record('b', 6)]));
+    setLogAppendTime(bytes, 99_000);
+    const header = batchHeader(bytes);
+    expect(header).toMatchObject({ timestampType: 'LogAppendTime', maxTimestamp: 99_000, baseTimestamp: 5 });
+    expect(hasValidCrc(bytes, header)).toBe(true);
+    expect(decodeRecordBatch(bytes).records.map((r) => r.timestamp)).toEqual([99_000, 99_000]);
+  });
+
+  it('writes the idempotent producer id, epoch and base sequence', () => {
+    const bytes = encodeRecordBatch(batchOf([record('a', 5)]), { producer: { id: 4000, epoch: 2, baseSequence: 17 } });
+    expect(batchHeader(bytes)).toMatchObject({ producerId: 4000, producerEpoch: 2, baseSequence: 17 });
+  });
+});
