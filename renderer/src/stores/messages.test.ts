@@ -99,6 +99,12 @@ describe('messages store against a real host', () => {
 
   it('shows OFFSET_OUT_OF_RANGE with the partition’s bounds when reading past the high watermark', async () => {
     const store = useMessagesStore();
+    // The brokers the previous test stopped are back: wait until every replica is in sync again (a
+    // leader elected meanwhile may briefly report a high watermark behind the log, as in Kafka).
+    await until(async () => {
+      const p = (await h.client.call('topics.describe', { name: 'orders' })).partitions[1]!;
+      return p.isr.length === p.replicas.length && p.highWatermark === 3;
+    });
     await store.consume({ topic: 'orders', partition: 1, offset: 50, maxRecords: 10 });
     expect(store.consumeError).toBeInstanceOf(ClientError);
     expect((store.consumeError as ClientError).code).toBe('OFFSET_OUT_OF_RANGE');
