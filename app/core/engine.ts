@@ -217,7 +217,7 @@ export class Engine {
       const saved = settings[brokerProcessKey(id)];
       const b = this.brokers.get(id)!;
       if (saved === 'stopped' || saved === 'killed' || saved === 'power-lost') {
-        b.process = saved;
+        b.restoreDownState(saved);
         this.lastState.set(id, saved);
       } else b.start();
     }

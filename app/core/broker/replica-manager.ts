@@ -1,0 +1,256 @@
+/**
+ * A broker's replicas (Kafka's ReplicaManager with its LogManager and fetcher manager): the replica
+ * logs on its disk, the partitions it serves as leader or follower, one replica fetcher per leader
+ * broker, and the application of committed metadata to all of them.
+ *
+ * Invariants: metadata is applied in log order only (a gap waits for the next heartbeat); a replica
+ * leaves this broker (its log deleted) exactly when the committed assignment no longer names the
+ * broker or its topic is deleted; a replica whose log cannot be read is served no more until the
+ * process restarts, and the controller is told; a follower fetches from the leader its metadata
+ * names and from no other.
+ */
+import { KafkaError } from '../../api/errors.js';
+import type { EngineEvent } from '../../api/events.js';
+import type { BrokerLogStore } from '../log/log-store.js';
+import { replicaKey } from '../log/log-store.js';
+import { PartitionLog, type StoredBytes } from '../log/partition-log.js';
+import type { RecordBatch } from '../log/records.js';
+import type { MetadataImage, TopicImage } from '../metadata/image.js';
+import type { CommittedRecord, PartitionState } from '../metadata/records.js';
+import { ReplicaPartition, type PartitionHost } from './partition.js';
+import { ReplicaFetcher, type FetcherHost } from './replica-fetcher.js';
+
+export interface ReplicaManagerHost extends PartitionHost, FetcherHost {
+  readonly disk: BrokerLogStore;
+  readonly image: MetadataImage;
+  emit(event: EngineEvent): void;
+  /** Committed config records arrived: resolved configs must be read again. */
+  configsChanged(): void;
+  /** Tell the controller a replica's log is unreadable. */
+  noticeReplicaOffline(topicId: string, partition: number): void;
+}
+
+export class ReplicaManager {
+  readonly partitions = new Map<string, ReplicaPartition>();
+  private localLogs = new Map<string, PartitionLog>();
+  private readonly fetchers = new Map<number, ReplicaFetcher>();
+  /** Replicas this incarnation cannot serve (key → why). */
+  private readonly offline = new Map<string, string>();
+  /**
+   * Bytes stored by every replica log on this broker's disk, kept by the logs as they change.
+   * The logs are closed while the process is down but the count stays (it is what the disk holds);
+   * null until this process has opened its logs or read its disk.
+   */
+  private stored: StoredBytes | null = null;
+
+  constructor(private readonly host: ReplicaManagerHost) {}
+
+  /** Open every replica log on disk (after a power loss each is truncated to its flushed offset). */
+  recover(nowMs: number, powerLost: boolean): void {
+    const host = this.host;
+    this.offline.clear();
+    this.partitions.clear();
+    this.localLogs = new Map();
+    this.stored = null;
+    const stored: StoredBytes = { bytes: 0 };
+    for (const key of host.disk.replicaKeys()) {
+      const store = host.disk.replica(key);
+      const before = store.endOffset();
+      const log = new PartitionLog(store, nowMs, powerLost, stored);
+      this.localLogs.set(key, log);
+      if (powerLost && log.logEndOffset < before) {
+        const [topicId, partition] = splitKey(key);
+        host.emit({
+          type: 'replica.truncated',
+          atMs: nowMs,
+          topic: topicId,
+          partition,
+          brokerId: host.brokerId,
+          fromOffset: before,
+          toOffset: log.logEndOffset,
+          leaderEpoch: -1,
+          reason: 'power-loss',
+        });
+      }
+    }
+    this.stored = stored;
+  }
+
+  /** Apply committed metadata records in order; a gap waits for the next heartbeat to fill it. */
+  applyMetadata(records: readonly CommittedRecord[]): void {
+    const image = this.host.image;
+    const changed = new Map<string, { topic: TopicImage; state: PartitionState }>();
+    const removedTopics: string[] = [];
+    let configsChanged = false;
+    for (const rec of records) {
+      if (rec.offset <= image.offset) continue;
+      if (rec.offset !== image.offset + 1) break;
+      const r = rec.record;
+      if (r.type === 'RemoveTopic') removedTopics.push(r.topicId);
+      image.apply(rec);
+      if (r.type === 'Partition' || r.type === 'PartitionChange') {
+        const topic = image.topicsById.get(r.state.topicId);
+        if (topic) changed.set(replicaKey(r.state.topicId, r.state.partition), { topic, state: topic.partitions.get(r.state.partition)! });
+      } else if (r.type === 'Config') configsChanged = true;
+    }
+    if (configsChanged) this.host.configsChanged();
+    for (const topicId of removedTopics) {
+      for (const [k, p] of [...this.partitions]) if (p.topicId === topicId) this.removeReplica(k);
+      for (const k of [...this.localLogs.keys()]) if (k.startsWith(`${topicId}:`)) this.removeReplica(k);
+    }
+    for (const [k, { topic, state }] of changed) this.reconcile(k, topic, state);
+    if (configsChanged) for (const p of this.partitions.values()) p.maybeIncrementHighWatermark();
+  }
+
+  /** Make this broker's replica of one partition match its committed state. */
+  private reconcile(k: string, topic: TopicImage, state: PartitionState): void {
+    const host = this.host;
+    if (!state.replicas.includes(host.brokerId)) {
+      if (this.partitions.has(k) || this.localLogs.has(k)) this.removeReplica(k);
+      return;
+    }
+    if (this.offline.has(k)) return;
+    let p = this.partitions.get(k);
+    if (!p) {
+      const log = this.localLogs.get(k) ?? new PartitionLog(host.disk.replica(k), host.scheduler.now(), false, (this.stored ??= { bytes: 0 }));
+      this.localLogs.set(k, log);
+      p = new ReplicaPartition(host, topic.name, log, state);
+      this.partitions.set(k, p);
+    }
+    const previousLeader = p.isLeader ? host.brokerId : p.leaderId;
+    if (state.leader === host.brokerId) {
+      this.fetchers.get(previousLeader)?.remove(k);
+      p.becomeLeader(state);
+    } else {
+      p.becomeFollower(state);
+      if (previousLeader !== state.leader) this.fetchers.get(previousLeader)?.remove(k);
+      if (state.leader >= 0) this.fetcherFor(state.leader).add(k);
+    }
+  }
+
+  private fetcherFor(leaderId: number): ReplicaFetcher {
+    let f = this.fetchers.get(leaderId);
+    if (!f) {
+      f = new ReplicaFetcher(this.host, leaderId);
+      this.fetchers.set(leaderId, f);
+    }
+    return f;
+  }
+
+  private removeReplica(k: string): void {
+    const p = this.partitions.get(k);
+    if (p) {
+      p.resignLeadership();
+      this.fetchers.get(p.leaderId)?.remove(k);
+      this.partitions.delete(k);
+    }
+    this.localLogs.get(k)?.release();
+    this.localLogs.delete(k);
+    this.host.disk.deleteReplica(k);
+  }
+
+  /** One replica's log cannot be read (a corrupt batch): stop serving it and tell the controller. */
+  private replicaOffline(p: ReplicaPartition, e: KafkaError): void {
+    const k = replicaKey(p.topicId, p.partition);
+    if (this.offline.has(k)) return;
+    this.offline.set(k, e.message);
+    p.resignLeadership();
+    this.fetchers.get(p.leaderId)?.remove(k);
+    this.partitions.delete(k);
+    this.host.emit({ type: 'replica.offline', atMs: this.host.scheduler.now(), topic: p.topic, partition: p.partition, brokerId: this.host.brokerId, errorCode: e.code, message: e.message });
+    this.host.noticeReplicaOffline(p.topicId, p.partition);
+  }
+
+  isOffline(k: string): boolean {
+    return this.offline.has(k);
+  }
+
+  /** Read a replica's log; a corrupt batch takes that replica offline and returns null. */
+  readOrOffline(p: ReplicaPartition, from: number, until: number, maxBytes: number): RecordBatch[] | null {
+    try {
+      return p.log.read(from, until, maxBytes);
+    } catch (e) {
+      if (e instanceof KafkaError && e.code === 'CORRUPT_MESSAGE') {
+        this.replicaOffline(p, e);
+        return null;
+      }
+      throw e;
+    }
+  }
+
+  partitionByKey(k: string): ReplicaPartition | undefined {
+    return this.partitions.get(k);
+  }
+
+  partitionFor(topic: string, partition: number): ReplicaPartition | undefined {
+    const t = this.host.image.topicsByName.get(topic);
+    return t ? this.partitions.get(replicaKey(t.topicId, partition)) : undefined;
+  }
+
+  /**
+   * Kafka's LogManager retention task ("kafka-log-retention"): every replica this broker hosts,
+   * leader or follower, deletes the segments its topic's retention allows, each below its own HW.
+   * Followers also move their log start up to the leader's through fetch responses.
+   */
+  cleanupLogs(nowMs: number): void {
+    for (const p of this.partitions.values()) {
+      const cfg = this.host.topicConfig(p.topicId);
+      if (cfg.cleanupPolicyDelete) p.log.deleteOldSegments(nowMs, cfg);
+    }
+  }
+
+  /** Every log, served or not, flushed to disk (an orderly stop). */
+  flushAll(nowMs: number): void {
+    for (const p of this.partitions.values()) p.log.flush(nowMs);
+    for (const log of this.localLogs.values()) log.flush(nowMs);
+  }
+
+  /** Resume the fetchers after a stall. */
+  wakeFetchers(): void {
+    for (const f of this.fetchers.values()) f.wake();
+  }
+
+  stopFetchers(): void {
+    for (const f of this.fetchers.values()) f.close();
+    this.fetchers.clear();
+  }
+
+  resignAll(): void {
+    for (const p of this.partitions.values()) p.resignLeadership();
+  }
+
+  /** The process is gone: nothing is served; the disk (and the byte count of its logs) stays. */
+  closeAll(): void {
+    this.partitions.clear();
+    this.localLogs.clear();
+  }
+
+  /**
+   * Bytes of record batches this broker's disk holds for all its replicas: kept by its logs
+   * while they are open; a broker that has not opened them in this run reads its disk once.
+   * -1 when that disk cannot be read.
+   */
+  logBytes(): number {
+    if (!this.stored) {
+      try {
+        this.stored = { bytes: this.host.disk.totalBytes() };
+      } catch (e) {
+        if (!(e instanceof KafkaError) || (e.code !== 'KAFKA_STORAGE_ERROR' && e.code !== 'CORRUPT_MESSAGE')) throw e;
+        this.stored = { bytes: -1 };
+      }
+    }
+    return this.stored.bytes;
+  }
+
+  /** Partitions this broker leads (its own view). */
+  leaderCount(): number {
+    let n = 0;
+    for (const p of this.partitions.values()) if (p.isLeader) n++;
+    return n;
+  }
+}
+
+function splitKey(k: string): [string, number] {
+  const i = k.lastIndexOf(':');
+  return [k.slice(0, i), Number(k.slice(i + 1))];
+}
