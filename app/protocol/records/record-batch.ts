@@ -301,9 +301,20 @@ export function assignOffsetAndEpoch(bytes: Uint8Array, baseOffset: number, lead
  * own timestamps, and reseals the CRC (Kafka's DefaultRecordBatch.setMaxTimestamp).
  */
 export function setLogAppendTime(bytes: Uint8Array, appendTimeMs: number): void {
+  setMaxTimestamp(bytes, 'LogAppendTime', appendTimeMs);
+}
+
+/**
+ * Sets the timestamp type and maxTimestamp, resealing the CRC, unless both are already so
+ * (DefaultRecordBatch.setMaxTimestamp: a batch that needs no change keeps its bytes).
+ */
+export function setMaxTimestamp(bytes: Uint8Array, type: TimestampType, maxTimestamp: number): void {
   const view = viewOf(bytes);
-  view.setInt16(ATTRIBUTES_OFFSET, view.getInt16(ATTRIBUTES_OFFSET) | TIMESTAMP_TYPE_BIT);
-  writeInt64BE(view, 35, appendTimeMs);
+  const attributes = view.getInt16(ATTRIBUTES_OFFSET);
+  const wanted = type === 'LogAppendTime' ? attributes | TIMESTAMP_TYPE_BIT : attributes & ~TIMESTAMP_TYPE_BIT;
+  if (wanted === attributes && readInt64BE(view, 35) === maxTimestamp) return;
+  view.setInt16(ATTRIBUTES_OFFSET, wanted);
+  writeInt64BE(view, 35, maxTimestamp);
   const end = view.getInt32(8) + LOG_OVERHEAD;
   view.setUint32(CRC_OFFSET, crc32c(bytes, ATTRIBUTES_OFFSET, end));
 }
@@ -432,7 +443,9 @@ function recordBytes(b: Uint8Array, start: number, header: RecordBatchHeader, ct
   try {
     return ctx.codecs.decompress(header.compression, b.subarray(from, end), ctx.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED);
   } catch (e) {
-    throw corrupt(ctx, header.baseOffset, start, (e as Error).message);
+    const error = corrupt(ctx, header.baseOffset, start, (e as Error).message);
+    (error.details as Record<string, unknown>)['decompression'] = true;
+    throw error;
   }
 }
 
