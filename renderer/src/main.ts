@@ -7,6 +7,7 @@ import { installNotify } from './lib/notify.js';
 import { createAppRouter } from './router.js';
 import { useClusterStore } from './stores/cluster.js';
 import { useConnectionStore } from './stores/connection.js';
+import { useMetricsStore } from './stores/metrics.js';
 import { useSettingsStore } from './stores/settings.js';
 
 setClient(defaultClient());
@@ -17,4 +18,5 @@ app.use(createAppRouter());
 installNotify(toRef(useSettingsStore(), 'dark'));
 useConnectionStore().start();
 useClusterStore().start();
+useMetricsStore().start();
 app.mount('#app');

@@ -19,6 +19,12 @@ export class ClientError extends Error {
   }
 }
 
+/**
+ * One contract call answered with its envelope (it never throws): what pure helpers (drill steps,
+ * broker actions) take, so they run against any client, in the console or in Node.
+ */
+export type Call = <M extends MethodName>(method: M, input: MethodInput<M>) => Promise<Result<MethodResult<M>>>;
+
 export interface Client {
   readonly transport: Transport;
   /** The value, or throws ClientError. */

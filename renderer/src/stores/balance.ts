@@ -7,14 +7,19 @@
  * the intended leader, as in Kafka's reassignment JSON); a target always has the partition's
  * current replication factor and one replica per broker; an entry equal to the current list is
  * dropped. `planPartitions` is exactly what `reassignments.execute` takes.
+ *
+ * The assignment is one live query (`topics.describeMany`: every partition in one call) re-read
+ * when partitions, leaders, ISRs, reassignments or broker states change; the brokers are the
+ * shared brokers store. A plan entry that no longer applies (done, or the partition is gone) is
+ * dropped after every read.
  */
 import { defineStore } from 'pinia';
-import { computed, ref, shallowRef } from 'vue';
-import type { BalancePlanView, BalanceReassignmentView, BrokerView, PartitionView, TopicView } from '../../../app/api/contract.js';
+import { computed, ref, shallowRef, watch } from 'vue';
+import type { BalancePlanView, BalanceReassignmentView, BrokerView, EngineEvent, PartitionView, TopicView } from '../../../app/api/contract.js';
 import { client } from '../api/instance.js';
-import { throttle } from '../lib/debounce.js';
+import { useLeases, useLiveQuery } from '../composables/live-query.js';
 import { describeError, notifyError } from '../lib/notify.js';
-import { useConnectionStore } from './connection.js';
+import { useBrokersStore } from './brokers.js';
 
 /** A partition of the assignment, flattened. */
 export interface AssignedPartition {
@@ -131,12 +136,25 @@ function flatten(topics: TopicView[]): AssignedPartition[] {
   return out.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
 }
 
+const REFRESH_ON = new Set<EngineEvent['type']>(['topic.created', 'topic.deleted', 'partitions.added', 'reassignment.changed', 'leader.changed', 'isr.shrunk', 'isr.expanded', 'broker.stateChanged']);
+
 export const useBalanceStore = defineStore('balance', () => {
-  const brokers = shallowRef<BrokerView[]>([]);
-  const partitions = shallowRef<AssignedPartition[]>([]);
-  const loading = ref(false);
-  const loaded = ref(false);
-  const error = ref<ReturnType<typeof describeError> | null>(null);
+  const brokersStore = useBrokersStore();
+  const assignment = useLiveQuery<AssignedPartition[]>({
+    name: 'balance',
+    initial: [],
+    read: async () => flatten(await client().call('topics.describeMany', {})),
+    invalidatedBy: (e) => REFRESH_ON.has(e.type),
+    throttleMs: 400,
+  });
+  const brokers = computed<BrokerView[]>(() => brokersStore.brokers);
+  const partitions = assignment.data;
+  const loading = computed(() => assignment.loading.value || brokersStore.loading);
+  const loaded = computed(() => assignment.loaded.value && brokersStore.loaded);
+  const error = computed(() => {
+    const e = assignment.error.value ?? brokersStore.error;
+    return e ? describeError(e) : null;
+  });
   /** key → target replicas. */
   const pending = ref<Record<string, number[]>>({});
   const lastCheck = shallowRef<MoveCheck | null>(null);
@@ -157,28 +175,24 @@ export const useBalanceStore = defineStore('balance', () => {
     partitions.value.filter((p) => pending.value[p.key]).map((p) => ({ topic: p.topic, partition: p.partition, replicas: [...pending.value[p.key]!], currentReplicas: [...p.replicas] })),
   );
 
+  /** Re-read the brokers and every partition. */
   async function load(): Promise<void> {
-    loading.value = true;
-    try {
-      const [b, list] = await Promise.all([client().call('brokers.list', {}), client().call('topics.list', {})]);
-      const topics = await Promise.all(list.map((t) => client().call('topics.describe', { name: t.name })));
-      brokers.value = [...b].sort((x, y) => x.id - y.id);
-      partitions.value = flatten(topics);
-      // Drop plan entries that no longer apply (done, or the partition is gone).
+    await Promise.all([brokersStore.refresh(), assignment.refresh()]);
+  }
+
+  // Drop plan entries that no longer apply (done, or the partition is gone) whenever the assignment is re-read.
+  watch(
+    partitions,
+    () => {
       const next: Record<string, number[]> = {};
       for (const [key, target] of Object.entries(pending.value)) {
         const p = byKey.value.get(key);
         if (p && target.join() !== p.replicas.join() && target.length === p.replicas.length) next[key] = target;
       }
-      pending.value = next;
-      error.value = null;
-      loaded.value = true;
-    } catch (e) {
-      error.value = describeError(e);
-    } finally {
-      loading.value = false;
-    }
-  }
+      if (Object.keys(next).length !== Object.keys(pending.value).length) pending.value = next;
+    },
+    { flush: 'sync' },
+  );
 
   function setTarget(p: AssignedPartition, replicas: number[]): void {
     const next = { ...pending.value };
@@ -273,26 +287,8 @@ export const useBalanceStore = defineStore('balance', () => {
     suggestError.value = null;
   }
 
-  let stopEvents: (() => void) | undefined;
-  /** Re-read the assignment when it changes on the engine (throttled); idempotent. */
-  function start(): void {
-    if (stopEvents) return;
-    const soon = throttle(() => void load(), 400);
-    const connection = useConnectionStore();
-    const offEvents = connection.on((e) => {
-      if (['topic.created', 'topic.deleted', 'partitions.added', 'reassignment.changed', 'leader.changed', 'isr.shrunk', 'isr.expanded', 'broker.stateChanged'].includes(e.type)) soon();
-    });
-    const offReconnect = connection.onReconnect(() => void load());
-    stopEvents = () => {
-      offEvents();
-      offReconnect();
-    };
-  }
-
-  function stop(): void {
-    stopEvents?.();
-    stopEvents = undefined;
-  }
+  /** Keep the brokers and the assignment live while the page shows (idempotent); `stop()` when it goes. */
+  const page = useLeases(() => [brokersStore.acquire(), assignment.acquire()]);
 
   return {
     brokers,
@@ -318,7 +314,7 @@ export const useBalanceStore = defineStore('balance', () => {
     loadPlan,
     suggest,
     clearSuggestion,
-    start,
-    stop,
+    start: page.start,
+    stop: page.stop,
   };
 });

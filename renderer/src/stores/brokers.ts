@@ -1,20 +1,22 @@
 /**
- * The brokers page: every broker (`brokers.list`) and the lifecycle and fault actions on them.
- * The engine stays the source of truth: an action shows the broker the engine answered with,
- * then the list is re-read (counts, the controller, other brokers move too). The list is also
- * re-read after any event that changes brokers, leaders or replicas (throttled), after a
- * reconnect, and every 2 s while started (disk use and flags change without events).
+ * Every broker (`brokers.list`), shared by every page that shows brokers (the brokers page, the
+ * topic page, balance, configs, drills), and the lifecycle and fault actions on them (the table
+ * in lib/broker-actions.ts). One live query: re-read after any event that changes brokers,
+ * leaders or replicas (throttled), after a reconnect, and every 2 s while in use (disk use and
+ * flags change without events). The engine stays the source of truth: an action shows the broker
+ * the engine answered with, then the list is re-read (counts, the controller, other brokers move
+ * too).
  */
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
 import type { BrokerView, EngineEvent } from '../../../app/api/contract.js';
+import { ClientError } from '../api/client.js';
 import { client } from '../api/instance.js';
-import { throttle } from '../lib/debounce.js';
+import { useLeases, useLiveQuery } from '../composables/live-query.js';
+import { BROKER_ACTION, callBrokerAction, type BrokerAction } from '../lib/broker-actions.js';
 import { notifyError, notifySuccess } from '../lib/notify.js';
-import { useConnectionStore } from './connection.js';
 
-/** A lifecycle or fault action on one broker. */
-export type BrokerAction = 'stop' | 'start' | 'kill' | 'powerLoss' | 'isolate' | 'heal' | 'stall' | 'unstall' | 'remove';
+export type { BrokerAction } from '../lib/broker-actions.js';
 
 /** The last action that failed, for an inline explanation (the toast has already been shown). */
 export interface BrokerFailure {
@@ -37,124 +39,56 @@ const REFRESH_ON = new Set<EngineEvent['type']>([
   'replica.offline',
 ]);
 
-/** What each action is called in a toast: "Broker 2 killed". */
-const DONE: Record<BrokerAction, string> = {
-  stop: 'shut down (controlled)',
-  start: 'started',
-  kill: 'killed',
-  powerLoss: 'lost power',
-  isolate: 'isolated from the network',
-  heal: 'healed (links restored, fetchers resumed)',
-  stall: 'fetchers stalled',
-  unstall: 'fetchers resumed',
-  remove: 'removed from the cluster',
-};
-
-const TITLE: Record<BrokerAction, string> = {
-  stop: 'Controlled shutdown',
-  start: 'Start broker',
-  kill: 'Kill broker',
-  powerLoss: 'Power loss',
-  isolate: 'Isolate broker',
-  heal: 'Heal broker',
-  stall: 'Stall follower',
-  unstall: 'Resume follower',
-  remove: 'Remove broker',
-};
+const byBrokerId = (a: BrokerView, b: BrokerView): number => a.id - b.id;
 
 export const useBrokersStore = defineStore('brokers', () => {
-  const brokers = shallowRef<BrokerView[]>([]);
-  const loaded = ref(false);
-  const loading = ref(false);
-  /** Why the last read failed (null once a read succeeds). */
-  const error = shallowRef<unknown>(null);
+  const query = useLiveQuery<BrokerView[]>({
+    name: 'brokers',
+    read: async () => (await client().call('brokers.list', {})).slice().sort(byBrokerId),
+    initial: [],
+    invalidatedBy: (e) => REFRESH_ON.has(e.type),
+    throttleMs: 250,
+    pollMs: 2000,
+  });
+  const page = useLeases(() => [query.acquire()]);
   /** Broker id → the action in flight on it. */
   const pending = ref<Record<number, BrokerAction>>({});
   const adding = ref(false);
   const lastFailure = shallowRef<BrokerFailure | null>(null);
-  let readSeq = 0;
-  let offEvents: (() => void) | undefined;
-  let offReconnect: (() => void) | undefined;
-  let poll: ReturnType<typeof setInterval> | undefined;
 
+  const brokers = query.data;
   const controllerId = computed(() => brokers.value.find((b) => b.isController)?.id ?? null);
   const byId = computed(() => new Map(brokers.value.map((b) => [b.id, b])));
   const nextId = computed(() => Math.max(0, ...brokers.value.map((b) => b.id)) + 1);
 
-  async function refresh(): Promise<void> {
-    const seq = ++readSeq;
-    loading.value = true;
-    try {
-      const list = await client().call('brokers.list', {});
-      if (seq !== readSeq) return; // a later read was issued: it wins
-      brokers.value = list.slice().sort((a, b) => a.id - b.id);
-      loaded.value = true;
-      error.value = null;
-    } catch (e) {
-      if (seq === readSeq) error.value = e;
-    } finally {
-      if (seq === readSeq) loading.value = false;
-    }
-  }
-
   function show(view: BrokerView): void {
-    readSeq++; // a read already in flight predates this answer
-    loading.value = false;
-    const others = brokers.value.filter((b) => b.id !== view.id);
-    brokers.value = [...others, view].sort((a, b) => a.id - b.id);
-  }
-
-  function call(action: BrokerAction, brokerId: number): Promise<BrokerView | { brokerId: number }> {
-    const c = client();
-    switch (action) {
-      case 'stop':
-        return c.call('brokers.stop', { brokerId });
-      case 'start':
-        return c.call('brokers.start', { brokerId });
-      case 'kill':
-        return c.call('brokers.kill', { brokerId });
-      case 'powerLoss':
-        return c.call('brokers.powerLoss', { brokerId });
-      case 'isolate':
-        return c.call('brokers.isolate', { brokerId });
-      case 'heal':
-        return c.call('brokers.heal', { brokerId });
-      case 'stall':
-        return c.call('brokers.stallFollower', { brokerId, stalled: true });
-      case 'unstall':
-        return c.call('brokers.stallFollower', { brokerId, stalled: false });
-      case 'remove':
-        return c.call('brokers.remove', { brokerId });
-    }
+    query.set([...brokers.value.filter((b) => b.id !== view.id), view].sort(byBrokerId));
   }
 
   /**
    * Run a lifecycle/fault action. Resolves true when the engine accepted it; on a refusal the
    * toast names Kafka's error and `lastFailure` keeps it for an inline explanation.
    */
-  async function perform(action: BrokerAction, brokerId: number): Promise<boolean> {
+  async function perform(action: BrokerAction, brokerId: number, opts: { success?: string } = {}): Promise<boolean> {
     if (pending.value[brokerId]) return false;
     pending.value = { ...pending.value, [brokerId]: action };
+    const spec = BROKER_ACTION[action];
     try {
-      const result = await call(action, brokerId);
-      if (action === 'remove') {
-        readSeq++;
-        brokers.value = brokers.value.filter((b) => b.id !== brokerId);
-      } else {
-        show(result as BrokerView);
-      }
+      const r = await callBrokerAction(client().result, action, brokerId);
+      if (!r.ok) throw new ClientError(r.error, spec.method);
+      if (action === 'remove') query.set(brokers.value.filter((b) => b.id !== brokerId));
+      else show(r.value as BrokerView);
       if (lastFailure.value?.brokerId === brokerId) lastFailure.value = null;
-      notifySuccess(`Broker ${brokerId} ${DONE[action]}`);
-      void refresh();
+      notifySuccess(opts.success ?? `Broker ${brokerId} ${spec.done}`);
       return true;
     } catch (e) {
       lastFailure.value = { action, brokerId, error: e };
-      notifyError(e, `${TITLE[action]} ${brokerId}`);
-      void refresh();
+      notifyError(e, `${spec.label} on broker ${brokerId}`);
       return false;
     } finally {
       const { [brokerId]: _done, ...rest } = pending.value;
       pending.value = rest;
+      void query.refresh();
     }
   }
 
@@ -167,7 +101,7 @@ export const useBrokersStore = defineStore('brokers', () => {
       show(view);
       if (lastFailure.value?.action === 'add') lastFailure.value = null;
       notifySuccess(`Broker ${view.id} added${rack ? ` on rack ${rack}` : ''}`);
-      void refresh();
+      void query.refresh();
       return view;
     } catch (e) {
       lastFailure.value = { action: 'add', brokerId: input.id ?? null, error: e };
@@ -182,25 +116,26 @@ export const useBrokersStore = defineStore('brokers', () => {
     lastFailure.value = null;
   }
 
-  /** Follow events and poll; idempotent. */
-  function start(): void {
-    if (offEvents) return;
-    const connection = useConnectionStore();
-    const soon = throttle(() => void refresh(), 250);
-    offEvents = connection.on((event) => {
-      if (REFRESH_ON.has(event.type)) soon();
-    });
-    offReconnect = connection.onReconnect(() => void refresh());
-    poll = setInterval(() => void refresh(), 2000);
-    void refresh();
-  }
-
-  function stop(): void {
-    offEvents?.();
-    offReconnect?.();
-    if (poll) clearInterval(poll);
-    offEvents = offReconnect = poll = undefined;
-  }
-
-  return { brokers, loaded, loading, error, pending, adding, lastFailure, controllerId, byId, nextId, refresh, perform, add, dismissFailure, start, stop };
+  return {
+    brokers,
+    loaded: query.loaded,
+    loading: query.loading,
+    /** Why the last read failed (null once a read succeeds). */
+    error: query.error,
+    pending,
+    adding,
+    lastFailure,
+    controllerId,
+    byId,
+    nextId,
+    refresh: query.refresh,
+    perform,
+    add,
+    dismissFailure,
+    /** Keep the list live for another store (released by the returned function). */
+    acquire: query.acquire,
+    /** The brokers page: keep the list live while it shows (idempotent); `stop()` when it goes. */
+    start: page.start,
+    stop: page.stop,
+  };
 });

@@ -1,72 +1,77 @@
 /**
- * The cluster at a glance (`cluster.describe`) and the engine clock. Re-read after any event that
- * changes brokers, leaders or ISRs (throttled), after a reconnect, and every 2 s as a fallback.
+ * The cluster at a glance (`cluster.describe`) and the engine clock, for the shell and the
+ * overview. One live query for as long as the console runs: re-read after any event that changes
+ * brokers, leaders or ISRs (throttled), after a reconnect, and every 2 s as a fallback.
  */
 import { defineStore } from 'pinia';
-import { computed, ref, shallowRef } from 'vue';
-import type { ClockView, ClusterView } from '../../../app/api/contract.js';
+import { computed } from 'vue';
+import type { ClockView, ClusterView, EngineEvent } from '../../../app/api/contract.js';
 import { client } from '../api/instance.js';
-import { throttle } from '../lib/debounce.js';
-import { notifyError } from '../lib/notify.js';
-import { useConnectionStore } from './connection.js';
+import { useLeases, useLiveQuery } from '../composables/live-query.js';
+import { describeError, notifyError } from '../lib/notify.js';
 
-const REFRESH_ON = new Set(['broker.stateChanged', 'controller.changed', 'isr.shrunk', 'isr.expanded', 'leader.changed', 'topic.created', 'topic.deleted', 'partitions.added', 'reassignment.changed', 'broker.storageFailed', 'replica.offline']);
+const REFRESH_ON = new Set<EngineEvent['type']>([
+  'broker.stateChanged',
+  'controller.changed',
+  'isr.shrunk',
+  'isr.expanded',
+  'leader.changed',
+  'topic.created',
+  'topic.deleted',
+  'partitions.added',
+  'reassignment.changed',
+  'broker.storageFailed',
+  'replica.offline',
+]);
+
+interface ClusterState {
+  cluster: ClusterView | null;
+  clock: ClockView | null;
+}
 
 export const useClusterStore = defineStore('cluster', () => {
-  const cluster = shallowRef<ClusterView | null>(null);
-  const clock = shallowRef<ClockView | null>(null);
-  const loading = ref(false);
-  const error = ref<string | null>(null);
-  let started = false;
-  let poll: ReturnType<typeof setInterval> | undefined;
+  const query = useLiveQuery<ClusterState>({
+    name: 'cluster',
+    initial: { cluster: null, clock: null },
+    read: async () => {
+      const [cluster, clock] = await Promise.all([client().call('cluster.describe', {}), client().call('clock.get', {})]);
+      return { cluster, clock };
+    },
+    invalidatedBy: (e) => REFRESH_ON.has(e.type),
+    throttleMs: 250,
+    pollMs: 2000,
+  });
+  const app = useLeases(() => [query.acquire()]);
 
+  const cluster = computed(() => query.data.value.cluster);
+  const clock = computed(() => query.data.value.clock);
   const brokers = computed(() => cluster.value?.brokers ?? []);
   const healthy = computed(() => {
     const c = cluster.value;
     return !!c && c.offlinePartitions === 0 && c.underReplicatedPartitions === 0 && c.underMinIsrPartitions === 0;
   });
-
-  async function refresh(): Promise<void> {
-    loading.value = true;
-    try {
-      const [c, k] = await Promise.all([client().call('cluster.describe', {}), client().call('clock.get', {})]);
-      cluster.value = c;
-      clock.value = k;
-      error.value = null;
-    } catch (e) {
-      error.value = e instanceof Error ? e.message : String(e);
-    } finally {
-      loading.value = false;
-    }
-  }
+  const error = computed(() => (query.error.value ? describeError(query.error.value).message : null));
 
   async function setScale(scale: number): Promise<void> {
     try {
-      clock.value = await client().call('clock.setScale', { scale });
+      const k = await client().call('clock.setScale', { scale });
+      query.set({ ...query.data.value, clock: k });
     } catch (e) {
       notifyError(e, 'Time scale');
     }
   }
 
-  /** Subscribe to events and start polling; idempotent. */
-  function start(): void {
-    if (started) return;
-    started = true;
-    const connection = useConnectionStore();
-    const soon = throttle(() => void refresh(), 250);
-    connection.on((event) => {
-      if (REFRESH_ON.has(event.type)) soon();
-    });
-    connection.onReconnect(() => void refresh());
-    void refresh();
-    poll = setInterval(() => void refresh(), 2000);
-  }
-
-  function stop(): void {
-    if (poll) clearInterval(poll);
-    poll = undefined;
-    started = false;
-  }
-
-  return { cluster, clock, brokers, healthy, loading, error, refresh, setScale, start, stop };
+  return {
+    cluster,
+    clock,
+    brokers,
+    healthy,
+    loading: query.loading,
+    error,
+    refresh: query.refresh,
+    setScale,
+    /** Keep it live for as long as the console runs (idempotent); `stop()` releases it. */
+    start: app.start,
+    stop: app.stop,
+  };
 });

@@ -4,28 +4,21 @@
  * explainer, and the edit actions. Editing goes through Kafka's IncrementalAlterConfigs
  * (`configs.alter`): `validate` runs it with validateOnly (nothing changes, the engine answers
  * INVALID_CONFIG with Kafka's message), `apply` sets a value, `reset` deletes the override
- * (null) so the value falls back to the next layer. Re-reads on `config.changed` for the shown
- * resource (a profile applied elsewhere, another window) and on reconnect.
+ * (null) so the value falls back to the next layer. The shown resource's configs are a shared live
+ * store (resource-configs.ts): re-read on `config.changed` for it (a profile applied elsewhere,
+ * another window) and on reconnect; the picker lists the shared brokers and topics.
  */
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
-import type { BrokerView, ConfigEntryView, ConfigSourceView, DurabilityView, TopicSummaryView } from '../../../app/api/contract.js';
+import type { ConfigEntryView, ConfigSourceView, DurabilityView } from '../../../app/api/contract.js';
 import { ClientError } from '../api/client.js';
 import { client } from '../api/instance.js';
-import { throttle } from '../lib/debounce.js';
 import { notifyError, notifySuccess } from '../lib/notify.js';
-import { useConnectionStore } from './connection.js';
+import { useBrokersStore } from './brokers.js';
+import { useResourceConfigsStore, type ConfigResource, type ResourceConfigsStore } from './resource-configs.js';
+import { useTopicsStore } from './topics.js';
 
-/** A config resource as the contract names it: a broker by id ('' = cluster-wide default) or a topic. */
-export interface ConfigResource {
-  type: 'broker' | 'topic';
-  name: string;
-}
-
-/** `broker:` (cluster-wide default), `broker:1`, `topic:payments`: one string for selects and URLs. */
-export function resourceKey(r: ConfigResource): string {
-  return `${r.type}:${r.name}`;
-}
+export { resourceKey, type ConfigResource } from './resource-configs.js';
 
 export function parseResourceKey(key: string): ConfigResource | null {
   const i = key.indexOf(':');
@@ -60,33 +53,31 @@ export type AlterOutcome = { ok: true; entry: ConfigEntryView | undefined } | { 
 const sameResource = (a: ConfigResource | null, b: ConfigResource | null): boolean => !!a && !!b && a.type === b.type && a.name === b.name;
 
 export const useConfigsStore = defineStore('configs', () => {
+  const brokersStore = useBrokersStore();
+  const topicsStore = useTopicsStore();
   const resource = shallowRef<ConfigResource | null>(null);
-  const entries = shallowRef<ConfigEntryView[]>([]);
-  const loading = ref(false);
-  /** The last failed describe (a ClientError or other), for the inline error state. */
-  const error = shallowRef<unknown>(null);
-  const topics = shallowRef<TopicSummaryView[]>([]);
-  const brokers = shallowRef<BrokerView[]>([]);
-  const resourcesError = shallowRef<unknown>(null);
+  const shown = shallowRef<ResourceConfigsStore | null>(null);
   const durability = shallowRef<DurabilityView | null>(null);
   const durabilityError = shallowRef<unknown>(null);
   /** Config names with an alter in flight (Apply / Reset show a spinner). */
   const pending = ref<Set<string>>(new Set());
+  /** While the page shows: leases on the picker's lists; `shownLease` on the shown resource. */
+  let leases: (() => void)[] | null = null;
+  let shownLease: (() => void) | null = null;
   let generation = 0;
-  let started = false;
 
+  /** The last failed describe (a ClientError or other), for the inline error state. */
+  const error = computed(() => shown.value?.error ?? null);
+  const entries = computed<ConfigEntryView[]>(() => (shown.value && !shown.value.error ? shown.value.entries : []));
+  const loading = computed(() => shown.value?.loading ?? false);
   const byName = computed(() => new Map(entries.value.map((e) => [e.name, e])));
+  const brokers = computed(() => brokersStore.brokers);
+  const topics = computed(() => [...topicsStore.topics].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0)));
+  const resourcesError = computed(() => brokersStore.error ?? topicsStore.error ?? null);
 
   /** Topics and brokers for the resource picker. */
   async function loadResources(): Promise<void> {
-    try {
-      const [t, b] = await Promise.all([client().call('topics.list', {}), client().call('brokers.list', {})]);
-      topics.value = [...t].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
-      brokers.value = [...b].sort((x, y) => x.id - y.id);
-      resourcesError.value = null;
-    } catch (e) {
-      resourcesError.value = e;
-    }
+    await Promise.all([topicsStore.refresh(), brokersStore.refresh()]);
   }
 
   async function loadDurability(r: ConfigResource, gen: number): Promise<void> {
@@ -110,33 +101,25 @@ export const useConfigsStore = defineStore('configs', () => {
   /** Re-read the shown resource's configs (and a topic's durability). */
   async function refresh(): Promise<void> {
     const r = resource.value;
-    if (!r) return;
-    const gen = generation;
-    loading.value = true;
-    try {
-      const [list] = await Promise.all([client().call('configs.describe', { resource: r }), loadDurability(r, gen)]);
-      if (gen !== generation) return;
-      entries.value = list;
-      error.value = null;
-    } catch (e) {
-      if (gen !== generation) return;
-      entries.value = [];
-      error.value = e;
-    } finally {
-      if (gen === generation) loading.value = false;
-    }
+    if (!r || !shown.value) return;
+    await Promise.all([shown.value.refresh(), loadDurability(r, generation)]);
+  }
+
+  function follow(): void {
+    shownLease?.();
+    shownLease = leases && shown.value ? shown.value.acquire() : null;
   }
 
   /** Show another resource (clears what the previous one showed). */
   async function select(r: ConfigResource | null): Promise<void> {
-    if (sameResource(r, resource.value)) return refresh();
-    generation++;
-    resource.value = r;
-    entries.value = [];
-    error.value = null;
-    durability.value = null;
-    durabilityError.value = null;
-    loading.value = false;
+    if (!sameResource(r, resource.value)) {
+      generation++;
+      resource.value = r;
+      shown.value = r ? useResourceConfigsStore(r) : null;
+      durability.value = null;
+      durabilityError.value = null;
+      follow();
+    }
     await refresh();
   }
 
@@ -155,15 +138,14 @@ export const useConfigsStore = defineStore('configs', () => {
 
   async function alter(name: string, value: string | null): Promise<AlterOutcome> {
     const r = resource.value;
-    if (!r) return { ok: false, error: new Error('No resource selected.') };
+    const target = shown.value;
+    if (!r || !target) return { ok: false, error: new Error('No resource selected.') };
     const gen = generation;
     pending.value = new Set([...pending.value, name]);
     try {
       const after = await client().call('configs.alter', { resource: r, set: { [name]: value } });
-      if (gen === generation) {
-        entries.value = after;
-        await loadDurability(r, gen);
-      }
+      target.show(after);
+      if (gen === generation) await loadDurability(r, gen);
       const entry = after.find((e) => e.name === name);
       notifySuccess(value === null ? `${name} reset: now ${entry?.value || '(none)'} from ${entry?.source ?? 'its default'}` : `${name} = ${value} on ${resourceLabel(r)}`);
       return { ok: true, entry };
@@ -187,29 +169,18 @@ export const useConfigsStore = defineStore('configs', () => {
     return alter(name, null);
   }
 
-  /** Follow config changes, topic creation/deletion and reconnects; idempotent. */
+  /** Follow the shown resource's configs and the picker's brokers and topics while the page shows (idempotent). */
   function start(): void {
-    if (started) return;
-    started = true;
-    const connection = useConnectionStore();
-    const soonConfigs = throttle(() => void refresh(), 200);
-    const soonResources = throttle(() => void loadResources(), 300);
-    connection.on((event) => {
-      const r = resource.value;
-      if (event.type === 'config.changed' && r) {
-        // A cluster-wide broker change can change what a topic or a broker inherits.
-        const inherited = event.resourceType === 'broker' && event.resourceName === '';
-        if (inherited || (event.resourceType === r.type && event.resourceName === r.name)) soonConfigs();
-      } else if (event.type === 'topic.created' || event.type === 'topic.deleted' || event.type === 'broker.stateChanged') {
-        soonResources();
-        if (event.type === 'topic.deleted' && r?.type === 'topic' && event.topic === r.name) soonConfigs();
-      }
-    });
-    connection.onReconnect(() => {
-      void loadResources();
-      void refresh();
-    });
+    if (leases) return;
+    leases = [topicsStore.acquire(), brokersStore.acquire()];
+    follow();
   }
 
-  return { resource, entries, byName, loading, error, topics, brokers, resourcesError, durability, durabilityError, pending, loadResources, select, refresh, validate, apply, reset, start };
+  function stop(): void {
+    for (const release of leases ?? []) release();
+    leases = null;
+    follow();
+  }
+
+  return { resource, entries, byName, loading, error, topics, brokers, resourcesError, durability, durabilityError, pending, loadResources, select, refresh, validate, apply, reset, start, stop };
 });

@@ -1,6 +1,9 @@
 /**
  * The event stream: connection status, the recent-events feed, and a fan-out so each store can
- * react to the events it cares about. `start()` subscribes once (idempotent).
+ * react to the events it cares about. `start()` subscribes once (idempotent); `stop()` ends the
+ * subscription and suspends every live query (their listeners and polls go), `start()` again
+ * resumes them. Live queries (composables/live-query.ts) attach here, so what still listens is
+ * visible in one place (`listening()`).
  */
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
@@ -12,13 +15,25 @@ import type { ConnectionStatus } from '../api/transport.js';
 const NOT_IN_FEED = new Set<EngineEvent['type']>(['highWatermark.advanced']);
 const FEED_SIZE = 300;
 
+/** What a live query does when the connection stops and starts again. */
+export interface Suspendable {
+  readonly name: string;
+  suspend(): void;
+  resume(): void;
+}
+
 export const useConnectionStore = defineStore('connection', () => {
   const status = ref<ConnectionStatus>('connecting');
   /** Newest last. */
   const recent = shallowRef<EngineEvent[]>([]);
+  /** Stopped by `stop()` (and not started since): live queries stay suspended. */
+  const stopped = ref(false);
   const listeners = new Set<(event: EngineEvent) => void>();
   const reconnectListeners = new Set<() => void>();
-  let stop: (() => void) | undefined;
+  const attached = new Set<Suspendable>();
+  /** Names of the live queries running now (attached and not suspended). */
+  const running = shallowRef<readonly string[]>([]);
+  let unsubscribe: (() => void) | undefined;
 
   function dispatch(event: EngineEvent): void {
     if (!NOT_IN_FEED.has(event.type) && !(event.type as string).startsWith('metrics.')) {
@@ -26,25 +41,37 @@ export const useConnectionStore = defineStore('connection', () => {
       next.push(event);
       recent.value = next;
     }
-    for (const l of listeners) l(event);
+    for (const l of [...listeners]) l(event);
   }
 
   function start(): void {
-    if (stop) return;
+    if (unsubscribe) return;
     const c = client();
     const offEvents = c.subscribe(dispatch);
     let wasOpen = false;
     const offStatus = c.onStatus((s) => {
       status.value = s;
       if (s === 'open') {
-        if (wasOpen) for (const l of reconnectListeners) l();
+        if (wasOpen) for (const l of [...reconnectListeners]) l();
         wasOpen = true;
       }
     });
-    stop = () => {
+    unsubscribe = () => {
       offEvents();
       offStatus();
     };
+    if (stopped.value) {
+      stopped.value = false;
+      for (const q of [...attached]) q.resume();
+    }
+  }
+
+  /** End the subscription; every live query drops its listeners and polls until `start()`. */
+  function stop(): void {
+    unsubscribe?.();
+    unsubscribe = undefined;
+    stopped.value = true;
+    for (const q of [...attached]) q.suspend();
   }
 
   /** Listen to every event; returns the unsubscribe function. */
@@ -59,9 +86,27 @@ export const useConnectionStore = defineStore('connection', () => {
     return () => reconnectListeners.delete(listener);
   }
 
+  /** A live query in use registers here (suspended at once when the connection is stopped); returns the detach function. */
+  function attach(query: Suspendable): () => void {
+    attached.add(query);
+    if (stopped.value) query.suspend();
+    return () => attached.delete(query);
+  }
+
+  /** A live query reports that it runs (listeners and poll on) or no longer does. */
+  function setRunning(name: string, on: boolean): void {
+    const rest = running.value.filter((n) => n !== name);
+    running.value = on ? [...rest, name] : rest;
+  }
+
+  /** How many event and reconnect listeners are subscribed (tests check that stores release theirs). */
+  function listening(): { events: number; reconnect: number } {
+    return { events: listeners.size, reconnect: reconnectListeners.size };
+  }
+
   function seed(events: EngineEvent[]): void {
     recent.value = events.filter((e) => !NOT_IN_FEED.has(e.type)).slice(-FEED_SIZE);
   }
 
-  return { status, recent, start, on, onReconnect, seed, dispatch };
+  return { status, recent, stopped, running, start, stop, on, onReconnect, attach, setRunning, listening, seed, dispatch };
 });

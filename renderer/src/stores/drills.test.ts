@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStoreHost, until, type StoreHost } from '../test-support/store-host.js';
 import { useConnectionStore } from './connection.js';
+import { useDrillRunnerStore } from './drill-runner.js';
 import { useDrillsStore } from './drills.js';
 
 describe('drills store against a real host', () => {
@@ -60,22 +61,24 @@ describe('drills store against a real host', () => {
 
   it('steps through "Leader failover" with Next, showing each step’s result in cluster time', async () => {
     const store = useDrillsStore();
-    store.selectScenario('leader-failover');
-    const first = await store.next();
+    const runner = useDrillRunnerStore();
+    runner.selectScenario('leader-failover');
+    const first = await runner.next();
     expect(first?.status).toBe('ok');
-    expect(store.stepIndex).toBe(1);
-    expect(store.stepResults[0]!.endedAtMs).toBeGreaterThanOrEqual(store.stepResults[0]!.startedAtMs);
-    await store.runAll();
-    expect(store.scenarioDone).toBe(true);
-    expect(store.stepResults.map((r) => r?.status)).toEqual(store.scenario.steps.map(() => 'ok'));
+    expect(runner.stepIndex).toBe(1);
+    expect(runner.stepResults[0]!.endedAtMs).toBeGreaterThanOrEqual(runner.stepResults[0]!.startedAtMs);
+    await runner.runAll();
+    expect(runner.scenarioDone).toBe(true);
+    expect(runner.stepResults.map((r) => r?.status)).toEqual(runner.scenario.steps.map(() => 'ok'));
     expect(store.watched?.topic).toBe('drill-2');
   });
 
   it('after an unclean election lists the offsets truncated on the old leader and which acknowledged records they held', async () => {
     const store = useDrillsStore();
-    store.selectScenario('unclean-election');
-    await store.runAll();
-    expect(store.stepResults.every((r) => r?.status === 'ok')).toBe(true);
+    const runner = useDrillRunnerStore();
+    runner.selectScenario('unclean-election');
+    await runner.runAll();
+    expect(runner.stepResults.every((r) => r?.status === 'ok')).toBe(true);
     expect(store.uncleanElections.length).toBeGreaterThan(0);
     await until(() => store.truncations.length > 0 && store.lossCheck !== null);
     const t = store.truncations[0]!;
@@ -89,9 +92,10 @@ describe('drills store against a real host', () => {
 
   it('after a power loss of every replica shows each replica truncated to its flushed offset (named by topic id) and every acknowledged record lost', async () => {
     const store = useDrillsStore();
-    store.selectScenario('power-loss-default-flush');
-    await store.runAll();
-    expect(store.stepResults.every((r) => r?.status === 'ok')).toBe(true);
+    const runner = useDrillRunnerStore();
+    runner.selectScenario('power-loss-default-flush');
+    await runner.runAll();
+    expect(runner.stepResults.every((r) => r?.status === 'ok')).toBe(true);
     await until(() => store.truncations.filter((t) => t.event.reason === 'power-loss').length >= 4);
     const powerLoss = store.truncations.filter((t) => t.event.reason === 'power-loss');
     expect(new Set(powerLoss.map((t) => t.event.brokerId)).size).toBe(3);

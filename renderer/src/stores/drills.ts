@@ -1,48 +1,37 @@
 /**
  * The drills page: one watched partition (its replicas' LEO, HW, flushed offset and ISR
- * membership, refreshed on its events and by a short poll), faults per broker, a producer whose
- * acknowledged records are kept for this session, the timeline of controller decisions and replica
- * events, the data lost by truncations, and the scripted scenarios run step by step.
+ * membership, from the shared topic store of its topic), faults per broker (the shared brokers
+ * store and its action table), a producer whose acknowledged records join this session's ledger,
+ * the timeline of controller decisions and replica events, and the data lost by truncations.
+ * The scripted scenarios run in drill-runner.ts.
  *
  * The engine stays the source of truth: every number shown comes from `topics.describe` /
  * `brokers.list` / the event stream; "lost" is decided by reading the partition back from its
- * leader and comparing acknowledged values, never inferred.
+ * leader and comparing acknowledged values, never inferred. While the page shows (`start()` …
+ * `stop()`), it holds leases on the topic list, the brokers, the watched topic and its configs,
+ * and follows the timeline.
  */
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
-import type { BrokerView, EngineEvent, EventName, MethodInput, MethodName, PartitionView, ProduceResultView, TopicSummaryView, TopicView } from '../../../app/api/contract.js';
-import { ClientError } from '../api/client.js';
+import type { EngineEvent, EventName, MethodInput, MethodName, PartitionView, ProduceResultView, TopicView } from '../../../app/api/contract.js';
+import { ClientError, type Call } from '../api/client.js';
 import { client } from '../api/instance.js';
-import { throttle } from '../lib/debounce.js';
-import {
-  SCENARIOS,
-  applyFault,
-  checkAcknowledged,
-  newContext,
-  nextDrillTopicName,
-  removedByTruncation,
-  stampAcknowledged,
-  runStep,
-  scenarioById,
-  type AcknowledgedCheck,
-  type AcknowledgedRecord,
-  type Acks,
-  type Call,
-  type DrillContext,
-  type FaultKind,
-  FAULT_LABELS,
-  type StepResult,
-} from '../lib/drill-scenarios.js';
+import { useLiveQuery } from '../composables/live-query.js';
+import type { BrokerAction } from '../lib/broker-actions.js';
+import { acknowledgedRecords, checkAcknowledged, removedByTruncation, type AcknowledgedCheck, type AcknowledgedRecord, type Acks } from '../lib/drills/data-loss.js';
+import { createDrillTopic as createTopic } from '../lib/drills/steps.js';
 import { notifyError, notifySuccess } from '../lib/notify.js';
-import { useConnectionStore } from './connection.js';
+import { useAcknowledgedStore } from './acknowledged.js';
+import { useBrokersStore } from './brokers.js';
+import { useResourceConfigsStore, type ResourceConfigsStore } from './resource-configs.js';
+import { useTopicStore, type TopicStore } from './topic.js';
+import { useTopicsStore } from './topics.js';
 
 /** Events the timeline shows. */
 export const TIMELINE_TYPES: EventName[] = ['leader.changed', 'isr.shrunk', 'isr.expanded', 'broker.stateChanged', 'controller.changed', 'replica.truncated', 'replica.offline', 'broker.storageFailed'];
 const TIMELINE_SET = new Set<string>(TIMELINE_TYPES);
 const PARTITION_EVENTS = new Set<string>(['leader.changed', 'isr.shrunk', 'isr.expanded', 'replica.truncated', 'replica.offline', 'highWatermark.advanced']);
 const MAX_EVENTS = 2000;
-const MAX_ACKNOWLEDGED = 20_000;
-const POLL_MS = 1000;
 
 export type TruncationEvent = Extract<EngineEvent, { type: 'replica.truncated' }>;
 
@@ -54,7 +43,7 @@ export interface ReplicaRow {
   highWatermark: number;
   flushedOffset: number;
   logStartOffset: number;
-  broker: BrokerView | undefined;
+  broker: ReturnType<typeof useBrokersStore>['brokers'][number] | undefined;
 }
 
 export interface TruncationRow {
@@ -72,53 +61,58 @@ export interface WatchedSettings {
   flushMs: string;
 }
 
-const FAULT_METHOD: Record<FaultKind, MethodName> = {
-  stop: 'brokers.stop',
-  kill: 'brokers.kill',
-  powerLoss: 'brokers.powerLoss',
-  isolate: 'brokers.isolate',
-  heal: 'brokers.heal',
-  stall: 'brokers.stallFollower',
-  unstall: 'brokers.stallFollower',
-  start: 'brokers.start',
-};
-
 const eventKey = (e: EngineEvent) => JSON.stringify(e);
 
 export const useDrillsStore = defineStore('drills', () => {
   const call: Call = <M extends MethodName>(m: M, input: MethodInput<M>) => client().result(m, input);
+  const topicsStore = useTopicsStore();
+  const brokersStore = useBrokersStore();
+  const ledger = useAcknowledgedStore();
 
-  const topics = shallowRef<TopicSummaryView[]>([]);
   const watched = shallowRef<{ topic: string; partition: number } | null>(null);
-  const topic = shallowRef<TopicView | null>(null);
-  const settings = shallowRef<WatchedSettings | null>(null);
-  const brokers = shallowRef<BrokerView[]>([]);
+  const watchedTopic = shallowRef<TopicStore | null>(null);
+  const watchedConfigs = shallowRef<ResourceConfigsStore | null>(null);
   const loading = ref(false);
-  const error = shallowRef<unknown>(null);
-  const events = shallowRef<EngineEvent[]>([]);
-  const seen = new Set<string>();
-  const acknowledged = shallowRef<AcknowledgedRecord[]>([]);
   const lossCheck = shallowRef<AcknowledgedCheck | null>(null);
   const checkingLoss = ref(false);
   const lastProduce = shallowRef<{ acks: Acks; count: number; result: ProduceResultView } | null>(null);
   const producing = ref(false);
-  /** `<brokerId>:<fault>` while a fault call is in flight. */
-  const busy = ref<string | null>(null);
   const creating = ref(false);
+  /** Leases while the page shows; `watchedLeases` follow the watched topic. */
+  let leases: (() => void)[] | null = null;
+  let watchedLeases: (() => void)[] = [];
 
-  // ---- scenario runner
-  const scenarioId = ref(SCENARIOS[0]!.id);
-  const stepResults = shallowRef<(StepResult | null)[]>([]);
-  const stepIndex = ref(0);
-  const runningStep = ref<number | null>(null);
-  const runningAll = ref(false);
-  let ctx: DrillContext | null = null;
-  let stopRequested = false;
+  const seen = new Set<string>();
+  const timelineQuery = useLiveQuery<EngineEvent[]>({
+    name: 'drills timeline',
+    initial: [],
+    read: async () => addEvents(await client().call('events.recent', { types: TIMELINE_TYPES, limit: 1000 })),
+    onEvent(e) {
+      if (TIMELINE_SET.has(e.type)) timelineQuery.data.value = addEvents([e]);
+      if ((e.type === 'replica.truncated' || e.type === 'leader.changed') && isWatched(e) && (e.type === 'replica.truncated' || truncations.value.length > 0)) checkSoon();
+    },
+  });
 
-  const scenario = computed(() => scenarioById(scenarioId.value) ?? SCENARIOS[0]!);
-  const scenarioDone = computed(() => stepIndex.value >= scenario.value.steps.length);
 
-  // ---- derived views of the watched partition
+  // ---- what the page shows
+  const topics = computed(() => topicsStore.topics);
+  const brokers = computed(() => brokersStore.brokers);
+  const topic = computed<TopicView | null>(() => watchedTopic.value?.topic ?? null);
+  const error = computed(() => watchedTopic.value?.error ?? brokersStore.error ?? topicsStore.error ?? null);
+  const settings = computed<WatchedSettings | null>(() => {
+    const c = watchedConfigs.value;
+    if (!c?.loaded) return null;
+    const v = (k: string) => c.value(k) ?? '';
+    return { minInsyncReplicas: v('min.insync.replicas'), uncleanLeaderElection: v('unclean.leader.election.enable'), flushMessages: v('flush.messages'), flushMs: v('flush.ms') };
+  });
+  const events = timelineQuery.data;
+  const acknowledged = computed(() => ledger.records);
+  /** `<brokerId>:<action>` while a fault call is in flight. */
+  const busy = computed(() => {
+    const [id, action] = Object.entries(brokersStore.pending)[0] ?? [];
+    return id === undefined ? null : `${id}:${action}`;
+  });
+
   const partition = computed<PartitionView | null>(() => topic.value?.partitions.find((p) => p.partition === watched.value?.partition) ?? null);
 
   const replicas = computed<ReplicaRow[]>(() => {
@@ -134,7 +128,7 @@ export const useDrillsStore = defineStore('drills', () => {
         highWatermark: s?.highWatermark ?? 0,
         flushedOffset: s?.flushedOffset ?? 0,
         logStartOffset: s?.logStartOffset ?? 0,
-        broker: brokers.value.find((b) => b.id === id),
+        broker: brokersStore.byId.get(id),
       };
     });
   });
@@ -142,7 +136,6 @@ export const useDrillsStore = defineStore('drills', () => {
   function isWatched(e: EngineEvent): boolean {
     const w = watched.value;
     if (!w || !('topic' in e) || !('partition' in e)) return false;
-    // Power-loss truncations name the topic by its id.
     return (e.topic === w.topic || (topic.value !== null && e.topic === topic.value.topicId)) && e.partition === w.partition;
   }
 
@@ -155,60 +148,46 @@ export const useDrillsStore = defineStore('drills', () => {
       .map((event) => ({
         event,
         removed: event.fromOffset - event.toOffset,
-        acknowledged: removedByTruncation(acknowledged.value, event, watched.value?.topic ?? ''),
+        acknowledged: removedByTruncation(ledger.records, event, watched.value?.topic ?? ''),
       })),
   );
   const uncleanElections = computed(() => timeline.value.filter((e) => e.type === 'leader.changed' && e.unclean));
-  const acknowledgedHere = computed(() => acknowledged.value.filter((a) => a.topic === watched.value?.topic && a.partition === watched.value?.partition));
+  const acknowledgedHere = computed(() => ledger.records.filter((a) => a.topic === watched.value?.topic && a.partition === watched.value?.partition));
   const lostOffsets = computed(() => new Set((lossCheck.value?.lost ?? []).map((r) => r.offset)));
 
   // ---- loading
   async function loadTopics(): Promise<void> {
-    try {
-      topics.value = await client().call('topics.list', {});
-    } catch (e) {
-      error.value = e;
-    }
+    await topicsStore.refresh();
   }
 
+  /** Re-read the brokers and the watched topic. */
   async function refresh(): Promise<void> {
-    const w = watched.value;
-    try {
-      const [b, t] = await Promise.all([client().call('brokers.list', {}), w ? client().call('topics.describe', { name: w.topic }) : Promise.resolve(null)]);
-      brokers.value = b;
-      if (w && watched.value === w) topic.value = t;
-      error.value = null;
-    } catch (e) {
-      error.value = e;
-    }
+    await Promise.all([brokersStore.refresh(), watchedTopic.value?.refresh()]);
   }
 
-  async function loadSettings(name: string): Promise<void> {
-    try {
-      const entries = await client().call('configs.describe', { resource: { type: 'topic', name } });
-      const v = (k: string) => entries.find((c) => c.name === k)?.value ?? '';
-      settings.value = { minInsyncReplicas: v('min.insync.replicas'), uncleanLeaderElection: v('unclean.leader.election.enable'), flushMessages: v('flush.messages'), flushMs: v('flush.ms') };
-    } catch {
-      settings.value = null;
-    }
-  }
-
-  function addEvents(list: EngineEvent[]): void {
+  /** The timeline with these events added (each once), newest first, bounded. */
+  function addEvents(list: EngineEvent[]): EngineEvent[] {
     const fresh = list.filter((e) => TIMELINE_SET.has(e.type) && !seen.has(eventKey(e)));
-    if (fresh.length === 0) return;
+    if (fresh.length === 0) return timelineQuery.data.value;
     for (const e of fresh) seen.add(eventKey(e));
-    events.value = [...fresh, ...events.value].sort((a, b) => b.atMs - a.atMs).slice(0, MAX_EVENTS);
+    return [...fresh, ...timelineQuery.data.value].sort((a, b) => b.atMs - a.atMs).slice(0, MAX_EVENTS);
   }
 
-  /** Watch a partition: read it, its settings and (once) the recent history. */
+  function followWatched(): void {
+    for (const release of watchedLeases) release();
+    watchedLeases = leases && watchedTopic.value && watchedConfigs.value ? [watchedTopic.value.acquire(), watchedConfigs.value.acquire()] : [];
+  }
+
+  /** Watch a partition: read it and its settings. */
   async function watch(name: string, partitionId = 0): Promise<void> {
     watched.value = { topic: name, partition: partitionId };
-    topic.value = null;
-    settings.value = null;
+    watchedTopic.value = useTopicStore(name);
+    watchedConfigs.value = useResourceConfigsStore({ type: 'topic', name });
     lossCheck.value = null;
+    followWatched();
     loading.value = true;
     try {
-      await Promise.all([refresh(), loadSettings(name)]);
+      await Promise.all([refresh(), watchedConfigs.value.refresh()]);
     } finally {
       loading.value = false;
     }
@@ -216,52 +195,43 @@ export const useDrillsStore = defineStore('drills', () => {
 
   function unwatch(): void {
     watched.value = null;
-    topic.value = null;
-    settings.value = null;
+    watchedTopic.value = null;
+    watchedConfigs.value = null;
     lossCheck.value = null;
+    followWatched();
   }
 
   // ---- live updates
-  let offEvents: (() => void) | undefined;
-  let offReconnect: (() => void) | undefined;
-  let poll: ReturnType<typeof setInterval> | undefined;
-  const soon = throttle(() => void refresh(), 200);
-  const checkSoon = throttle(() => void checkLoss({ quiet: true }), 500);
-
-  function onEvent(e: EngineEvent): void {
-    if (TIMELINE_SET.has(e.type)) addEvents([e]);
-    if (PARTITION_EVENTS.has(e.type) ? isWatched(e) : e.type === 'broker.stateChanged') soon();
-    if ((e.type === 'replica.truncated' || e.type === 'leader.changed') && isWatched(e) && (e.type === 'replica.truncated' || truncations.value.length > 0)) checkSoon();
+  let checkTimer: ReturnType<typeof setTimeout> | null = null;
+  function checkSoon(): void {
+    if (checkTimer !== null) return;
+    checkTimer = setTimeout(() => {
+      checkTimer = null;
+      if (leases) void checkLoss({ quiet: true });
+    }, 500);
   }
 
-  /** Follow the event stream and poll; seeds the timeline from `events.recent`. Idempotent. */
+  /** Follow the topic list, the brokers, the watched topic and the timeline while the page shows (seeded from `events.recent`). Idempotent. */
   async function start(): Promise<void> {
-    if (offEvents) return;
-    const connection = useConnectionStore();
-    offEvents = connection.on(onEvent);
-    offReconnect = connection.onReconnect(() => void refresh());
-    poll = setInterval(() => void refresh(), POLL_MS);
-    await Promise.all([loadTopics(), refresh(), seedHistory()]);
-  }
-
-  async function seedHistory(): Promise<void> {
-    const r = await call('events.recent', { types: TIMELINE_TYPES, limit: 1000 });
-    if (r.ok) addEvents(r.value);
+    if (leases) return;
+    leases = [topicsStore.acquire(), brokersStore.acquire(), timelineQuery.acquire()];
+    followWatched();
+    await Promise.all([loadTopics(), refresh(), timelineQuery.refresh()]);
   }
 
   function stop(): void {
-    offEvents?.();
-    offReconnect?.();
-    if (poll) clearInterval(poll);
-    offEvents = offReconnect = poll = undefined;
+    for (const release of leases ?? []) release();
+    leases = null;
+    followWatched();
+    if (checkTimer !== null) clearTimeout(checkTimer);
+    checkTimer = null;
   }
 
   // ---- actions
   async function createDrillTopic(): Promise<string | null> {
     creating.value = true;
     try {
-      const name = nextDrillTopicName((await client().call('topics.list', {})).map((t) => t.name));
-      const t = await client().call('topics.create', { name, partitions: 1, replicationFactor: 3, configs: { 'min.insync.replicas': '2' } });
+      const t = await createTopic(call, { 'min.insync.replicas': '2' });
       notifySuccess(`Created ${t.name} (RF 3, min.insync.replicas 2)`);
       await loadTopics();
       await watch(t.name, 0);
@@ -274,29 +244,15 @@ export const useDrillsStore = defineStore('drills', () => {
     }
   }
 
-  async function fault(brokerId: number, kind: FaultKind): Promise<boolean> {
-    busy.value = `${brokerId}:${kind}`;
-    try {
-      const r = await applyFault(call, brokerId, kind);
-      if (!r.ok) {
-        notifyError(new ClientError(r.error, FAULT_METHOD[kind]), `${FAULT_LABELS[kind]} on broker ${brokerId}`);
-        return false;
-      }
-      brokers.value = brokers.value.map((b) => (b.id === brokerId ? r.value : b));
-      void refresh();
-      return true;
-    } finally {
-      busy.value = null;
-    }
-  }
-
-  function noteAcknowledged(records: AcknowledgedRecord[]): void {
-    if (records.length === 0) return;
-    acknowledged.value = [...acknowledged.value, ...records].slice(-MAX_ACKNOWLEDGED);
+  /** A fault (or restart) on one broker, through the shared brokers store's action table. */
+  async function fault(brokerId: number, action: BrokerAction): Promise<boolean> {
+    const ok = await brokersStore.perform(action, brokerId);
+    if (ok) void refresh();
+    return ok;
   }
 
   let manualBatches = 0;
-  /** Produce `count` records to the watched partition; acknowledged ones are kept for the loss check. */
+  /** Produce `count` records to the watched partition; acknowledged ones join the session's ledger for the loss check. */
   async function produce(acks: Acks, count: number): Promise<ProduceResultView | null> {
     const w = watched.value;
     if (!w) return null;
@@ -306,11 +262,8 @@ export const useDrillsStore = defineStore('drills', () => {
     try {
       const result = await client().call('records.produce', { topic: w.topic, partition: w.partition, acks, records: values.map((value) => ({ value })), timeoutMs: 30_000 });
       lastProduce.value = { acks, count: values.length, result };
-      if (result.errorCode === 'NONE' && acks !== 0) {
-        noteAcknowledged(await stampAcknowledged(call, values.map((value, i) => ({ topic: w.topic, partition: w.partition, offset: result.baseOffset + i, value, acks }))));
-      } else if (result.errorCode !== 'NONE') {
-        notifyError(new ClientError({ code: result.errorCode, message: result.errorMessage ?? '', retriable: false }, 'records.produce'), 'Produce');
-      }
+      ledger.note(acknowledgedRecords(w.topic, acks, result, values));
+      if (result.errorCode !== 'NONE') notifyError(new ClientError({ code: result.errorCode, message: result.errorMessage ?? '', retriable: false }, 'records.produce'), 'Produce');
       void refresh();
       return result;
     } catch (e) {
@@ -327,7 +280,7 @@ export const useDrillsStore = defineStore('drills', () => {
     if (!w) return null;
     checkingLoss.value = true;
     try {
-      const r = await checkAcknowledged(call, w.topic, w.partition, acknowledged.value);
+      const r = await checkAcknowledged(call, w.topic, w.partition, ledger.records);
       if (watched.value === w) lossCheck.value = r;
       return r;
     } catch (e) {
@@ -336,70 +289,6 @@ export const useDrillsStore = defineStore('drills', () => {
     } finally {
       checkingLoss.value = false;
     }
-  }
-
-  // ---- scenarios
-  function selectScenario(id: string): void {
-    if (runningStep.value !== null) return;
-    scenarioId.value = id;
-    resetScenario();
-  }
-
-  function resetScenario(): void {
-    if (runningStep.value !== null) return;
-    stepResults.value = [];
-    stepIndex.value = 0;
-    ctx = null;
-  }
-
-  /** Run the next step; resolves with its result. */
-  async function next(): Promise<StepResult | null> {
-    if (runningStep.value !== null || scenarioDone.value) return null;
-    const steps = scenario.value.steps;
-    const index = stepIndex.value;
-    if (index === 0 || !ctx) {
-      stopRequested = false;
-      ctx = newContext(call, {
-        stopped: () => stopRequested,
-        onTopic: (name, p) => {
-          void loadTopics();
-          void watch(name, p);
-        },
-        onAcknowledged: noteAcknowledged,
-      });
-    }
-    runningStep.value = index;
-    try {
-      const result = await runStep(steps[index]!, ctx);
-      const results = stepResults.value.slice();
-      results[index] = result;
-      stepResults.value = results;
-      stepIndex.value = index + 1;
-      void refresh();
-      if (truncations.value.length > 0 || uncleanElections.value.length > 0) void checkLoss({ quiet: true });
-      return result;
-    } finally {
-      runningStep.value = null;
-    }
-  }
-
-  /** Run the remaining steps; stops at the first one that does not succeed (or on stop()). */
-  async function runAll(): Promise<void> {
-    if (runningAll.value) return;
-    runningAll.value = true;
-    stopRequested = false;
-    try {
-      while (!scenarioDone.value && !stopRequested) {
-        const r = await next();
-        if (!r || r.status !== 'ok') break;
-      }
-    } finally {
-      runningAll.value = false;
-    }
-  }
-
-  function stopScenario(): void {
-    stopRequested = true;
   }
 
   return {
@@ -425,13 +314,6 @@ export const useDrillsStore = defineStore('drills', () => {
     timeline,
     truncations,
     uncleanElections,
-    scenarioId,
-    scenario,
-    scenarioDone,
-    stepResults,
-    stepIndex,
-    runningStep,
-    runningAll,
     loadTopics,
     refresh,
     watch,
@@ -441,12 +323,6 @@ export const useDrillsStore = defineStore('drills', () => {
     createDrillTopic,
     fault,
     produce,
-    noteAcknowledged,
     checkLoss,
-    selectScenario,
-    resetScenario,
-    next,
-    runAll,
-    stopScenario,
   };
 });

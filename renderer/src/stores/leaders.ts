@@ -2,15 +2,15 @@
  * Leadership: leaders per broker and the partitions not led by their preferred replica
  * (`leaders.balance`, the list KIP-727 asked for), a preview of a preferred election's resulting
  * leader counts (`leaders.preview`), the election itself (`leaders.elect` type preferred) with its
- * per-partition outcome, and the cluster's auto leader rebalance settings.
+ * per-partition outcome, and the cluster's auto leader rebalance settings. The balance is a live
+ * query while the page shows: re-read on leadership, ISR, broker and topic changes (throttled).
  */
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
-import type { ElectionPreviewView, ElectionResultView, LeaderBalanceView } from '../../../app/api/contract.js';
+import type { ElectionPreviewView, ElectionResultView, EngineEvent, LeaderBalanceView } from '../../../app/api/contract.js';
 import { client } from '../api/instance.js';
-import { throttle } from '../lib/debounce.js';
+import { useLeases, useLiveQuery } from '../composables/live-query.js';
 import { describeError, notifyError } from '../lib/notify.js';
-import { useConnectionStore } from './connection.js';
 
 export interface PartitionRef {
   topic: string;
@@ -20,10 +20,19 @@ export interface PartitionRef {
 /** Kafka's (ZooKeeper-era) auto-rebalance trigger per broker: 10 % of its preferred partitions led elsewhere. */
 export const LEADER_IMBALANCE_PER_BROKER_PERCENTAGE = 10;
 
+const REFRESH_ON = new Set<EngineEvent['type']>(['leader.changed', 'isr.shrunk', 'isr.expanded', 'broker.stateChanged', 'topic.created', 'topic.deleted', 'partitions.added', 'reassignment.changed']);
+
 export const useLeadersStore = defineStore('leaders', () => {
-  const balance = shallowRef<LeaderBalanceView | null>(null);
-  const loading = ref(false);
-  const error = ref<ReturnType<typeof describeError> | null>(null);
+  const query = useLiveQuery<LeaderBalanceView | null>({
+    name: 'leaders',
+    initial: null,
+    read: () => client().call('leaders.balance', {}),
+    invalidatedBy: (e) => REFRESH_ON.has(e.type),
+    throttleMs: 300,
+  });
+  const page = useLeases(() => [query.acquire()]);
+  const balance = query.data;
+  const error = computed(() => (query.error.value ? describeError(query.error.value) : null));
   const preview = shallowRef<ElectionPreviewView | null>(null);
   /** The partitions the preview is for; null = every partition. */
   const previewFor = shallowRef<PartitionRef[] | null>(null);
@@ -38,18 +47,6 @@ export const useLeadersStore = defineStore('leaders', () => {
       ratio: b.preferredLeaders === 0 ? 0 : b.preferredButNotLeading / b.preferredLeaders,
     })),
   );
-
-  async function refresh(): Promise<void> {
-    loading.value = true;
-    try {
-      balance.value = await client().call('leaders.balance', {});
-      error.value = null;
-    } catch (e) {
-      error.value = describeError(e);
-    } finally {
-      loading.value = false;
-    }
-  }
 
   /** What a preferred election would do, for the chosen partitions or (null) all. */
   async function runPreview(partitions: PartitionRef[] | null = null): Promise<ElectionPreviewView | null> {
@@ -74,7 +71,7 @@ export const useLeadersStore = defineStore('leaders', () => {
       const out = await client().call('leaders.elect', { type: 'preferred', ...(partitions ? { partitions: partitions.map(ref2) } : {}) });
       results.value = out;
       preview.value = null;
-      await refresh();
+      await query.refresh();
       return out;
     } catch (e) {
       notifyError(e, 'Preferred leader election');
@@ -89,28 +86,24 @@ export const useLeadersStore = defineStore('leaders', () => {
     previewFor.value = null;
   }
 
-  let stopEvents: (() => void) | undefined;
-  /** Re-read on leadership, ISR, broker and topic changes (throttled); idempotent. */
-  function start(): void {
-    if (stopEvents) return;
-    const connection = useConnectionStore();
-    const soon = throttle(() => void refresh(), 300);
-    const offEvents = connection.on((e) => {
-      if (['leader.changed', 'isr.shrunk', 'isr.expanded', 'broker.stateChanged', 'topic.created', 'topic.deleted', 'partitions.added', 'reassignment.changed'].includes(e.type)) soon();
-    });
-    const offReconnect = connection.onReconnect(() => void refresh());
-    stopEvents = () => {
-      offEvents();
-      offReconnect();
-    };
-  }
-
-  function stop(): void {
-    stopEvents?.();
-    stopEvents = undefined;
-  }
-
-  return { balance, loading, error, preview, previewFor, previewing, results, electing, imbalance, refresh, runPreview, elect, clearPreview, start, stop };
+  return {
+    balance,
+    loading: query.loading,
+    error,
+    preview,
+    previewFor,
+    previewing,
+    results,
+    electing,
+    imbalance,
+    refresh: query.refresh,
+    runPreview,
+    elect,
+    clearPreview,
+    /** Keep the balance live while the page shows (idempotent); `stop()` when it goes. */
+    start: page.start,
+    stop: page.stop,
+  };
 });
 
 function ref2(p: PartitionRef): PartitionRef {

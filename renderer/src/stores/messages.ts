@@ -1,16 +1,20 @@
 /**
  * The in-app producer and consumer (`records.produce`, `records.consume`). Produce sends one
  * batch (as Kafka's producer batches records for one partition) and shows an outcome per record:
- * its partition and offset, or the Kafka error that refused it. Consume reads from the partition
- * leader up to the high watermark; "load more" continues after the last record read.
+ * its partition and offset, or the Kafka error that refused it; what the cluster acknowledged
+ * joins this session's ledger (the drills page checks it for loss). Consume reads from the
+ * partition leader up to the high watermark; "load more" continues after the last record read.
+ * The topic picker lists the shared topic list, live while the page shows.
  */
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
-import type { ConsumedRecordView, MethodInput, MethodName, ProduceResultView, TopicSummaryView } from '../../../app/api/contract.js';
+import type { ConsumedRecordView, ProduceResultView } from '../../../app/api/contract.js';
 import { client } from '../api/instance.js';
-import { stampAcknowledged, type Acks, type Call } from '../lib/drill-scenarios.js';
+import { useLeases } from '../composables/live-query.js';
+import { acknowledgedRecords, type Acks } from '../lib/drills/data-loss.js';
 import { notifyError } from '../lib/notify.js';
-import { useDrillsStore } from './drills.js';
+import { useAcknowledgedStore } from './acknowledged.js';
+import { useTopicsStore } from './topics.js';
 
 export interface ProduceForm {
   topic: string;
@@ -56,9 +60,12 @@ export function expand(template: string, n: number): string {
 }
 
 export const useMessagesStore = defineStore('messages', () => {
-  const topics = shallowRef<TopicSummaryView[]>([]);
-  const topicsError = shallowRef<unknown>(null);
-  const loadingTopics = ref(false);
+  const topicsStore = useTopicsStore();
+  const ledger = useAcknowledgedStore();
+  const page = useLeases(() => [topicsStore.acquire()]);
+  const topics = computed(() => topicsStore.topics);
+  const topicsError = computed(() => topicsStore.error);
+  const loadingTopics = computed(() => topicsStore.loading);
 
   const outcomes = shallowRef<RecordOutcome[]>([]);
   const producing = ref(false);
@@ -81,15 +88,7 @@ export const useMessagesStore = defineStore('messages', () => {
   const canLoadMore = computed(() => consumed.value !== null && highWatermark.value !== null && nextOffset.value < highWatermark.value);
 
   async function loadTopics(): Promise<void> {
-    loadingTopics.value = true;
-    try {
-      topics.value = await client().call('topics.list', {});
-      topicsError.value = null;
-    } catch (e) {
-      topicsError.value = e;
-    } finally {
-      loadingTopics.value = false;
-    }
+    await topicsStore.refresh();
   }
 
   /** Partition count of a listed topic (0 when unknown). */
@@ -131,11 +130,7 @@ export const useMessagesStore = defineStore('messages', () => {
         ...(r.errorMessage ? { errorMessage: r.errorMessage } : {}),
       }));
       outcomes.value = [...rows, ...outcomes.value].slice(0, MAX_OUTCOMES);
-      if (ok && form.acks !== 0) {
-        // The drills page's data-loss panel checks every acknowledged record of this session.
-        const call: Call = <M extends MethodName>(m: M, input: MethodInput<M>) => client().result(m, input);
-        useDrillsStore().noteAcknowledged(await stampAcknowledged(call, rows.map((o) => ({ topic: o.topic, partition: o.partition, offset: o.offset!, value: o.value, acks: o.acks }))));
-      }
+      ledger.note(acknowledgedRecords(form.topic, form.acks, r, batch.map((rec) => rec.value)));
       return rows;
     } catch (e) {
       produceError.value = e;
@@ -217,6 +212,9 @@ export const useMessagesStore = defineStore('messages', () => {
     nextOffset,
     canLoadMore,
     loadTopics,
+    /** Keep the topic list live while the page shows (idempotent); `stop()` when it goes. */
+    start: page.start,
+    stop: page.stop,
     partitionCount,
     produce,
     clearOutcomes,

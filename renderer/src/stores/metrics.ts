@@ -10,13 +10,15 @@
  *
  * At a 60× time scale the engine emits 60 samples per real second, so the published array is
  * refreshed at most every `PUBLISH_MS` of real time (the chart re-draws that often, not per event).
+ * It follows the stream for as long as the console runs (started at boot), so the history has no
+ * gaps when a page showing it opens.
  */
 import { defineStore } from 'pinia';
-import { computed, ref, shallowRef } from 'vue';
+import { computed, shallowRef } from 'vue';
 import type { MetricsView } from '../../../app/api/contract.js';
 import { client } from '../api/instance.js';
+import { useLeases, useLiveQuery } from '../composables/live-query.js';
 import { throttle } from '../lib/debounce.js';
-import { useConnectionStore } from './connection.js';
 
 /** How much cluster time the history covers. */
 export const WINDOW_MS = 120_000;
@@ -32,11 +34,7 @@ export function hasTraffic(s: MetricsView): boolean {
 export const useMetricsStore = defineStore('metrics', () => {
   /** Oldest first; see the invariant above. */
   const samples = shallowRef<MetricsView[]>([]);
-  const error = shallowRef<unknown>(null);
-  const loading = ref(false);
   let buffer: MetricsView[] = [];
-  let offEvents: (() => void) | undefined;
-  let offReconnect: (() => void) | undefined;
 
   const latest = computed(() => samples.value.at(-1) ?? null);
   const anyTraffic = computed(() => samples.value.some(hasTraffic));
@@ -57,43 +55,40 @@ export const useMetricsStore = defineStore('metrics', () => {
     publishSoon();
   }
 
-  /** Read the latest sample (`metrics.get`) into the history. */
-  async function refresh(): Promise<void> {
-    loading.value = true;
-    try {
-      add(await client().call('metrics.get', {}));
+  const query = useLiveQuery<MetricsView | null>({
+    name: 'metrics',
+    initial: null,
+    read: async () => {
+      const sample = await client().call('metrics.get', {});
+      add(sample);
       samples.value = buffer.slice();
-      error.value = null;
-    } catch (e) {
-      error.value = e;
-    } finally {
-      loading.value = false;
-    }
-  }
-
-  /** Follow `metrics.sampled`; idempotent. */
-  function start(): void {
-    if (offEvents) return;
-    const connection = useConnectionStore();
-    offEvents = connection.on((event) => {
+      return sample;
+    },
+    onEvent(event) {
       if (event.type !== 'metrics.sampled') return;
       const { type: _type, ...sample } = event;
       add(sample);
-    });
-    offReconnect = connection.onReconnect(() => void refresh());
-    void refresh();
-  }
-
-  function stop(): void {
-    offEvents?.();
-    offReconnect?.();
-    offEvents = offReconnect = undefined;
-  }
+    },
+  });
+  const app = useLeases(() => [query.acquire()]);
 
   function clear(): void {
     buffer = [];
     samples.value = [];
   }
 
-  return { samples, latest, anyTraffic, loading, error, add, refresh, start, stop, clear };
+  return {
+    samples,
+    latest,
+    anyTraffic,
+    loading: query.loading,
+    error: query.error,
+    add,
+    /** Read the latest sample (`metrics.get`) into the history. */
+    refresh: query.refresh,
+    /** Follow `metrics.sampled` (idempotent); `stop()` releases it. */
+    start: app.start,
+    stop: app.stop,
+    clear,
+  };
 });

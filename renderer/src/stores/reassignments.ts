@@ -3,15 +3,16 @@
  * (`reassignments.list`, then `reassignment.progress` events per partition: each adding replica's
  * log end offset against the leader's), cancel, and verify (`reassignments.verify`, which drops
  * the throttles once every partition is done, like `kafka-reassign-partitions.sh --verify`).
- * Kafka's reassignment JSON is read and written here too.
+ * Kafka's reassignment JSON is read and written here too. The list is a live query while the page
+ * shows: progress events patch it in place, a move starting, completing or being cancelled
+ * re-reads it, and once the last plan has fully moved it is verified once.
  */
 import { defineStore } from 'pinia';
-import { computed, ref, shallowRef } from 'vue';
+import { computed, ref, shallowRef, watch } from 'vue';
 import type { ReassignmentJsonView, ReassignmentResultView, ReassignmentVerifyView, ReassignmentView } from '../../../app/api/contract.js';
 import { client } from '../api/instance.js';
-import { throttle } from '../lib/debounce.js';
+import { useLeases, useLiveQuery } from '../composables/live-query.js';
 import { describeError, notifyError } from '../lib/notify.js';
-import { useConnectionStore } from './connection.js';
 
 /** One target of a reassignment: what Kafka's JSON lists per partition. */
 export interface ReassignmentTarget {
@@ -68,9 +69,19 @@ export function toReassignmentJson(partitions: ReassignmentTarget[]): Reassignme
 const key = (topic: string, partition: number): string => `${topic}/${partition}`;
 
 export const useReassignmentsStore = defineStore('reassignments', () => {
-  const active = shallowRef<ReassignmentView[]>([]);
-  const loading = ref(false);
-  const error = ref<ReturnType<typeof describeError> | null>(null);
+  const query = useLiveQuery<ReassignmentView[]>({
+    name: 'reassignments',
+    initial: [],
+    read: () => client().call('reassignments.list', {}),
+    invalidatedBy: (e) => e.type === 'reassignment.changed',
+    onEvent: (e) => {
+      if (e.type === 'reassignment.progress') applyProgress(e);
+    },
+    throttleMs: 300,
+  });
+  const page = useLeases(() => [query.acquire()]);
+  const active = query.data;
+  const error = computed(() => (query.error.value ? describeError(query.error.value) : null));
   /** The last plan executed from this console, for verify and the preferred election after it. */
   const lastPlan = shallowRef<{ partitions: ReassignmentTarget[]; throttleBytesPerSec: number | null } | null>(null);
   const results = shallowRef<ReassignmentResultView[]>([]);
@@ -89,18 +100,6 @@ export const useReassignmentsStore = defineStore('reassignments', () => {
   });
   const allVerified = computed(() => !!verifyResults.value?.length && verifyResults.value.every((v) => v.status === 'completed'));
 
-  async function refresh(): Promise<void> {
-    loading.value = true;
-    try {
-      active.value = await client().call('reassignments.list', {});
-      error.value = null;
-    } catch (e) {
-      error.value = describeError(e);
-    } finally {
-      loading.value = false;
-    }
-  }
-
   /** Start the moves. Returns the per-partition outcomes, or null when the call failed as a whole. */
   async function execute(partitions: ReassignmentTarget[], throttleBytesPerSec: number | null): Promise<ReassignmentResultView[] | null> {
     executing.value = true;
@@ -114,7 +113,7 @@ export const useReassignmentsStore = defineStore('reassignments', () => {
         lastPlan.value = { partitions: started, throttleBytesPerSec };
         verifyResults.value = null;
       }
-      await refresh();
+      await query.refresh();
       return out;
     } catch (e) {
       executeError.value = describeError(e);
@@ -128,7 +127,7 @@ export const useReassignmentsStore = defineStore('reassignments', () => {
   async function cancel(partitions?: { topic: string; partition: number }[]): Promise<ReassignmentResultView[] | null> {
     try {
       const out = await client().call('reassignments.cancel', partitions ? { partitions } : {});
-      await refresh();
+      await query.refresh();
       return out;
     } catch (e) {
       notifyError(e, 'Cancel reassignment');
@@ -167,24 +166,8 @@ export const useReassignmentsStore = defineStore('reassignments', () => {
     if (i < 0) return;
     const next = active.value.slice();
     next[i] = { ...next[i]!, progress: { percent: e.percent, leaderLogEndOffset: e.leaderLogEndOffset, addingReplicas: e.addingReplicas } };
+    // A patch between reads, not an answer: it must not drop a read in flight.
     active.value = next;
-  }
-
-  let stopEvents: (() => void) | undefined;
-  /** Follow progress events and re-read the list when a move starts, completes or is cancelled; idempotent. */
-  function start(): void {
-    if (stopEvents) return;
-    const connection = useConnectionStore();
-    const soon = throttle(() => void refresh().then(autoVerify), 300);
-    const offEvents = connection.on((e) => {
-      if (e.type === 'reassignment.progress') applyProgress(e);
-      else if (e.type === 'reassignment.changed') soon();
-    });
-    const offReconnect = connection.onReconnect(() => void refresh());
-    stopEvents = () => {
-      offEvents();
-      offReconnect();
-    };
   }
 
   /** Once the last plan has fully moved, verify it once (which removes its throttles). */
@@ -192,10 +175,29 @@ export const useReassignmentsStore = defineStore('reassignments', () => {
     if (lastPlan.value && lastPlanMoving.value === 0 && verifyResults.value === null && !verifying.value) await verify();
   }
 
-  function stop(): void {
-    stopEvents?.();
-    stopEvents = undefined;
-  }
+  // Every read of the list may be the one that shows the last plan done.
+  watch(active, () => void autoVerify());
 
-  return { active, loading, error, lastPlan, results, verifyResults, executing, executeError, verifying, lastPlanMoving, allVerified, refresh, execute, cancel, verify, exportCurrent, start, stop, autoVerify };
+  return {
+    active,
+    loading: query.loading,
+    error,
+    lastPlan,
+    results,
+    verifyResults,
+    executing,
+    executeError,
+    verifying,
+    lastPlanMoving,
+    allVerified,
+    refresh: query.refresh,
+    execute,
+    cancel,
+    verify,
+    exportCurrent,
+    /** Follow the moves while the page shows (idempotent); `stop()` when it goes. */
+    start: page.start,
+    stop: page.stop,
+    autoVerify,
+  };
 });

@@ -1,29 +1,24 @@
 /**
- * One topic as its detail page shows it: the topic and its partitions (`topics.describe`), the
- * brokers' states, the topic's configs (`configs.describe`), the broker's replica.lag.time.max.ms,
- * the durability explainer per acks, and this topic's recent events. The engine stays the
- * source of truth: every action calls the typed client and re-reads.
+ * The topic page: one topic as the shared topic store reads it (`topics.describe`), the shared
+ * brokers, its configs and the cluster-wide broker defaults (for replica.lag.time.max.ms) from the
+ * shared config stores, the durability explainer per acks, and this topic's recent events. The
+ * engine stays the source of truth: every action calls the typed client and re-reads.
  *
- * Live: while `live(true)`, events of this topic (high watermark, ISR, leader, truncation,
- * reassignment, config) and broker state changes trigger a throttled re-read, and a 1 s poll
- * runs as a fallback (the page turns it off while hidden). No DOM access, so it runs in Node.
+ * Live: while `live(true)` the page holds leases on those stores (events of this topic and broker
+ * changes re-read them, throttled, with a 1 s poll as the topic's fallback) and follows this
+ * topic's events; `live(false)` (the page is hidden) and `close()` (it is gone) release them all.
+ * No DOM access, so it runs in Node.
  */
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
-import type {
-  BrokerView,
-  ConfigEntryView,
-  DurabilityView,
-  EngineEvent,
-  ReplicationFactorChangeView,
-  TopicView,
-} from '../../../app/api/contract.js';
+import type { DurabilityView, EngineEvent, ReplicationFactorChangeView, TopicView } from '../../../app/api/contract.js';
 import { client } from '../api/instance.js';
-import { ClientError } from '../api/client.js';
 import { explainPartition, type PartitionExplanation } from '../components/topic-detail/partition-explainer.js';
-import { throttle } from '../lib/debounce.js';
+import { useLiveQuery, type LiveQuery } from '../composables/live-query.js';
 import { notifyError, notifySuccess } from '../lib/notify.js';
-import { useConnectionStore } from './connection.js';
+import { useBrokersStore } from './brokers.js';
+import { useResourceConfigsStore, type ResourceConfigsStore } from './resource-configs.js';
+import { topicOf, useTopicStore, type TopicStore } from './topic.js';
 
 /** Events listed on the page (high-watermark moves are too frequent: they only refresh the bars). */
 const LISTED: ReadonlySet<EngineEvent['type']> = new Set([
@@ -42,41 +37,50 @@ const EVENT_CAP = 400;
 
 /** The producer acks the durability explainer takes. */
 export type Acks = 0 | 1 | 'all';
-const POLL_MS = 1000;
-const THROTTLE_MS = 200;
-
-/** The topic an event is about, or null for cluster-wide events. */
-function topicOf(e: EngineEvent): string | null {
-  if ('topic' in e) return e.topic;
-  if (e.type === 'config.changed' && e.resourceType === 'topic') return e.resourceName;
-  return null;
-}
 
 export const useTopicDetailStore = defineStore('topic-detail', () => {
+  const brokersStore = useBrokersStore();
+  const brokerDefaults = useResourceConfigsStore({ type: 'broker', name: '' });
   const name = ref<string | null>(null);
-  const topic = shallowRef<TopicView | null>(null);
-  const brokers = shallowRef<BrokerView[]>([]);
-  const loading = ref(false);
-  /** The last failure to read the topic (not-found is `notFound`). */
-  const error = shallowRef<unknown>(null);
-  const notFound = ref(false);
-  const configs = shallowRef<ConfigEntryView[] | null>(null);
-  const configsError = shallowRef<unknown>(null);
-  const replicaLagTimeMaxMs = ref<number | null>(null);
+  /** The shared stores of the open topic and of its configs. */
+  const current = shallowRef<TopicStore | null>(null);
+  const currentConfigs = shallowRef<ResourceConfigsStore | null>(null);
   const durability = shallowRef<DurabilityView | null>(null);
   const durabilityError = shallowRef<unknown>(null);
-  const events = shallowRef<EngineEvent[]>([]);
-  /** Engine time of the last successful read. */
-  const updatedAt = ref<number | null>(null);
-
+  const opening = ref(false);
   let generation = 0;
-  let inflight: Promise<void> | null = null;
-  let again = false;
-  let poll: ReturnType<typeof setInterval> | undefined;
-  let offEvents: (() => void) | undefined;
-  let offReconnect: (() => void) | undefined;
+  /** Leases held while live: on the open topic's stores (renewed when it changes) and the shared ones. */
+  let topicLeases: (() => void)[] | null = null;
+  let sharedLeases: (() => void)[] | null = null;
 
-  const brokerMap = computed(() => new Map(brokers.value.map((b) => [b.id, b])));
+  const events: LiveQuery<EngineEvent[]> = useLiveQuery<EngineEvent[]>({
+    name: 'topic-detail events',
+    initial: [],
+    read: async () => {
+      const recent = await client().call('events.recent', { limit: 5000, types: [...LISTED] });
+      // The topic's history starts at its (latest) creation: an older topic of the same name is another topic.
+      const created = [...recent].reverse().find((e) => e.type === 'topic.created' && e.topic === name.value);
+      return merged(events.data.value, recent.filter((e) => concerns(e) && (!created || e.atMs >= created.atMs)));
+    },
+    onEvent(e) {
+      if (name.value && concerns(e)) events.data.value = merged(events.data.value, [e]);
+    },
+  });
+
+  const topic = computed<TopicView | null>(() => current.value?.topic ?? null);
+  const notFound = computed(() => current.value?.notFound ?? false);
+  /** The last failure to read the topic (not-found is `notFound`). */
+  const error = computed(() => current.value?.error ?? null);
+  const updatedAt = computed(() => current.value?.updatedAt ?? null);
+  const loading = computed(() => opening.value);
+  const brokers = computed(() => brokersStore.brokers);
+  const brokerMap = computed(() => brokersStore.byId);
+  const configs = computed(() => (currentConfigs.value?.loaded ? currentConfigs.value.entries : null));
+  const configsError = computed(() => currentConfigs.value?.error ?? null);
+  const replicaLagTimeMaxMs = computed(() => {
+    const v = brokerDefaults.value('replica.lag.time.max.ms');
+    return v === undefined ? null : Number(v);
+  });
   const configValue = (key: string): string | undefined => configs.value?.find((c) => c.name === key)?.value ?? topic.value?.configs[key];
   const minInsyncReplicas = computed(() => Number(configValue('min.insync.replicas') ?? '1') || 1);
   const uncleanLeaderElectionEnable = computed(() => configValue('unclean.leader.election.enable') === 'true');
@@ -96,7 +100,7 @@ export const useTopicDetailStore = defineStore('topic-detail', () => {
       minInsyncReplicas: minInsyncReplicas.value,
       uncleanLeaderElectionEnable: uncleanLeaderElectionEnable.value,
       replicaLagTimeMaxMs: replicaLagTimeMaxMs.value,
-      events: events.value,
+      events: events.data.value,
     };
     for (const p of t.partitions) out.set(p.partition, explainPartition(p, ctx));
     return out;
@@ -116,14 +120,10 @@ export const useTopicDetailStore = defineStore('topic-detail', () => {
     return { offline, underReplicated, underMinIsr, lagging, healthy: offline + underReplicated + underMinIsr === 0 };
   });
 
-  function isNotFound(e: unknown): boolean {
-    return e instanceof ClientError && (e.code === 'UNKNOWN_TOPIC_OR_PARTITION' || e.code === 'UNKNOWN_TOPIC_ID');
-  }
-
-  function addEvents(incoming: EngineEvent[]): void {
-    if (!incoming.length) return;
-    const seen = new Set(events.value.map((e) => JSON.stringify(e)));
-    const next = events.value.slice();
+  function merged(list: readonly EngineEvent[], incoming: readonly EngineEvent[]): EngineEvent[] {
+    if (!incoming.length) return list as EngineEvent[];
+    const seen = new Set(list.map((e) => JSON.stringify(e)));
+    const next = list.slice();
     for (const e of incoming) {
       const key = JSON.stringify(e);
       if (seen.has(key)) continue;
@@ -131,7 +131,7 @@ export const useTopicDetailStore = defineStore('topic-detail', () => {
       next.push(e);
     }
     next.sort((a, b) => a.atMs - b.atMs);
-    events.value = next.length > EVENT_CAP ? next.slice(-EVENT_CAP) : next;
+    return next.length > EVENT_CAP ? next.slice(-EVENT_CAP) : next;
   }
 
   /** Whether an event belongs on this topic's list. */
@@ -144,78 +144,19 @@ export const useTopicDetailStore = defineStore('topic-detail', () => {
     return topicOf(e) === name.value;
   }
 
-  /** Re-read the topic and the brokers (coalesced: one read in flight, at most one queued). */
+  function holdTopic(): void {
+    for (const release of topicLeases ?? []) release();
+    topicLeases = sharedLeases && current.value && currentConfigs.value ? [current.value.acquire(), currentConfigs.value.acquire()] : null;
+  }
+
+  /** Re-read the topic and the brokers. */
   async function refresh(): Promise<void> {
-    if (inflight) {
-      again = true;
-      return inflight;
-    }
-    const run = async (): Promise<void> => {
-      do {
-        again = false;
-        const gen = generation;
-        const topicName = name.value;
-        if (!topicName) return;
-        try {
-          const [t, b, clock] = await Promise.all([
-            client().call('topics.describe', { name: topicName }),
-            client().call('brokers.list', {}),
-            client().call('clock.get', {}),
-          ]);
-          if (gen !== generation) return;
-          topic.value = t;
-          brokers.value = b;
-          updatedAt.value = clock.nowMs;
-          error.value = null;
-          notFound.value = false;
-        } catch (e) {
-          if (gen !== generation) return;
-          if (isNotFound(e)) {
-            notFound.value = true;
-            topic.value = null;
-            error.value = null;
-          } else {
-            error.value = e;
-          }
-        }
-      } while (again);
-    };
-    inflight = run().finally(() => (inflight = null));
-    return inflight;
+    await Promise.all([current.value?.refresh(), brokersStore.refresh()]);
   }
 
+  /** Re-read the topic's configs and the cluster-wide broker defaults. */
   async function refreshConfigs(): Promise<void> {
-    const topicName = name.value;
-    if (!topicName) return;
-    const gen = generation;
-    try {
-      const [topicConfigs, brokerConfigs] = await Promise.all([
-        client().call('configs.describe', { resource: { type: 'topic', name: topicName } }),
-        client().call('configs.describe', { resource: { type: 'broker', name: '' } }),
-      ]);
-      if (gen !== generation) return;
-      configs.value = topicConfigs;
-      const lag = brokerConfigs.find((c) => c.name === 'replica.lag.time.max.ms');
-      replicaLagTimeMaxMs.value = lag ? Number(lag.value) : null;
-      configsError.value = null;
-    } catch (e) {
-      if (gen !== generation) return;
-      if (isNotFound(e)) notFound.value = true;
-      else configsError.value = e;
-    }
-  }
-
-  async function loadEvents(): Promise<void> {
-    const gen = generation;
-    try {
-      const recent = await client().call('events.recent', { limit: 5000, types: [...LISTED] });
-      if (gen !== generation) return;
-      // The topic's history starts at its (latest) creation: an older topic of the same name is another topic.
-      const created = [...recent].reverse().find((e) => e.type === 'topic.created' && e.topic === name.value);
-      addEvents(recent.filter((e) => concerns(e) && (!created || e.atMs >= created.atMs)));
-    } catch {
-      // The list is a convenience: live events still arrive.
-    }
+    await Promise.all([currentConfigs.value?.refresh(), brokerDefaults.refresh()]);
   }
 
   /** Open a topic: read it, its configs and its recent events. Idempotent for the same name. */
@@ -223,65 +164,31 @@ export const useTopicDetailStore = defineStore('topic-detail', () => {
     if (name.value !== topicName) {
       generation++;
       name.value = topicName;
-      topic.value = null;
-      configs.value = null;
+      current.value = useTopicStore(topicName);
+      currentConfigs.value = useResourceConfigsStore({ type: 'topic', name: topicName });
       durability.value = null;
-      events.value = [];
-      error.value = null;
-      configsError.value = null;
       durabilityError.value = null;
-      notFound.value = false;
-      updatedAt.value = null;
+      events.reset();
+      holdTopic();
     }
-    loading.value = true;
+    opening.value = true;
     try {
       await refresh();
-      if (!notFound.value) await Promise.all([refreshConfigs(), loadEvents()]);
+      if (!notFound.value) await Promise.all([refreshConfigs(), events.refresh()]);
     } finally {
-      loading.value = false;
+      opening.value = false;
     }
   }
 
-  const soon = throttle(() => void refresh(), THROTTLE_MS);
-  const configsSoon = throttle(() => void refreshConfigs(), THROTTLE_MS);
-
-  function onEvent(e: EngineEvent): void {
-    if (!name.value) return;
-    if (concerns(e)) addEvents([e]);
-    if (e.type === 'topic.deleted' && e.topic === name.value) {
-      notFound.value = true;
-      topic.value = null;
-      return;
-    }
-    if (e.type === 'topic.created' && e.topic === name.value) {
-      void open(e.topic);
-      return;
-    }
-    if (e.type === 'broker.stateChanged' || e.type === 'controller.changed') soon();
-    else if (topicOf(e) === name.value && e.type !== 'config.changed') soon();
-    if (e.type === 'config.changed' && (e.resourceType === 'broker' || e.resourceName === name.value)) configsSoon();
-  }
-
-  /** Live updates on (events + 1 s poll) or off (the page is hidden or gone). */
+  /** Live updates on (leases on every store the page shows) or off (the page is hidden or gone). */
   function live(on: boolean): void {
-    if (on) {
-      if (!offEvents) {
-        const connection = useConnectionStore();
-        offEvents = connection.on(onEvent);
-        offReconnect = connection.onReconnect(() => {
-          void refresh();
-          void refreshConfigs();
-          void loadEvents();
-        });
-      }
-      if (!poll) poll = setInterval(() => void refresh(), POLL_MS);
-    } else {
-      if (poll) clearInterval(poll);
-      poll = undefined;
-      offEvents?.();
-      offReconnect?.();
-      offEvents = undefined;
-      offReconnect = undefined;
+    if (on && !sharedLeases) {
+      sharedLeases = [brokersStore.acquire(), brokerDefaults.acquire(), events.acquire()];
+      holdTopic();
+    } else if (!on && sharedLeases) {
+      for (const release of sharedLeases) release();
+      sharedLeases = null;
+      holdTopic();
     }
   }
 
@@ -290,7 +197,9 @@ export const useTopicDetailStore = defineStore('topic-detail', () => {
     live(false);
     generation++;
     name.value = null;
-    topic.value = null;
+    current.value = null;
+    currentConfigs.value = null;
+    events.reset();
   }
 
   async function loadDurability(acks: Acks): Promise<void> {
@@ -320,7 +229,8 @@ export const useTopicDetailStore = defineStore('topic-detail', () => {
     const topicName = name.value;
     if (!topicName) return false;
     try {
-      configs.value = await client().call('configs.alter', { resource: { type: 'topic', name: topicName }, set: { [key]: value } });
+      const after = await client().call('configs.alter', { resource: { type: 'topic', name: topicName }, set: { [key]: value } });
+      currentConfigs.value?.show(after);
       notifySuccess(value === null ? `${key} reset to its inherited value` : `${key} = ${value}`);
       void refresh();
       return true;
@@ -334,7 +244,10 @@ export const useTopicDetailStore = defineStore('topic-detail', () => {
   async function addPartitions(totalCount: number, validateOnly = false): Promise<TopicView> {
     const topicName = name.value ?? '';
     const t = await client().call('partitions.add', { topic: topicName, totalCount, validateOnly });
-    if (!validateOnly) await refresh();
+    if (!validateOnly) {
+      current.value?.show(t);
+      await refresh();
+    }
     return t;
   }
 
@@ -350,21 +263,14 @@ export const useTopicDetailStore = defineStore('topic-detail', () => {
   async function deleteTopic(): Promise<void> {
     const topicName = name.value ?? '';
     await client().call('topics.delete', { name: topicName });
-    notFound.value = true;
-    topic.value = null;
+    current.value?.gone();
   }
 
   /** The quick drill: kill a broker (its process dies; what it wrote survives). */
   async function killBroker(brokerId: number): Promise<boolean> {
-    try {
-      await client().call('brokers.kill', { brokerId });
-      notifySuccess(`Broker ${brokerId} killed: watch the controller fence it and move its leaderships`);
-      void refresh();
-      return true;
-    } catch (e) {
-      notifyError(e, `Kill broker ${brokerId}`);
-      return false;
-    }
+    const ok = await brokersStore.perform('kill', brokerId, { success: `Broker ${brokerId} killed: watch the controller fence it and move its leaderships` });
+    if (ok) void refresh();
+    return ok;
   }
 
   return {
@@ -380,7 +286,7 @@ export const useTopicDetailStore = defineStore('topic-detail', () => {
     replicaLagTimeMaxMs,
     durability,
     durabilityError,
-    events,
+    events: events.data,
     updatedAt,
     minInsyncReplicas,
     uncleanLeaderElectionEnable,

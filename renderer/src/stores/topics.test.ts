@@ -3,9 +3,10 @@ import { ClientError } from '../api/client.js';
 import { checkTopicName } from '../components/topics/topic-name.js';
 import { startStoreHost, until, type StoreHost } from '../test-support/store-host.js';
 import { useConnectionStore } from './connection.js';
-import { parseHealthFilter, useTopicsStore } from './topics.js';
+import { parseHealthFilter, useTopicListStore } from './topic-list.js';
+import { useTopicsStore } from './topics.js';
 
-const shown = (): string[] => useTopicsStore().visible.map((t) => t.name);
+const shown = (): string[] => useTopicListStore().visible.map((t) => t.name);
 
 describe('topics store against a real host', () => {
   let h: StoreHost;
@@ -37,36 +38,37 @@ describe('topics store against a real host', () => {
   });
 
   it('searches names by case-insensitive substring', async () => {
-    const store = useTopicsStore();
-    store.search = 'OR';
+    const list = useTopicListStore();
+    list.search = 'OR';
     expect(shown()).toEqual(['Orders']);
-    store.search = '  .LOG ';
+    list.search = '  .LOG ';
     expect(shown()).toEqual(['audit.log']);
-    store.search = 's';
+    list.search = 's';
     expect(shown()).toEqual(['Orders', 'clicks', 'payments']);
-    store.search = 'nothing-like-it';
+    list.search = 'nothing-like-it';
     expect(shown()).toEqual([]);
-    store.search = '';
+    list.search = '';
   });
 
   it('sorts by partitions and replication factor, most first on the first click, ties by name', async () => {
-    const store = useTopicsStore();
-    store.sortBy('partitions');
-    expect([store.sortKey, store.sortOrder]).toEqual(['partitions', 'desc']);
+    const list = useTopicListStore();
+    list.sortBy('partitions');
+    expect([list.sortKey, list.sortOrder]).toEqual(['partitions', 'desc']);
     expect(shown()).toEqual(['clicks', 'Orders', 'payments', 'audit.log']);
-    store.sortBy('partitions');
+    list.sortBy('partitions');
     expect(shown()).toEqual(['audit.log', 'Orders', 'payments', 'clicks']);
-    store.sortBy('replicationFactor');
+    list.sortBy('replicationFactor');
     expect(shown()).toEqual(['Orders', 'clicks', 'payments', 'audit.log']);
-    store.sortBy('name');
-    expect([store.sortKey, store.sortOrder]).toEqual(['name', 'asc']);
-    store.sortBy('name');
+    list.sortBy('name');
+    expect([list.sortKey, list.sortOrder]).toEqual(['name', 'asc']);
+    list.sortBy('name');
     expect(shown()).toEqual(['payments', 'clicks', 'audit.log', 'Orders']);
-    store.sortBy('name');
+    list.sortBy('name');
   });
 
   it('filters by health as the overview links do, and sorts the broken topics first, when a broker dies', async () => {
     const store = useTopicsStore();
+    const list = useTopicListStore();
     const connection = useConnectionStore();
     connection.start();
     store.start();
@@ -84,23 +86,23 @@ describe('topics store against a real host', () => {
     const orders = store.topics.find((t) => t.name === 'Orders')!;
     expect(orders.underReplicatedPartitions).toBe(6); // RF 3: every partition had a replica on the dead broker
 
-    store.health = parseHealthFilter('offline');
+    list.health = parseHealthFilter('offline');
     expect(shown()).toEqual(['audit.log']);
-    store.health = parseHealthFilter('under-min-isr');
+    list.health = parseHealthFilter('under-min-isr');
     expect(shown()).toEqual(['Orders']);
-    store.health = parseHealthFilter(['under-replicated']);
+    list.health = parseHealthFilter(['under-replicated']);
     expect(shown()).toContain('Orders');
     expect(shown()).not.toContain('audit.log'); // offline with RF 1 is not under-replicated: its ISR is its replica set
-    store.sortBy('underReplicated');
-    const counts = store.visible.map((t) => t.underReplicatedPartitions);
+    list.sortBy('underReplicated');
+    const counts = list.visible.map((t) => t.underReplicatedPartitions);
     expect(counts).toEqual([...counts].sort((a, b) => b - a));
     expect(counts.every((n) => n > 0)).toBe(true);
-    store.health = parseHealthFilter('nonsense');
-    expect(store.health).toBe('all');
+    list.health = parseHealthFilter('nonsense');
+    expect(list.health).toBe('all');
     expect(store.totals.offline).toBe(1);
-    store.sortBy('offline');
+    list.sortBy('offline');
     expect(shown()[0]).toBe('audit.log');
-    store.sortBy('name');
+    list.sortBy('name');
 
     await h.client.call('brokers.start', { brokerId: victim });
     await until(() => store.topics.every((t) => t.offlinePartitions === 0 && t.underReplicatedPartitions === 0), 30_000);
@@ -169,12 +171,13 @@ describe('topics store against a real host', () => {
 
   it('deletes the selected topics with an outcome per topic, and drops them from the selection', async () => {
     const store = useTopicsStore();
+    const list = useTopicListStore();
     await store.refresh();
-    store.setSelected('events', true);
-    store.setSelected('pinned', true);
-    store.setSelected('clicks', true);
-    store.setSelected('clicks', false);
-    expect([...store.selected].sort()).toEqual(['events', 'pinned']);
+    list.setSelected('events', true);
+    list.setSelected('pinned', true);
+    list.setSelected('clicks', true);
+    list.setSelected('clicks', false);
+    expect([...list.selected].sort()).toEqual(['events', 'pinned']);
 
     const results = await store.deleteMany(['events', 'pinned', 'no-such-topic']);
     expect(results.map((r) => [r.name, r.errorCode])).toEqual([
@@ -184,17 +187,17 @@ describe('topics store against a real host', () => {
     ]);
     expect(store.names.has('events')).toBe(false);
     expect(store.names.has('pinned')).toBe(false);
-    expect(store.selected.size).toBe(0);
+    expect(list.selected.size).toBe(0);
     expect((await h.client.call('topics.list', {})).map((t) => t.name)).toEqual(['Orders', 'audit.log', 'clicks', 'payments']);
   });
 
   it('selects every topic the filter shows, and only those', async () => {
-    const store = useTopicsStore();
-    store.search = 'a';
-    store.setAllVisible(true);
-    expect([...store.selected].sort()).toEqual(['audit.log', 'payments']);
-    store.search = '';
-    store.setAllVisible(false);
-    expect(store.selected.size).toBe(0);
+    const list = useTopicListStore();
+    list.search = 'a';
+    list.setAllVisible(true);
+    expect([...list.selected].sort()).toEqual(['audit.log', 'payments']);
+    list.search = '';
+    list.setAllVisible(false);
+    expect(list.selected.size).toBe(0);
   });
 });

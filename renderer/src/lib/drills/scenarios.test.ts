@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MethodInput, MethodName } from '../../../app/api/contract.js';
-import { startStoreHost, type StoreHost } from '../test-support/store-host.js';
-import { SCENARIOS, newContext, nextDrillTopicName, offsetRanges, runStep, scenarioById, type Call, type DrillScenario, type StepResult } from './drill-scenarios.js';
+import type { MethodInput, MethodName } from '../../../../app/api/contract.js';
+import type { Call } from '../../api/client.js';
+import { startStoreHost, type StoreHost } from '../../test-support/store-host.js';
+import { offsetRanges } from './data-loss.js';
+import { newContext, runStep, type DrillScenario, type StepResult } from './runner.js';
+import { SCENARIOS, scenarioById } from './scenarios.js';
+import { nextDrillTopicName } from './steps.js';
 
 describe('drill scenario definitions', () => {
   it('offers the four drills, each explained, with every wait bounded in cluster time', () => {

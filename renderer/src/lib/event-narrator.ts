@@ -1,0 +1,165 @@
+/**
+ * The one narrator of engine events: a sentence per event, its tag, its severity (the tag's
+ * colour), the group the overview's filter knows it by, and the partition it is about. The
+ * overview feed, the topic page's event list and the drills timeline all read it, so an event
+ * reads the same wherever it shows. Every event type of app/api/events.ts is covered (the
+ * `Record` over `EventName` below fails to compile when one is added without a line here).
+ *
+ * Wording: a partition is `topic-partition` as Kafka's tools write it, brokers are named by id,
+ * and a change's reason is the engine's reason name (`broker-fenced`, `isr-shrink`, …) so a line
+ * can be matched with the same event in the API or a log.
+ */
+import type { EngineEvent, EventMap, EventName } from '../../../app/api/contract.js';
+
+export type Severity = 'default' | 'success' | 'info' | 'warning' | 'error';
+export type EventGroup = 'brokers' | 'replication' | 'topics' | 'reassignments';
+
+export interface Narration {
+  /** Short tag: "ISR shrunk", "Unclean election". */
+  label: string;
+  severity: Severity;
+  group: EventGroup;
+  /** The partition it is about, when it is about one. */
+  partition: number | null;
+  /** The sentence, without its time. */
+  text: string;
+}
+
+const ids = (xs: readonly number[]): string => `[${xs.join(', ')}]`;
+const tp = (e: { topic: string; partition: number }): string => `${e.topic}-${e.partition}`;
+const who = (id: number | null): string => (id === null || id < 0 ? 'none' : String(id));
+const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/** Whether a state change's reason adds to its new state ("killed" → killed does not; "registration changed" does). */
+function saysMore(reason: string, state: string): boolean {
+  const stem = reason.toLowerCase().replace(/ /g, '-').replace(/(ed|ing)$/, '');
+  return !state.startsWith(stem);
+}
+
+const DOWN = new Set(['killed', 'power-lost', 'storage-failed']);
+
+type Rule<K extends EventName> = {
+  group: EventGroup;
+  label: (e: EventMap[K]) => string;
+  severity: (e: EventMap[K]) => Severity;
+  text: (e: EventMap[K]) => string;
+};
+
+const RULES: { [K in EventName]: Rule<K> } = {
+  'broker.stateChanged': {
+    group: 'brokers',
+    label: () => 'Broker',
+    severity: (e) => (e.state === 'running' ? 'success' : DOWN.has(e.state) ? 'error' : e.state === 'fenced' ? 'warning' : 'info'),
+    text: (e) => `Broker ${e.brokerId}: ${e.previous} → ${e.state}${saysMore(e.reason, e.state) ? ` (${e.reason})` : ''}`,
+  },
+  'controller.changed': {
+    group: 'brokers',
+    label: () => 'Controller',
+    severity: (e) => (e.controllerId === null ? 'warning' : 'info'),
+    text: (e) =>
+      e.controllerId === null
+        ? `No active controller: broker ${who(e.previousControllerId)} lost it (${e.reason})`
+        : e.previousControllerId === null
+          ? `Controller is now on broker ${e.controllerId} (${e.reason})`
+          : `Controller moved from broker ${e.previousControllerId} to broker ${e.controllerId} (${e.reason})`,
+  },
+  'isr.shrunk': {
+    group: 'replication',
+    label: () => 'ISR shrunk',
+    severity: () => 'warning',
+    text: (e) => `${tp(e)}: ISR ${ids(e.previousIsr)} → ${ids(e.isr)}, removed ${e.removed.join(', ')} (${e.reason}), partition epoch ${e.partitionEpoch}`,
+  },
+  'isr.expanded': {
+    group: 'replication',
+    label: () => 'ISR expanded',
+    severity: () => 'success',
+    text: (e) => `${tp(e)}: ISR ${ids(e.previousIsr)} → ${ids(e.isr)}, added ${e.added.join(', ')} (${e.reason}), partition epoch ${e.partitionEpoch}`,
+  },
+  'leader.changed': {
+    group: 'replication',
+    label: (e) => (e.unclean ? 'Unclean election' : e.leader < 0 ? 'Leader lost' : 'Leader changed'),
+    severity: (e) => (e.leader < 0 || e.unclean ? 'error' : 'info'),
+    text: (e) =>
+      e.leader < 0
+        ? `${tp(e)}: leader ${who(e.previousLeader)} → none, epoch ${e.leaderEpoch} (${e.reason}): the partition is offline`
+        : `${tp(e)}: leader ${who(e.previousLeader)} → ${e.leader}, epoch ${e.leaderEpoch} (${e.reason})${e.unclean ? ': chosen from outside the ISR, records it lacks are lost' : ''}`,
+  },
+  'highWatermark.advanced': {
+    group: 'replication',
+    label: () => 'HW',
+    severity: () => 'default',
+    text: (e) => `${tp(e)}: high watermark ${e.previous} → ${e.highWatermark} on leader ${e.brokerId}`,
+  },
+  'replica.truncated': {
+    group: 'replication',
+    label: () => 'Truncated',
+    severity: () => 'error',
+    text: (e) =>
+      `${tp(e)}: broker ${e.brokerId} truncated its log from offset ${e.fromOffset} to ${e.toOffset}, removing ${plural(Math.max(0, e.fromOffset - e.toOffset), 'offset')} (${
+        e.reason === 'diverging-epoch' ? `diverged from the leader at epoch ${e.leaderEpoch}` : e.reason === 'power-loss' ? 'its unflushed tail was lost with the power' : 'out of the leader’s range'
+      })`,
+  },
+  'replica.offline': {
+    group: 'replication',
+    label: () => 'Replica offline',
+    severity: () => 'error',
+    text: (e) => `${tp(e)}: the replica on broker ${e.brokerId} went offline: ${e.errorCode}: ${e.message}`,
+  },
+  'broker.storageFailed': {
+    group: 'brokers',
+    label: () => 'Storage failed',
+    severity: () => 'error',
+    text: (e) => `Broker ${e.brokerId}: storage failed and the broker halted: ${e.errorCode}: ${e.message}`,
+  },
+  'topic.created': {
+    group: 'topics',
+    label: () => 'Topic created',
+    severity: () => 'success',
+    text: (e) => `Topic ${e.topic} created: ${plural(e.partitions, 'partition')}, replication factor ${e.replicationFactor}`,
+  },
+  'topic.deleted': { group: 'topics', label: () => 'Topic deleted', severity: () => 'info', text: (e) => `Topic ${e.topic} deleted` },
+  'partitions.added': {
+    group: 'topics',
+    label: () => 'Partitions added',
+    severity: () => 'info',
+    text: (e) => `Topic ${e.topic} grew from ${e.previousCount} to ${e.totalCount} partitions`,
+  },
+  'config.changed': {
+    group: 'topics',
+    label: () => 'Config',
+    severity: () => 'info',
+    text: (e) => {
+      const where = e.resourceType === 'topic' ? `topic ${e.resourceName}` : e.resourceName === '' ? 'the cluster-wide broker default' : `broker ${e.resourceName}`;
+      return e.value === null ? `${e.name} on ${where} deleted: back to its inherited value` : `${e.name} = ${e.value} on ${where}`;
+    },
+  },
+  'reassignment.progress': {
+    group: 'reassignments',
+    label: () => 'Reassignment',
+    severity: () => 'default',
+    text: (e) =>
+      `${tp(e)}: reassignment ${Math.round(e.percent)}%: ${e.addingReplicas.map((r) => `broker ${r.brokerId} at ${r.logEndOffset}/${e.leaderLogEndOffset}${r.inIsr ? ' (in ISR)' : ''}`).join(', ') || 'no replicas being added'}`,
+  },
+  'reassignment.changed': {
+    group: 'reassignments',
+    label: (e) => `Reassignment ${e.status}`,
+    severity: (e) => (e.status === 'completed' ? 'success' : e.status === 'cancelled' ? 'warning' : 'info'),
+    text: (e) => {
+      const moves = [e.addingReplicas.length ? `adding ${ids(e.addingReplicas)}` : '', e.removingReplicas.length ? `removing ${ids(e.removingReplicas)}` : ''].filter(Boolean).join(', ');
+      return `${tp(e)}: reassignment ${e.status}, replicas ${ids(e.replicas)}${moves ? `, ${moves}` : ''}`;
+    },
+  },
+  'metrics.sampled': {
+    group: 'brokers',
+    label: () => 'Throughput',
+    severity: () => 'default',
+    text: (e) => `Throughput: ${e.produceRecordsPerSec} records/s produced, ${e.consumeRecordsPerSec} records/s consumed`,
+  },
+};
+
+/** The event in words. */
+export function narrate(e: EngineEvent): Narration {
+  const rule = RULES[e.type] as unknown as Rule<EventName>;
+  const x = e as never;
+  return { label: rule.label(x), severity: rule.severity(x), group: rule.group, partition: 'partition' in e ? e.partition : null, text: rule.text(x) };
+}

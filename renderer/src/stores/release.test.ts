@@ -1,0 +1,142 @@
+/**
+ * Every store that follows the engine releases what it listens to: when its page stops (or, for
+ * the shell's stores, when they are stopped) no event or reconnect listener, throttle or poll of
+ * it is left, and when the connection stops every live query goes quiet until it starts again.
+ * Against a real host, with the stores as the pages drive them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStoreHost, until, type StoreHost } from '../test-support/store-host.js';
+import { useBalanceStore } from './balance.js';
+import { useBrokersStore } from './brokers.js';
+import { useClusterStore } from './cluster.js';
+import { useConfigsStore } from './configs.js';
+import { useConnectionStore } from './connection.js';
+import { useDrillsStore } from './drills.js';
+import { useLeadersStore } from './leaders.js';
+import { useMessagesStore } from './messages.js';
+import { useMetricsStore } from './metrics.js';
+import { useReassignmentsStore } from './reassignments.js';
+import { useTopicDetailStore } from './topic-detail.js';
+import { useTopicListStore } from './topic-list.js';
+
+interface Page {
+  name: string;
+  start(): Promise<void> | void;
+  stop(): void;
+  /** The live queries it runs while shown. */
+  queries: string[];
+}
+
+const PAGES: Page[] = [
+  { name: 'shell (cluster)', start: () => useClusterStore().start(), stop: () => useClusterStore().stop(), queries: ['cluster'] },
+  { name: 'shell (metrics)', start: () => useMetricsStore().start(), stop: () => useMetricsStore().stop(), queries: ['metrics'] },
+  { name: 'brokers', start: () => useBrokersStore().start(), stop: () => useBrokersStore().stop(), queries: ['brokers'] },
+  { name: 'topics', start: () => useTopicListStore().start(), stop: () => useTopicListStore().stop(), queries: ['topics'] },
+  {
+    name: 'topic detail',
+    start: async () => {
+      const s = useTopicDetailStore();
+      await s.open('orders');
+      s.live(true);
+    },
+    stop: () => useTopicDetailStore().close(),
+    queries: ['brokers', 'configs broker:', 'topic-detail events', 'topic orders', 'configs topic:orders'],
+  },
+  {
+    name: 'balance',
+    start: () => {
+      useBalanceStore().start();
+      useReassignmentsStore().start();
+    },
+    stop: () => {
+      useBalanceStore().stop();
+      useReassignmentsStore().stop();
+    },
+    queries: ['brokers', 'balance', 'reassignments'],
+  },
+  { name: 'leaders', start: () => useLeadersStore().start(), stop: () => useLeadersStore().stop(), queries: ['leaders'] },
+  {
+    name: 'configs',
+    start: async () => {
+      const s = useConfigsStore();
+      s.start();
+      await s.select({ type: 'topic', name: 'orders' });
+    },
+    stop: () => useConfigsStore().stop(),
+    queries: ['topics', 'brokers', 'configs topic:orders'],
+  },
+  { name: 'messages', start: () => useMessagesStore().start(), stop: () => useMessagesStore().stop(), queries: ['topics'] },
+  {
+    name: 'drills',
+    start: async () => {
+      const s = useDrillsStore();
+      await s.start();
+      await s.watch('orders', 0);
+    },
+    stop: () => useDrillsStore().stop(),
+    queries: ['topics', 'brokers', 'drills timeline', 'topic orders', 'configs topic:orders'],
+  },
+];
+
+describe('stores release their listeners against a real host', () => {
+  let h: StoreHost;
+  beforeAll(async () => {
+    h = await startStoreHost();
+    const connection = useConnectionStore();
+    connection.start();
+    await until(() => connection.status === 'open');
+    await until(async () => (await h.client.result('topics.create', { name: 'orders', partitions: 2, replicationFactor: 3 })).ok, 30_000);
+  }, 90_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it.each(PAGES)('$name: its live queries run while it shows, and stopping it leaves nothing listening or polling', async (page) => {
+    const connection = useConnectionStore();
+    const idle = connection.listening();
+    expect(connection.running).toEqual([]);
+    await page.start();
+    expect([...connection.running].sort()).toEqual([...page.queries].sort());
+    expect(connection.listening().events).toBeGreaterThanOrEqual(idle.events + page.queries.length);
+    await page.start(); // starting twice (a page mounted again) takes nothing more
+    expect(connection.running).toHaveLength(page.queries.length);
+    page.stop();
+    expect(connection.running).toEqual([]);
+    expect(connection.listening()).toEqual(idle);
+  });
+
+  it('a query two pages share runs once and stops only when the last of them stops', async () => {
+    const connection = useConnectionStore();
+    useBrokersStore().start();
+    await useDrillsStore().start();
+    expect(connection.running.filter((q) => q === 'brokers')).toHaveLength(1);
+    useBrokersStore().stop();
+    expect(connection.running).toContain('brokers');
+    useDrillsStore().stop();
+    expect(connection.running).toEqual([]);
+  });
+
+  it('when the connection stops every page goes quiet, and when it starts again they resume', async () => {
+    const connection = useConnectionStore();
+    for (const page of PAGES) await page.start();
+    const running = [...new Set(PAGES.flatMap((p) => p.queries))].sort();
+    expect([...connection.running].sort()).toEqual(running);
+    connection.stop();
+    expect(connection.running).toEqual([]);
+    expect(connection.listening()).toEqual({ events: 0, reconnect: 0 });
+
+    // Nothing reads while stopped: a broker killed now is not seen until the connection is back.
+    const victim = useBrokersStore().brokers.find((b) => !b.isController)!.id;
+    await h.client.call('brokers.kill', { brokerId: victim });
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(useBrokersStore().byId.get(victim)?.state).toBe('running');
+
+    connection.start();
+    expect([...connection.running].sort()).toEqual(running);
+    await until(() => useBrokersStore().byId.get(victim)?.state === 'killed');
+    for (const page of PAGES) page.stop();
+    expect(connection.running).toEqual([]);
+    expect(connection.listening().events).toBe(0);
+    await h.client.call('brokers.start', { brokerId: victim });
+  });
+});
