@@ -25,7 +25,8 @@ export interface BrokerFailure {
   error: unknown;
 }
 
-const REFRESH_ON = new Set<EngineEvent['type']>([
+/** Events after which brokers' states, the controller or their replica and leader counts may read differently. */
+export const BROKER_EVENTS: ReadonlySet<EngineEvent['type']> = new Set<EngineEvent['type']>([
   'broker.stateChanged',
   'controller.changed',
   'leader.changed',
@@ -46,7 +47,7 @@ export const useBrokersStore = defineStore('brokers', () => {
     name: 'brokers',
     read: async () => (await client().call('brokers.list', {})).slice().sort(byBrokerId),
     initial: [],
-    invalidatedBy: (e) => REFRESH_ON.has(e.type),
+    invalidatedBy: (e) => BROKER_EVENTS.has(e.type),
     throttleMs: 250,
     pollMs: 2000,
   });

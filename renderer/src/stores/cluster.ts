@@ -5,24 +5,11 @@
  */
 import { defineStore } from 'pinia';
 import { computed } from 'vue';
-import type { ClockView, ClusterView, EngineEvent } from '../../../app/api/contract.js';
+import type { ClockView, ClusterView } from '../../../app/api/contract.js';
 import { client } from '../api/instance.js';
 import { useLeases, useLiveQuery } from '../composables/live-query.js';
 import { describeError, notifyError } from '../lib/notify.js';
-
-const REFRESH_ON = new Set<EngineEvent['type']>([
-  'broker.stateChanged',
-  'controller.changed',
-  'isr.shrunk',
-  'isr.expanded',
-  'leader.changed',
-  'topic.created',
-  'topic.deleted',
-  'partitions.added',
-  'reassignment.changed',
-  'broker.storageFailed',
-  'replica.offline',
-]);
+import { BROKER_EVENTS } from './brokers.js';
 
 interface ClusterState {
   cluster: ClusterView | null;
@@ -37,7 +24,8 @@ export const useClusterStore = defineStore('cluster', () => {
       const [cluster, clock] = await Promise.all([client().call('cluster.describe', {}), client().call('clock.get', {})]);
       return { cluster, clock };
     },
-    invalidatedBy: (e) => REFRESH_ON.has(e.type),
+    // What cluster.describe shows (brokers, the controller, health counts) changes with the brokers' list.
+    invalidatedBy: (e) => BROKER_EVENTS.has(e.type),
     throttleMs: 250,
     pollMs: 2000,
   });

@@ -107,11 +107,8 @@ export const useDrillsStore = defineStore('drills', () => {
   });
   const events = timelineQuery.data;
   const acknowledged = computed(() => ledger.records);
-  /** `<brokerId>:<action>` while a fault call is in flight. */
-  const busy = computed(() => {
-    const [id, action] = Object.entries(brokersStore.pending)[0] ?? [];
-    return id === undefined ? null : `${id}:${action}`;
-  });
+  /** Broker id → the action in flight on it. */
+  const pending = computed(() => brokersStore.pending);
 
   const partition = computed<PartitionView | null>(() => topic.value?.partitions.find((p) => p.partition === watched.value?.partition) ?? null);
 
@@ -307,7 +304,7 @@ export const useDrillsStore = defineStore('drills', () => {
     checkingLoss,
     lastProduce,
     producing,
-    busy,
+    pending,
     creating,
     partition,
     replicas,
