@@ -144,7 +144,8 @@ describe('the Topics page in Chromium against npm run serve', () => {
     expect(await page.getByTestId('selected-count').textContent()).toBe('2 selected');
     await page.getByTestId('bulk-delete').click();
     const dialog = page.getByTestId('bulk-delete-dialog');
-    expect(await dialog.getByTestId('delete-list').locator('li').allTextContents()).toEqual(['audit.log', 'metrics']);
+    // The dialog loads on first use: wait for its list rather than reading it the moment it opens.
+    await expect.poll(() => dialog.getByTestId('delete-list').locator('li').allTextContents(), { timeout: 10_000 }).toEqual(['audit.log', 'metrics']);
     await shot(page, 'bulk-delete-confirm');
     await dialog.getByTestId('confirm-delete').click();
     const outcomes = dialog.getByTestId('delete-outcome');
