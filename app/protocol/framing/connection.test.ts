@@ -97,6 +97,23 @@ describe('KafkaConnection', () => {
     expect(sink.frames).toEqual([]);
   });
 
+  it('handles the next request only once a full socket buffer has drained (a client that does not read)', async () => {
+    const sink = new RecordingSink();
+    let full = true;
+    sink.write = function (parts) {
+      this.frames.push(concat(parts));
+      return !full;
+    };
+    const conn = new KafkaConnection(createDispatcher([]), sink);
+    conn.receive(concat([1, 2, 3].map((id) => requestFrame(ApiKey.ApiVersions, 2, {}, { correlationId: id }))));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(correlationIds(sink)).toEqual([1]);
+    full = false;
+    conn.drained();
+    await conn.idle();
+    expect(correlationIds(sink)).toEqual([1, 2, 3]);
+  });
+
   it('asks the socket to pause while too many requests wait, and to resume once they are answered', async () => {
     const { handler, release } = gatedMetadata();
     const sink = new RecordingSink();

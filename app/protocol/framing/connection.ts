@@ -8,15 +8,17 @@
  * Bounds: the frame reader holds at most one frame's worth of unread bytes beyond what is queued
  * (socket.request.max.bytes); when the queued requests reach `maxQueuedBytes` or
  * `maxQueuedRequests` the connection asks its socket to pause reading, and resumes it once
- * drained, so a client that pipelines without reading cannot make the broker buffer without
- * limit. receive() never throws; a close is final and reported once.
+ * drained; and when the socket cannot take a response (a client that does not read), the next
+ * request waits until the socket drains, so a slow reader cannot make the broker buffer without
+ * limit either. receive() never throws; a close is final and reported once.
  */
 import type { Dispatcher } from '../dispatcher.js';
 import { FrameReader } from './frame-reader.js';
 
 /** The socket side: main/host implements it over node:net; tests over arrays. */
 export interface ConnectionSink {
-  write(parts: Uint8Array[]): void;
+  /** Sends a response; false when the socket's buffer is full (then call drained() later). */
+  write(parts: Uint8Array[]): boolean | void;
   /** Close the socket; `reason` is for logs. */
   close(reason: string): void;
   pause?(): void;
@@ -38,6 +40,8 @@ export class KafkaConnection {
   private queuedBytes = 0;
   private pumping = false;
   private pumped: Promise<void> = Promise.resolve();
+  /** Set while a response waits in a full socket buffer. */
+  private draining: { promise: Promise<void>; resolve: () => void } | null = null;
   private paused = false;
   private closedReason: string | null = null;
   private readonly maxQueuedRequests: number;
@@ -74,12 +78,20 @@ export class KafkaConnection {
     if (!this.pumping) this.pumped = this.pump();
   }
 
+  /** The socket took everything written so far: the next request may be handled. */
+  drained(): void {
+    const d = this.draining;
+    this.draining = null;
+    d?.resolve();
+  }
+
   /** The client went away: drop what is queued. */
   close(reason: string): void {
     if (this.closedReason !== null) return;
     this.closedReason = reason;
     this.queue.length = 0;
     this.queuedBytes = 0;
+    this.drained();
     try {
       this.sink.close(reason);
     } catch {
@@ -112,7 +124,12 @@ export class KafkaConnection {
         const outcome = await this.dispatcher.dispatch(frame);
         if (this.closedReason !== null) break;
         if (outcome.kind === 'close') this.close(outcome.reason);
-        else if (outcome.kind === 'respond') this.sink.write(outcome.parts);
+        else if (outcome.kind === 'respond' && this.sink.write(outcome.parts) === false) {
+          let resolve!: () => void;
+          const promise = new Promise<void>((r) => (resolve = r));
+          this.draining = { promise, resolve };
+          await promise;
+        }
         this.applyBackpressure();
       }
     } catch (e) {

@@ -63,8 +63,8 @@ async function run(chunks: Uint8Array[]): Promise<{ written: Uint8Array[]; close
   const written: Uint8Array[] = [];
   const closes: string[] = [];
   const conn = new KafkaConnection(createDispatcher(everyApi, { onHandlerError: () => undefined }), {
-    write: (parts) => written.push(concat(parts)),
-    close: (reason) => closes.push(reason),
+    write: (parts) => void written.push(concat(parts)),
+    close: (reason) => void closes.push(reason),
   }, { maxFrameBytes: 4096 });
   for (const chunk of chunks) expect(() => conn.receive(chunk)).not.toThrow();
   let timer: ReturnType<typeof setTimeout> | undefined;
