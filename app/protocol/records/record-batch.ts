@@ -31,6 +31,9 @@
  * RecordBatch cannot hold, decoding fails with INVALID_REQUEST; {@link batchHeader} tells them
  * apart without decoding. Pure: byte arrays and DataViews, no Node Buffer, so the wire protocol
  * and storage share it.
+ *
+ * One file past 500 lines on purpose: the encoder, the decoder and a leader's in-place patches
+ * all lean on the byte layout above and must change together.
  */
 import CRC32C from 'crc-32/crc32c.js';
 import { KafkaError } from '../../api/errors.js';
