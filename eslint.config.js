@@ -32,6 +32,13 @@ const UI_PACKAGES = ['electron', 'vue', 'vue-router', 'pinia', '@vue/*'];
 /** What app/protocol may import: CRC-32C and the record-batch compression codecs. */
 const PROTOCOL_PACKAGES = ['crc-32', 'fflate', 'fzstd', 'lz4js', 'snappyjs'];
 
+/**
+ * The engine's insides: the product (service, protocol, hosts) reaches the cluster only through
+ * the public methods of app/core/engine.ts; the simulation's white-box tools may come here.
+ */
+const ENGINE_INSIDES = ['app/core/broker', 'app/core/controller', 'app/core/cluster', 'app/core/network.ts'];
+const ONE_DOOR = 'The engine has one door: call the public methods of app/core/engine.ts (its types are exported there too), not the broker, controller, cluster or network modules.';
+
 const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const NODE_BUILTINS = builtinModules.filter((m) => !m.startsWith('_') && !m.includes('/'));
 
@@ -70,8 +77,9 @@ function deny(denied, message) {
  *                               omit to leave imports of repo files unrestricted
  * @param {Array<{regex: string, message: string}>} o.packages  forbidden specifiers
  * @param {string} [o.why]       appended to path errors
+ * @param {boolean} [o.behindTheDoor]  also forbid the engine's insides (ENGINE_INSIDES)
  */
-function layer({ name, dirs, files, ignores = [], paths, packages, why }) {
+function layer({ name, dirs, files, ignores = [], paths, packages, why, behindTheDoor = false }) {
   const rules = {
     '@typescript-eslint/no-restricted-imports': ['error', { patterns: packages }],
     'no-restricted-syntax': [
@@ -90,7 +98,10 @@ function layer({ name, dirs, files, ignores = [], paths, packages, why }) {
         basePath: import.meta.dirname,
         // Everything in the repo except the allowed folders. node_modules is excepted because
         // packages are the business of the package rule above.
-        zones: [{ target: '.', from: '.', except: [...paths, 'node_modules'], message: why }],
+        zones: [
+          { target: '.', from: '.', except: [...paths, 'node_modules'], message: why },
+          ...(behindTheDoor ? [{ target: '.', from: ENGINE_INSIDES, message: ONE_DOOR }] : []),
+        ],
       },
     ];
   }
@@ -189,6 +200,7 @@ export default defineConfig(
     paths: ['app/protocol', 'app/core', 'app/api'],
     packages: [only(PROTOCOL_PACKAGES, 'app/protocol is pure: byte arrays in, byte arrays out; no node:* (sockets live in main/host).')],
     why: 'app/protocol imports only app/protocol, app/core and app/api.',
+    behindTheDoor: true,
   }),
   layer({
     // Golden tests encode frames with kafkajs, a real client, and decode them with our codecs.
@@ -242,6 +254,7 @@ export default defineConfig(
       deny(['better-sqlite3'], 'app/service reaches SQLite only through app/storage.'),
     ],
     why: 'app/service imports only app/service, app/storage, app/core and app/api (never app/sim).',
+    behindTheDoor: true,
   }),
   layer({
     // Service tests run the service over a simulated cluster (app/sim/virtual-service.ts).
@@ -254,6 +267,7 @@ export default defineConfig(
       deny(['better-sqlite3'], 'Service tests reach SQLite only through app/storage.'),
     ],
     why: 'Tests in app/service import only app/service, app/storage, app/core, app/api and app/sim.',
+    behindTheDoor: true,
   }),
   layer({
     // The tools that prove the engine: simulation, fault run, crash host, scenarios. They build
@@ -284,6 +298,7 @@ export default defineConfig(
     paths: ['main/host', 'app'],
     packages: [deny(UI_PACKAGES, 'main/host is plain Node: it never imports electron (nor the UI).')],
     why: 'main/host imports only main/host and app/.',
+    behindTheDoor: true,
   }),
   layer({
     name: 'main/preload',
@@ -298,6 +313,7 @@ export default defineConfig(
     paths: ['main', 'app'],
     packages: [deny(['vue', 'vue-router', 'pinia', '@vue/*'], 'The Electron main process does not import the UI.')],
     why: 'main/electron never imports renderer/ (it loads the built UI over app://).',
+    behindTheDoor: true,
   }),
 
   // ---- renderer/ ----------------------------------------------------------------------------

@@ -161,7 +161,7 @@ export class EngineBench {
   /** Batches in the three replica logs (each acked request is one batch per replica). */
   private batchesStored(): number {
     let offsets = 0;
-    for (const id of [1, 2, 3]) offsets += this.sim.engine.brokers.get(id)!.partitionFor(TOPIC, 0)?.log.logEndOffset ?? 0;
+    for (const id of [1, 2, 3]) offsets += this.sim.internals.brokers.get(id)!.partitionFor(TOPIC, 0)?.log.logEndOffset ?? 0;
     return offsets / RECORDS_PER_REQUEST;
   }
 

@@ -26,12 +26,11 @@ function outcome(name: string, fn: () => void): TopicBulkResultView {
 }
 
 export function adminHandlers(engine: Engine): AdminHandlers {
-  const controller = engine.controller;
-  const image = controller.image;
+  const image = engine.metadata;
 
   function leaderCounts(): Record<string, number> {
     const counts: Record<string, number> = {};
-    for (const b of engine.brokers.keys()) counts[String(b)] = 0;
+    for (const { id } of engine.members()) counts[String(id)] = 0;
     for (const { state } of image.allPartitions()) if (state.leader >= 0) counts[String(state.leader)] = (counts[String(state.leader)] ?? 0) + 1;
     return counts;
   }
@@ -68,20 +67,13 @@ export function adminHandlers(engine: Engine): AdminHandlers {
   return {
     'balance.plan': ({ excludeBrokers, leadersOnly }) => {
       // Bytes per partition: the leader's log size (or any live replica's).
-      const sizes = (topic: string, partition: number): number => {
-        const state = image.topicsByName.get(topic)?.partitions.get(partition);
-        for (const id of state ? [state.leader, ...state.replicas] : []) {
-          const p = engine.brokers.get(id)?.partitionFor(topic, partition);
-          if (p) return p.log.sizeBytes();
-        }
-        return 0;
-      };
+      const sizes = (topic: string, partition: number): number => engine.partitionSizeBytes(topic, partition);
       return planBalance(buildBalanceModel(image, sizes), { ...(excludeBrokers ? { excludeBrokers } : {}), ...(leadersOnly !== undefined ? { leadersOnly } : {}) });
     },
 
     'leaders.balance': () => {
       const brokers = new Map<number, { leaders: number; preferredLeaders: number; replicas: number; preferredButNotLeading: number }>();
-      for (const id of [...engine.brokers.keys()].sort((a, b) => a - b)) brokers.set(id, { leaders: 0, preferredLeaders: 0, replicas: 0, preferredButNotLeading: 0 });
+      for (const { id } of engine.members()) brokers.set(id, { leaders: 0, preferredLeaders: 0, replicas: 0, preferredButNotLeading: 0 });
       const notPreferred = [];
       for (const { topic, state } of image.allPartitions()) {
         const preferred = state.replicas[0]!;
@@ -100,7 +92,7 @@ export function adminHandlers(engine: Engine): AdminHandlers {
         }
       }
       notPreferred.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
-      const cfg = controller.config();
+      const cfg = engine.clusterConfig();
       return {
         brokers: [...brokers].map(([brokerId, c]) => ({ brokerId, ...c })),
         notPreferred,
@@ -112,7 +104,7 @@ export function adminHandlers(engine: Engine): AdminHandlers {
     'leaders.preview': ({ type, partitions }) => {
       const before = leaderCounts();
       const after = { ...before };
-      const results: ElectionResultView[] = controller.electLeaders(type, partitions, true).map((r) => {
+      const results: ElectionResultView[] = engine.electLeaders(type, partitions, true).map((r) => {
         if (r.errorCode === 'NONE') {
           const old = image.topicsByName.get(r.topic)?.partitions.get(r.partition)?.leader ?? -1;
           if (old >= 0) after[String(old)] = (after[String(old)] ?? 1) - 1;
@@ -126,7 +118,7 @@ export function adminHandlers(engine: Engine): AdminHandlers {
     'topics.createMany': ({ topics, validateOnly }) =>
       topics.map((t) =>
         outcome(t.name, () =>
-          controller.createTopic({
+          engine.createTopic({
             name: t.name,
             ...(t.partitions !== undefined ? { partitions: t.partitions } : {}),
             ...(t.replicationFactor !== undefined ? { replicationFactor: t.replicationFactor } : {}),
@@ -137,7 +129,7 @@ export function adminHandlers(engine: Engine): AdminHandlers {
         ),
       ),
 
-    'topics.deleteMany': ({ names }) => names.map((name) => outcome(name, () => controller.deleteTopic(name))),
+    'topics.deleteMany': ({ names }) => names.map((name) => outcome(name, () => engine.deleteTopic(name))),
 
     'topics.setReplicationFactor': ({ topic: name, replicationFactor, throttleBytesPerSec, validateOnly }) => {
       const topic = requireTopic(engine, name);

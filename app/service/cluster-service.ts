@@ -107,8 +107,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
   const staticConfigs = options.staticConfigs ?? options.engine.staticConfigs;
   const clusterId = options.clusterId ?? 'replica-studio-local';
   const logger = options.logger ?? defaultLogger;
-  const controller = engine.controller;
-  const image = controller.image;
+  const image = engine.metadata;
   const recentEvents = new RecentEvents(RECENT_EVENTS_CAPACITY, options.unbufferedEvents ?? UNBUFFERED_EVENTS);
   for (const e of options.initialEvents ?? []) recentEvents.push(e);
   engine.subscribe((e) => recentEvents.push(e));
@@ -140,7 +139,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     }
     if (name === CLUSTER_DEFAULT) return describeBrokerConfigs({}, mergeConfigs(image.clusterConfigs(), set), staticConfigs);
     const id = /^\d+$/.test(name) ? Number(name) : NaN;
-    if (!engine.brokers.has(id) && !image.brokers.has(id)) {
+    if (!engine.hasBroker(id) && !image.brokers.has(id)) {
       throw new KafkaError('BROKER_NOT_FOUND', `Broker ${JSON.stringify(name)} is not a member of this cluster ('' names the cluster-wide default).`);
     }
     return describeBrokerConfigs(mergeConfigs(image.brokerConfigs.get(name) ?? {}, set), image.clusterConfigs(), staticConfigs);
@@ -211,7 +210,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
       return names.map((n) => topicView(engine, image.topicsByName.get(n)!));
     },
     'topics.create': (input) => {
-      const created = controller.createTopic({
+      const created = engine.createTopic({
         name: input.name,
         partitions: input.partitions,
         replicationFactor: input.replicationFactor,
@@ -224,12 +223,12 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     },
     'topics.delete': ({ name }) => {
       const { topicId } = requireTopic(engine, name);
-      controller.deleteTopic(name);
+      engine.deleteTopic(name);
       return { name, topicId };
     },
 
     'partitions.add': ({ topic, totalCount, assignments, validateOnly }) => {
-      const added = controller.createPartitions(topic, totalCount, assignments, validateOnly ?? false);
+      const added = engine.createPartitions(topic, totalCount, assignments, validateOnly ?? false);
       return topicView(engine, requireTopic(engine, topic), validateOnly ? added : []);
     },
 
@@ -237,12 +236,12 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     'configs.alter': ({ resource, set, validateOnly }) => {
       // Resolve the resource first so an unknown one reads the same as in configs.describe.
       describeConfigs(resource.type, resource.name);
-      controller.alterConfigs(resource.type, resource.name, set, validateOnly ?? false);
+      engine.alterConfigs(resource.type, resource.name, set, validateOnly ?? false);
       return configEntryViews(resource.type, describeConfigs(resource.type, resource.name, validateOnly ? set : {}));
     },
 
     'leaders.elect': ({ type, partitions, validateOnly }) =>
-      controller.electLeaders(type, partitions, validateOnly ?? false).map((r) => ({
+      engine.electLeaders(type, partitions, validateOnly ?? false).map((r) => ({
         topic: r.topic,
         partition: r.partition,
         leader: r.leader,

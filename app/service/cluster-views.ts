@@ -18,7 +18,7 @@ import type {
 } from '../api/contract.js';
 import { configDef, validValuesText } from '../core/configs/catalogue.js';
 import { topicConfigNumber, type ResolvedConfig } from '../core/configs/resolve.js';
-import type { BrokerInfo, ConsumedRecord, Engine, PartitionView as EnginePartitionView } from '../core/engine.js';
+import type { BrokerInfo, ConsumedRecord, Engine, PartitionDescription } from '../core/engine.js';
 import type { LogRecord } from '../core/log/records.js';
 import type { TopicImage } from '../core/metadata/image.js';
 import type { PartitionState } from '../core/metadata/records.js';
@@ -135,7 +135,7 @@ export function topicSummaryView(topic: TopicImage, minIsr: number): TopicSummar
 }
 
 /** An engine partition (with live replica states) as the API shows it. */
-export function partitionView(p: EnginePartitionView): PartitionView {
+export function partitionView(p: PartitionDescription): PartitionView {
   return {
     partition: p.partition,
     leader: p.leader,
@@ -170,7 +170,7 @@ export function plannedPartitionView(state: PartitionState): PartitionView {
 
 /** The topic called `name` in the controller's image, or UNKNOWN_TOPIC_OR_PARTITION. */
 export function requireTopic(engine: Engine, name: string): TopicImage {
-  const topic = engine.controller.image.topicsByName.get(name);
+  const topic = engine.metadata.topicsByName.get(name);
   if (!topic) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `This server does not host this topic: ${name}`);
   return topic;
 }

@@ -218,7 +218,7 @@ describe('disk use (logBytes)', () => {
     sim.waitFor(() => sim.engine.brokerState(4) === 'running', 60_000, 'broker 4 running');
     sim.engine.executeReassignment({ partitions: [0, 1].map((partition) => ({ topic: 'a', partition, replicas: [4, 2, 3] })) });
     sim.waitFor(() => sim.engine.listReassignments().length === 0, 120_000, 'the reassignment to finish');
-    sim.engine.controller.deleteTopic('b');
+    sim.engine.deleteTopic('b');
     sim.advance(5_000);
     check('after the reassignment and the topic deletion');
     expect(sim.engine.listBrokers().find((b) => b.id === 1)!.logBytes).toBe(0);

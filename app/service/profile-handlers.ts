@@ -44,12 +44,11 @@ export function builtInProfiles(dir?: string): Map<string, Profile> {
 }
 
 export function profileHandlers(engine: Engine, staticConfigs: Readonly<Record<string, string>>, profilesDir?: string): ProfileHandlers {
-  const image = engine.controller.image;
-  const meta = engine.metadataStore;
+  const image = engine.metadata;
 
   function imported(): Map<string, Profile> {
     const map = new Map<string, Profile>();
-    for (const [key, text] of Object.entries(meta.loadSettings())) {
+    for (const [key, text] of Object.entries(engine.loadSettings())) {
       if (!key.startsWith(SETTING_PREFIX)) continue;
       const parsed = parseProfileJson(text);
       if (parsed.ok) map.set(parsed.profile.name, parsed.profile);
@@ -64,11 +63,11 @@ export function profileHandlers(engine: Engine, staticConfigs: Readonly<Record<s
   }
 
   function live(): LiveCluster {
-    const ids = [...engine.brokers.keys()].sort((a, b) => a - b);
+    const members = engine.members();
     return {
       clusterConfigs: { ...staticConfigs, ...image.clusterConfigs() },
-      brokerCount: ids.length,
-      racks: ids.map((id) => engine.brokers.get(id)!.rack),
+      brokerCount: members.length,
+      racks: members.map((m) => m.rack),
       topics: [...image.topicsByName.values()].map((t) => {
         const p0 = t.partitions.get(0);
         return { name: t.name, configs: { ...t.configs }, partitions: t.partitions.size, replicationFactor: p0 ? p0.replicas.length - p0.addingReplicas.length : 0 };
@@ -102,7 +101,7 @@ export function profileHandlers(engine: Engine, staticConfigs: Readonly<Record<s
       const name = parsed.profile.name;
       if (builtInProfiles(profilesDir).has(name)) throw new KafkaError('INVALID_INPUT', `${name} is a built-in profile; import it under another name.`);
       if (imported().has(name) && !overwrite) throw new KafkaError('INVALID_INPUT', `A profile named ${name} exists; pass overwrite: true to replace it.`);
-      meta.saveSetting(SETTING_PREFIX + name, profileToJson(parsed.profile));
+      engine.saveSetting(SETTING_PREFIX + name, profileToJson(parsed.profile));
       return { name, warnings: parsed.warnings };
     },
     'profiles.diff': ({ from, to }) => (to === undefined ? diffProfileLive(find(from), live()) : diffProfiles(find(from), find(to))),
@@ -110,8 +109,8 @@ export function profileHandlers(engine: Engine, staticConfigs: Readonly<Record<s
       const plan = planApply(find(name), live(), { includeExistingTopics: includeExistingTopics ?? false });
       const apply = dryRun === false;
       if (apply) {
-        if (plan.clusterConfigs) engine.controller.alterConfigs('broker', '', plan.clusterConfigs.set);
-        for (const t of plan.topics) engine.controller.alterConfigs('topic', t.resource.name, t.set);
+        if (plan.clusterConfigs) engine.alterConfigs('broker', '', plan.clusterConfigs.set);
+        for (const t of plan.topics) engine.alterConfigs('topic', t.resource.name, t.set);
       }
       return { ...plan, applied: apply };
     },

@@ -55,7 +55,7 @@ function emit(line: CrashHostLine): void {
 export function runCrashHost(dataDir: string, seed: number): void {
   const storage = SqliteStorage.open(dataDir);
   const sim = storage.batch(() => new Simulation({ seed, storage, start: false }));
-  const { engine, scheduler } = sim;
+  const { engine, scheduler, internals } = sim;
   const random = seededRandom(seed ^ 0x5bd1e995);
   emit({ opened: true, nowMs: scheduler.now() });
 
@@ -89,17 +89,17 @@ export function runCrashHost(dataDir: string, seed: number): void {
   const partitionsLed = (): boolean => {
     for (let p = 0; p < CRASH_PARTITIONS; p++) {
       const view = engine.describePartition(CRASH_TOPIC, p);
-      if (!view || view.leader < 0 || !engine.brokers.get(view.leader)?.partitionFor(CRASH_TOPIC, p)?.isLeader) return false;
+      if (!view || view.leader < 0 || !internals.brokers.get(view.leader)?.partitionFor(CRASH_TOPIC, p)?.isLeader) return false;
     }
     return true;
   };
 
   storage.batch(() => engine.start());
   stepUntil(() => engine.listBrokers().every((b) => b.state === 'running'), 'running brokers');
-  const created = !engine.controller.image.topicsByName.has(CRASH_TOPIC);
+  const created = !engine.metadata.topicsByName.has(CRASH_TOPIC);
   if (created) {
     storage.batch(() =>
-      engine.controller.createTopic({ name: CRASH_TOPIC, partitions: CRASH_PARTITIONS, replicationFactor: 3, configs: { ...CRASH_TOPIC_CONFIGS } }),
+      engine.createTopic({ name: CRASH_TOPIC, partitions: CRASH_PARTITIONS, replicationFactor: 3, configs: { ...CRASH_TOPIC_CONFIGS } }),
     );
   }
   stepUntil(partitionsLed, 'leader for every partition');

@@ -127,7 +127,7 @@ function verify(dir: string, seed: number, ledger: Map<string, Acked>, orderlyCl
   const storage = SqliteStorage.open(dir);
   try {
     const sim = new Simulation({ seed, storage, start: false });
-    if (!sim.engine.controller.image.topicsByName.has(CRASH_TOPIC)) {
+    if (!sim.engine.metadata.topicsByName.has(CRASH_TOPIC)) {
       if (ledger.size > 0) problems.push(`topic ${CRASH_TOPIC} is gone from the metadata log, with ${ledger.size} acknowledged records`);
       return { problems, stats };
     }
@@ -208,7 +208,7 @@ function recovered(sim: Simulation): boolean {
   for (let p = 0; p < CRASH_PARTITIONS; p++) {
     const view = sim.engine.describePartition(CRASH_TOPIC, p);
     if (!view || view.leader < 0 || view.isr.length !== view.replicas.length) return false;
-    const leader = sim.engine.brokers.get(view.leader)?.partitionFor(CRASH_TOPIC, p);
+    const leader = sim.internals.brokers.get(view.leader)?.partitionFor(CRASH_TOPIC, p);
     if (!leader?.isLeader || leader.log.highWatermark !== leader.log.logEndOffset) return false;
   }
   return true;

@@ -4,6 +4,7 @@
  * operation answers. Used by the scenario tests, the randomized fault test and drills that
  * fast-forward time.
  */
+import { engineInternals, type EngineInternals } from '../core/cluster/internals.js';
 import { createEngine, Engine, type ConsumeResult, type ConsumedRecord, type EngineOptions, type ProduceResult } from '../core/engine.js';
 import { MemoryStorage } from '../core/log/memory-log-store.js';
 import type { LogRecord } from '../core/log/records.js';
@@ -39,6 +40,8 @@ export function recordText(r: { value: Uint8Array | null }): string | null {
 export class Simulation {
   readonly scheduler: ManualScheduler;
   readonly engine: Engine;
+  /** The engine's insides (controller, brokers with their replicas and logs, network): white-box checks only. */
+  readonly internals: EngineInternals;
   readonly events: EngineEvent[] = [];
 
   constructor(options: SimOptions = {}) {
@@ -57,6 +60,7 @@ export class Simulation {
       ...(options.placement ? { placement: options.placement } : {}),
       ...(options.networkDelayMs !== undefined ? { networkDelayMs: options.networkDelayMs } : {}),
     });
+    this.internals = engineInternals(this.engine);
     this.engine.subscribe((e) => this.events.push(e));
     if (options.start !== false) {
       this.engine.start();
@@ -117,16 +121,16 @@ export class Simulation {
   }
 
   createTopic(name: string, partitions: number, replicationFactor: number, configs: Record<string, string> = {}, assignments?: number[][]): void {
-    this.engine.controller.createTopic(assignments ? { name, configs, assignments } : { name, partitions, replicationFactor, configs });
+    this.engine.createTopic(assignments ? { name, configs, assignments } : { name, partitions, replicationFactor, configs });
     this.waitFor(() => this.topicReady(name), 30_000, `topic ${name} to have leaders`);
   }
 
   private topicReady(name: string): boolean {
-    const t = this.engine.controller.image.topicsByName.get(name);
+    const t = this.engine.metadata.topicsByName.get(name);
     if (!t) return false;
     for (const state of t.partitions.values()) {
       if (state.leader < 0) continue;
-      const leader = this.engine.brokers.get(state.leader);
+      const leader = this.internals.brokers.get(state.leader);
       if (!leader?.partitionFor(name, state.partition)?.isLeader) return false;
     }
     return true;
@@ -140,7 +144,7 @@ export class Simulation {
 
   /** The log of `brokerId`'s replica as [offset, epoch, value] triples. */
   replicaLog(brokerId: number, topic: string, partition = 0): { offset: number; epoch: number; value: string | null }[] {
-    const p = this.engine.brokers.get(brokerId)?.partitionFor(topic, partition);
+    const p = this.internals.brokers.get(brokerId)?.partitionFor(topic, partition);
     if (!p) throw new Error(`broker ${brokerId} has no live replica of ${topic}-${partition}`);
     const out: { offset: number; epoch: number; value: string | null }[] = [];
     for (const b of p.log.read(p.log.logStartOffset, p.log.logEndOffset, Number.MAX_SAFE_INTEGER)) {

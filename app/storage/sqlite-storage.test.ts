@@ -45,9 +45,9 @@ describe('SQLite storage', () => {
       expect(after.highWatermark).toBe(10);
       expect(sim.consumeAll('orders', p).map(recordText)).toEqual(Array.from({ length: 10 }, (_, i) => `v${2 * i + p}`));
     }
-    expect(sim.engine.controller.image.topicsByName.get('orders')!.configs).toEqual({ 'min.insync.replicas': '2', 'retention.ms': '86400000' });
+    expect(sim.engine.metadata.topicsByName.get('orders')!.configs).toEqual({ 'min.insync.replicas': '2', 'retention.ms': '86400000' });
     // Epoch caches survive: the leader's cache starts at epoch 0, offset 0.
-    const leader = sim.engine.brokers.get(sim.partition('orders', 0).leader)!.partitionFor('orders', 0)!;
+    const leader = sim.internals.brokers.get(sim.partition('orders', 0).leader)!.partitionFor('orders', 0)!;
     expect(leader.log.epochCache.entries()[0]).toEqual({ epoch: 0, startOffset: 0 });
     storage.close();
   });
@@ -90,7 +90,7 @@ describe('SQLite storage', () => {
     sim.waitFor(() => [1, 2, 3].every((b) => sim.engine.brokerState(b) === 'running'), 60_000, 'brokers 1-3 back');
     expect(sim.engine.brokerState(4)).toBe('stopped'); // stays as the user left it
     expect(sim.engine.listReassignments()).toMatchObject([{ topic: 't', partition: 0, replicas: [1, 2, 4, 3], addingReplicas: [4], removingReplicas: [3] }]);
-    expect(sim.engine.controller.image.topicsByName.get('t')!.configs['follower.replication.throttled.replicas']).toBe('0:4');
+    expect(sim.engine.metadata.topicsByName.get('t')!.configs['follower.replication.throttled.replicas']).toBe('0:4');
     sim.engine.startBroker(4);
     sim.waitFor(() => sim.engine.listReassignments().length === 0, 60_000, 'the reassignment to complete');
     expect(sim.partition('t', 0).replicas).toEqual([1, 2, 4]);

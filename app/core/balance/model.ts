@@ -11,7 +11,7 @@
  *   and marked `reassigning`, so the planner counts it where it is going and never moves it.
  * - Bytes per replica come from the caller (the core has no I/O); absent sizes count as 0.
  */
-import type { MetadataImage } from '../metadata/image.js';
+import type { ClusterMetadata } from '../metadata/image.js';
 import type { BalanceBroker, BalanceModel, BalancePartition } from './types.js';
 
 /** The key of a partition in a size map: `topic-partition`, as Kafka prints it. */
@@ -28,7 +28,7 @@ function sizeOf(sizes: BalanceSizes | undefined, topic: string, partition: numbe
   return v !== undefined && Number.isFinite(v) && v > 0 ? v : 0;
 }
 
-export function buildBalanceModel(image: MetadataImage, sizes?: BalanceSizes): BalanceModel {
+export function buildBalanceModel(image: ClusterMetadata, sizes?: BalanceSizes): BalanceModel {
   const brokers: BalanceBroker[] = [...image.brokers.values()]
     .map((b) => ({ id: b.id, rack: b.rack, alive: image.isActive(b.id) }))
     .sort((a, b) => a.id - b.id);

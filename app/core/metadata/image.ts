@@ -25,7 +25,25 @@ export interface TopicImage {
 /** The cluster-wide default broker configs are stored under this resource name (Kafka's `<default>`). */
 export const CLUSTER_DEFAULT = '';
 
-export class MetadataImage {
+/**
+ * The committed metadata as the engine's read model hands it out: the same image, typed so that
+ * a reader cannot apply records or change its maps.
+ */
+export interface ClusterMetadata {
+  readonly offset: number;
+  readonly brokers: ReadonlyMap<number, Readonly<BrokerRegistration>>;
+  readonly topicsById: ReadonlyMap<string, TopicImage>;
+  readonly topicsByName: ReadonlyMap<string, TopicImage>;
+  readonly brokerConfigs: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  partition(topicId: string, partition: number): PartitionState | undefined;
+  allPartitions(): Iterable<{ topic: TopicImage; state: PartitionState }>;
+  somePartition(test: (state: PartitionState) => boolean): boolean;
+  clusterConfigs(): Record<string, string>;
+  brokerConfigsFor(brokerId: number): Record<string, string>;
+  isActive(brokerId: number, partitionKey?: string): boolean;
+}
+
+export class MetadataImage implements ClusterMetadata {
   /** Offset of the last applied record, -1 when none. */
   offset = -1;
   readonly brokers = new Map<number, BrokerRegistration>();

@@ -48,7 +48,7 @@ export class Checker {
     const ctx = this.ctx;
     const key = `${topic}-${partition}`;
     const t = ctx.track.get(key);
-    const p = ctx.sim.engine.brokers.get(brokerId)?.partitionFor(topic, partition);
+    const p = ctx.sim.internals.brokers.get(brokerId)?.partitionFor(topic, partition);
     if (!t || !p) return;
     const epoch = p.leaderEpoch;
     const lk = `${brokerId}|${epoch}`;
@@ -88,7 +88,7 @@ export class Checker {
   scanLeaders(): void {
     for (const tp of this.ctx.tps) {
       const t = this.ctx.track.get(tp.key)!;
-      for (const b of this.ctx.sim.engine.brokers.values()) {
+      for (const b of this.ctx.sim.internals.brokers.values()) {
         if (!b.isAlive) continue;
         const p = b.partitionFor(tp.topic, tp.partition);
         if (p?.isLeader) this.noteTakeover(tp.key, t, b.brokerId, p);
@@ -117,27 +117,28 @@ export class Checker {
   checkAgreement(): void {
     const ctx = this.ctx;
     const engine = ctx.sim.engine;
+    const brokers = this.ctx.sim.internals.brokers;
     for (const tp of ctx.tps) {
-      const state = engine.controller.image.topicsByName.get(tp.topic)?.partitions.get(tp.partition);
+      const state = engine.metadata.topicsByName.get(tp.topic)?.partitions.get(tp.partition);
       if (!state) continue;
       if (state.isr.length === 0 || state.isr.some((b) => !state.replicas.includes(b)) || (state.leader >= 0 && !state.isr.includes(state.leader))) {
         ctx.violation(`${tp.key}: controller state is malformed: leader ${state.leader}, ISR [${state.isr}], replicas [${state.replicas}]`, `malformed|${tp.key}|${state.partitionEpoch}`);
       }
-      for (const b of engine.brokers.values()) {
+      for (const b of brokers.values()) {
         const p = b.isAlive ? b.partitionFor(tp.topic, tp.partition) : undefined;
         if (p && !(p.log.logStartOffset <= p.log.highWatermark && p.log.highWatermark <= p.log.logEndOffset)) {
           ctx.violation(`${tp.key}: replica ${b.brokerId} has log start ${p.log.logStartOffset}, HW ${p.log.highWatermark}, LEO ${p.log.logEndOffset}`, `bounds|${tp.key}|${b.brokerId}`);
         }
       }
       if (state.leader < 0) continue;
-      const lb = engine.brokers.get(state.leader);
+      const lb = brokers.get(state.leader);
       const lp = lb?.isAlive ? lb.partitionFor(tp.topic, tp.partition) : undefined;
       if (!lp || !lp.isLeader || lp.leaderEpoch !== state.leaderEpoch) continue;
       const leaderLog = flatten(lp, lp.log.logStartOffset, lp.log.logEndOffset);
       const hw = lp.log.highWatermark;
       for (const id of state.replicas) {
         if (id === state.leader) continue;
-        const b = engine.brokers.get(id);
+        const b = brokers.get(id);
         const mp = b?.isAlive ? b.partitionFor(tp.topic, tp.partition) : undefined;
         if (!mp) continue;
         const inIsr = state.isr.includes(id);
@@ -163,9 +164,10 @@ export class Checker {
   /** Every replica in the ISR and the leader serving the controller's epoch. */
   fullyReplicated(tp: TopicPartition): boolean {
     const engine = this.ctx.sim.engine;
-    const state = engine.controller.image.topicsByName.get(tp.topic)?.partitions.get(tp.partition);
+    const brokers = this.ctx.sim.internals.brokers;
+    const state = engine.metadata.topicsByName.get(tp.topic)?.partitions.get(tp.partition);
     if (!state || state.leader < 0 || state.isr.length !== state.replicas.length) return false;
-    const lp = engine.brokers.get(state.leader)?.partitionFor(tp.topic, tp.partition);
+    const lp = brokers.get(state.leader)?.partitionFor(tp.topic, tp.partition);
     return !!lp && lp.isLeader && lp.leaderEpoch === state.leaderEpoch;
   }
 
@@ -173,12 +175,13 @@ export class Checker {
   converged(tp: TopicPartition): boolean {
     if (!this.fullyReplicated(tp)) return false;
     const engine = this.ctx.sim.engine;
-    const state = engine.controller.image.topicsByName.get(tp.topic)!.partitions.get(tp.partition)!;
-    const lp = engine.brokers.get(state.leader)!.partitionFor(tp.topic, tp.partition)!;
+    const brokers = this.ctx.sim.internals.brokers;
+    const state = engine.metadata.topicsByName.get(tp.topic)!.partitions.get(tp.partition)!;
+    const lp = brokers.get(state.leader)!.partitionFor(tp.topic, tp.partition)!;
     const leo = lp.log.logEndOffset;
     if (lp.log.highWatermark !== leo) return false;
     return state.replicas.every((id) => {
-      const p = engine.brokers.get(id)?.partitionFor(tp.topic, tp.partition);
+      const p = brokers.get(id)?.partitionFor(tp.topic, tp.partition);
       return !!p && p.log.logEndOffset === leo && p.log.highWatermark === leo;
     });
   }
@@ -188,7 +191,8 @@ export class Checker {
     const ctx = this.ctx;
     const t = ctx.track.get(tp.key)!;
     const engine = ctx.sim.engine;
-    const state = engine.controller.image.topicsByName.get(tp.topic)!.partitions.get(tp.partition)!;
+    const brokers = this.ctx.sim.internals.brokers;
+    const state = engine.metadata.topicsByName.get(tp.topic)!.partitions.get(tp.partition)!;
     // "Readable" means a consumer gets it.
     const final = new Map<number, string>();
     let next = 0;
@@ -229,11 +233,11 @@ export class Checker {
       if (final.get(o) !== v && unseen++ < 3) ctx.violation(`${tp.key}@${o}: consumed record '${v}' is gone from the final log`);
     }
     // All replicas hold the same log once converged.
-    const lp = engine.brokers.get(state.leader)?.partitionFor(tp.topic, tp.partition);
+    const lp = brokers.get(state.leader)?.partitionFor(tp.topic, tp.partition);
     if (!lp) return;
     const leaderLog = flatten(lp, lp.log.logStartOffset, lp.log.logEndOffset);
     for (const id of state.replicas) {
-      const p = engine.brokers.get(id)?.partitionFor(tp.topic, tp.partition);
+      const p = brokers.get(id)?.partitionFor(tp.topic, tp.partition);
       if (!p || id === state.leader) continue;
       const log = flatten(p, p.log.logStartOffset, p.log.logEndOffset);
       if (p.log.logEndOffset !== lp.log.logEndOffset) ctx.violation(`${tp.key}: replica ${id} ends at ${p.log.logEndOffset}, leader ${state.leader} at ${lp.log.logEndOffset}`);

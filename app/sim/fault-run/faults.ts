@@ -100,7 +100,7 @@ export class FaultInjector {
   }
 
   brokerIds(): number[] {
-    return [...this.ctx.sim.engine.brokers.keys()].sort((a, b) => a - b);
+    return [...this.ctx.sim.internals.brokers.keys()].sort((a, b) => a - b);
   }
 
   private busy(broker: number, kinds: FaultAction['kind'][]): boolean {
@@ -109,9 +109,9 @@ export class FaultInjector {
 
   private randomFault(end: number): void {
     const ctx = this.ctx;
-    const engine = ctx.sim.engine;
+    const brokers = ctx.sim.internals.brokers;
     const ids = this.brokerIds();
-    const alive = ids.filter((b) => engine.brokers.get(b)!.isAlive && !this.busy(b, ['kill', 'stop', 'power-loss']));
+    const alive = ids.filter((b) => brokers.get(b)!.isAlive && !this.busy(b, ['kill', 'stop', 'power-loss']));
     // Try a few draws: a fault the guard refuses is replaced by another.
     for (let attempt = 0; attempt < 6; attempt++) {
       let r = ctx.nextInt(TOTAL_WEIGHT);
@@ -177,7 +177,7 @@ export class FaultInjector {
 
   private undo(f: ActiveFault): void {
     if (!f.active) return;
-    const b = 'broker' in f.undo ? this.ctx.sim.engine.brokers.get(f.undo.broker) : undefined;
+    const b = 'broker' in f.undo ? this.ctx.sim.internals.brokers.get(f.undo.broker) : undefined;
     if (f.undo.kind === 'start' && b?.isAlive) {
       // A controlled shutdown still in progress: restart once it has finished.
       this.ctx.sim.scheduler.schedule(1_000, () => this.undo(f));
@@ -274,7 +274,7 @@ export class FaultInjector {
     const strict = this.guard !== 'at-power-loss';
     if (!strict && !powerLoss) return true;
     for (const tp of this.ctx.tps) {
-      const state = this.ctx.sim.engine.controller.image.topicsByName.get(tp.topic)?.partitions.get(tp.partition);
+      const state = this.ctx.sim.engine.metadata.topicsByName.get(tp.topic)?.partitions.get(tp.partition);
       if (!state || !state.isr.includes(broker)) continue;
       const others = state.isr.filter((m) => m !== broker);
       const atRisk = powerLoss || others.some((m) => this.tainted(tp.key, m));

@@ -141,6 +141,7 @@ class FaultRun {
   private healAndCheck(): void {
     const ctx = this.ctx;
     const engine = ctx.sim.engine;
+    const brokers = ctx.sim.internals.brokers;
     const s = ctx.sim.scheduler;
     this.faults.endAll();
     ctx.finalPhase = true;
@@ -148,7 +149,7 @@ class FaultRun {
     for (const id of this.faults.brokerIds()) engine.healBroker(id);
     const restart = (): void => {
       for (const id of this.faults.brokerIds()) {
-        if (!engine.brokers.get(id)!.isAlive) this.faults.apply({ kind: 'start', broker: id }, 'heal');
+        if (!brokers.get(id)!.isAlive) this.faults.apply({ kind: 'start', broker: id }, 'heal');
       }
     };
     restart();

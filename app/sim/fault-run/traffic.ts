@@ -20,7 +20,7 @@ export class Traffic {
   constructor(private readonly ctx: RunContext) {}
 
   private refreshLeader(tp: TopicPartition): number {
-    const leader = this.ctx.sim.engine.controller.image.topicsByName.get(tp.topic)?.partitions.get(tp.partition)?.leader ?? -1;
+    const leader = this.ctx.sim.engine.metadata.topicsByName.get(tp.topic)?.partitions.get(tp.partition)?.leader ?? -1;
     this.leaderCache.set(tp.key, leader);
     return leader;
   }
@@ -94,7 +94,7 @@ export class Traffic {
     let leader = -1;
     const poll = (): void => {
       if (!ctx.trafficOn) return;
-      if (leader < 0) leader = ctx.sim.engine.controller.image.topicsByName.get(tp.topic)?.partitions.get(tp.partition)?.leader ?? -1;
+      if (leader < 0) leader = ctx.sim.engine.metadata.topicsByName.get(tp.topic)?.partitions.get(tp.partition)?.leader ?? -1;
       if (leader < 0) return void s.schedule(ctx.int(200, 1000), poll);
       const position = t.position;
       ctx.sim.engine.consumeFrom(leader, { topic: tp.topic, partition: tp.partition, offset: position, maxRecords: 500 }, (r) => {

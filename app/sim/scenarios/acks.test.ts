@@ -78,7 +78,7 @@ describe('producer acks and min.insync.replicas', () => {
     const sim = new Simulation({ seed: 9 });
     // Accepted at creation and as a change: no INVALID_CONFIG although 3 > RF 2.
     sim.createTopic('t', 1, 2, { 'min.insync.replicas': '3' }, [[1, 2]]);
-    sim.engine.controller.alterConfigs('topic', 't', { 'min.insync.replicas': '3' });
+    sim.engine.alterConfigs('topic', 't', { 'min.insync.replicas': '3' });
     expect(sim.produce('t', 0, ['ok']).errorCode).toBe('NONE');
     sim.engine.stallFollower(2);
     sim.produce('t', 0, ['behind'], 1);

@@ -16,7 +16,7 @@ const rackOf = (id: number): string => (id <= 3 ? 'rack-a' : 'rack-b');
 function replicaSizes(sim: Simulation): BalanceSizes {
   return (topic, partition) => {
     const leader = sim.partition(topic, partition).leader;
-    return sim.engine.brokers.get(leader)?.partitionFor(topic, partition)?.log.sizeBytes();
+    return sim.internals.brokers.get(leader)?.partitionFor(topic, partition)?.log.sizeBytes();
   };
 }
 
@@ -24,7 +24,7 @@ function replicaSizes(sim: Simulation): BalanceSizes {
 function leadersReady(sim: Simulation): boolean {
   for (let p = 0; p < PARTITIONS; p++) {
     const leader = sim.partition(TOPIC, p).leader;
-    if (!sim.engine.brokers.get(leader)?.partitionFor(TOPIC, p)?.isLeader) return false;
+    if (!sim.internals.brokers.get(leader)?.partitionFor(TOPIC, p)?.isLeader) return false;
   }
   return true;
 }
@@ -41,7 +41,7 @@ describe('balance.plan', () => {
       produced.push(values);
     }
 
-    const plan = planBalance(buildBalanceModel(sim.engine.controller.image, replicaSizes(sim)));
+    const plan = planBalance(buildBalanceModel(sim.engine.metadata, replicaSizes(sim)));
     expect(plan.before.brokers.map((b) => b.replicas)).toEqual([30, 30, 30, 0, 0, 0]);
     expect(plan.before.racks.map((r) => [r.rack, r.replicas])).toEqual([
       ['rack-a', 90],
@@ -55,7 +55,7 @@ describe('balance.plan', () => {
     const started = sim.engine.executeReassignment({ partitions: plan.partitions });
     expect(started.every((r) => r.errorCode === 'NONE')).toBe(true);
     sim.waitFor(() => sim.engine.listReassignments().length === 0, 600_000, 'every reassignment to complete');
-    const elected = sim.engine.controller.electLeaders('preferred', plan.leaderChanges.map(({ topic, partition }) => ({ topic, partition })));
+    const elected = sim.engine.electLeaders('preferred', plan.leaderChanges.map(({ topic, partition }) => ({ topic, partition })));
     for (const r of elected) expect(['NONE', 'ELECTION_NOT_NEEDED']).toContain(r.errorCode);
     sim.waitFor(() => leadersReady(sim), 60_000, 'leaders to take over');
 
@@ -77,7 +77,7 @@ describe('balance.plan', () => {
 
     // The plan's "after" is what the cluster now shows, and planning again finds it balanced.
     expect(plan.after.brokers.map((b) => [b.id, b.replicas, b.leaders])).toEqual(brokers.map((b) => [b.id, b.partitionCount, b.leaderCount]));
-    const again = planBalance(buildBalanceModel(sim.engine.controller.image, replicaSizes(sim)));
+    const again = planBalance(buildBalanceModel(sim.engine.metadata, replicaSizes(sim)));
     expect(again.balancedness.before).toBeGreaterThanOrEqual(95);
     expect(again.partitions).toEqual([]);
   });

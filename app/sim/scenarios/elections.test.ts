@@ -84,7 +84,7 @@ describe('leader election', () => {
     sim.engine.stallFollower(2, false);
     sim.waitFor(() => sim.partition('t', 0).leader === -1, 20_000, 'partition offline');
     const offlineEpoch = sim.partition('t', 0).leaderEpoch;
-    sim.engine.controller.alterConfigs('topic', 't', { 'unclean.leader.election.enable': 'true' });
+    sim.engine.alterConfigs('topic', 't', { 'unclean.leader.election.enable': 'true' });
     const enabledAt = sim.now;
     sim.advance(60_000);
     expect(sim.partition('t', 0).leader).toBe(-1); // no election until the periodic check
@@ -96,7 +96,7 @@ describe('leader election', () => {
     expect(elected.leaderRecoveryState).toBe('RECOVERING');
     const change = sim.eventsOf('leader.changed').at(-1)!;
     expect(change.unclean).toBe(true);
-    expect(sim.engine.controller.electLeaders('unclean', [{ topic: 't', partition: 0 }])[0]!.errorCode).toBe('ELECTION_NOT_NEEDED');
+    expect(sim.engine.electLeaders('unclean', [{ topic: 't', partition: 0 }])[0]!.errorCode).toBe('ELECTION_NOT_NEEDED');
     const newWrite = sim.produce('t', 0, ['n5']);
     expect(newWrite.baseOffset).toBe(5);
     sim.engine.startBroker(1);
@@ -119,7 +119,7 @@ describe('leader election', () => {
     sim.engine.killBroker(1);
     sim.engine.stallFollower(2, false);
     sim.waitFor(() => sim.partition('t', 0).leader === -1, 20_000, 'partition offline');
-    const [result] = sim.engine.controller.electLeaders('unclean', [{ topic: 't', partition: 0 }]);
+    const [result] = sim.engine.electLeaders('unclean', [{ topic: 't', partition: 0 }]);
     expect(result).toMatchObject({ errorCode: 'NONE', leader: 2 });
     expect(sim.partition('t', 0)).toMatchObject({ leader: 2, isr: [2], leaderRecoveryState: 'RECOVERING' });
   });
@@ -145,16 +145,16 @@ describe('leader election', () => {
     sim.engine.startBroker(3);
     sim.waitFor(() => sim.partition('t', 0).leader === 3, 30_000, 'leader 3');
     // 1 not yet back: the preferred leader is not available.
-    expect(sim.engine.controller.electLeaders('preferred', [{ topic: 't', partition: 0 }])[0]!.errorCode).toBe('PREFERRED_LEADER_NOT_AVAILABLE');
+    expect(sim.engine.electLeaders('preferred', [{ topic: 't', partition: 0 }])[0]!.errorCode).toBe('PREFERRED_LEADER_NOT_AVAILABLE');
     sim.engine.startBroker(1);
     waitForIsr(sim, 't', 0, [1, 3], 60_000);
     sim.advance(600_000);
     expect(sim.partition('t', 0).leader).toBe(3);
     const epoch = sim.partition('t', 0).leaderEpoch;
-    const [first] = sim.engine.controller.electLeaders('preferred', [{ topic: 't', partition: 0 }]);
+    const [first] = sim.engine.electLeaders('preferred', [{ topic: 't', partition: 0 }]);
     expect(first).toMatchObject({ errorCode: 'NONE', leader: 1 });
     expect(sim.partition('t', 0)).toMatchObject({ leader: 1, leaderEpoch: epoch + 1 });
-    expect(sim.engine.controller.electLeaders('preferred', [{ topic: 't', partition: 0 }])[0]!.errorCode).toBe('ELECTION_NOT_NEEDED');
+    expect(sim.engine.electLeaders('preferred', [{ topic: 't', partition: 0 }])[0]!.errorCode).toBe('ELECTION_NOT_NEEDED');
   });
 
   it('scenario 15: controlled shutdown moves leadership first', () => {

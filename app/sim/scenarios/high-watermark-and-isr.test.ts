@@ -52,7 +52,7 @@ describe('high watermark and ISR', () => {
     expect(sim.consume('t', 0, 4).records.map(recordText)).toEqual(['m4']);
     // A follower reads up to the LEO.
     const response = sim.await<FetchResponse>((done) =>
-      sim.engine.network.request(
+      sim.internals.network.request(
         2,
         1,
         {
@@ -123,12 +123,12 @@ describe('high watermark and ISR', () => {
     for (const v of values(0, 99)) sim.produce('t', 0, [v], 1);
     waitForIsr(sim, 't', 0, [1, 2], 60_000);
     // A new leader epoch that starts at offset 100: move leadership 2 -> 1 -> 2.
-    expect(sim.engine.controller.electLeaders('preferred', [{ topic: 't', partition: 0 }])[0]!.errorCode).toBe('ELECTION_NOT_NEEDED');
+    expect(sim.engine.electLeaders('preferred', [{ topic: 't', partition: 0 }])[0]!.errorCode).toBe('ELECTION_NOT_NEEDED');
     sim.engine.stopBroker(2);
     sim.waitFor(() => sim.engine.brokerState(2) === 'stopped', 30_000, 'broker 2 stopped');
     sim.engine.startBroker(2);
     waitForIsr(sim, 't', 0, [1, 2], 60_000);
-    expect(sim.engine.controller.electLeaders('preferred', [{ topic: 't', partition: 0 }])[0]!.errorCode).toBe('NONE');
+    expect(sim.engine.electLeaders('preferred', [{ topic: 't', partition: 0 }])[0]!.errorCode).toBe('NONE');
     sim.waitFor(() => replica(sim, 2, 't').isLeader, 10_000, 'broker 2 leading');
     const leader = replica(sim, 2, 't');
     expect(leader.leaderEpochStartOffset).toBe(100);

@@ -34,7 +34,7 @@ describe('scenario 25: Jepsen and last replica standing', () => {
     sim.engine.killBroker(1);
     sim.waitFor(() => sim.partition('t', 0).leader !== 1, 20_000, 'a new leader');
     // The election record itself: leader 2, ISR [2], RECOVERING (3 may rejoin right after).
-    const election = sim.engine.controller.records().map((r) => r.record).filter((r) => r.type === 'PartitionChange' && r.unclean);
+    const election = sim.internals.controller.records().map((r) => r.record).filter((r) => r.type === 'PartitionChange' && r.unclean);
     expect(election).toHaveLength(1);
     const elected = election[0]!.type === 'PartitionChange' ? election[0]!.state : null;
     expect({ leader: elected?.leader, isr: elected?.isr, rec: elected?.leaderRecoveryState }).toEqual({ leader: 2, isr: [2], rec: 'RECOVERING' });

@@ -14,20 +14,20 @@ const strategies: PlacementStrategy[] = ['classic', 'striped'];
 
 /** The replica lists of a topic as the controller's image records them, by partition id. */
 function assignmentOf(sim: Simulation, topic: string): number[][] {
-  const t = sim.engine.controller.image.topicsByName.get(topic);
+  const t = sim.engine.metadata.topicsByName.get(topic);
   if (!t) throw new Error(`no topic ${topic}`);
   return [...t.partitions.values()].sort((a, b) => a.partition - b.partition).map((s) => [...s.replicas]);
 }
 
 function statesOf(sim: Simulation, topic: string): PartitionState[] {
-  const t = sim.engine.controller.image.topicsByName.get(topic);
+  const t = sim.engine.metadata.topicsByName.get(topic);
   if (!t) throw new Error(`no topic ${topic}`);
   return [...t.partitions.values()].sort((a, b) => a.partition - b.partition);
 }
 
 /** Every partition of `topic` is led, on the leader broker itself, by the recorded leader. */
 function leadersServing(sim: Simulation, topic: string): boolean {
-  return statesOf(sim, topic).every((s) => s.leader >= 0 && !!sim.engine.brokers.get(s.leader)?.partitionFor(topic, s.partition)?.isLeader);
+  return statesOf(sim, topic).every((s) => s.leader >= 0 && !!sim.internals.brokers.get(s.leader)?.partitionFor(topic, s.partition)?.isLeader);
 }
 
 /**
@@ -116,7 +116,7 @@ describe('replica placement and topic creation through the controller', () => {
       const five = new Simulation({ seed: 20, brokers: 5, placement: strategy });
       for (let t = 0; t < 100; t++) {
         const topic = `t${t}`;
-        const { partitions } = five.engine.controller.createTopic({ name: topic, partitions: 10, replicationFactor: 3 });
+        const { partitions } = five.engine.createTopic({ name: topic, partitions: 10, replicationFactor: 3 });
         c.check(JSON.stringify(partitions) === JSON.stringify(statesOf(five, topic)), `${topic}: the reply is what the image records`);
         checkFreshTopic(c, five, topic, 3);
         for (const s of statesOf(five, topic)) c.check([...s.isr].sort().join() === [...s.replicas].sort().join(), `${topic}-${s.partition}: ISR = every replica`);
@@ -141,11 +141,11 @@ describe('replica placement and topic creation through the controller', () => {
           { id: 6, rack: 'r3' },
         ],
       });
-      const rackOf = new Map([...racked.engine.controller.image.brokers.values()].map((b) => [b.id, b.rack]));
+      const rackOf = new Map([...racked.engine.metadata.brokers.values()].map((b) => [b.id, b.rack]));
       expect(rackOf.get(6)).toBe('r3');
       for (let t = 0; t < 100; t++) {
         const topic = `r${t}`;
-        racked.engine.controller.createTopic({ name: topic, partitions: 10, replicationFactor: 3 });
+        racked.engine.createTopic({ name: topic, partitions: 10, replicationFactor: 3 });
         checkFreshTopic(c, racked, topic, 3);
         for (const replicas of assignmentOf(racked, topic)) {
           c.check(new Set(replicas.map((b) => rackOf.get(b))).size === 3, `${strategy} ${topic} ${JSON.stringify(replicas)}: spans 3 racks`);
@@ -155,14 +155,14 @@ describe('replica placement and topic creation through the controller', () => {
       // --- A killed broker, once fenced (~9 s after its last heartbeat), is never replicas[0].
       const fencedSim = new Simulation({ seed: 22, brokers: 5, placement: strategy });
       fencedSim.engine.killBroker(5);
-      const took = fencedSim.waitFor(() => !!fencedSim.engine.controller.image.brokers.get(5)?.fenced, 15_000, 'broker 5 fenced');
+      const took = fencedSim.waitFor(() => !!fencedSim.engine.metadata.brokers.get(5)?.fenced, 15_000, 'broker 5 fenced');
       expect(took).toBeGreaterThan(9_000 - 2_000);
       expect(took).toBeLessThanOrEqual(9_000);
       for (let t = 0; t < 100; t++) {
         // RF 3 fits on the unfenced brokers; RF 5 needs the fenced one too, and still never leads with it.
         const rf = t % 2 === 0 ? 3 : 5;
         const topic = `f${t}`;
-        fencedSim.engine.controller.createTopic({ name: topic, partitions: 10, replicationFactor: rf });
+        fencedSim.engine.createTopic({ name: topic, partitions: 10, replicationFactor: rf });
         checkFreshTopic(c, fencedSim, topic, rf);
         for (const s of statesOf(fencedSim, topic)) {
           c.check(s.replicas[0] !== 5, `${strategy} ${topic}-${s.partition} ${JSON.stringify(s.replicas)}: fenced broker 5 is not replicas[0]`);
@@ -171,7 +171,7 @@ describe('replica placement and topic creation through the controller', () => {
         }
       }
       // The fenced broker still counts as registered for the RF check.
-      expect(kafkaErrorOf(() => fencedSim.engine.controller.createTopic({ name: 'too-wide', partitions: 1, replicationFactor: 6 })).message).toContain(
+      expect(kafkaErrorOf(() => fencedSim.engine.createTopic({ name: 'too-wide', partitions: 1, replicationFactor: 6 })).message).toContain(
         'only 5 broker(s) are registered',
       );
 
@@ -182,7 +182,7 @@ describe('replica placement and topic creation through the controller', () => {
       // have caught up with the metadata that moved its leaderships (their next heartbeats).
       expect(firstReplicaCounts(shutdownSim, 'seed').get(4)).toBe(2);
       shutdownSim.engine.stopBroker(4);
-      const registration = () => shutdownSim.engine.controller.image.brokers.get(4)!;
+      const registration = () => shutdownSim.engine.metadata.brokers.get(4)!;
       shutdownSim.waitFor(() => registration().inControlledShutdown, 1_000, 'broker 4 in controlled shutdown');
       expect(registration().fenced).toBe(false);
       // Cutting its link to the controller now keeps it there: the controller never hears the
@@ -196,14 +196,14 @@ describe('replica placement and topic creation through the controller', () => {
       for (let t = 0; t < 100; t++) {
         const rf = t % 2 === 0 ? 3 : 4;
         const topic = `s${t}`;
-        shutdownSim.engine.controller.createTopic({ name: topic, partitions: 10, replicationFactor: rf });
+        shutdownSim.engine.createTopic({ name: topic, partitions: 10, replicationFactor: rf });
         checkFreshTopic(c, shutdownSim, topic, rf);
         for (const replicas of assignmentOf(shutdownSim, topic)) c.check(!replicas.includes(4), `${strategy} ${topic} ${JSON.stringify(replicas)}: nothing on broker 4`);
         // 10 partitions over the 4 usable brokers: each leads ⌊10/4⌋ or ⌈10/4⌉.
         const counts = firstReplicaCounts(shutdownSim, topic);
         for (const b of [1, 2, 3, 5]) c.check(counts.get(b) === 2 || counts.get(b) === 3, `${strategy} ${topic}: broker ${b} first replica of ${counts.get(b) ?? 0}`);
       }
-      const wide = kafkaErrorOf(() => shutdownSim.engine.controller.createTopic({ name: 'too-wide', partitions: 1, replicationFactor: 5 }));
+      const wide = kafkaErrorOf(() => shutdownSim.engine.createTopic({ name: 'too-wide', partitions: 1, replicationFactor: 5 }));
       expect(wide.code).toBe('INVALID_REPLICATION_FACTOR');
       expect(wide.message).toContain('only 4 broker(s) are registered');
       expect(registration()).toMatchObject({ inControlledShutdown: true, fenced: false });
@@ -214,7 +214,7 @@ describe('replica placement and topic creation through the controller', () => {
 
   it('scenario 21: create-topic validation', () => {
     const sim = new Simulation({ seed: 21, brokers: 3 });
-    const controller = sim.engine.controller;
+    const controller = sim.internals.controller;
     const create = (input: Parameters<typeof controller.createTopic>[0]) => kafkaErrorOf(() => controller.createTopic(input));
     const metadataEnd = () => controller.endOffset;
 
@@ -308,7 +308,7 @@ describe('replica placement and topic creation through the controller', () => {
 
   it('scenario 22: partition count only grows', () => {
     const sim = new Simulation({ seed: 22, brokers: 3 });
-    const controller = sim.engine.controller;
+    const controller = sim.internals.controller;
     sim.createTopic('grow', 3, 3);
     for (let p = 0; p < 3; p++) expect(sim.produce('grow', p, [`p${p}-a`, `p${p}-b`]).errorCode).toBe('NONE');
     const before = statesOf(sim, 'grow');

@@ -19,11 +19,11 @@ function underReplicated(sim: Sim, topic: string, partition = 0): boolean {
 }
 
 function topicConfigs(sim: Sim, topic: string): Record<string, string> {
-  return { ...(sim.engine.controller.image.topicsByName.get(topic)?.configs ?? {}) };
+  return { ...(sim.engine.metadata.topicsByName.get(topic)?.configs ?? {}) };
 }
 
 function brokerConfigs(sim: Sim, id: number): Record<string, string> {
-  return { ...(sim.engine.controller.image.brokerConfigs.get(String(id)) ?? {}) };
+  return { ...(sim.engine.metadata.brokerConfigs.get(String(id)) ?? {}) };
 }
 
 describe('partition reassignment', () => {
@@ -87,7 +87,7 @@ function lifecycle(): void {
   sim.advance(1_000);
   expect(sim.consumeAll('foo', 0).map(recordText)).toEqual(values(0, 9));
   expect(sim.produce('foo', 0, ['after']).errorCode).toBe('NONE');
-  for (const id of [1, 2, 3]) expect(sim.engine.brokers.get(id)!.partitionFor('foo', 0)).toBeUndefined();
+  for (const id of [1, 2, 3]) expect(sim.internals.brokers.get(id)!.partitionFor('foo', 0)).toBeUndefined();
 
   // Nothing is running now: cancelling is refused per partition.
   expect(sim.engine.cancelReassignment([{ topic: 'foo', partition: 0 }])).toEqual([
@@ -132,7 +132,7 @@ function cancelMidway(): void {
   sim.engine.stallFollower(5, false);
   sim.engine.stallFollower(6, false);
   sim.advance(1_000);
-  for (const id of [4, 5, 6]) expect(sim.engine.brokers.get(id)!.partitionFor('foo', 0)).toBeUndefined();
+  for (const id of [4, 5, 6]) expect(sim.internals.brokers.get(id)!.partitionFor('foo', 0)).toBeUndefined();
   expect(sim.produce('foo', 0, ['after']).errorCode).toBe('NONE');
   expect(sim.consumeAll('foo', 0).map(recordText)).toEqual([...values(0, 4), 'during', 'after']);
   expect(sim.engine.cancelReassignment([{ topic: 'foo', partition: 0 }])[0]!.errorCode).toBe('NO_REASSIGNMENT_IN_PROGRESS');
@@ -182,7 +182,7 @@ function invalidTargets(): void {
   expect(brokerConfigs(sim, 4)).toEqual({});
 
   // ... and the API itself answers INVALID_REPLICA_ASSIGNMENT (39) per partition.
-  const api = sim.engine.controller.alterReassignments([
+  const api = sim.internals.controller.alterReassignments([
     { topic: 'foo', partition: 0, replicas: [4, 5, 99] },
     { topic: 'foo', partition: 1, replicas: [4, 4, 5] },
   ]);
@@ -247,7 +247,7 @@ describe('replication throttle', () => {
     expect(topicConfigs(sim, 'busy')).toEqual({});
 
     // Sample the new replica's size every second until the move completes.
-    const movedBytes = (): number => sim.engine.brokers.get(4)!.partitionFor('moving', 0)?.log.sizeBytes() ?? 0;
+    const movedBytes = (): number => sim.internals.brokers.get(4)!.partitionFor('moving', 0)?.log.sizeBytes() ?? 0;
     const samples: { at: number; bytes: number }[] = [{ at: sim.now, bytes: movedBytes() }];
     let maxHwLag = 0;
     while (sim.engine.listReassignments().length > 0) {

@@ -22,18 +22,18 @@ export function waitForIsr(sim: Simulation, topic: string, partition: number, is
 /** Offline partitions (leader -1), as OfflinePartitionsCount counts them. */
 export function offlinePartitionCount(sim: Simulation): number {
   let n = 0;
-  for (const { state } of sim.engine.controller.image.allPartitions()) if (state.leader < 0) n++;
+  for (const { state } of sim.engine.metadata.allPartitions()) if (state.leader < 0) n++;
   return n;
 }
 
 /** Fenced registered brokers, as FencedBrokerCount counts them. */
 export function fencedBrokerCount(sim: Simulation): number {
-  return [...sim.engine.controller.image.brokers.values()].filter((b) => b.fenced).length;
+  return [...sim.engine.metadata.brokers.values()].filter((b) => b.fenced).length;
 }
 
 /** The live replica of a partition on a broker. */
 export function replica(sim: Simulation, brokerId: number, topic: string, partition = 0) {
-  const p = sim.engine.brokers.get(brokerId)?.partitionFor(topic, partition);
+  const p = sim.internals.brokers.get(brokerId)?.partitionFor(topic, partition);
   if (!p) throw new Error(`broker ${brokerId} has no live replica of ${topic}-${partition}`);
   return p;
 }

@@ -1,0 +1,154 @@
+/**
+ * The in-app client: a producer and a consumer that reach the brokers over the same in-process
+ * network as the brokers reach each other, so faults (isolation, cut links, a dead leader) hit
+ * them as they would hit a real client.
+ *
+ * Producer: one batch per request to the partition's leader as the controller records it (or to a
+ * broker the caller names: a client with stale metadata), answered per Kafka's acks rules; the
+ * client's own request timeout sits a little above the broker-side wait. Consumer:
+ * read_uncommitted from the leader, only below the high watermark. A partition without a leader
+ * fails fast with LEADER_NOT_AVAILABLE, an unknown one with UNKNOWN_TOPIC_OR_PARTITION.
+ */
+import { KafkaError, type KafkaErrorName } from '../../api/errors.js';
+import type { ConsumerFetchResponse, ListOffsetsResponse, ProduceResponse } from '../broker/messages.js';
+import type { LogRecord } from '../log/records.js';
+import type { PartitionState } from '../metadata/records.js';
+import { partitionForKey } from '../partitioner.js';
+import { CLIENT, type ClusterContext } from './context.js';
+import type { ConsumedRecord, ConsumeResult, ProduceInput, ProduceResult } from './types.js';
+
+/** What one broker answers a produce request with, as the client sees it. */
+export type BrokerProduceResult = Omit<ProduceResult, 'topic' | 'partition'>;
+
+export interface ConsumeInput {
+  topic: string;
+  partition: number;
+  offset: number;
+  maxRecords?: number;
+  maxBytes?: number;
+}
+
+export class Client {
+  private roundRobin = 0;
+  /** Records the in-app consumer received (cumulative). */
+  consumedRecords = 0;
+
+  constructor(private readonly ctx: ClusterContext) {}
+
+  private resolvePartition(topic: string, partition: number | undefined, records: LogRecord[]): PartitionState {
+    const t = this.ctx.controller.image.topicsByName.get(topic);
+    if (!t) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Topic ${topic} does not exist.`);
+    let p = partition;
+    if (p === undefined) {
+      const key = records[0]?.key;
+      p = key ? partitionForKey(key, t.partitions.size) : this.roundRobin++ % t.partitions.size;
+    }
+    const state = t.partitions.get(p);
+    if (!state) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Partition ${topic}-${p} does not exist.`);
+    return state;
+  }
+
+  /** The in-app producer: one batch to the partition's leader, answered per Kafka's acks rules. */
+  produce(input: ProduceInput, done: (result: ProduceResult) => void): void {
+    const scheduler = this.ctx.scheduler;
+    const acks = input.acks === 'all' ? -1 : input.acks;
+    const timeoutMs = input.timeoutMs ?? 30_000;
+    let state: PartitionState;
+    try {
+      state = this.resolvePartition(input.topic, input.partition, input.records);
+    } catch (e) {
+      const err = e as KafkaError;
+      scheduler.schedule(0, () => done({ topic: input.topic, partition: input.partition ?? -1, baseOffset: -1, errorCode: err.code as KafkaErrorName, errorMessage: err.message }));
+      return;
+    }
+    const partition = state.partition;
+    const finish = (r: BrokerProduceResult): void => done({ topic: input.topic, partition, ...r });
+    if (state.leader < 0) {
+      scheduler.schedule(0, () => finish({ baseOffset: -1, errorCode: 'LEADER_NOT_AVAILABLE', errorMessage: `Partition ${input.topic}-${partition} has no leader (offline).` }));
+      return;
+    }
+    this.produceTo(state.leader, { ...input, partition, acks, timeoutMs }, (r) => finish(r));
+  }
+
+  /** Send a produce request to one specific broker (tests and drills: stale-metadata clients). */
+  produceTo(brokerId: number, input: { topic: string; partition: number; acks: number; records: LogRecord[]; timeoutMs?: number }, done: (r: BrokerProduceResult) => void): void {
+    const timeoutMs = input.timeoutMs ?? 30_000;
+    this.ctx.network.request(
+      CLIENT,
+      brokerId,
+      { type: 'produce', topic: input.topic, partition: input.partition, acks: input.acks, timeoutMs, records: input.records },
+      timeoutMs + 1_000,
+      (res) => {
+        const r = res as ProduceResponse & { connectionClosed?: boolean; noResponse?: boolean };
+        if (input.acks === 0) {
+          // acks=0: the client hears nothing; an error shows only as a closed connection.
+          done({ baseOffset: -1, errorCode: 'NONE', ...(r.connectionClosed ? { connectionClosed: true } : {}) });
+          return;
+        }
+        done({
+          baseOffset: r.baseOffset,
+          errorCode: r.error,
+          ...(r.message ? { errorMessage: r.message } : {}),
+          ...(r.leaderEpoch !== undefined ? { leaderEpoch: r.leaderEpoch, appendTimeMs: r.appendTimeMs } : {}),
+        });
+      },
+      (reason) =>
+        done({
+          baseOffset: -1,
+          errorCode: reason === 'timeout' ? 'REQUEST_TIMED_OUT' : 'NETWORK_EXCEPTION',
+          errorMessage: reason === 'timeout' ? 'No response from the broker within the request timeout.' : `Connection to broker ${brokerId} was closed.`,
+        }),
+    );
+  }
+
+  /** The in-app consumer: read_uncommitted, from the leader, only below the HW. */
+  consume(input: ConsumeInput, done: (r: ConsumeResult) => void): void {
+    const state = this.ctx.controller.image.topicsByName.get(input.topic)?.partitions.get(input.partition);
+    const empty = { records: [], highWatermark: -1, logStartOffset: -1, logEndOffset: -1 };
+    if (!state) {
+      this.ctx.scheduler.schedule(0, () => done({ errorCode: 'UNKNOWN_TOPIC_OR_PARTITION', ...empty }));
+      return;
+    }
+    if (state.leader < 0) {
+      this.ctx.scheduler.schedule(0, () => done({ errorCode: 'LEADER_NOT_AVAILABLE', ...empty }));
+      return;
+    }
+    this.consumeFrom(state.leader, input, done);
+  }
+
+  /** Fetch from one specific broker (tests and drills: a consumer with stale metadata). */
+  consumeFrom(brokerId: number, input: ConsumeInput, done: (r: ConsumeResult) => void): void {
+    const maxRecords = input.maxRecords ?? 500;
+    this.ctx.network.request(
+      CLIENT,
+      brokerId,
+      { type: 'consumerFetch', topic: input.topic, partition: input.partition, offset: input.offset, maxBytes: input.maxBytes ?? 1_048_576 },
+      30_000,
+      (res) => {
+        const r = res as ConsumerFetchResponse;
+        const records: ConsumedRecord[] = [];
+        for (const b of r.batches) {
+          b.records.forEach((rec, i) => {
+            const offset = b.baseOffset + i;
+            if (offset >= input.offset && records.length < maxRecords) records.push({ ...rec, offset, leaderEpoch: b.leaderEpoch });
+          });
+        }
+        this.consumedRecords += records.length;
+        done({ errorCode: r.error, records, highWatermark: r.highWatermark, logStartOffset: r.logStartOffset, logEndOffset: r.logEndOffset });
+      },
+      (reason) => done({ errorCode: reason === 'timeout' ? 'REQUEST_TIMED_OUT' : 'NETWORK_EXCEPTION', records: [], highWatermark: -1, logStartOffset: -1, logEndOffset: -1 }),
+    );
+  }
+
+  /** ListOffsets against the leader: latest (HW) or earliest (log start). */
+  listOffsets(input: { topic: string; partition: number; timestamp: -1 | -2 }, done: (r: ListOffsetsResponse) => void): void {
+    const state = this.ctx.controller.image.topicsByName.get(input.topic)?.partitions.get(input.partition);
+    if (!state || state.leader < 0) {
+      this.ctx.scheduler.schedule(0, () => done({ error: state ? 'LEADER_NOT_AVAILABLE' : 'UNKNOWN_TOPIC_OR_PARTITION', offset: -1, leaderEpoch: -1 }));
+      return;
+    }
+    this.ctx.network.request(CLIENT, state.leader, { type: 'listOffsets', ...input }, 30_000, (r) => done(r as ListOffsetsResponse), () =>
+      done({ error: 'REQUEST_TIMED_OUT', offset: -1, leaderEpoch: -1 }),
+    );
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * The shapes the engine's public methods take and return. They are the core's own (engine
+ * vocabulary, Kafka's names); the contract's DTOs (`…View` in app/api) are built from them by the
+ * service, so neither side borrows the other's names.
+ */
+import type { BrokerState } from '../../api/events.js';
+import type { KafkaErrorName } from '../../api/errors.js';
+import type { OngoingReassignment } from '../controller/reassign-command.js';
+import type { LogRecord } from '../log/records.js';
+import type { PartitionState } from '../metadata/records.js';
+import type { PlacementStrategy } from '../placement/index.js';
+import type { Random } from '../random.js';
+import type { StorageProvider } from '../log/log-store.js';
+import type { Scheduler } from '../time.js';
+
+export interface EngineOptions {
+  scheduler: Scheduler;
+  random: Random;
+  storage: StorageProvider;
+  /** Brokers of a new cluster (ignored when the metadata log already names brokers). */
+  brokers: { id: number; rack?: string | null }[];
+  /** The brokers' static configuration (server.properties); Kafka's defaults otherwise. */
+  staticConfigs?: Record<string, string>;
+  placement?: PlacementStrategy;
+  /** One-way network latency in ms (default 0). */
+  networkDelayMs?: number;
+}
+
+/** One batch for the in-app producer. */
+export interface ProduceInput {
+  topic: string;
+  /** Unset: by key (murmur2, as Kafka's default partitioner), else round robin. */
+  partition?: number;
+  acks: number | 'all';
+  records: LogRecord[];
+  timeoutMs?: number;
+}
+
+export interface ProduceResult {
+  topic: string;
+  partition: number;
+  baseOffset: number;
+  errorCode: KafkaErrorName;
+  errorMessage?: string;
+  /** acks=0 only: the broker closed the connection (it refused the write). */
+  connectionClosed?: boolean;
+  /** Set once the leader appended the batch: the epoch it was written in and the leader's append time. */
+  leaderEpoch?: number;
+  appendTimeMs?: number;
+}
+
+export interface ConsumedRecord extends LogRecord {
+  offset: number;
+  leaderEpoch: number;
+}
+
+export interface ConsumeResult {
+  errorCode: KafkaErrorName;
+  records: ConsumedRecord[];
+  highWatermark: number;
+  logStartOffset: number;
+  logEndOffset: number;
+}
+
+/** One replica's log as its broker holds it (read from its disk while the broker is down). */
+export interface ReplicaLogState {
+  brokerId: number;
+  logEndOffset: number;
+  highWatermark: number;
+  logStartOffset: number;
+  flushedOffset: number;
+}
+
+/** A partition as the controller records it, with every replica's log state. */
+export interface PartitionDescription extends PartitionState {
+  highWatermark: number;
+  logStartOffset: number;
+  replicaStates: ReplicaLogState[];
+}
+
+/** One in-flight reassignment (as the controller lists it) with how far its new replicas have caught up. */
+export interface ReassignmentProgress extends OngoingReassignment {
+  removingReplicas: number[];
+  progress: CatchUp;
+}
+
+/** The leader's log end and each adding replica's, with the share the slowest one holds. */
+export interface CatchUp {
+  leaderLogEndOffset: number;
+  addingReplicas: { brokerId: number; logEndOffset: number; inIsr: boolean }[];
+  percent: number;
+}
+
+/** A broker: membership, process and controller state, and what it hosts. */
+export interface BrokerInfo {
+  id: number;
+  rack: string | null;
+  state: BrokerState;
+  isolated: boolean;
+  fetcherStalled: boolean;
+  isController: boolean;
+  brokerEpoch: number;
+  partitionCount: number;
+  leaderCount: number;
+  /** Bytes of record batches its disk holds for all its replicas; -1 when unreadable. */
+  logBytes: number;
+}
+
+/** A member broker: its id and rack. */
+export interface BrokerMember {
+  id: number;
+  rack: string | null;
+}
