@@ -4,7 +4,7 @@
  * (or all three: scripts/electron-build.ts).
  *   main     the Electron main process (main/electron/main.ts)
  *   preload  the sandboxed preload (main/preload/preload.ts)
- *   engine   the engine, run in a utility process that main forks by path (main/host/engine-process.ts)
+ *   engine   the engine, run in a utility process that main forks by path (main/host/engine-main.ts)
  * One build per entry on purpose: building several in one run makes shared chunks that the
  * preload would have to require(), which a sandboxed preload cannot (toolchain.md §2c).
  * better-sqlite3 stays external where the engine is (a native module, rebuilt for Electron's ABI).
@@ -12,7 +12,7 @@
 import { builtinModules } from 'node:module';
 import { defineConfig } from 'vite';
 
-export const electronEntries = { main: 'main/electron/main.ts', preload: 'main/preload/preload.ts', engine: 'main/host/engine-process.ts' } as const;
+export const electronEntries = { main: 'main/electron/main.ts', preload: 'main/preload/preload.ts', engine: 'main/host/engine-main.ts' } as const;
 export type ElectronEntry = keyof typeof electronEntries;
 export function electronBuildConfig(entry: ElectronEntry, outDir = 'dist/electron') {
   const native = entry === 'preload' ? [] : ['better-sqlite3'];

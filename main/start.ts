@@ -10,10 +10,11 @@
  * default data directory; it prints the URL of the same UI for a browser.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import esMain from 'es-main';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_DATA_DIR = '.data/default';
@@ -87,14 +88,4 @@ const realDeps: StartDeps = {
   log: (line) => process.stderr.write(`${line}\n`),
 };
 
-function isMain(): boolean {
-  const arg = process.argv[1];
-  if (!arg) return false;
-  try {
-    return realpathSync(arg) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (isMain()) void start(process.argv.slice(2), realDeps).then((code) => process.exit(code));
+if (esMain(import.meta)) void start(process.argv.slice(2), realDeps).then((code) => process.exit(code));

@@ -2,9 +2,8 @@
  * `npm run build:electron`: bundle the three Electron entries (main, preload, engine) into
  * dist/electron/*.cjs, one vite build per entry (see vite.electron.config.ts for why).
  */
-import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import esMain from 'es-main';
 import { build } from 'vite';
 import { electronBuildConfig, electronEntries, type ElectronEntry } from '../vite.electron.config.js';
 
@@ -20,17 +19,7 @@ export async function buildElectronBundles(outDir = join(ROOT, 'dist', 'electron
   return written;
 }
 
-function isMain(): boolean {
-  const arg = process.argv[1];
-  if (!arg) return false;
-  try {
-    return realpathSync(arg) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (isMain()) {
+if (esMain(import.meta)) {
   buildElectronBundles().then(
     (files) => process.stdout.write(`${files.map((f) => `built ${f}`).join('\n')}\n`),
     (e: unknown) => {

@@ -2,9 +2,10 @@
  * The cluster service: the public contract (`app/api/contract.ts`) implemented over the engine.
  *
  * Guarantees:
- * - `call` never throws and never rejects: input that fails its schema is INVALID_INPUT (the zod
- *   issues in `details`); a KafkaError becomes its error envelope; anything else is INTERNAL,
- *   logged with its stack through the injected logger and never reported as the caller's fault.
+ * - It is an `EngineService` (app/api/service.ts), the door the hosts call: `call` checks the call
+ *   (`checkCall`: INVALID_REQUEST / INVALID_INPUT with every issue's field path), never throws and
+ *   never rejects; a KafkaError becomes its error envelope; anything else is INTERNAL, logged with
+ *   its stack through the injected logger and never reported as the caller's fault.
  * - Asynchronous engine operations (produce, consume) resolve when the engine answers. In
  *   real-time mode the driver advances the clock (the service syncs it before each call and wakes
  *   it after, so work the call scheduled runs on time); in manual mode the caller steps the
@@ -13,8 +14,6 @@
  */
 import { KafkaError, type ErrorView } from '../api/errors.js';
 import {
-  contract,
-  isMethodName,
   RECENT_EVENTS_CAPACITY,
   type ClockView,
   type ClusterView,
@@ -24,6 +23,7 @@ import {
   type Result,
 } from '../api/contract.js';
 import type { EngineEvent, EventName } from '../api/events.js';
+import { checkCall, type EngineEventListener, type EngineService, type ErrorLogger } from '../api/service.js';
 import { describeBrokerConfigs, describeTopicConfigs, type ResolvedConfig } from '../core/configs/resolve.js';
 import type { ConsumeResult, Engine, ProduceResult } from '../core/engine.js';
 import { CLUSTER_DEFAULT } from '../core/metadata/image.js';
@@ -49,9 +49,7 @@ import { RecentEvents, UNBUFFERED_EVENTS } from './recent-events.js';
 import type { RealtimeDriver } from './realtime-driver.js';
 
 /** Where the service reports its own bugs (INTERNAL errors) and failing event listeners. */
-export interface ServiceLogger {
-  error(message: string, error: unknown): void;
-}
+export type ServiceLogger = ErrorLogger;
 
 export interface ClusterServiceOptions {
   engine: Engine;
@@ -82,14 +80,10 @@ export interface ClusterServiceOptions {
 }
 
 /** A listener of the engine's event stream. */
-export type EventListener = (event: EngineEvent) => void;
+export type EventListener = EngineEventListener;
 
-export interface ClusterService {
-  /** Run one contract method. Never throws; every outcome is an envelope. */
-  call<M extends MethodName>(method: M, input: unknown): Promise<Result<MethodResult<M>>>;
-  call(method: string, input: unknown): Promise<Result<unknown>>;
-  /** Receive every engine event; returns the unsubscribe function. */
-  subscribe(listener: EventListener): () => void;
+/** The engine service: the door into an engine in this process, and the engine and clock behind it. */
+export interface ClusterService extends EngineService {
   readonly engine: Engine;
   readonly scheduler: ManualScheduler;
   readonly driver: RealtimeDriver | undefined;
@@ -325,20 +319,12 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
   }
 
   async function call(method: string, rawInput: unknown): Promise<Result<unknown>> {
-    if (!isMethodName(method)) {
-      return { ok: false, error: { code: 'INVALID_REQUEST', message: `Unknown method ${JSON.stringify(method)}.`, retriable: false } };
-    }
-    const parsed = contract[method].input.safeParse(rawInput ?? {});
-    if (!parsed.success) {
-      return {
-        ok: false,
-        error: { code: 'INVALID_INPUT', message: `Invalid input for ${method}: ${parsed.error.issues.map(issueText).join('; ')}`, retriable: false, details: parsed.error.issues },
-      };
-    }
+    const checked = checkCall(method, rawInput);
+    if (!checked.ok) return checked;
     try {
       driver?.sync();
-      const handler = handlers[method] as (input: unknown) => unknown;
-      const pending = handler(parsed.data);
+      const handler = handlers[checked.method] as (input: unknown) => unknown;
+      const pending = handler(checked.input);
       driver?.wake();
       return { ok: true, value: await pending };
     } catch (error) {
@@ -365,9 +351,6 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
   };
 }
 
-function issueText(issue: { path: PropertyKey[]; message: string }): string {
-  return issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message;
-}
 
 function consumeError(input: { topic: string; partition: number; offset: number }, r: ConsumeResult): KafkaError {
   const tp = `${input.topic}-${input.partition}`;

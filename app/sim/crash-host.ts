@@ -25,8 +25,7 @@
  *   {"error":{"partition":p,"errorCode":"…","values":[…]}} a produce that failed (not acked)
  *   {"fatal":"…"}                                    an exception; the process exits with 1
  */
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import esMain from 'es-main';
 import { SqliteStorage } from '../storage/sqlite-storage.js';
 import { seededRandom } from '../core/random.js';
 import { Simulation, textRecord } from './simulation.js';
@@ -136,17 +135,7 @@ function fail(e: unknown): never {
   process.exit(1);
 }
 
-function isMain(): boolean {
-  const arg = process.argv[1];
-  if (!arg) return false;
-  try {
-    return realpathSync(arg) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (isMain()) {
+if (esMain(import.meta)) {
   const [dataDir, seedArg] = process.argv.slice(2);
   const seed = Number(seedArg);
   if (!dataDir || !Number.isSafeInteger(seed)) {

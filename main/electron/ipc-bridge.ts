@@ -4,11 +4,14 @@
  *
  * Order of checks (CONVENTIONS rule 3): the sender frame first (the main frame of a page on the
  * app:// origin; anything else, including a subframe of our own page, is refused), then the
- * method name against the contract, then the payload against the method's schema; only then is
- * the service called. Every outcome is an envelope: this function never throws or rejects.
+ * method name against the contract; only then is the call relayed to the service, which checks
+ * the payload against the method's schema (app/api/service.ts: one check, one INVALID_INPUT shape,
+ * the same answer the HTTP host gives). Every outcome is an envelope: this function never throws
+ * or rejects.
  */
-import { contract, isMethodName, type Result } from '../../app/api/contract.js';
+import { isMethodName, type Result } from '../../app/api/contract.js';
 import type { ErrorView } from '../../app/api/errors.js';
+import { unknownMethodError, type EngineService, type ErrorLogger } from '../../app/api/service.js';
 
 /** The one IPC channel for calls (renderer → main, invoke/handle). */
 export const INVOKE_CHANNEL = 'rs:invoke';
@@ -27,20 +30,11 @@ export interface InvokeRequest {
   payload: unknown;
 }
 
-/** The part of the cluster service the bridge calls. */
-export interface BridgeService {
-  call(method: string, input: unknown): Promise<Result<unknown>>;
-}
+/** The part of the engine service the bridge calls. */
+export type BridgeService = Pick<EngineService, 'call'>;
 
-/** Optional sink for INTERNAL failures (a bug, not bad input): logged with the stack. */
-export interface BridgeLogger {
-  error(message: string, error: unknown): void;
-}
-
-function fail(code: ErrorView['code'], message: string, details?: unknown): { ok: false; error: ErrorView } {
-  const error: ErrorView = { code, message, retriable: false };
-  if (details !== undefined) error.details = details;
-  return { ok: false, error };
+function fail(code: ErrorView['code'], message: string): { ok: false; error: ErrorView } {
+  return { ok: false, error: { code, message, retriable: false } };
 }
 
 /** The origin of a URL (`app://replica-studio`), or undefined when it does not parse. */
@@ -65,21 +59,15 @@ export async function handleInvoke(
   request: InvokeRequest,
   service: BridgeService,
   allowedOrigin: string = APP_ORIGIN,
-  logger: BridgeLogger = { error: (m, e) => console.error(m, e) },
+  logger: ErrorLogger = { error: (m, e) => console.error(m, e) },
 ): Promise<Result<unknown>> {
   try {
     if (!isTrustedSender(request.senderUrl, request.isMainFrame, allowedOrigin)) {
       return fail('INVALID_REQUEST', request.isMainFrame ? 'Refused: the sender is not a page of this app.' : 'Refused: only the main frame of the app may call the engine.');
     }
     const { method, payload } = request;
-    if (typeof method !== 'string' || !isMethodName(method)) {
-      return fail('INVALID_REQUEST', `Unknown method ${JSON.stringify(typeof method === 'string' ? method : String(method))}.`);
-    }
-    const parsed = contract[method].input.safeParse(payload ?? {});
-    if (!parsed.success) {
-      return fail('INVALID_INPUT', `Invalid input for ${method}.`, parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message })));
-    }
-    return await service.call(method, parsed.data);
+    if (typeof method !== 'string' || !isMethodName(method)) return { ok: false, error: unknownMethodError(method) };
+    return await service.call(method, payload ?? {});
   } catch (e) {
     logger.error('The IPC bridge failed on a call', e);
     return fail('INTERNAL', 'Internal error in the IPC bridge.');

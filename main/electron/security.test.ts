@@ -1,15 +1,17 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from './ipc-bridge.js';
-import { CONTENT_SECURITY_POLICY, isAllowedExternal, isAllowedNavigation, resolveAppFile, serveAppRequest } from './security.js';
+import { appPathname, CONTENT_SECURITY_POLICY, isAllowedExternal, isAllowedNavigation, serveAppRequest } from './security.js';
 import { createSecureWindow, type WindowDeps } from './window.js';
 
 describe('app:// responses', () => {
   const root = mkdtempSync(join(tmpdir(), 'rs-renderer-'));
   writeFileSync(join(root, 'index.html'), '<!doctype html><p>hi</p>');
+  mkdirSync(join(root, 'etc'));
+  writeFileSync(join(root, 'etc', 'passwd'), 'inside the folder');
 
   it('serve the built renderer with the CSP on every response', async () => {
     const ok = await serveAppRequest(root, 'app://replica-studio/index.html');
@@ -21,12 +23,18 @@ describe('app:// responses', () => {
     expect(missing.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
   });
 
-  it('refuse paths outside the renderer folder and foreign hosts', () => {
-    expect(resolveAppFile(root, 'app://replica-studio/..%2f..%2fetc%2fpasswd')).toBeUndefined();
+  it('refuse paths outside the renderer folder and foreign hosts', async () => {
+    // The traversal rules themselves are tested once, in main/host/static-files.test.ts.
+    expect((await serveAppRequest(root, 'app://replica-studio/..%2f..%2fetc%2fpasswd')).status).toBe(404);
     // The URL parser folds dot segments first, so this one stays inside the folder.
-    expect(resolveAppFile(root, 'app://replica-studio/%2e%2e/%2e%2e/etc/passwd')).toBe(join(root, 'etc', 'passwd'));
-    expect(resolveAppFile(root, 'app://other/index.html')).toBeUndefined();
-    expect(resolveAppFile(root, 'app://replica-studio/')).toBe(join(root, 'index.html'));
+    expect(appPathname('app://replica-studio/%2e%2e/%2e%2e/etc/passwd')).toBe('/etc/passwd');
+    const inside = await serveAppRequest(root, 'app://replica-studio/%2e%2e/%2e%2e/etc/passwd');
+    expect(await inside.text()).toBe('inside the folder');
+    expect(appPathname('app://other/index.html')).toBeUndefined();
+    const foreign = await serveAppRequest(root, 'app://other/index.html');
+    expect(foreign.status).toBe(404);
+    expect(foreign.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+    expect(await (await serveAppRequest(root, 'app://replica-studio/')).text()).toBe('<!doctype html><p>hi</p>');
   });
 
   it('forbid inline script and eval in the CSP', () => {

@@ -1,12 +1,12 @@
 /**
- * The security module (CONVENTIONS rule 11, second place): the app:// scheme and its CSP, the
+ * The security module (CONVENTIONS rule 11, second place): the app:// scheme (served by the
+ * console's file rules in main/host/static-files.ts, shared with the HTTP host) and its CSP, the
  * default-deny permission handlers, the off-origin navigation test and the openExternal
  * allow-list. Electron objects are passed in (type-only import), so the policy itself is
  * unit-tested without the Electron binary; `main.ts` is the only file that imports electron values.
  */
-import { readFile } from 'node:fs/promises';
-import { extname, resolve, sep } from 'node:path';
 import type { CustomScheme, Protocol, Session } from 'electron';
+import { contentSecurityPolicy, securityHeaders, serveStatic } from '../host/static-files.js';
 import { APP_ORIGIN, originOf } from './ipc-bridge.js';
 
 export const APP_SCHEME = 'app';
@@ -15,23 +15,10 @@ export const APP_HOST = 'replica-studio';
 export const APP_START_URL = `${APP_ORIGIN}/index.html`;
 
 /**
- * Content Security Policy of every app:// response: only our own scripts, no eval, no plugins,
- * no framing, no network beyond the app itself (the engine is reached over IPC, not fetch).
- * `style-src 'unsafe-inline'` is kept for Vue's scoped style injection in development builds.
+ * Content Security Policy of every app:// response (main/host/static-files.ts, shared with the HTTP
+ * host): no network beyond the app itself, as the engine is reached over IPC, not fetch.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-  "frame-src 'none'",
-].join('; ');
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 /** app:// is standard and secure (so it has an origin and gets a real CSP), before app ready. */
 export const APP_SCHEME_PRIVILEGES: CustomScheme = {
@@ -57,38 +44,14 @@ export function isAllowedNavigation(url: string): boolean {
   return originOf(url) === APP_ORIGIN;
 }
 
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.map': 'application/json; charset=utf-8',
-};
-
-/** Map an app:// URL to a file under `root`, or undefined (wrong host, traversal, bad escape). */
-export function resolveAppFile(root: string, url: string): string | undefined {
-  let u: URL;
+/** The pathname an app:// URL asks for, or undefined (not a URL, another scheme or host). */
+export function appPathname(url: string): string | undefined {
   try {
-    u = new URL(url);
+    const u = new URL(url);
+    return u.protocol === `${APP_SCHEME}:` && u.host === APP_HOST ? u.pathname : undefined;
   } catch {
     return undefined;
   }
-  if (u.protocol !== `${APP_SCHEME}:` || u.host !== APP_HOST) return undefined;
-  let pathname: string;
-  try {
-    pathname = decodeURIComponent(u.pathname);
-  } catch {
-    return undefined;
-  }
-  if (pathname.includes('\0')) return undefined;
-  const base = resolve(root);
-  const file = resolve(base, `.${pathname === '/' ? '/index.html' : pathname}`);
-  return file === base || file.startsWith(base + sep) ? file : undefined;
 }
 
 /** Shown when the renderer has not been built yet, so the window says why it is empty. */
@@ -96,18 +59,13 @@ const PLACEHOLDER_HTML = `<!doctype html><meta charset="utf-8"><title>Replica St
 <body style="font-family:system-ui;padding:2em"><h1>Replica Studio</h1>
 <p>The UI has not been built. Build the renderer, then reload (Ctrl+R).</p></body>`;
 
-/** Answer one app:// request from `root` with the CSP header on every response. */
+/** Answer one app:// request from `root` by the console's file rules, with the CSP on every response. */
 export async function serveAppRequest(root: string, url: string): Promise<Response> {
-  const headers = { 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff' };
-  const file = resolveAppFile(root, url);
-  if (!file) return new Response('Not found', { status: 404, headers });
-  try {
-    const body = await readFile(file);
-    return new Response(new Uint8Array(body), { status: 200, headers: { ...headers, 'Content-Type': MIME[extname(file)] ?? 'application/octet-stream' } });
-  } catch {
-    if (file.endsWith(`${sep}index.html`)) return new Response(PLACEHOLDER_HTML, { status: 200, headers: { ...headers, 'Content-Type': MIME['.html']! } });
-    return new Response('Not found', { status: 404, headers });
-  }
+  const headers = securityHeaders(CONTENT_SECURITY_POLICY);
+  const pathname = appPathname(url);
+  const answer = pathname === undefined ? undefined : await serveStatic({ root, placeholder: PLACEHOLDER_HTML }, pathname);
+  if (!answer?.ok) return new Response(answer?.message ?? 'Not found.', { status: answer?.status ?? 404, headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8' } });
+  return new Response(new Uint8Array(answer.body), { status: 200, headers: { ...headers, 'Content-Type': answer.type } });
 }
 
 /** Serve the built renderer on app:// in `session` (call after app ready). */

@@ -1,36 +1,21 @@
 import { EventEmitter } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { EngineEvent } from '../../app/api/contract.js';
-import type { RemoteService } from '../host/remote-service.js';
+import { engineBed } from '../host/test-support/engine-bed.js';
 import { fakeUtilityProcess } from './test-support/fake-utility-process.js';
 import { startUtilityEngine, utilityProcessHandle, type UtilityProcessLike } from './utility-engine.js';
 
-const ENGINE_SOURCE = fileURLToPath(new URL('../host/engine-process.ts', import.meta.url));
+const ENGINE_SOURCE = fileURLToPath(new URL('../host/engine-main.ts', import.meta.url));
 const silent = { error: () => {} };
-const dirs: string[] = [];
-const services: RemoteService[] = [];
-
-afterEach(async () => {
-  for (const service of services.splice(0)) await service.close();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'rs-utility-'));
-  dirs.push(dir);
-  return dir;
-}
+const { tempDir, keep } = engineBed('rs-utility-');
 
 describe('the engine in a (stand-in) utility process', () => {
   it('is forked by path with its options, answers calls and events over the port, and closes in order', async () => {
     const utilityProcess = fakeUtilityProcess();
     const dataDir = tempDir();
     const service = await startUtilityEngine(utilityProcess, { enginePath: ENGINE_SOURCE, dataDir, seed: 3, logger: silent });
-    services.push(service);
+    keep(service);
     expect(utilityProcess.forks).toEqual([{ modulePath: ENGINE_SOURCE, args: [JSON.stringify({ dataDir, seed: 3 })], options: expect.objectContaining({ serviceName: 'Replica Studio engine' }) }]);
     expect(service.pid).toBeGreaterThan(0);
     const events: EngineEvent[] = [];
@@ -45,14 +30,14 @@ describe('the engine in a (stand-in) utility process', () => {
     expect(await service.close()).toBe(0);
     expect(await service.call('cluster.describe', {})).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
     const again = await startUtilityEngine(utilityProcess, { enginePath: ENGINE_SOURCE, dataDir, logger: silent });
-    services.push(again);
+    keep(again);
     expect(await again.call('topics.list', {})).toMatchObject({ ok: true, value: [expect.objectContaining({ name: 'orders' })] });
   }, 60_000);
 
   it('rejects with the engine\'s own message when the data directory is locked (the fatal message outruns the exit)', async () => {
     const utilityProcess = fakeUtilityProcess();
     const dataDir = tempDir();
-    services.push(await startUtilityEngine(utilityProcess, { enginePath: ENGINE_SOURCE, dataDir, logger: silent }));
+    keep(await startUtilityEngine(utilityProcess, { enginePath: ENGINE_SOURCE, dataDir, logger: silent }));
     await expect(startUtilityEngine(utilityProcess, { enginePath: ENGINE_SOURCE, dataDir, logger: silent })).rejects.toThrow(/locked by another process/);
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 /**
  * The engine in an Electron utility process: `utilityProcess.fork` on the engine bundle
- * (dist/electron/engine.cjs, built from main/host/engine-process.ts), adapted to the
+ * (dist/electron/engine.cjs, built from main/host/engine-main.ts), adapted to the
  * `EngineProcessHandle` that main/host/remote-service.ts drives, so the desktop app and the
  * headless host share one protocol and one client. The window's process never opens SQLite.
  *

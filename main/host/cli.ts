@@ -19,11 +19,13 @@
  * directory is locked by another instance, a bad argument, the port is taken) prints one line to
  * stderr and exits 1 (2 for usage errors).
  */
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startHttpHost, type HttpHost, type HttpHostOptions } from './http-host.js';
+import esMain from 'es-main';
+import type { EngineService } from '../../app/api/service.js';
+import { startHttpHost, type HttpHost } from './http-host.js';
 import { builtInProfiles } from '../../app/service/profile-handlers.js';
 import { NEW_CLUSTER_PROFILE, openCluster } from './open-cluster.js';
 import { startRemoteService } from './remote-service.js';
@@ -49,7 +51,7 @@ export interface ServeArgs {
 
 /** The running cluster, wherever its engine lives. */
 export interface ServedCluster {
-  readonly service: HttpHostOptions['service'];
+  readonly service: EngineService;
   /** True when this run created the cluster (the data directory held none). */
   readonly created: boolean;
   /** Resolves true once every broker runs (and a new cluster's profile is applied), false after a timeout. */
@@ -174,14 +176,4 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-function isMain(): boolean {
-  const arg = process.argv[1];
-  if (!arg) return false;
-  try {
-    return realpathSync(arg) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (isMain()) void main();
+if (esMain(import.meta)) void main();

@@ -1,10 +1,11 @@
 /**
  * The engine process: the cluster (engine, real-time driver, SQLite storage) in a process of its
  * own, so that a busy engine never holds up the process that serves HTTP or draws the UI. Two
- * parents start it, with the same options and the same messages (`engine-channel.ts`):
+ * parents start it, with the same options and the same messages (`engine-channel.ts`), on its
+ * entry file `engine-main.ts`:
  *
- *   child_process.fork('main/host/engine-process.ts', [JSON options], { execArgv: ['--import', 'tsx'] })
- *   utilityProcess.fork('dist/electron/engine.cjs', [JSON options])     (Electron; this file, bundled)
+ *   child_process.fork('main/host/engine-main.ts', [JSON options], { execArgv: ['--import', 'tsx'] })
+ *   utilityProcess.fork('dist/electron/engine.cjs', [JSON options])     (Electron; engine-main.ts, bundled)
  *
  * The options are one JSON argument: { dataDir, brokers?, seed?, staticConfigs?, shutdownBudgetMs? }
  * (see `OpenClusterOptions`). It talks over the parent channel only, one message per object:
@@ -26,8 +27,6 @@
  * reaches the whole process group; the parent decides); SIGTERM (also what
  * `UtilityProcess.kill()` sends) closes in order like `{ close: true }`.
  */
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { currentParentChannel, type ChildMessage, type ParentChannel, type ParentMessage } from './engine-channel.js';
 import { openCluster, type OpenCluster, type OpenClusterOptions } from './open-cluster.js';
 
@@ -121,23 +120,17 @@ function fatal(e: unknown, channel: ParentChannel | undefined): void {
   }
 }
 
-function isMain(): boolean {
-  const arg = process.argv[1];
-  if (!arg) return false;
-  try {
-    return realpathSync(arg) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (isMain()) {
+/**
+ * Run as the process's entry (`engine-main.ts`): the options are the one JSON argument `arg`.
+ * A bad argument exits 2 with the usage; a process without a parent channel exits 1.
+ */
+export function startEngineProcess(arg: string | undefined): void {
   let options: EngineProcessOptions;
   try {
-    options = JSON.parse(process.argv[2] ?? '') as EngineProcessOptions;
+    options = JSON.parse(arg ?? '') as EngineProcessOptions;
     if (typeof options.dataDir !== 'string') throw new Error('dataDir is missing');
   } catch (e) {
-    process.stderr.write(`usage: node --import tsx main/host/engine-process.ts '{"dataDir":"…"}' (${oneLine(e)})\n`);
+    process.stderr.write(`usage: node --import tsx main/host/engine-main.ts '{"dataDir":"…"}' (${oneLine(e)})\n`);
     process.exit(2);
   }
   const channel = currentParentChannel();

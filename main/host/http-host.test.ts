@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -193,6 +193,37 @@ describe('the HTTP host', () => {
     const leader = created.value.partitions[0]!.leader;
     expect(await (await api('brokers.stop', { brokerId: leader })).json()).toMatchObject({ ok: true });
     expect(await waitFor((e) => e.type === 'leader.changed' && e.topic === 'watched')).toMatchObject({ previousLeader: leader });
+  });
+
+  it("serves the console's files with its CSP (this port's WebSocket allowed), a client-side route as index.html, and nothing outside its folder", async () => {
+    const site = join(dir, 'site');
+    mkdirSync(join(site, 'assets'), { recursive: true });
+    writeFileSync(join(site, 'index.html'), '<!doctype html><title>console</title>');
+    writeFileSync(join(site, 'assets', 'app.js'), 'export {}');
+    const served = await startHttpHost({ service: cluster.service, port: 0, host: '127.0.0.1', token, staticDir: site, logger: quiet });
+    try {
+      const get = (path: string, method = 'GET') => fetch(`${served.origin}${path}`, { method, headers: { Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(10_000) });
+      const page = await get('/');
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<title>console</title>');
+      const csp = page.headers.get('content-security-policy')!;
+      expect(csp).toContain(`connect-src 'self' ws://127.0.0.1:${served.port} ws://localhost:${served.port}`);
+      expect(csp).toContain("script-src 'self'");
+      expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(page.headers.get('access-control-allow-origin')).toBeNull();
+      expect((await get('/assets/app.js')).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+      expect(await (await get('/topics/orders')).text()).toContain('<title>console</title>');
+      const head = await get('/', 'HEAD');
+      expect(head.status).toBe(200);
+      expect(await head.text()).toBe('');
+      const missing = await get('/assets/missing.js');
+      expect(missing.status).toBe(404);
+      expect(await missing.json()).toMatchObject({ ok: false, error: { code: 'INVALID_REQUEST' } });
+      expect((await get('/..%2f..%2f..%2fetc%2fpasswd')).status).toBe(404);
+      expect((await get('/', 'DELETE')).status).toBe(405);
+    } finally {
+      await served.close();
+    }
   });
 
   it('refuses a WebSocket without the token (401) or from a foreign Origin (403)', async () => {

@@ -1,23 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../app/api/contract.js';
-import { startRemoteService, type RemoteService } from './remote-service.js';
+import { startRemoteService } from './remote-service.js';
+import { engineBed } from './test-support/engine-bed.js';
 
-const dirs: string[] = [];
-const services: RemoteService[] = [];
-
-afterEach(async () => {
-  for (const service of services.splice(0)) await service.close();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'rs-remote-'));
-  dirs.push(dir);
-  return dir;
-}
+const { tempDir, keep } = engineBed('rs-remote-');
 
 const silent = { error: () => {} };
 
@@ -25,7 +11,7 @@ describe('startRemoteService (the engine in a child process)', () => {
   it('round-trips calls, forwards events, closes the child in order, and answers INTERNAL once it is gone', async () => {
     const dataDir = tempDir();
     const service = await startRemoteService({ dataDir, seed: 7, logger: silent });
-    services.push(service);
+    keep(service);
     const events: EngineEvent[] = [];
     service.subscribe((event) => events.push(event));
     expect(await service.ready()).toBe(true);
@@ -53,21 +39,21 @@ describe('startRemoteService (the engine in a child process)', () => {
 
     // The directory was released: it opens again.
     const again = await startRemoteService({ dataDir, seed: 8, logger: silent });
-    services.push(again);
+    keep(again);
     expect(await again.call('topics.list', {})).toMatchObject({ ok: true });
   }, 60_000);
 
   it('rejects with the lock message when the data directory is held by another engine', async () => {
     const dataDir = tempDir();
     const first = await startRemoteService({ dataDir, logger: silent });
-    services.push(first);
+    keep(first);
     await expect(startRemoteService({ dataDir, logger: silent })).rejects.toThrow(/locked by another process/);
     expect(await first.call('cluster.describe', {})).toMatchObject({ ok: true });
   }, 60_000);
 
   it('answers INTERNAL to pending and later calls when the child dies', async () => {
     const service = await startRemoteService({ dataDir: tempDir(), logger: silent });
-    services.push(service);
+    keep(service);
     const pending = service.call('cluster.describe', {});
     process.kill(service.pid, 'SIGKILL');
     const answer = await pending;

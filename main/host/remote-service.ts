@@ -1,7 +1,7 @@
 /**
- * The cluster service of an engine process (`engine-process.ts`), seen from the parent: the same
- * `call` / `subscribe` the HTTP host takes from an in-process `ClusterService`, over the message
- * channel of that process. The engine then runs on its own event loop and CPU, so the parent
+ * The engine service of an engine process (`engine-process.ts`), seen from the parent: the same
+ * `EngineService` (app/api/service.ts) the HTTP host takes from an in-process engine, over the
+ * message channel of that process. Calls are relayed unchecked; the service in the child checks them. The engine then runs on its own event loop and CPU, so the parent
  * (the HTTP host, the UI) answers promptly however hard the cluster works.
  *
  * `startRemoteService` forks a Node child (the headless host); `connectRemoteService` drives any
@@ -14,8 +14,8 @@
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { EngineEvent, MethodName, MethodResult, Result } from '../../app/api/contract.js';
-import type { ClusterService, EventListener, ServiceLogger } from '../../app/service/cluster-service.js';
+import type { Result } from '../../app/api/contract.js';
+import type { EngineEventListener, EngineService, ErrorLogger } from '../../app/api/service.js';
 import { childProcessHandle, type ChildMessage, type EngineProcessHandle } from './engine-channel.js';
 import type { EngineProcessOptions } from './engine-process.js';
 
@@ -24,7 +24,7 @@ export interface RemoteConnectOptions {
   /** The data directory the child opens (for messages). */
   dataDir: string;
   /** Where child-lifetime problems are logged (default console.error). */
-  logger?: ServiceLogger;
+  logger?: ErrorLogger;
   /** Most ms `close()` waits for the orderly exit before killing the child (default 60 000). */
   killAfterMs?: number;
   /** Most ms to wait for the child to open its storage (default 60 000). */
@@ -33,7 +33,7 @@ export interface RemoteConnectOptions {
 
 export type RemoteServiceOptions = EngineProcessOptions & Omit<RemoteConnectOptions, 'dataDir'>;
 
-export interface RemoteService extends Pick<ClusterService, 'call' | 'subscribe'> {
+export interface RemoteService extends EngineService {
   /** The child's pid (-1 if it has none). */
   readonly pid: number;
   /** True when the child created the cluster (its data directory held none). */
@@ -44,12 +44,12 @@ export interface RemoteService extends Pick<ClusterService, 'call' | 'subscribe'
   close(): Promise<number | null>;
 }
 
-const defaultLogger: ServiceLogger = { error: (message, error) => console.error(message, error) };
+const defaultLogger: ErrorLogger = { error: (message, error) => console.error(message, error) };
 
 /** Fork the engine as a Node child process (run through tsx) and connect to it. */
 export function startRemoteService(options: RemoteServiceOptions): Promise<RemoteService> {
   const { logger, killAfterMs, openTimeoutMs, ...engineOptions } = options;
-  const entry = fileURLToPath(new URL('./engine-process.ts', import.meta.url));
+  const entry = fileURLToPath(new URL('./engine-main.ts', import.meta.url));
   const child = fork(entry, [JSON.stringify(engineOptions)], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -63,7 +63,7 @@ export async function connectRemoteService(child: EngineProcessHandle, options: 
   const { logger = defaultLogger, killAfterMs = 60_000, openTimeoutMs = 60_000, dataDir } = options;
 
   const pending = new Map<number, { method: string; resolve: (result: Result<unknown>) => void }>();
-  const listeners = new Set<EventListener>();
+  const listeners = new Set<EngineEventListener>();
   let nextId = 1;
   let gone: string | undefined; // why calls can no longer be answered
   let readyResult: boolean | undefined;
@@ -164,8 +164,8 @@ export async function connectRemoteService(child: EngineProcessHandle, options: 
       return child.pid ?? -1;
     },
     created,
-    call: call as <M extends MethodName>(method: M, input: unknown) => Promise<Result<MethodResult<M>>>,
-    subscribe(listener: (event: EngineEvent) => void) {
+    call: call as EngineService['call'],
+    subscribe(listener: EngineEventListener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
