@@ -351,7 +351,6 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
   };
 }
 
-
 function consumeError(input: { topic: string; partition: number; offset: number }, r: ConsumeResult): KafkaError {
   const tp = `${input.topic}-${input.partition}`;
   const details = { highWatermark: r.highWatermark, logStartOffset: r.logStartOffset };

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Result } from '../../app/api/contract.js';
-import { createVirtualClusterService } from '../../app/service/cluster-service.js';
+import { createVirtualClusterService } from '../../app/sim/virtual-service.js';
 import { APP_ORIGIN, handleInvoke, isTrustedSender, originOf, type BridgeService } from './ipc-bridge.js';
 
 function fakeService(answer: Result<unknown> = { ok: true, value: 'answered' }) {
