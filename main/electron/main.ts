@@ -11,7 +11,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BrowserWindow, Menu, app, dialog, ipcMain, protocol, screen, session, shell, utilityProcess, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
-import type { EngineEvent } from '../../app/api/contract.js';
+import type { EngineEvent, Result } from '../../app/api/contract.js';
+import type { ErrorView } from '../../app/api/errors.js';
 import type { RemoteService } from '../host/remote-service.js';
 import { APP_ORIGIN, EVENT_CHANNEL, INVOKE_CHANNEL, handleInvoke } from './ipc-bridge.js';
 import { APP_SCHEME_PRIVILEGES, installPermissionPolicy, isAllowedNavigation, registerAppProtocol } from './security.js';
@@ -73,8 +74,11 @@ async function switchCluster(dataDir: string): Promise<void> {
   });
 }
 
-async function call(method: string, input: unknown): Promise<{ ok: boolean; value?: unknown; error?: { message: string } }> {
-  if (!engine) return { ok: false, error: { message: 'No cluster is open.' } };
+/** The answer while no engine runs (during a switch of clusters): retriable, the next one will. */
+const NO_CLUSTER: { ok: false; error: ErrorView } = { ok: false, error: { code: 'INVALID_STATE', message: 'No cluster is open.', retriable: true } };
+
+async function call(method: string, input: unknown): Promise<Result<unknown>> {
+  if (!engine) return NO_CLUSTER;
   return engine.call(method, input);
 }
 
@@ -198,7 +202,7 @@ if (!app.requestSingleInstanceLock()) {
       ipcMain.handle(INVOKE_CHANNEL, (event: IpcMainInvokeEvent, method: unknown, payload: unknown) => {
         const frame = event.senderFrame;
         const service = engine;
-        if (!service) return { ok: false, error: { code: 'INVALID_STATE', message: 'No cluster is open.', retriable: true } };
+        if (!service) return NO_CLUSTER;
         return handleInvoke({ senderUrl: frame?.url, isMainFrame: frame !== null && frame === event.sender.mainFrame, method, payload }, service, APP_ORIGIN);
       });
       Menu.setApplicationMenu(buildMenu());
