@@ -16,11 +16,22 @@
  */
 import type { BrokerState, EventSink } from '../api/events.js';
 import type { MetricsView } from '../api/views.js';
-import type { ListOffsetsResponse } from './broker/messages.js';
-import { Client, type BrokerProduceResult, type ConsumeInput } from './cluster/client.js';
+import type {
+  ClientFetchRequest,
+  ClientFetchResponse,
+  ClientListOffsetsRequest,
+  ClientListOffsetsResponse,
+  ClientMetadataRequest,
+  ClientMetadataResponse,
+  ClientOffsetForLeaderEpochRequest,
+  ClientOffsetForLeaderEpochResponse,
+  ClientProduceRequest,
+} from './broker/messages.js';
+import { Client, type BrokerProduceResult, type ConsumeInput, type ListOffsetsResult } from './cluster/client.js';
 import { ClusterContext } from './cluster/context.js';
 import { Faults } from './cluster/faults.js';
 import { registerInternals } from './cluster/internals.js';
+import { KafkaRequests, type BrokerAnswer, type ProduceAnswer } from './cluster/kafka-requests.js';
 import { ReadModel } from './cluster/read-model.js';
 import { ReassignmentAdmin, type VerifyResult } from './cluster/reassignment-admin.js';
 import type {
@@ -44,7 +55,32 @@ import type { BrokerRuntimeConfig } from './runtime-config.js';
 import type { Scheduler, TimerHandle } from './time.js';
 
 export type * from './cluster/types.js';
-export type { BrokerProduceResult, ConsumeInput } from './cluster/client.js';
+export type { BrokerProduceResult, ConsumeInput, ListOffsetsResult } from './cluster/client.js';
+export type { BrokerAnswer, ProduceAnswer, Unreachable } from './cluster/kafka-requests.js';
+export { DEFAULT_REQUEST_TIMEOUT_MS } from './cluster/kafka-requests.js';
+export type {
+  ClientFetchPartition,
+  ClientFetchPartitionResponse,
+  ClientFetchRequest,
+  ClientFetchResponse,
+  ClientListOffsetsPartition,
+  ClientListOffsetsPartitionResponse,
+  ClientListOffsetsRequest,
+  ClientListOffsetsResponse,
+  ClientMetadataPartition,
+  ClientMetadataRequest,
+  ClientMetadataResponse,
+  ClientMetadataTopic,
+  ClientOffsetForLeaderEpochPartition,
+  ClientOffsetForLeaderEpochPartitionResponse,
+  ClientOffsetForLeaderEpochRequest,
+  ClientOffsetForLeaderEpochResponse,
+  ClientProducePartition,
+  ClientProducePartitionResponse,
+  ClientProduceRequest,
+  IsolationLevel,
+} from './broker/messages.js';
+export { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, MAX_TIMESTAMP, NO_LEADER_EPOCH } from './broker/messages.js';
 export type { VerifyResult } from './cluster/reassignment-admin.js';
 export type { CreateTopicInput, ElectionResult, ReassignmentResult } from './controller/controller.js';
 export type { ReassignmentTarget } from './controller/reassign-command.js';
@@ -55,6 +91,7 @@ const CLOCK_CHECKPOINT_MS = 1_000;
 export class Engine {
   private readonly ctx: ClusterContext;
   private readonly faults: Faults;
+  private readonly requests: KafkaRequests;
   private readonly client: Client;
   private readonly read: ReadModel;
   private readonly reassignments: ReassignmentAdmin;
@@ -64,7 +101,8 @@ export class Engine {
   constructor(opts: EngineOptions) {
     this.ctx = new ClusterContext(opts);
     this.faults = new Faults(this.ctx);
-    this.client = new Client(this.ctx);
+    this.requests = new KafkaRequests(this.ctx);
+    this.client = new Client(this.ctx, this.requests);
     this.read = new ReadModel(this.ctx);
     this.reassignments = new ReassignmentAdmin(this.ctx, this.read);
     this.ctx.beforeEmit = (e) => this.reassignments.onEvent(e);
@@ -305,9 +343,45 @@ export class Engine {
     this.client.consumeFrom(brokerId, input, done);
   }
 
-  /** ListOffsets against the leader: latest (HW) or earliest (log start). */
-  listOffsets(input: { topic: string; partition: number; timestamp: -1 | -2 }, done: (r: ListOffsetsResponse) => void): void {
+  /** ListOffsets against the leader: latest (HW), earliest (log start), or by timestamp. */
+  listOffsets(input: { topic: string; partition: number; timestamp: number }, done: (r: ListOffsetsResult) => void): void {
     this.client.listOffsets(input, done);
+  }
+
+  // ================================================================ Kafka's client requests, to one broker
+  //
+  // What a wire-protocol listener for broker `brokerId` calls with a decoded request. The request
+  // crosses the in-process network, so a broker that is down or cut off is unreachable here as it
+  // would be over TCP; every answer is per partition with Kafka's error codes (kafka-requests.ts).
+
+  /** Produce (API key 0): one batch per partition; acks=0 is answered with no response (or a closed connection). */
+  produceRequest(brokerId: number, request: ClientProduceRequest, done: (answer: ProduceAnswer) => void): void {
+    this.requests.produce(brokerId, request, done);
+  }
+
+  /** Fetch (API key 1) as a consumer: below the HW, long-polled up to maxWaitMs until minBytes are readable. */
+  fetchRequest(brokerId: number, request: ClientFetchRequest, done: (answer: BrokerAnswer<ClientFetchResponse>) => void, requestTimeoutMs?: number): void {
+    this.requests.fetch(brokerId, request, done, requestTimeoutMs);
+  }
+
+  /** ListOffsets (API key 2): latest, earliest, max timestamp, or the first offset at or after a time. */
+  listOffsetsRequest(brokerId: number, request: ClientListOffsetsRequest, done: (answer: BrokerAnswer<ClientListOffsetsResponse>) => void, requestTimeoutMs?: number): void {
+    this.requests.listOffsets(brokerId, request, done, requestTimeoutMs);
+  }
+
+  /** OffsetForLeaderEpoch (API key 23): where an epoch ended on this leader (KIP-320). */
+  offsetForLeaderEpochRequest(
+    brokerId: number,
+    request: ClientOffsetForLeaderEpochRequest,
+    done: (answer: BrokerAnswer<ClientOffsetForLeaderEpochResponse>) => void,
+    requestTimeoutMs?: number,
+  ): void {
+    this.requests.offsetForLeaderEpoch(brokerId, request, done, requestTimeoutMs);
+  }
+
+  /** Metadata (API key 3): live brokers and each partition's leader, replicas and ISR, from this broker's copy. */
+  metadataRequest(brokerId: number, request: ClientMetadataRequest, done: (answer: BrokerAnswer<ClientMetadataResponse>) => void, requestTimeoutMs?: number): void {
+    this.requests.metadata(brokerId, request, done, requestTimeoutMs);
   }
 }
 

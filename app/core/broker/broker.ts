@@ -27,7 +27,7 @@ import { KafkaApis, type ApisHost } from './kafka-apis.js';
 import type { BrokerRequest } from './messages.js';
 import type { ReplicaPartition } from './partition.js';
 import { RateMeter } from './quota.js';
-import { ReplicaManager, type ReplicaManagerHost } from './replica-manager.js';
+import { ReplicaManager, type LeaderLookup, type ReplicaManagerHost } from './replica-manager.js';
 
 export type ProcessState = 'stopped' | 'starting' | 'running' | 'stopping' | 'killed' | 'power-lost' | 'failed';
 
@@ -311,6 +311,18 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   /** New data on a leader: wake the fetches parked on it. */
   onPartitionChanged(p: ReplicaPartition): void {
     this.purgatory.onPartitionChanged(p);
+  }
+
+  onHighWatermarkAdvanced(p: ReplicaPartition): void {
+    this.purgatory.onClientVisibleChange(p);
+  }
+
+  onLeadershipChanged(p: ReplicaPartition): void {
+    this.purgatory.onClientVisibleChange(p);
+  }
+
+  leaderReplica(topic: string, partition: number, currentLeaderEpoch: number, checkOffline: boolean): LeaderLookup {
+    return this.replicas.leaderReplica(topic, partition, currentLeaderEpoch, checkOffline);
   }
 
   readOrOffline(p: ReplicaPartition, from: number, until: number, maxBytes: number): RecordBatch[] | null {

@@ -1,13 +1,15 @@
 /**
- * The leader side of follower fetches, with Kafka's fetch purgatory (DelayedFetch): a fetch that
- * finds no new data waits up to its maxWaitMs and completes as soon as one of its partitions has
- * something to send.
+ * Fetches on a leader, with Kafka's fetch purgatory (DelayedFetch): a fetch that finds nothing to
+ * send waits up to its maxWaitMs and completes as soon as it has. Followers read up to the log
+ * end and wait for any new data; clients (consumers) read below the high watermark and wait until
+ * `minBytes` are readable there.
  *
- * Invariants: a parked fetch completes exactly once (new data, an error, its timeout, or the
+ * Invariants: a parked fetch completes exactly once (enough data, an error, its timeout, or the
  * broker's teardown, which drops it unanswered); a fetch is answered from the log as it is when it
- * completes, never from a snapshot taken when it parked; the per-response byte budget is
- * replica.fetch.response.max.bytes, each partition's replica.fetch.max.bytes, and a throttled
- * replica outside the ISR gets no data while the leader's quota is exceeded.
+ * completes, never from a snapshot taken when it parked; a response carries at most its byte
+ * budget (replica.fetch.response.max.bytes / the client's maxBytes) plus the first batch, each
+ * partition at most its own limit; a throttled replica outside the ISR gets no data while the
+ * leader's quota is exceeded.
  */
 import type { KafkaErrorName } from '../../api/errors.js';
 import { replicaKey } from '../log/log-store.js';
@@ -16,9 +18,10 @@ import type { MetadataImage } from '../metadata/image.js';
 import type { BrokerTraffic } from '../metrics.js';
 import type { BrokerRuntimeConfig, TopicRuntimeConfig } from '../runtime-config.js';
 import type { Scheduler, TimerHandle } from '../time.js';
-import type { FetchPartitionResponse, FetchRequest, FetchResponse } from './messages.js';
+import type { ClientFetchPartitionResponse, ClientFetchRequest, ClientFetchResponse, FetchPartitionResponse, FetchRequest, FetchResponse } from './messages.js';
 import type { FollowerFetchCheck, ReplicaPartition } from './partition.js';
 import { isThrottledReplica, type RateMeter } from './quota.js';
+import type { LeaderLookup } from './replica-manager.js';
 
 /** What the purgatory needs from its broker. */
 export interface PurgatoryHost {
@@ -31,6 +34,8 @@ export interface PurgatoryHost {
   brokerConfig(): BrokerRuntimeConfig;
   topicConfig(topicId: string): TopicRuntimeConfig;
   partitionByKey(key: string): ReplicaPartition | undefined;
+  /** The replica a client request may use (leader, epoch as the client knows it, log online), or why not. */
+  leaderReplica(topic: string, partition: number, currentLeaderEpoch: number, checkOffline: boolean): LeaderLookup;
   /** Read a replica's log; a corrupt batch takes that replica offline and gives null. */
   readOrOffline(p: ReplicaPartition, from: number, until: number, maxBytes: number): RecordBatch[] | null;
 }
@@ -46,9 +51,18 @@ interface ParkedFetch {
   done: boolean;
 }
 
+interface ParkedClientFetch {
+  request: ClientFetchRequest;
+  reply: (response: ClientFetchResponse) => void;
+  timer: TimerHandle | null;
+  done: boolean;
+}
+
 export class FetchPurgatory {
   /** Fetches waiting for data (at most one per follower broker), in the order they were parked. */
   private parked = new Set<ParkedFetch>();
+  /** Client fetches waiting for `minBytes` below the HW, in the order they were parked. */
+  private parkedClients = new Set<ParkedClientFetch>();
 
   constructor(private readonly host: PurgatoryHost) {}
 
@@ -104,6 +118,8 @@ export class FetchPurgatory {
   clear(): void {
     for (const pf of this.parked) this.unpark(pf);
     this.parked.clear();
+    for (const cf of this.parkedClients) this.unparkClient(cf);
+    this.parkedClients.clear();
   }
 
   private unpark(pf: ParkedFetch): void {
@@ -137,6 +153,74 @@ export class FetchPurgatory {
       return answer('NONE', batches);
     });
     pf.reply({ partitions });
+  }
+  // ---------------------------------------------------------------- client fetches
+
+  /** A client's Fetch: answer now when `minBytes` are readable below the HW (or on an error), else park. */
+  clientFetch(req: ClientFetchRequest, reply: (response: ClientFetchResponse) => void): void {
+    const cf: ParkedClientFetch = { request: req, reply, timer: null, done: false };
+    if (req.maxWaitMs <= 0 || this.clientReady(req)) return this.completeClient(cf);
+    this.parkedClients.add(cf);
+    const host = this.host;
+    const gen = host.generation;
+    cf.timer = host.scheduler.schedule(req.maxWaitMs, () => {
+      if (gen === host.generation) this.completeClient(cf);
+    });
+  }
+
+  /** Kafka's DelayedFetch.tryComplete for clients: an error to report, or `minBytes` readable below the HW. */
+  private clientReady(req: ClientFetchRequest): boolean {
+    let bytes = 0;
+    for (const fp of req.partitions) {
+      const found = this.host.leaderReplica(fp.topic, fp.partition, fp.currentLeaderEpoch, true);
+      if (!found.ok) return true;
+      const log = found.replica.log;
+      if (fp.fetchOffset < log.logStartOffset || fp.fetchOffset > log.logEndOffset) return true;
+      if (fp.fetchOffset >= log.highWatermark) continue;
+      if (req.minBytes <= 1) return true;
+      const batches = this.host.readOrOffline(found.replica, fp.fetchOffset, log.highWatermark, Math.min(fp.partitionMaxBytes, req.minBytes - bytes));
+      if (!batches) return true;
+      for (const b of batches) bytes += b.sizeBytes;
+      if (bytes >= req.minBytes) return true;
+    }
+    return false;
+  }
+
+  /** A leader's HW moved or its leadership changed: complete the client fetches that can answer now. */
+  onClientVisibleChange(p: ReplicaPartition): void {
+    if (this.parkedClients.size === 0) return;
+    for (const cf of [...this.parkedClients]) {
+      if (cf.done || !cf.request.partitions.some((fp) => fp.topic === p.topic && fp.partition === p.partition)) continue;
+      if (this.clientReady(cf.request)) this.completeClient(cf);
+    }
+  }
+
+  private unparkClient(cf: ParkedClientFetch): void {
+    cf.done = true;
+    this.host.scheduler.cancel(cf.timer);
+    this.parkedClients.delete(cf);
+  }
+
+  private completeClient(cf: ParkedClientFetch): void {
+    if (cf.done) return;
+    this.unparkClient(cf);
+    const host = this.host;
+    let budget = cf.request.maxBytes;
+    const partitions = cf.request.partitions.map((fp): ClientFetchPartitionResponse => {
+      const none = { topic: fp.topic, partition: fp.partition, highWatermark: -1, lastStableOffset: -1, logStartOffset: -1, logEndOffset: -1, batches: [] };
+      const found = host.leaderReplica(fp.topic, fp.partition, fp.currentLeaderEpoch, true);
+      if (!found.ok) return { ...none, error: found.error };
+      const log = found.replica.log;
+      const hw = log.highWatermark;
+      const known = { topic: fp.topic, partition: fp.partition, highWatermark: hw, lastStableOffset: hw, logStartOffset: log.logStartOffset, logEndOffset: log.logEndOffset };
+      if (fp.fetchOffset < log.logStartOffset || fp.fetchOffset > log.logEndOffset) return { ...known, error: 'OFFSET_OUT_OF_RANGE', batches: [] };
+      if (budget <= 0) return { ...known, error: 'NONE', batches: [] };
+      const batches = host.readOrOffline(found.replica, fp.fetchOffset, hw, Math.min(fp.partitionMaxBytes, budget));
+      if (!batches) return { ...none, error: 'KAFKA_STORAGE_ERROR' };
+      for (const b of batches) budget -= b.sizeBytes;
+      return { ...known, error: 'NONE', batches };
+    });
+    cf.reply({ partitions });
   }
 }
 

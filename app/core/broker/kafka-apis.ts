@@ -1,35 +1,43 @@
 /**
- * The requests one broker answers (Kafka's KafkaApis): Produce, Fetch (followers, with the fetch
- * purgatory), the in-app consumer's fetch, ListOffsets, and the controller's metadata pushes.
+ * The requests one broker answers (Kafka's KafkaApis): Produce, Fetch (followers and clients,
+ * through the fetch purgatory), ListOffsets, OffsetForLeaderEpoch, Metadata, and the
+ * controller's metadata pushes. Every answer is per partition, with Kafka's error codes.
  *
  * Invariants: a request that needs leadership is refused with NOT_LEADER_OR_FOLLOWER as soon as
- * this broker's metadata says another broker leads; consumers read only below the high watermark;
- * acks=0 gets no response, and a refused acks=0 write closes the connection instead (Kafka's
- * answer to an error the client will never read).
+ * this broker's metadata says another broker leads, and one that names a leader epoch other than
+ * the replica's with FENCED_LEADER_EPOCH (older) or UNKNOWN_LEADER_EPOCH (newer); clients read
+ * only below the high watermark; acks=0 gets no response, and a refused acks=0 write closes the
+ * connection instead; Metadata is answered from this broker's own copy of the metadata, which may
+ * lag the controller's.
  */
 import type { KafkaErrorName } from '../../api/errors.js';
-import { replicaKey } from '../log/log-store.js';
 import type { MetadataImage } from '../metadata/image.js';
 import type { CommittedRecord } from '../metadata/records.js';
 import type { NodeId } from '../network.js';
+import type { TopicRuntimeConfig } from '../runtime-config.js';
 import { isInternalTopic } from '../topic-names.js';
 import type { FetchPurgatory } from './fetch-purgatory.js';
 import type {
   BrokerRequest,
-  ConsumerFetchRequest,
-  ConsumerFetchResponse,
+  ClientFetchResponse,
+  ClientListOffsetsRequest,
+  ClientListOffsetsResponse,
+  ClientOffsetForLeaderEpochRequest,
+  ClientOffsetForLeaderEpochResponse,
+  ClientProducePartitionResponse,
+  ClientProduceReply,
+  ClientProduceRequest,
   FetchResponse,
-  ListOffsetsRequest,
-  ListOffsetsResponse,
-  ProduceRequest,
-  ProduceResponse,
 } from './messages.js';
+import { metadataAnswer } from './metadata-answer.js';
+import { offsetForTimestamp } from './offset-lookup.js';
 import type { ReplicaManager } from './replica-manager.js';
 
 /** What the request handlers need from their broker. */
 export interface ApisHost {
   readonly brokerId: number;
   readonly image: MetadataImage;
+  topicConfig(topicId: string): TopicRuntimeConfig;
   applyMetadata(records: readonly CommittedRecord[]): void;
 }
 
@@ -46,64 +54,78 @@ export class KafkaApis {
         return this.purgatory.followerFetch(msg, reply as (r: FetchResponse) => void);
       case 'produce':
         return this.produce(msg, reply);
-      case 'consumerFetch':
-        return reply(this.consumerFetch(msg));
+      case 'clientFetch':
+        return this.purgatory.clientFetch(msg, reply as (r: ClientFetchResponse) => void);
       case 'listOffsets':
         return reply(this.listOffsets(msg));
+      case 'offsetForLeaderEpoch':
+        return reply(this.offsetForLeaderEpoch(msg));
+      case 'metadata':
+        return reply(metadataAnswer(this.host.image, msg.topics));
       case 'metadataPush':
         return this.host.applyMetadata(msg.records);
     }
   }
 
-  private produce(req: ProduceRequest, reply: (res: unknown) => void): void {
-    const respond = (r: ProduceResponse): void => reply(r);
-    if (req.acks !== 0 && req.acks !== 1 && req.acks !== -1) return respond({ error: 'INVALID_REQUIRED_ACKS', baseOffset: -1 });
+  /** Append each partition's batch on this leader; answer once every partition has its outcome. */
+  private produce(req: ClientProduceRequest, reply: (res: ClientProduceReply) => void): void {
     const acks = req.acks;
-    const fail = (error: KafkaErrorName, message?: string): void => {
-      // acks=0: no response; on error the broker closes the connection instead.
-      if (acks === 0) reply({ error, baseOffset: -1, connectionClosed: true });
-      else respond({ error, baseOffset: -1, ...(message ? { message } : {}) });
+    const results: ClientProducePartitionResponse[] = new Array(req.partitions.length);
+    let pending = req.partitions.length;
+    const finish = (): void => {
+      if (acks !== 0) return reply({ kind: 'response', partitions: results });
+      const refused = results.find((r) => r.error !== 'NONE');
+      reply(refused ? { kind: 'close-connection', error: refused.error } : { kind: 'no-response' });
     };
-    if (isInternalTopic(req.topic)) return fail('INVALID_TOPIC_EXCEPTION', `Cannot append to internal topic ${req.topic}`);
-    const topic = this.host.image.topicsByName.get(req.topic);
-    if (!topic || !topic.partitions.has(req.partition)) return fail('UNKNOWN_TOPIC_OR_PARTITION');
-    const p = this.replicas.partitionByKey(replicaKey(topic.topicId, req.partition));
-    if (!p || !p.isLeader) return fail('NOT_LEADER_OR_FOLLOWER', `Broker ${this.host.brokerId} is not the leader of ${req.topic}-${req.partition}`);
-    p.appendAsLeader(req.records, acks, req.timeoutMs, (o) => {
-      if (acks === 0) {
-        if (o.errorCode !== 'NONE') fail(o.errorCode);
-        else reply({ error: 'NONE', baseOffset: -1, noResponse: true });
-        return;
-      }
-      const { leaderEpoch, appendTimeMs } = o;
-      respond({ error: o.errorCode, baseOffset: o.baseOffset, ...(o.errorMessage ? { message: o.errorMessage } : {}), ...(leaderEpoch !== undefined ? { leaderEpoch, appendTimeMs } : {}) });
+    if (pending === 0) return finish();
+    req.partitions.forEach(({ topic: name, partition, records }, i) => {
+      const settle = (r: ClientProducePartitionResponse): void => {
+        results[i] = r;
+        if (--pending === 0) finish();
+      };
+      const fail = (error: KafkaErrorName, message?: string): void =>
+        settle({ topic: name, partition, error, ...(message ? { message } : {}), baseOffset: -1, logAppendTimeMs: -1, logStartOffset: -1 });
+      if (acks !== 0 && acks !== 1 && acks !== -1) return fail('INVALID_REQUIRED_ACKS');
+      if (isInternalTopic(name)) return fail('INVALID_TOPIC_EXCEPTION', `Cannot append to internal topic ${name}`);
+      const found = this.replicas.leaderReplica(name, partition, -1, false);
+      if (!found.ok) return fail(found.error, found.error === 'NOT_LEADER_OR_FOLLOWER' ? `Broker ${this.host.brokerId} is not the leader of ${name}-${partition}` : undefined);
+      const p = found.replica;
+      p.appendAsLeader(records, acks, req.timeoutMs, (o) => {
+        const appended = o.leaderEpoch !== undefined;
+        const logAppendTime = appended && this.host.topicConfig(p.topicId).messageTimestampType === 'LogAppendTime';
+        settle({
+          topic: name,
+          partition,
+          error: o.errorCode,
+          ...(o.errorMessage ? { message: o.errorMessage } : {}),
+          baseOffset: o.baseOffset,
+          logAppendTimeMs: logAppendTime ? o.appendTimeMs! : -1,
+          logStartOffset: p.log.logStartOffset,
+          ...(appended ? { leaderEpoch: o.leaderEpoch, appendTimeMs: o.appendTimeMs } : {}),
+        });
+      });
     });
   }
 
-  private consumerFetch(req: ConsumerFetchRequest): ConsumerFetchResponse {
-    const empty = { batches: [], highWatermark: -1, logStartOffset: -1, logEndOffset: -1, leaderEpoch: -1 };
-    const topic = this.host.image.topicsByName.get(req.topic);
-    if (!topic || !topic.partitions.has(req.partition)) return { error: 'UNKNOWN_TOPIC_OR_PARTITION', ...empty };
-    const k = replicaKey(topic.topicId, req.partition);
-    if (this.replicas.isOffline(k)) return { error: 'KAFKA_STORAGE_ERROR', ...empty };
-    const p = this.replicas.partitionByKey(k);
-    if (!p || !p.isLeader) return { error: 'NOT_LEADER_OR_FOLLOWER', ...empty };
-    const log = p.log;
-    const base = { highWatermark: log.highWatermark, logStartOffset: log.logStartOffset, logEndOffset: log.logEndOffset, leaderEpoch: p.leaderEpoch };
-    if (req.offset < log.logStartOffset || req.offset > log.logEndOffset) return { error: 'OFFSET_OUT_OF_RANGE', batches: [], ...base };
-    const batches = this.replicas.readOrOffline(p, req.offset, log.highWatermark, req.maxBytes);
-    if (!batches) return { error: 'KAFKA_STORAGE_ERROR', ...empty };
-    return { error: 'NONE', batches, ...base };
+  private listOffsets(req: ClientListOffsetsRequest): ClientListOffsetsResponse {
+    return {
+      partitions: req.partitions.map(({ topic, partition, timestamp, currentLeaderEpoch }) => {
+        const found = this.replicas.leaderReplica(topic, partition, currentLeaderEpoch, true);
+        if (!found.ok) return { topic, partition, error: found.error, timestamp: -1, offset: -1, leaderEpoch: -1 };
+        return { topic, partition, ...offsetForTimestamp(found.replica, timestamp, (from, until, max) => this.replicas.readOrOffline(found.replica, from, until, max)) };
+      }),
+    };
   }
 
-  private listOffsets(req: ListOffsetsRequest): ListOffsetsResponse {
-    const topic = this.host.image.topicsByName.get(req.topic);
-    if (!topic || !topic.partitions.has(req.partition)) return { error: 'UNKNOWN_TOPIC_OR_PARTITION', offset: -1, leaderEpoch: -1 };
-    const p = this.replicas.partitionByKey(replicaKey(topic.topicId, req.partition));
-    if (!p || !p.isLeader) return { error: 'NOT_LEADER_OR_FOLLOWER', offset: -1, leaderEpoch: -1 };
-    if (req.timestamp === -2) return { error: 'NONE', offset: p.log.logStartOffset, leaderEpoch: p.leaderEpoch };
-    // KIP-207: a new leader whose HW is still below its epoch start cannot answer "latest" yet.
-    if (p.log.highWatermark < p.leaderEpochStartOffset) return { error: 'OFFSET_NOT_AVAILABLE', offset: -1, leaderEpoch: p.leaderEpoch };
-    return { error: 'NONE', offset: p.log.highWatermark, leaderEpoch: p.leaderEpoch };
+  private offsetForLeaderEpoch(req: ClientOffsetForLeaderEpochRequest): ClientOffsetForLeaderEpochResponse {
+    return {
+      partitions: req.partitions.map(({ topic, partition, currentLeaderEpoch, leaderEpoch }) => {
+        const found = this.replicas.leaderReplica(topic, partition, currentLeaderEpoch, true);
+        if (!found.ok) return { topic, partition, error: found.error, leaderEpoch: -1, endOffset: -1 };
+        const log = found.replica.log;
+        const end = log.epochCache.endOffsetFor(leaderEpoch, log.logEndOffset);
+        return { topic, partition, error: 'NONE', leaderEpoch: end.epoch, endOffset: end.endOffset };
+      }),
+    };
   }
 }

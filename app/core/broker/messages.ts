@@ -1,11 +1,214 @@
 /**
- * Requests between brokers, the controller and clients, as they travel on the in-process
- * network. Shapes follow the Kafka APIs they model (Fetch v12+, Produce, AlterPartition,
- * BrokerRegistration, BrokerHeartbeat, ListOffsets).
+ * Requests between clients, brokers and the controller, as they travel on the in-process network.
+ *
+ * Client → broker requests follow Kafka's client APIs (Produce, Fetch, ListOffsets,
+ * OffsetForLeaderEpoch, Metadata) with Kafka's per-partition error codes, in the engine's
+ * vocabulary: topics by name, records decoded (`LogRecord`), offsets as numbers. They are the
+ * shapes a wire-protocol listener fills from a decoded request and encodes its answer from; the
+ * engine's `…Request` methods take and return them. Broker ↔ broker (follower Fetch) and broker →
+ * controller requests follow BrokerRegistration, BrokerHeartbeat and AlterPartition.
  */
 import type { KafkaErrorName } from '../../api/errors.js';
 import type { LogRecord, RecordBatch } from '../log/records.js';
 import type { CommittedRecord, LeaderRecoveryState, PartitionState } from '../metadata/records.js';
+
+/** `currentLeaderEpoch` when the client does not check it (Kafka's NO_PARTITION_LEADER_EPOCH). */
+export const NO_LEADER_EPOCH = -1;
+
+/** read_committed reads below the last stable offset, which is the HW here (no transactions). */
+export type IsolationLevel = 'read_uncommitted' | 'read_committed';
+
+// ------------------------------------------------------------------ client -> broker: Produce (0)
+
+export interface ClientProducePartition {
+  topic: string;
+  partition: number;
+  /** One batch's records, in order (the listener decodes and validates the client's batch). */
+  records: LogRecord[];
+}
+
+export interface ClientProduceRequest {
+  type: 'produce';
+  /** 0: nothing is answered; 1: the leader's append; -1: the whole ISR (min.insync.replicas). */
+  acks: number;
+  /** How long an acks=-1 write waits for the ISR before REQUEST_TIMED_OUT. */
+  timeoutMs: number;
+  partitions: ClientProducePartition[];
+}
+
+export interface ClientProducePartitionResponse {
+  topic: string;
+  partition: number;
+  error: KafkaErrorName;
+  message?: string;
+  /** Offset of the batch's first record; -1 when it was not appended. */
+  baseOffset: number;
+  /** The time the leader stamped on a LogAppendTime topic; -1 for CreateTime. */
+  logAppendTimeMs: number;
+  /** The partition's log start offset on the leader (-1 when it did not answer for the log). */
+  logStartOffset: number;
+  /** Once appended: the epoch the batch was written in and when the leader appended it. */
+  leaderEpoch?: number;
+  appendTimeMs?: number;
+}
+
+/**
+ * acks 1 and -1 get a response once every partition has its outcome; acks=0 gets none, and a
+ * refused acks=0 write closes the connection instead (Kafka's answer to an error the client would
+ * never read).
+ */
+export type ClientProduceReply =
+  | { kind: 'response'; partitions: ClientProducePartitionResponse[] }
+  | { kind: 'no-response' }
+  | { kind: 'close-connection'; error: KafkaErrorName };
+
+// ------------------------------------------------------------------ client -> broker: Fetch (1)
+
+export interface ClientFetchPartition {
+  topic: string;
+  partition: number;
+  fetchOffset: number;
+  /** The leader epoch the client knows (FENCED/UNKNOWN_LEADER_EPOCH on a mismatch); -1 skips the check. */
+  currentLeaderEpoch: number;
+  partitionMaxBytes: number;
+}
+
+export interface ClientFetchRequest {
+  type: 'clientFetch';
+  /** Long poll: wait up to this long for `minBytes` to become readable below the HW (0: answer now). */
+  maxWaitMs: number;
+  minBytes: number;
+  /** Limit of the whole response; the first batch is returned even when larger (KIP-74). */
+  maxBytes: number;
+  isolationLevel: IsolationLevel;
+  partitions: ClientFetchPartition[];
+}
+
+export interface ClientFetchPartitionResponse {
+  topic: string;
+  partition: number;
+  error: KafkaErrorName;
+  highWatermark: number;
+  /** The HW (no transactions). */
+  lastStableOffset: number;
+  logStartOffset: number;
+  /** Not in Kafka's answer: the leader's log end, which the console shows. */
+  logEndOffset: number;
+  /** Whole batches below the HW from the batch holding `fetchOffset` (records before it are the client's to skip). */
+  batches: RecordBatch[];
+}
+
+export interface ClientFetchResponse {
+  partitions: ClientFetchPartitionResponse[];
+}
+
+// ------------------------------------------------------------------ client -> broker: ListOffsets (2)
+
+/** ListOffsets' special timestamps: the HW (or LSO), the log start, the record with the largest timestamp (KIP-734). */
+export const LATEST_TIMESTAMP = -1;
+export const EARLIEST_TIMESTAMP = -2;
+export const MAX_TIMESTAMP = -3;
+
+export interface ClientListOffsetsPartition {
+  topic: string;
+  partition: number;
+  /** LATEST_TIMESTAMP, EARLIEST_TIMESTAMP, MAX_TIMESTAMP, or a time: the first offset whose timestamp is at or after it. */
+  timestamp: number;
+  currentLeaderEpoch: number;
+}
+
+export interface ClientListOffsetsRequest {
+  type: 'listOffsets';
+  isolationLevel: IsolationLevel;
+  partitions: ClientListOffsetsPartition[];
+}
+
+export interface ClientListOffsetsPartitionResponse {
+  topic: string;
+  partition: number;
+  error: KafkaErrorName;
+  /** The found record's timestamp; -1 for latest and earliest, and when nothing was found. */
+  timestamp: number;
+  /** -1 when no record has a timestamp at or after the one asked for. */
+  offset: number;
+  leaderEpoch: number;
+}
+
+export interface ClientListOffsetsResponse {
+  partitions: ClientListOffsetsPartitionResponse[];
+}
+
+// ------------------------------------------------------------------ client -> broker: OffsetForLeaderEpoch (23)
+
+export interface ClientOffsetForLeaderEpochPartition {
+  topic: string;
+  partition: number;
+  currentLeaderEpoch: number;
+  /** The epoch whose end offset the client wants (KIP-320: the epoch of its position). */
+  leaderEpoch: number;
+}
+
+export interface ClientOffsetForLeaderEpochRequest {
+  type: 'offsetForLeaderEpoch';
+  partitions: ClientOffsetForLeaderEpochPartition[];
+}
+
+export interface ClientOffsetForLeaderEpochPartitionResponse {
+  topic: string;
+  partition: number;
+  error: KafkaErrorName;
+  /** The largest epoch at or below the one asked for, and where it ended (the log end for the latest); -1/-1 when unknown. */
+  leaderEpoch: number;
+  endOffset: number;
+}
+
+export interface ClientOffsetForLeaderEpochResponse {
+  partitions: ClientOffsetForLeaderEpochPartitionResponse[];
+}
+
+// ------------------------------------------------------------------ client -> broker: Metadata (3)
+
+export interface ClientMetadataRequest {
+  type: 'metadata';
+  /** null: every topic. */
+  topics: string[] | null;
+}
+
+export interface ClientMetadataPartition {
+  partition: number;
+  /** LEADER_NOT_AVAILABLE while the partition has no live leader (leader -1). */
+  error: KafkaErrorName;
+  leader: number;
+  leaderEpoch: number;
+  replicas: number[];
+  isr: number[];
+  /** Replicas on brokers that are not alive, or whose log is offline there. */
+  offlineReplicas: number[];
+}
+
+export interface ClientMetadataTopic {
+  name: string;
+  /** Empty for a topic that does not exist. */
+  topicId: string;
+  error: KafkaErrorName;
+  isInternal: boolean;
+  partitions: ClientMetadataPartition[];
+}
+
+export interface ClientMetadataResponse {
+  /** Live (registered, unfenced) brokers as the answering broker knows them. */
+  brokers: { id: number; rack: string | null }[];
+  /**
+   * A live broker (KRaft brokers name one, since admin requests are forwarded to the controller
+   * quorum); -1 when none is known.
+   */
+  controllerId: number;
+  topics: ClientMetadataTopic[];
+}
+
+export type ClientRequest = ClientProduceRequest | ClientFetchRequest | ClientListOffsetsRequest | ClientOffsetForLeaderEpochRequest | ClientMetadataRequest;
+
+// ------------------------------------------------------------------ broker -> broker: follower Fetch (1, v12+)
 
 export interface FetchPartitionRequest {
   topicId: string;
@@ -39,61 +242,12 @@ export interface FetchResponse {
   partitions: FetchPartitionResponse[];
 }
 
-export interface ProduceRequest {
-  type: 'produce';
-  topic: string;
-  partition: number;
-  acks: number;
-  timeoutMs: number;
-  records: LogRecord[];
-}
-
-export interface ProduceResponse {
-  error: KafkaErrorName;
-  baseOffset: number;
-  message?: string;
-  /** Set once the batch was appended: the leader epoch it was written in and the leader's append time. */
-  leaderEpoch?: number;
-  appendTimeMs?: number;
-}
-
-export interface ConsumerFetchRequest {
-  type: 'consumerFetch';
-  topic: string;
-  partition: number;
-  offset: number;
-  maxBytes: number;
-}
-
-export interface ConsumerFetchResponse {
-  error: KafkaErrorName;
-  batches: RecordBatch[];
-  highWatermark: number;
-  logStartOffset: number;
-  logEndOffset: number;
-  leaderEpoch: number;
-}
-
-export interface ListOffsetsRequest {
-  type: 'listOffsets';
-  topic: string;
-  partition: number;
-  /** -1 latest (HW), -2 earliest. */
-  timestamp: -1 | -2;
-}
-
-export interface ListOffsetsResponse {
-  error: KafkaErrorName;
-  offset: number;
-  leaderEpoch: number;
-}
-
-export type BrokerRequest = FetchRequest | ProduceRequest | ConsumerFetchRequest | ListOffsetsRequest | MetadataPush;
-
 export interface MetadataPush {
   type: 'metadataPush';
   records: CommittedRecord[];
 }
+
+export type BrokerRequest = ClientRequest | FetchRequest | MetadataPush;
 
 // ------------------------------------------------------------------ broker -> controller
 

@@ -36,6 +36,8 @@ export interface PartitionHost {
   sendAlterPartition(partition: ReplicaPartition, proposedIsr: number[], recovery: LeaderRecoveryState): void;
   /** New data on a leader: wake the fetches parked on it. */
   onPartitionChanged(partition: ReplicaPartition): void;
+  /** The leader's HW moved: clients may read more. */
+  onHighWatermarkAdvanced(partition: ReplicaPartition): void;
 }
 
 /**
@@ -300,6 +302,7 @@ export class ReplicaPartition {
       previous,
     });
     this.completeWaiters();
+    this.host.onHighWatermarkAdvanced(this);
   }
 
   /** Periodic check (every replica.lag.time.max.ms / 2): drop out-of-sync followers in one AlterPartition. */

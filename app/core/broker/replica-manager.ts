@@ -9,7 +9,7 @@
  * process restarts, and the controller is told; a follower fetches from the leader its metadata
  * names and from no other.
  */
-import { KafkaError } from '../../api/errors.js';
+import { KafkaError, type KafkaErrorName } from '../../api/errors.js';
 import type { EngineEvent } from '../../api/events.js';
 import type { BrokerLogStore } from '../log/log-store.js';
 import { replicaKey } from '../log/log-store.js';
@@ -20,6 +20,9 @@ import type { CommittedRecord, PartitionState } from '../metadata/records.js';
 import { ReplicaPartition, type PartitionHost } from './partition.js';
 import { ReplicaFetcher, type FetcherHost } from './replica-fetcher.js';
 
+/** A replica a client request may use, or the error Kafka answers instead. */
+export type LeaderLookup = { ok: true; replica: ReplicaPartition } | { ok: false; error: KafkaErrorName };
+
 export interface ReplicaManagerHost extends PartitionHost, FetcherHost {
   readonly disk: BrokerLogStore;
   readonly image: MetadataImage;
@@ -28,6 +31,8 @@ export interface ReplicaManagerHost extends PartitionHost, FetcherHost {
   configsChanged(): void;
   /** Tell the controller a replica's log is unreadable. */
   noticeReplicaOffline(topicId: string, partition: number): void;
+  /** A replica became leader or follower: client fetches parked on it may answer now. */
+  onLeadershipChanged(partition: ReplicaPartition): void;
 }
 
 export class ReplicaManager {
@@ -126,6 +131,7 @@ export class ReplicaManager {
       if (previousLeader !== state.leader) this.fetchers.get(previousLeader)?.remove(k);
       if (state.leader >= 0) this.fetcherFor(state.leader).add(k);
     }
+    host.onLeadershipChanged(p);
   }
 
   private fetcherFor(leaderId: number): ReplicaFetcher {
@@ -180,6 +186,25 @@ export class ReplicaManager {
 
   partitionByKey(k: string): ReplicaPartition | undefined {
     return this.partitions.get(k);
+  }
+
+  /**
+   * The replica a client request may use (Kafka's getPartitionOrError, then the leader-epoch check
+   * before the leadership check): UNKNOWN_TOPIC_OR_PARTITION, KAFKA_STORAGE_ERROR for a replica
+   * offline here (when `checkOffline`), FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH when the
+   * client's epoch (-1: unchecked) is older / newer than the replica's, NOT_LEADER_OR_FOLLOWER.
+   */
+  leaderReplica(topic: string, partition: number, currentLeaderEpoch: number, checkOffline: boolean): LeaderLookup {
+    const t = this.host.image.topicsByName.get(topic);
+    if (!t || !t.partitions.has(partition)) return { ok: false, error: 'UNKNOWN_TOPIC_OR_PARTITION' };
+    const k = replicaKey(t.topicId, partition);
+    if (checkOffline && this.offline.has(k)) return { ok: false, error: 'KAFKA_STORAGE_ERROR' };
+    const p = this.partitions.get(k);
+    if (p && currentLeaderEpoch >= 0 && currentLeaderEpoch !== p.leaderEpoch) {
+      return { ok: false, error: currentLeaderEpoch < p.leaderEpoch ? 'FENCED_LEADER_EPOCH' : 'UNKNOWN_LEADER_EPOCH' };
+    }
+    if (!p || !p.isLeader) return { ok: false, error: 'NOT_LEADER_OR_FOLLOWER' };
+    return { ok: true, replica: p };
   }
 
   partitionFor(topic: string, partition: number): ReplicaPartition | undefined {

@@ -1,20 +1,21 @@
 /**
- * The in-app client: a producer and a consumer that reach the brokers over the same in-process
- * network as the brokers reach each other, so faults (isolation, cut links, a dead leader) hit
- * them as they would hit a real client.
+ * The in-app client: a producer and a consumer built on the same Kafka requests a wire-protocol
+ * client sends (`kafka-requests.ts`), so faults (isolation, cut links, a dead leader) hit them as
+ * they would hit a real client.
  *
  * Producer: one batch per request to the partition's leader as the controller records it (or to a
- * broker the caller names: a client with stale metadata), answered per Kafka's acks rules; the
- * client's own request timeout sits a little above the broker-side wait. Consumer:
- * read_uncommitted from the leader, only below the high watermark. A partition without a leader
- * fails fast with LEADER_NOT_AVAILABLE, an unknown one with UNKNOWN_TOPIC_OR_PARTITION.
+ * broker the caller names: a client with stale metadata), answered per Kafka's acks rules.
+ * Consumer: read_uncommitted from the leader, only below the high watermark, without waiting. A
+ * partition without a leader fails fast with LEADER_NOT_AVAILABLE, an unknown one with
+ * UNKNOWN_TOPIC_OR_PARTITION.
  */
 import { KafkaError, type KafkaErrorName } from '../../api/errors.js';
-import type { ConsumerFetchResponse, ListOffsetsResponse, ProduceResponse } from '../broker/messages.js';
+import { NO_LEADER_EPOCH } from '../broker/messages.js';
 import type { LogRecord } from '../log/records.js';
 import type { PartitionState } from '../metadata/records.js';
 import { partitionForKey } from '../partitioner.js';
-import { CLIENT, type ClusterContext } from './context.js';
+import type { ClusterContext } from './context.js';
+import type { KafkaRequests } from './kafka-requests.js';
 import type { ConsumedRecord, ConsumeResult, ProduceInput, ProduceResult } from './types.js';
 
 /** What one broker answers a produce request with, as the client sees it. */
@@ -28,12 +29,24 @@ export interface ConsumeInput {
   maxBytes?: number;
 }
 
+/** One partition's ListOffsets answer. */
+export interface ListOffsetsResult {
+  error: KafkaErrorName;
+  offset: number;
+  leaderEpoch: number;
+}
+
+const DEFAULT_MAX_BYTES = 1_048_576;
+
 export class Client {
   private roundRobin = 0;
   /** Records the in-app consumer received (cumulative). */
   consumedRecords = 0;
 
-  constructor(private readonly ctx: ClusterContext) {}
+  constructor(
+    private readonly ctx: ClusterContext,
+    private readonly requests: KafkaRequests,
+  ) {}
 
   private resolvePartition(topic: string, partition: number | undefined, records: LogRecord[]): PartitionState {
     const t = this.ctx.controller.image.topicsByName.get(topic);
@@ -72,33 +85,31 @@ export class Client {
 
   /** Send a produce request to one specific broker (tests and drills: stale-metadata clients). */
   produceTo(brokerId: number, input: { topic: string; partition: number; acks: number; records: LogRecord[]; timeoutMs?: number }, done: (r: BrokerProduceResult) => void): void {
-    const timeoutMs = input.timeoutMs ?? 30_000;
-    this.ctx.network.request(
-      CLIENT,
-      brokerId,
-      { type: 'produce', topic: input.topic, partition: input.partition, acks: input.acks, timeoutMs, records: input.records },
-      timeoutMs + 1_000,
-      (res) => {
-        const r = res as ProduceResponse & { connectionClosed?: boolean; noResponse?: boolean };
-        if (input.acks === 0) {
-          // acks=0: the client hears nothing; an error shows only as a closed connection.
-          done({ baseOffset: -1, errorCode: 'NONE', ...(r.connectionClosed ? { connectionClosed: true } : {}) });
-          return;
+    const request = { type: 'produce' as const, acks: input.acks, timeoutMs: input.timeoutMs ?? 30_000, partitions: [{ topic: input.topic, partition: input.partition, records: input.records }] };
+    this.requests.produce(brokerId, request, (a) => {
+      switch (a.kind) {
+        case 'unreachable':
+          return done({
+            baseOffset: -1,
+            errorCode: a.reason === 'timeout' ? 'REQUEST_TIMED_OUT' : 'NETWORK_EXCEPTION',
+            errorMessage: a.reason === 'timeout' ? 'No response from the broker within the request timeout.' : `Connection to broker ${brokerId} was closed.`,
+          });
+        // acks=0: the client hears nothing; an error shows only as a closed connection.
+        case 'no-response':
+          return done({ baseOffset: -1, errorCode: 'NONE' });
+        case 'connection-closed':
+          return done({ baseOffset: -1, errorCode: 'NONE', connectionClosed: true });
+        case 'response': {
+          const r = a.response.partitions[0]!;
+          return done({
+            baseOffset: r.baseOffset,
+            errorCode: r.error,
+            ...(r.message ? { errorMessage: r.message } : {}),
+            ...(r.leaderEpoch !== undefined ? { leaderEpoch: r.leaderEpoch, appendTimeMs: r.appendTimeMs } : {}),
+          });
         }
-        done({
-          baseOffset: r.baseOffset,
-          errorCode: r.error,
-          ...(r.message ? { errorMessage: r.message } : {}),
-          ...(r.leaderEpoch !== undefined ? { leaderEpoch: r.leaderEpoch, appendTimeMs: r.appendTimeMs } : {}),
-        });
-      },
-      (reason) =>
-        done({
-          baseOffset: -1,
-          errorCode: reason === 'timeout' ? 'REQUEST_TIMED_OUT' : 'NETWORK_EXCEPTION',
-          errorMessage: reason === 'timeout' ? 'No response from the broker within the request timeout.' : `Connection to broker ${brokerId} was closed.`,
-        }),
-    );
+      }
+    });
   }
 
   /** The in-app consumer: read_uncommitted, from the leader, only below the HW. */
@@ -119,36 +130,45 @@ export class Client {
   /** Fetch from one specific broker (tests and drills: a consumer with stale metadata). */
   consumeFrom(brokerId: number, input: ConsumeInput, done: (r: ConsumeResult) => void): void {
     const maxRecords = input.maxRecords ?? 500;
-    this.ctx.network.request(
-      CLIENT,
-      brokerId,
-      { type: 'consumerFetch', topic: input.topic, partition: input.partition, offset: input.offset, maxBytes: input.maxBytes ?? 1_048_576 },
-      30_000,
-      (res) => {
-        const r = res as ConsumerFetchResponse;
-        const records: ConsumedRecord[] = [];
-        for (const b of r.batches) {
-          b.records.forEach((rec, i) => {
-            const offset = b.baseOffset + i;
-            if (offset >= input.offset && records.length < maxRecords) records.push({ ...rec, offset, leaderEpoch: b.leaderEpoch });
-          });
-        }
-        this.consumedRecords += records.length;
-        done({ errorCode: r.error, records, highWatermark: r.highWatermark, logStartOffset: r.logStartOffset, logEndOffset: r.logEndOffset });
-      },
-      (reason) => done({ errorCode: reason === 'timeout' ? 'REQUEST_TIMED_OUT' : 'NETWORK_EXCEPTION', records: [], highWatermark: -1, logStartOffset: -1, logEndOffset: -1 }),
-    );
+    const maxBytes = input.maxBytes ?? DEFAULT_MAX_BYTES;
+    const request = {
+      type: 'clientFetch' as const,
+      maxWaitMs: 0,
+      minBytes: 1,
+      maxBytes,
+      isolationLevel: 'read_uncommitted' as const,
+      partitions: [{ topic: input.topic, partition: input.partition, fetchOffset: input.offset, currentLeaderEpoch: NO_LEADER_EPOCH, partitionMaxBytes: maxBytes }],
+    };
+    this.requests.fetch(brokerId, request, (a) => {
+      if (a.kind === 'unreachable') {
+        done({ errorCode: a.reason === 'timeout' ? 'REQUEST_TIMED_OUT' : 'NETWORK_EXCEPTION', records: [], highWatermark: -1, logStartOffset: -1, logEndOffset: -1 });
+        return;
+      }
+      const r = a.response.partitions[0]!;
+      const records: ConsumedRecord[] = [];
+      for (const b of r.batches) {
+        b.records.forEach((rec, i) => {
+          const offset = b.baseOffset + i;
+          if (offset >= input.offset && records.length < maxRecords) records.push({ ...rec, offset, leaderEpoch: b.leaderEpoch });
+        });
+      }
+      this.consumedRecords += records.length;
+      done({ errorCode: r.error, records, highWatermark: r.highWatermark, logStartOffset: r.logStartOffset, logEndOffset: r.logEndOffset });
+    });
   }
 
-  /** ListOffsets against the leader: latest (HW) or earliest (log start). */
-  listOffsets(input: { topic: string; partition: number; timestamp: -1 | -2 }, done: (r: ListOffsetsResponse) => void): void {
+  /** ListOffsets against the leader: latest (HW), earliest (log start), or by timestamp. */
+  listOffsets(input: { topic: string; partition: number; timestamp: number }, done: (r: ListOffsetsResult) => void): void {
     const state = this.ctx.controller.image.topicsByName.get(input.topic)?.partitions.get(input.partition);
     if (!state || state.leader < 0) {
       this.ctx.scheduler.schedule(0, () => done({ error: state ? 'LEADER_NOT_AVAILABLE' : 'UNKNOWN_TOPIC_OR_PARTITION', offset: -1, leaderEpoch: -1 }));
       return;
     }
-    this.ctx.network.request(CLIENT, state.leader, { type: 'listOffsets', ...input }, 30_000, (r) => done(r as ListOffsetsResponse), () =>
-      done({ error: 'REQUEST_TIMED_OUT', offset: -1, leaderEpoch: -1 }),
-    );
+    const request = { type: 'listOffsets' as const, isolationLevel: 'read_uncommitted' as const, partitions: [{ ...input, currentLeaderEpoch: NO_LEADER_EPOCH }] };
+    this.requests.listOffsets(state.leader, request, (a) => {
+      if (a.kind === 'unreachable') return done({ error: 'REQUEST_TIMED_OUT', offset: -1, leaderEpoch: -1 });
+      const r = a.response.partitions[0]!;
+      done({ error: r.error, offset: r.offset, leaderEpoch: r.leaderEpoch });
+    });
   }
 }

@@ -4,7 +4,7 @@
  * own high watermark, and the log start offset moves to the first segment kept.
  */
 import { describe, expect, it } from 'vitest';
-import type { ListOffsetsResponse } from '../../core/broker/messages.js';
+import type { ListOffsetsResult } from '../../core/engine.js';
 import { Simulation } from '../simulation.js';
 import { replica } from './support.js';
 
@@ -16,8 +16,8 @@ function logStartOffsets(sim: Simulation, topic: string): number[] {
   return sim.partition(topic, 0).replicaStates.map((r) => r.logStartOffset);
 }
 
-function earliestOffset(sim: Simulation, topic: string): ListOffsetsResponse {
-  return sim.await<ListOffsetsResponse>((done) => sim.engine.listOffsets({ topic, partition: 0, timestamp: -2 }, done));
+function earliestOffset(sim: Simulation, topic: string): ListOffsetsResult {
+  return sim.await<ListOffsetsResult>((done) => sim.engine.listOffsets({ topic, partition: 0, timestamp: -2 }, done));
 }
 
 describe('log retention', () => {
