@@ -71,6 +71,23 @@ describe('Messages and Drills pages in Chromium against npm run serve', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it('lets the partitioner place each record of one produce by its own key (murmur2, as Kafka does)', async () => {
+    await api(host, 'topics.create', { name: 'keyed', partitions: 12, replicationFactor: 3 });
+    const { page, pageErrors } = await openConsole(browser, host);
+    await openPage(page, 'Messages');
+    await page.getByTestId('produce-topic').click();
+    await page.locator('.n-base-select-option', { hasText: /^keyed$/ }).click();
+    await expect.poll(() => page.getByTestId('produce-partition').textContent()).toContain('Partitioner chooses');
+    await page.getByTestId('produce-count').locator('input').fill('5');
+    await page.getByTestId('produce-key').locator('input').fill('order-{n}');
+    await page.getByTestId('produce-value').locator('textarea').fill('item {n}');
+    await page.getByTestId('produce-submit').click();
+    await expect.poll(() => texts(page, 'outcome-partition'), { timeout: 15_000 }).toHaveLength(5);
+    // murmur2("order-0" … "order-4"), toPositive, modulo 12: what a Java producer would pick.
+    expect(await texts(page, 'outcome-partition')).toEqual(['4', '10', '3', '3', '2']);
+    expect(pageErrors).toEqual([]);
+  });
+
   it('runs the "Leader failover" scenario at 60× and shows a leader change and an ISR shrink on the timeline', async () => {
     const { page, pageErrors } = await openConsole(browser, host);
     await openPage(page, 'Drills');

@@ -111,6 +111,15 @@ describe('the Topics page in Chromium against npm run serve', () => {
     const replicas = await grid.getByTestId('placement-replicas').locator('td').allTextContents();
     expect(replicas.map((t) => Number(t.trim()))).toEqual([6, 6, 6]);
     expect(await topicNames(host)).not.toContain('orders');
+    // Each previewed partition's replica list, in order (replica #1 is the preferred leader).
+    const previewed = await rows.evaluateAll((trs) =>
+      trs.map((tr) =>
+        [...tr.querySelectorAll('td[data-role="leader"], td[data-role="follower"]')]
+          .map((td) => ({ broker: Number(td.getAttribute('data-broker')), rank: Number(td.querySelector('small')?.textContent?.replace('#', '')) }))
+          .sort((a, b) => a.rank - b.rank)
+          .map((c) => c.broker),
+      ),
+    );
     await shot(page, 'wizard-preview');
 
     await wizard.getByTestId('wizard-create').click();
@@ -118,6 +127,8 @@ describe('the Topics page in Chromium against npm run serve', () => {
     await page.getByRole('heading', { level: 1 }).first().waitFor();
     const created = await api<{ configs: Record<string, string>; partitions: { replicas: number[] }[] }>(host, 'topics.describe', { name: 'orders' });
     expect(created.partitions).toHaveLength(6);
+    // What the review showed is what was created, follower order included.
+    expect(created.partitions.map((p) => p.replicas)).toEqual(previewed);
     expect(created.configs['min.insync.replicas']).toBe('2');
     await shot(page, 'topic-page');
 

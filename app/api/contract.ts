@@ -335,7 +335,10 @@ export const contract = {
     returns<ReassignmentVerifyView[]>(),
   ),
 
-  /** Produce one batch to a partition (chosen by key or round robin when absent), answered per acks. */
+  /**
+   * Produce to a named partition (one batch), or partition each record as Kafka's producer does
+   * (murmur2 of its key; sticky for records without a key) with one batch per partition; answered per acks.
+   */
   'records.produce': method(
     z.strictObject({
       topic: topicNameSchema,

@@ -207,10 +207,10 @@ export interface ReassignmentVerifyView {
   message: string;
 }
 
-/** The outcome of `records.produce`, one per request (all records go to one partition). */
-export interface ProduceResultView {
+/** What one partition's batch of a `records.produce` request came to. */
+export interface ProduceBatchResultView {
   partition: number;
-  /** Offset of the first record; -1 when it failed or with acks=0. */
+  /** Offset of the batch's first record; -1 when it failed or with acks=0. */
   baseOffset: number;
   /** `NONE` on success, else Kafka's error name (`NOT_ENOUGH_REPLICAS`, `REQUEST_TIMED_OUT`, …). */
   errorCode: KafkaErrorName;
@@ -222,6 +222,23 @@ export interface ProduceResultView {
   leaderEpoch: number;
   /** Cluster time at which the leader appended the batch; -1 when nothing was appended or with acks=0. */
   appendedAtMs: number;
+}
+
+/**
+ * The outcome of `records.produce`. With a partition named, every record goes there as one
+ * batch. Without one, each record is partitioned as Kafka's producer does (by the murmur2 hash of
+ * its own key; records without a key stick to one partition until `batch.size` bytes), and each
+ * partition's records travel as one batch: `batches` has one entry per partition, in the order
+ * the partitions first appear among the records.
+ *
+ * The top-level fields describe the first batch that failed, or the first batch when all
+ * succeeded, so a caller that sent to one partition reads them as before.
+ */
+export interface ProduceResultView extends ProduceBatchResultView {
+  batches: (ProduceBatchResultView & {
+    /** Indexes of the request's records in this batch, in order: record `records[k]` has offset `baseOffset + k`. */
+    records: number[];
+  })[];
 }
 
 /** A record header: the key is a string, the value UTF-8 text or null. */

@@ -8,6 +8,7 @@ import { createClusterService, type ServiceLogger } from './cluster-service.js';
 import { createVirtualClusterService } from '../sim/virtual-service.js';
 import { RealtimeDriver } from './realtime-driver.js';
 import { seededRandom } from '../core/random.js';
+import { partitionForKey } from '../core/partitioner.js';
 
 function ok<T>(r: Result<T>): T {
   if (!r.ok) throw new Error(`expected ok, got ${r.error.code}: ${r.error.message}`);
@@ -81,6 +82,40 @@ describe('the cluster service', () => {
     }
   });
 
+  it("partitions each record by its own key, as Kafka's default partitioner (murmur2) does, one batch per partition", async () => {
+    const { svc } = await withTopic('orders', 12);
+    const keys = ['order-0', 'order-1', 'order-2', 'order-3', 'order-4'];
+    const alone: number[] = [];
+    for (const key of keys) alone.push(ok(await svc.call('records.produce', { topic: 'orders', acks: 'all', records: [{ key, value: 'one' }] })).partition);
+    // The Java client's murmur2 of these keys, toPositive, % 12 (the partitioner's own test pins murmur2 itself).
+    expect(alone).toEqual([4, 10, 3, 3, 2]);
+    expect(alone).toEqual(keys.map((k) => partitionForKey(new TextEncoder().encode(k), 12)));
+    expect(new Set(alone).size).toBeGreaterThan(1);
+
+    const together = ok(await svc.call('records.produce', { topic: 'orders', acks: 'all', records: keys.map((key) => ({ key, value: 'many' })) }));
+    expect(together.errorCode).toBe('NONE');
+    const where = new Map<number, number>();
+    for (const b of together.batches) b.records.forEach((i) => where.set(i, b.partition));
+    expect(keys.map((_, i) => where.get(i))).toEqual(alone);
+    // Each record is readable on its key's partition, at the offset its batch names.
+    for (const b of together.batches) {
+      const read = ok(await svc.call('records.consume', { topic: 'orders', partition: b.partition, offset: b.baseOffset }));
+      expect(read.records.slice(0, b.records.length).map((r) => r.key)).toEqual(b.records.map((i) => keys[i]));
+    }
+  });
+
+  it('sends records without a key to one sticky partition until batch.size (16384) bytes have gone to it', async () => {
+    const { svc } = await withTopic('clicks', 6);
+    const small = ok(await svc.call('records.produce', { topic: 'clicks', acks: 1, records: Array.from({ length: 20 }, (_, i) => ({ value: `click-${i}` })) }));
+    expect(small.batches).toHaveLength(1);
+    expect(small.batches[0]!.records).toHaveLength(20);
+    // 40 records of 1 KiB: the sticky partition switches after 16 of them (16 KiB).
+    const big = ok(await svc.call('records.produce', { topic: 'clicks', acks: 1, records: Array.from({ length: 40 }, () => ({ value: 'x'.repeat(1024) })) }));
+    expect(big.batches.length).toBeGreaterThan(1);
+    expect(big.batches.every((b) => b.errorCode === 'NONE')).toBe(true);
+    expect(big.batches.flatMap((b) => b.records).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+  });
+
   it('produces strings and consumes the same strings back, with keys, headers and nulls', async () => {
     const { svc } = await withTopic();
     const produced = ok(
@@ -95,7 +130,8 @@ describe('the cluster service', () => {
         ],
       }),
     );
-    expect(produced).toEqual({ partition: 1, baseOffset: 0, errorCode: 'NONE', leaderEpoch: 0, appendedAtMs: expect.any(Number) });
+    const batch = { partition: 1, baseOffset: 0, errorCode: 'NONE', leaderEpoch: 0, appendedAtMs: expect.any(Number) };
+    expect(produced).toEqual({ ...batch, batches: [{ ...batch, records: [0, 1, 2] }] });
 
     const again = ok(await svc.call('records.produce', { topic: 'orders', partition: 1, acks: -1, records: [{ value: 'third' }] }));
     expect(again.baseOffset).toBe(3);

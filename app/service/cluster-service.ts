@@ -36,6 +36,7 @@ import {
   mergeConfigs,
   minIsrResolver,
   plannedPartitionView,
+  produceBatchView,
   requireTopic,
   toLogRecord,
   topicHealth,
@@ -47,6 +48,9 @@ import { adminHandlers } from './admin-handlers.js';
 import { profileHandlers } from './profile-handlers.js';
 import { RecentEvents, UNBUFFERED_EVENTS } from './recent-events.js';
 import type { RealtimeDriver } from './realtime-driver.js';
+import { ProducerPartitioner } from './producer-partitioner.js';
+import { seededRandom, type Random } from '../core/random.js';
+import type { LogRecord } from '../core/log/records.js';
 
 /** Where the service reports its own bugs (INTERNAL errors) and failing event listeners. */
 export type ServiceLogger = ErrorLogger;
@@ -77,6 +81,8 @@ export interface ClusterServiceOptions {
   initialEvents?: readonly EngineEvent[];
   /** Event types `events.recent` does not keep (default: `highWatermark.advanced`, `metrics.sampled`). */
   unbufferedEvents?: readonly EventName[];
+  /** Where the producer partitioner picks sticky partitions for records without a key (default: seeded from the wall clock). */
+  random?: Random;
 }
 
 /** A listener of the engine's event stream. */
@@ -148,6 +154,26 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
       act(brokerId);
       return findBroker(engine, brokerId);
     };
+  }
+
+  const partitioner = new ProducerPartitioner(options.random ?? seededRandom(Date.now()));
+
+  /**
+   * The records of one produce request grouped by partition (first-appearance order): all of them
+   * when a partition is named or the topic is unknown (the engine answers that), else each where
+   * Kafka's producer partitioner puts it.
+   */
+  function groupByPartition(topic: string, named: number | undefined, records: LogRecord[]): { partition: number | undefined; indexes: number[] }[] {
+    const t = image.topicsByName.get(topic);
+    if (named !== undefined || !t) return [{ partition: named, indexes: records.map((_, i) => i) }];
+    const partitions = [...t.partitions.values()].sort((a, b) => a.partition - b.partition).map((p) => ({ partition: p.partition, hasLeader: p.leader >= 0 }));
+    const groups = new Map<number, number[]>();
+    partitioner.assign(topic, partitions, records).forEach((p, i) => {
+      const g = groups.get(p);
+      if (g) g.push(i);
+      else groups.set(p, [i]);
+    });
+    return [...groups].map(([partition, indexes]) => ({ partition, indexes }));
   }
 
   const handlers: Handlers = {
@@ -267,26 +293,28 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
 
     'records.produce': async (input) => {
       const now = scheduler.now();
-      const result = await answer<ProduceResult>((done) =>
-        engine.produce(
-          {
-            topic: input.topic,
-            ...(input.partition !== undefined ? { partition: input.partition } : {}),
-            acks: input.acks,
-            records: input.records.map((r) => toLogRecord(r, now)),
-            ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
-          },
-          done,
-        ),
+      const records = input.records.map((r) => toLogRecord(r, now));
+      const groups = groupByPartition(input.topic, input.partition, records);
+      const batches = await Promise.all(
+        groups.map(async ({ partition, indexes }) => {
+          const result = await answer<ProduceResult>((done) =>
+            engine.produce(
+              {
+                topic: input.topic,
+                ...(partition !== undefined ? { partition } : {}),
+                acks: input.acks,
+                records: indexes.map((i) => records[i]!),
+                ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
+              },
+              done,
+            ),
+          );
+          return { ...produceBatchView(result), records: indexes };
+        }),
       );
-      return {
-        partition: result.partition,
-        baseOffset: result.baseOffset,
-        errorCode: result.errorCode,
-        ...(result.errorMessage !== undefined ? { errorMessage: result.errorMessage } : {}),
-        leaderEpoch: result.leaderEpoch ?? -1,
-        appendedAtMs: result.appendTimeMs ?? -1,
-      };
+      const headline = batches.find((b) => b.errorCode !== 'NONE') ?? batches[0]!;
+      const { records: _indexes, ...fields } = headline;
+      return { ...fields, batches };
     },
     'records.consume': async (input) => {
       const result = await answer<ConsumeResult>((done) =>

@@ -13,12 +13,13 @@ import type {
   ConfigEntryView,
   ConsumedRecordView,
   PartitionView,
+  ProduceBatchResultView,
   TopicSummaryView,
   TopicView,
 } from '../api/contract.js';
 import { configDef, validValuesText } from '../core/configs/catalogue.js';
 import { topicConfigNumber, type ResolvedConfig } from '../core/configs/resolve.js';
-import type { BrokerInfo, ConsumedRecord, Engine, PartitionDescription } from '../core/engine.js';
+import type { BrokerInfo, ConsumedRecord, Engine, PartitionDescription, ProduceResult } from '../core/engine.js';
 import type { LogRecord } from '../core/log/records.js';
 import type { TopicImage } from '../core/metadata/image.js';
 import type { PartitionState } from '../core/metadata/records.js';
@@ -48,6 +49,18 @@ export function toLogRecord(
     value: encodeText(r.value),
     headers: (r.headers ?? []).map((h) => ({ key: h.key, value: encodeText(h.value) })),
     timestamp: r.timestamp ?? nowMs,
+  };
+}
+
+/** One partition's produce answer as the API shows it. */
+export function produceBatchView(r: ProduceResult): ProduceBatchResultView {
+  return {
+    partition: r.partition,
+    baseOffset: r.baseOffset,
+    errorCode: r.errorCode,
+    ...(r.errorMessage !== undefined ? { errorMessage: r.errorMessage } : {}),
+    leaderEpoch: r.leaderEpoch ?? -1,
+    appendedAtMs: r.appendTimeMs ?? -1,
   };
 }
 

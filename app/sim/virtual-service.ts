@@ -3,6 +3,7 @@
  * storage): the product's service exactly as the hosts build it, on a simulated cluster, for
  * tests and drills. Async calls fast-forward the virtual clock until the engine answers.
  */
+import { seededRandom } from '../core/random.js';
 import { createClusterService, type ClusterService, type ServiceLogger } from '../service/cluster-service.js';
 import { Simulation, type SimOptions } from './simulation.js';
 
@@ -33,6 +34,8 @@ export function createVirtualClusterService(options: VirtualClusterServiceOption
     ...(ff !== null ? { fastForwardMs: ff } : {}),
     // The simulation started the cluster before the service existed: its timeline so far.
     initialEvents: sim.events,
+    // The producer partitioner's sticky choices replay with the seed too.
+    random: seededRandom((options.seed ?? 1) ^ 0x5eed),
   });
   return { ...service, sim };
 }

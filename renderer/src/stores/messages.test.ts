@@ -72,6 +72,25 @@ describe('messages store against a real host', () => {
     expect(b[0]!.offset).toBe(a[0]!.offset! + 1);
   });
 
+  it('partitions each record of one produce by its own key, as Kafka’s default partitioner (murmur2) does', async () => {
+    await h.client.call('topics.create', { name: 'keyed', partitions: 12, replicationFactor: 3 });
+    await until(async () => (await h.client.call('topics.describe', { name: 'keyed' })).partitions.every((p) => p.leader >= 0));
+    const store = useMessagesStore();
+    const rows = await store.produce(form({ topic: 'keyed', key: 'order-{n}', value: 'v{n}', count: 5 }));
+    // murmur2("order-n") toPositive % 12, each record on its own key's partition, in the order sent.
+    expect(rows.map((r) => [r.key, r.partition, r.errorCode])).toEqual([
+      ['order-0', 4, 'NONE'],
+      ['order-1', 10, 'NONE'],
+      ['order-2', 3, 'NONE'],
+      ['order-3', 3, 'NONE'],
+      ['order-4', 2, 'NONE'],
+    ]);
+    // order-2 and order-3 share partition 3: consecutive offsets in one batch.
+    expect(rows[3]!.offset).toBe(rows[2]!.offset! + 1);
+    const read = await h.client.call('records.consume', { topic: 'keyed', partition: 3, offset: 0 });
+    expect(read.records.map((r) => r.key)).toEqual(['order-2', 'order-3']);
+  });
+
   it('shows Kafka’s error per record: an unknown partition, and acks=0 without an offset', async () => {
     const store = useMessagesStore();
     const bad = await store.produce(form({ partition: 7, count: 2 }));

@@ -1,7 +1,7 @@
 /**
- * The in-app producer and consumer (`records.produce`, `records.consume`). Produce sends one
- * batch (as Kafka's producer batches records for one partition) and shows an outcome per record:
- * its partition and offset, or the Kafka error that refused it; what the cluster acknowledged
+ * The in-app producer and consumer (`records.produce`, `records.consume`). Produce sends the
+ * records in one request; the partitioner places each by its own key (or the chosen partition
+ * takes them all) and the outcome shows per record: its partition and offset, or the Kafka error that refused it; what the cluster acknowledged
  * joins this session's ledger (the drills page checks it for loss). Consume reads from the
  * partition leader up to the high watermark; "load more" continues after the last record read.
  * The topic picker lists the shared topic list, live while the page shows.
@@ -18,7 +18,7 @@ import { useTopicsStore } from './topics.js';
 
 export interface ProduceForm {
   topic: string;
-  /** null: the partitioner chooses (by key hash, or round robin without a key). */
+  /** null: the partitioner chooses (murmur2 of each record's key; records without a key stick to one partition). */
   partition: number | null;
   acks: Acks;
   key: string;
@@ -116,19 +116,27 @@ export const useMessagesStore = defineStore('messages', () => {
         records: batch,
         timeoutMs: form.timeoutMs,
       });
-      const ok = r.errorCode === 'NONE';
-      const rows: RecordOutcome[] = batch.map((rec, i) => ({
-        id: ++rowIds,
-        request,
-        topic: form.topic,
-        partition: r.partition,
-        offset: ok && r.baseOffset >= 0 ? r.baseOffset + i : null,
-        acks: form.acks,
-        key: rec.key,
-        value: rec.value,
-        errorCode: r.errorCode,
-        ...(r.errorMessage ? { errorMessage: r.errorMessage } : {}),
-      }));
+      // Each record's own batch: without a partition, records spread by key over several.
+      const rows: RecordOutcome[] = [];
+      for (const b of r.batches) {
+        const ok = b.errorCode === 'NONE';
+        b.records.forEach((index, k) => {
+          const rec = batch[index]!;
+          rows[index] = {
+            id: 0,
+            request,
+            topic: form.topic,
+            partition: b.partition,
+            offset: ok && b.baseOffset >= 0 ? b.baseOffset + k : null,
+            acks: form.acks,
+            key: rec.key,
+            value: rec.value,
+            errorCode: b.errorCode,
+            ...(b.errorMessage ? { errorMessage: b.errorMessage } : {}),
+          };
+        });
+      }
+      for (const row of rows) row.id = ++rowIds;
       outcomes.value = [...rows, ...outcomes.value].slice(0, MAX_OUTCOMES);
       ledger.note(acknowledgedRecords(form.topic, form.acks, r, batch.map((rec) => rec.value)));
       return rows;

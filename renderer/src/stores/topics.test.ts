@@ -123,6 +123,14 @@ describe('topics store against a real host', () => {
     expect(created.configs['min.insync.replicas']).toBe('2');
     await until(() => store.names.has('events'));
 
+    // What the preview showed is what gets created, follower order included.
+    const request = { name: 'seen', partitions: 12, replicationFactor: 3 };
+    const seen = await store.preview(request);
+    const made = await store.create(request, seen);
+    expect(made.partitions.map((p) => p.replicas)).toEqual(seen.partitions.map((p) => p.replicas));
+    expect((await h.client.call('topics.describe', { name: 'seen' })).partitions.map((p) => p.replicas)).toEqual(seen.partitions.map((p) => p.replicas));
+    await h.client.call('topics.delete', { name: 'seen' });
+
     const explicit = await store.create({ name: 'pinned', assignments: [[1, 2], [2, 3]] });
     expect(explicit.partitions.map((p) => p.replicas)).toEqual([
       [1, 2],

@@ -83,9 +83,19 @@ export const useTopicsStore = defineStore('topics', () => {
     return client().call('topics.create', { ...topic, validateOnly: true });
   }
 
-  /** Create the topic; throws the engine's ClientError (Kafka's error name) when refused. */
-  async function create(topic: NewTopic): Promise<TopicView> {
-    const created = await client().call('topics.create', topic);
+  /**
+   * Create the topic; throws the engine's ClientError (Kafka's error name) when refused. With
+   * `previewed` (a preview of this request), exactly the placement the preview showed is created:
+   * the controller's placer picks at random (Kafka's StripedReplicaPlacer does too), so asking
+   * it again could place the followers differently. The preview's replica lists go as a manual
+   * assignment, as `kafka-topics --replica-assignment` would send them.
+   */
+  async function create(topic: NewTopic, previewed?: TopicView): Promise<TopicView> {
+    const request: NewTopic =
+      previewed && !topic.assignments
+        ? { name: topic.name, ...(topic.configs ? { configs: topic.configs } : {}), assignments: previewed.partitions.map((p) => [...p.replicas]) }
+        : topic;
+    const created = await client().call('topics.create', request);
     void query.refresh();
     return created;
   }

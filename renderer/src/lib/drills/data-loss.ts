@@ -29,11 +29,14 @@ export interface AcknowledgedRecord {
   appendedAtMs: number;
 }
 
-/** The records of one produce answer, if the cluster acknowledged them (else none). */
+/** The records of one produce answer the cluster acknowledged: those of each batch whose partition answered NONE. */
 export function acknowledgedRecords(topic: string, acks: Acks, result: ProduceResultView, values: (string | null)[]): AcknowledgedRecord[] {
-  if (acks === 0 || result.errorCode !== 'NONE' || result.baseOffset < 0) return [];
-  const { partition, baseOffset, leaderEpoch, appendedAtMs } = result;
-  return values.map((value, i) => ({ topic, partition, offset: baseOffset + i, value, acks, leaderEpoch, appendedAtMs }));
+  if (acks === 0) return [];
+  return result.batches.flatMap((b) => {
+    if (b.errorCode !== 'NONE' || b.baseOffset < 0) return [];
+    const { partition, baseOffset, leaderEpoch, appendedAtMs } = b;
+    return b.records.map((index, k) => ({ topic, partition, offset: baseOffset + k, value: values[index] ?? null, acks, leaderEpoch, appendedAtMs }));
+  });
 }
 
 /**
