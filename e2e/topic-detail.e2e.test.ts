@@ -186,6 +186,33 @@ describe('the topic detail page in Chromium against npm run serve', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it('between a kill and the fencing, says the leader is gone and when a new one is elected instead of "healthy"', async () => {
+    await api(host, 'clock.setScale', { scale: 1 });
+    const brokers = await api<{ id: number; state: string; isController: boolean }[]>(host, 'brokers.list', {});
+    for (const b of brokers.filter((x) => x.state !== 'running')) await api(host, 'brokers.start', { brokerId: b.id });
+    await expect.poll(async () => (await api<{ state: string }[]>(host, 'brokers.list', {})).every((b) => b.state === 'running'), { timeout: 30_000 }).toBe(true);
+    // A leader that does not host the controller: the fencing then comes broker.session.timeout.ms after the kill.
+    const controller = (await api<{ controllerId: number }>(host, 'cluster.describe', {})).controllerId;
+    const victim = brokers.map((b) => b.id).find((id) => id !== controller)!;
+    const others = brokers.map((b) => b.id).filter((id) => id !== victim);
+    await api(host, 'topics.create', { name: 'fencing', assignments: [[victim, ...others]] });
+    const { page, pageErrors } = await openConsole(browser, host, '/topics/fencing');
+    await goToTopic(page, 'fencing');
+    await expect.poll(() => text(page, 'partition-0-explainer'), { timeout: 15_000 }).toContain('healthy');
+
+    await api(host, 'brokers.kill', { brokerId: victim });
+    await expect.poll(() => page.getByTestId('partition-0').getAttribute('data-status'), { timeout: 8_000 }).toBe('leader-unreachable');
+    const said = await text(page, 'partition-0-explainer');
+    expect(said).not.toContain('is healthy');
+    expect(said).toContain(`The leader's process is gone (broker ${victim} is killed (its process died)); produce and fetch to it fail until broker.session.timeout.ms (9 s) passes`);
+    expect(said).toMatch(new RegExp(`a new leader is elected \\(broker ${others[0]}, the first live ISR member in replica order\\), at about .*\\d\\d:\\d\\d\\.\\d{3}`));
+    expect(await page.getByTestId('topic-health').textContent()).not.toContain('All partitions in sync');
+    await shot(page, 'killed-not-yet-fenced');
+    // Then the controller fences it and the metadata catches up with what the page said.
+    await expect.poll(() => text(page, 'partition-0-leader'), { timeout: 20_000 }).toBe(String(others[0]));
+    expect(pageErrors).toEqual([]);
+  });
+
   it('says so when the topic does not exist', async () => {
     const { page, pageErrors } = await openConsole(browser, host, '/topics/no-such-topic');
     await goToTopic(page, 'no-such-topic');

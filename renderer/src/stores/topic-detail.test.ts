@@ -52,11 +52,38 @@ describe('topic detail store against a real host', () => {
     await until(() => store.topic?.partitions[0]?.replicaStates.every((s) => s.logEndOffset === 3));
   });
 
-  it('after the leader’s broker is killed, shows the new leader, the shrunk ISR and why it is under-replicated', async () => {
+  it('after the leader’s broker is killed, says the leader is gone until the controller fences it, then shows the new leader, the shrunk ISR and why', async () => {
     const store = useTopicDetailStore();
     await store.open('orders');
     store.live(true);
+    // Real time: the ~9 s between the kill and the fencing is long enough to read.
+    await h.client.call('clock.setScale', { scale: 1 });
+    await until(() => store.topic?.partitions[0]?.leader === 1 && store.brokerMap.get(1)?.state === 'running');
+    const controllerWas = (await h.client.call('cluster.describe', {})).controllerId;
     expect(await store.killBroker(1)).toBe(true);
+    const killed = await until(() => (store.explanations.get(0)?.status === 'leader-unreachable' ? store.explanations.get(0) : null), 8_000);
+    // Kafka's metadata still names broker 1 leader with a full ISR: the explainer adds what is true.
+    expect(store.topic?.partitions[0]?.leader).toBe(1);
+    expect(killed.severity).toBe('error');
+    expect(killed.headline).not.toContain('healthy');
+    const said = killed.details.join(' ');
+    expect(said).toContain("The leader's process is gone (broker 1 is killed (its process died)); produce and fetch to it fail until");
+    // The controller fences a broker silent for broker.session.timeout.ms; a lost controller is replaced first.
+    expect(said).toContain(
+      controllerWas === 1
+        ? 'the brokers elect a new controller (broker 1 hosted the active one), broker.session.timeout.ms (9 s) passes after it takes over'
+        : 'broker.session.timeout.ms (9 s) passes without a heartbeat',
+    );
+    expect(said).toContain('a new leader is elected (broker 2, the first live ISR member in replica order)');
+    expect(said).not.toContain('acks=all writes succeed');
+    // Partition 1 (leader 2) has broker 1 as an in-sync follower that is gone.
+    expect(store.explanations.get(1)?.status).toBe('follower-unreachable');
+    expect(store.health.healthy).toBe(false);
+    expect(store.health.leaderUnreachable).toBe(1);
+    // Once a controller is known to be counting, the explainer names the time of the fencing.
+    const timed = await until(() => store.explanations.get(0)?.details.find((d) => d.includes('at about')), 8_000);
+    expect(timed).toMatch(/, at about .*\d\d:\d\d\.\d{3}/);
+    await h.client.call('clock.setScale', { scale: 60 });
     const p0 = await until(() => {
       const p = store.topic?.partitions[0];
       return p && p.leader !== 1 && p.leader !== -1 && !p.isr.includes(1) ? p : null;

@@ -32,6 +32,7 @@ const LISTED: ReadonlySet<EngineEvent['type']> = new Set([
   'config.changed',
   'topic.created',
   'broker.stateChanged',
+  'controller.changed',
 ]);
 const EVENT_CAP = 400;
 
@@ -81,6 +82,11 @@ export const useTopicDetailStore = defineStore('topic-detail', () => {
     const v = brokerDefaults.value('replica.lag.time.max.ms');
     return v === undefined ? null : Number(v);
   });
+  /** How long the controller waits for a silent broker's heartbeat before fencing it (read-only, static). */
+  const brokerSessionTimeoutMs = computed(() => {
+    const v = brokerDefaults.value('broker.session.timeout.ms');
+    return v === undefined ? null : Number(v);
+  });
   const configValue = (key: string): string | undefined => configs.value?.find((c) => c.name === key)?.value ?? topic.value?.configs[key];
   const minInsyncReplicas = computed(() => Number(configValue('min.insync.replicas') ?? '1') || 1);
   const uncleanLeaderElectionEnable = computed(() => configValue('unclean.leader.election.enable') === 'true');
@@ -100,6 +106,7 @@ export const useTopicDetailStore = defineStore('topic-detail', () => {
       minInsyncReplicas: minInsyncReplicas.value,
       uncleanLeaderElectionEnable: uncleanLeaderElectionEnable.value,
       replicaLagTimeMaxMs: replicaLagTimeMaxMs.value,
+      brokerSessionTimeoutMs: brokerSessionTimeoutMs.value,
       events: events.data.value,
     };
     for (const p of t.partitions) out.set(p.partition, explainPartition(p, ctx));
@@ -111,13 +118,25 @@ export const useTopicDetailStore = defineStore('topic-detail', () => {
     let underReplicated = 0;
     let underMinIsr = 0;
     let lagging = 0;
+    let leaderUnreachable = 0;
+    let followerUnreachable = 0;
     for (const x of explanations.value.values()) {
+      if (x.flags.includes('leader-unreachable')) leaderUnreachable++;
+      if (x.flags.includes('follower-unreachable')) followerUnreachable++;
       if (x.flags.includes('lagging')) lagging++;
       if (x.flags.includes('offline')) offline++;
       if (x.flags.includes('under-replicated')) underReplicated++;
       if (x.flags.includes('under-min-isr')) underMinIsr++;
     }
-    return { offline, underReplicated, underMinIsr, lagging, healthy: offline + underReplicated + underMinIsr === 0 };
+    return {
+      offline,
+      underReplicated,
+      underMinIsr,
+      lagging,
+      leaderUnreachable,
+      followerUnreachable,
+      healthy: offline + underReplicated + underMinIsr + leaderUnreachable + followerUnreachable === 0,
+    };
   });
 
   function merged(list: readonly EngineEvent[], incoming: readonly EngineEvent[]): EngineEvent[] {
@@ -141,6 +160,8 @@ export const useTopicDetailStore = defineStore('topic-detail', () => {
       const t = topic.value;
       return !!t && t.partitions.some((p) => p.replicas.includes(e.brokerId));
     }
+    // When the controller fences a dead broker depends on whether it has to be elected first.
+    if (e.type === 'controller.changed') return true;
     return topicOf(e) === name.value;
   }
 

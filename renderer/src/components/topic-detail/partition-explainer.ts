@@ -8,12 +8,17 @@
  *     replica.lag.time.max.ms, or at once when the controller fences its broker;
  *   - acks=all is refused with NOT_ENOUGH_REPLICAS while |ISR| < min(min.insync.replicas, RF);
  *   - with no live ISR member the partition is offline unless unclean election is allowed;
- *   - after an unclean election the partition is RECOVERING until the new leader settles.
+ *   - after an unclean election the partition is RECOVERING until the new leader settles;
+ *   - a broker whose process died stays leader and ISR member in the metadata until the
+ *     controller fences it (broker.session.timeout.ms without a heartbeat): the explainer says so
+ *     rather than repeat "in sync" (broker-trouble.ts).
  * Pure: no Vue, no DOM, no client, so the store and the components share it.
  */
 import type { BrokerView, EngineEvent, PartitionView } from '../../../../app/api/contract.js';
-import type { ChangeReasonView } from '../../../../app/api/events.js';
 import { clusterTime, duration } from '../../lib/format.js';
+import { brokerAlive, brokerTrouble, reasonText, unfencedDeadBroker, type UnfencedDeadBroker } from './broker-trouble.js';
+
+export { brokerAlive, brokerTrouble, reasonText } from './broker-trouble.js';
 
 export interface ExplainContext {
   /** Brokers by id (state, isolated, fetcherStalled). */
@@ -24,11 +29,24 @@ export interface ExplainContext {
   uncleanLeaderElectionEnable: boolean;
   /** The broker config replica.lag.time.max.ms; null until read. */
   replicaLagTimeMaxMs: number | null;
+  /** The controller's broker.session.timeout.ms (how long a silent broker stays unfenced); null until read. */
+  brokerSessionTimeoutMs: number | null;
   /** Recent events of this topic, oldest first (the explainer picks this partition's). */
   events: readonly EngineEvent[];
 }
 
-export type PartitionStatus = 'offline' | 'under-min-isr' | 'recovering' | 'under-replicated' | 'lagging' | 'reassigning' | 'healthy';
+export type PartitionStatus =
+  | 'offline'
+  /** The metadata names a leader whose broker is gone and not fenced yet: nothing can produce or fetch. */
+  | 'leader-unreachable'
+  | 'under-min-isr'
+  | 'recovering'
+  | 'under-replicated'
+  /** An ISR follower's broker is gone and not fenced yet: acks=all writes wait for it. */
+  | 'follower-unreachable'
+  | 'lagging'
+  | 'reassigning'
+  | 'healthy';
 
 export interface PartitionExplanation {
   /** The worst state, for the badge and the alert's colour. */
@@ -39,58 +57,6 @@ export interface PartitionExplanation {
   headline: string;
   /** One plain sentence each. */
   details: string[];
-}
-
-/** Whether a broker can serve: its process runs, it is registered and unfenced, its links are up. */
-export function brokerAlive(b: BrokerView | undefined): boolean {
-  return !!b && b.state === 'running' && !b.isolated;
-}
-
-/** What is wrong with a broker, as a clause ("broker 3 is killed"), or null when it is fine. */
-export function brokerTrouble(id: number, b: BrokerView | undefined): string | null {
-  if (!b) return `broker ${id} is not a member of the cluster`;
-  switch (b.state) {
-    case 'killed':
-      return `broker ${id} is killed (its process died)`;
-    case 'power-lost':
-      return `broker ${id} lost power`;
-    case 'stopped':
-      return `broker ${id} is stopped`;
-    case 'storage-failed':
-      return `broker ${id}'s storage failed`;
-    case 'fenced':
-      return `broker ${id} is fenced by the controller (no heartbeat, or still catching up after a restart)`;
-    case 'starting':
-      return `broker ${id} is starting`;
-    case 'controlled-shutdown':
-      return `broker ${id} is in controlled shutdown`;
-    case 'running':
-      if (b.isolated) return `broker ${id} is isolated (its network links are cut)`;
-      if (b.fetcherStalled) return `broker ${id}'s replica fetchers are stalled (it heartbeats but does not fetch)`;
-      return null;
-  }
-}
-
-/** Why a leader or ISR changed, as a clause ("… because <clause>"). */
-const REASON_TEXT: Record<ChangeReasonView, string> = {
-  create: 'the topic was created',
-  'isr-shrink': 'the leader found it had not caught up within replica.lag.time.max.ms',
-  'isr-expand': 'a follower caught up',
-  'broker-fenced': 'the controller fenced its broker (no heartbeat within broker.session.timeout.ms)',
-  'broker-unfenced': 'a broker came back',
-  'controlled-shutdown': 'its broker began a controlled shutdown',
-  'broker-reregistered': 'its broker registered again after a restart',
-  'preferred-election': 'a preferred leader election ran',
-  'auto-rebalance': 'the automatic leader rebalance ran',
-  'unclean-election': 'an unclean election chose a leader from outside the ISR',
-  reassignment: 'a reassignment changed the replicas',
-  'reassignment-cancel': 'a reassignment was cancelled',
-  'config-change': 'a config changed',
-};
-
-/** A ChangeReasonView as a clause. */
-export function reasonText(reason: ChangeReasonView): string {
-  return REASON_TEXT[reason] ?? reason;
 }
 
 function list(ids: readonly number[]): string {
@@ -161,6 +127,35 @@ export function explainPartition(p: PartitionView, ctx: ExplainContext): Partiti
     details.push('Until then producers cannot write to it (their records wait for a leader and time out) and consumers cannot read it.');
   }
 
+  // ---- a leader or ISR member whose broker is gone but not fenced yet (Kafka's metadata still lists it)
+  const dead = (id: number): UnfencedDeadBroker | null => unfencedDeadBroker(id, ctx.brokers.get(id), ctx.events, ctx.brokerSessionTimeoutMs);
+  const sessionRule = ctx.brokerSessionTimeoutMs !== null ? `broker.session.timeout.ms (${duration(ctx.brokerSessionTimeoutMs)})` : 'broker.session.timeout.ms';
+  const at = (d: UnfencedDeadBroker): string => (d.fenceAtMs !== null ? `, at about ${clusterTime(d.fenceAtMs)}` : '');
+  const leaderDead = p.leader !== -1 ? dead(p.leader) : null;
+  const deadFollowers = p.isr.filter((id) => id !== p.leader).map(dead).filter((d): d is UnfencedDeadBroker => d !== null);
+  if (leaderDead) {
+    flags.push('leader-unreachable');
+    const successor = p.replicas.find((id) => id !== p.leader && p.isr.includes(id) && brokerAlive(ctx.brokers.get(id)));
+    const next =
+      successor !== undefined
+        ? `a new leader is elected (broker ${successor}, the first live ISR member in replica order)`
+        : ctx.uncleanLeaderElectionEnable
+          ? 'the controller looks for a new leader (no other ISR member is live: only an unclean election can choose one)'
+          : 'the partition goes offline (no other ISR member is live, and unclean election is off)';
+    const wait = leaderDead.controllerLost
+      ? `the brokers elect a new controller (broker ${p.leader} hosted the active one), ${sessionRule} passes after it takes over`
+      : `${sessionRule} passes without a heartbeat`;
+    details.push(
+      `The leader's process is gone (${leaderDead.trouble}); produce and fetch to it fail until ${wait} and ${next}${at(leaderDead)}. Until the controller fences it, Kafka's metadata still names broker ${p.leader} as leader and every ISR member as in sync.`,
+    );
+  }
+  for (const d of deadFollowers) {
+    flags.push('follower-unreachable');
+    details.push(
+      `${d.trouble.charAt(0).toUpperCase()}${d.trouble.slice(1)}, but it stays in the ISR until the controller fences it (${sessionRule} without a heartbeat${at(d)}); until then acks=all writes wait for it and the high watermark cannot pass its log end.`,
+    );
+  }
+
   // ---- RECOVERING after an unclean election
   if (p.leaderRecoveryState === 'RECOVERING') {
     flags.push('recovering');
@@ -204,7 +199,7 @@ export function explainPartition(p: PartitionView, ctx: ExplainContext): Partiti
     p.leader === -1
       ? []
       : p.isr
-          .filter((id) => id !== p.leader)
+          .filter((id) => id !== p.leader && !deadFollowers.some((d) => d.brokerId === id))
           .map((id) => ({ id, leo: p.replicaStates.find((r) => r.brokerId === id)?.logEndOffset ?? null, trouble: brokerTrouble(id, ctx.brokers.get(id)) }))
           .filter((f) => f.leo !== null && f.leo < leaderLeo);
   if (laggingIsr.length > 0 && p.highWatermark < leaderLeo) {
@@ -216,14 +211,14 @@ export function explainPartition(p: PartitionView, ctx: ExplainContext): Partiti
     );
   }
 
-  // ---- acks=all: ISR size vs the effective min ISR
-  if (p.leader !== -1) {
+  // ---- acks=all: ISR size vs the effective min ISR (moot while the leader cannot be reached)
+  if (p.leader !== -1 && !leaderDead) {
     if (p.isr.length < effMin) {
       flags.push('under-min-isr');
       details.push(
         `acks=all writes fail with NOT_ENOUGH_REPLICAS: the ISR has ${plural(p.isr.length, 'member')} but ${minText}. acks=1 and acks=0 writes are still appended by the leader, but the high watermark stays at ${p.highWatermark}, so consumers do not see them until the ISR grows back.`,
       );
-    } else {
+    } else if (deadFollowers.length === 0) {
       const spare = p.isr.length - effMin;
       details.push(
         `acks=all writes succeed: the ISR has ${plural(p.isr.length, 'member')} and ${minText}` +
@@ -264,12 +259,15 @@ export function explainPartition(p: PartitionView, ctx: ExplainContext): Partiti
     );
   }
 
-  const order: PartitionStatus[] = ['offline', 'under-min-isr', 'recovering', 'under-replicated', 'lagging', 'reassigning'];
+  const order: PartitionStatus[] = ['offline', 'leader-unreachable', 'under-min-isr', 'recovering', 'under-replicated', 'follower-unreachable', 'lagging', 'reassigning'];
   const status = order.find((s) => flags.includes(s)) ?? 'healthy';
   let headline: string;
   switch (status) {
     case 'offline':
       headline = `${name} is offline: it has no leader.`;
+      break;
+    case 'leader-unreachable':
+      headline = `${name}'s leader, broker ${p.leader}, is down: produce and fetch fail until the controller fences it and elects another.`;
       break;
     case 'under-min-isr':
       headline = `${name} is under min ISR: acks=all writes are refused.`;
@@ -279,6 +277,9 @@ export function explainPartition(p: PartitionView, ctx: ExplainContext): Partiti
       break;
     case 'under-replicated':
       headline = `${name} is under-replicated: ${p.isr.length} of ${p.replicas.length} replicas are in sync.`;
+      break;
+    case 'follower-unreachable':
+      headline = `${name} has an in-sync follower that is down: the controller has not fenced broker ${deadFollowers.map((d) => d.brokerId).join(', ')} yet.`;
       break;
     case 'lagging':
       headline = `${name} has an in-sync follower that is not keeping up: the high watermark is held back.`;
@@ -291,6 +292,6 @@ export function explainPartition(p: PartitionView, ctx: ExplainContext): Partiti
       details.unshift(`The high watermark (${p.highWatermark}) is the smallest log end among the ISR; consumers read below it.`);
   }
   if (status === 'under-min-isr' && flags.includes('under-replicated')) headline = `${name} is under-replicated and under min ISR: acks=all writes are refused.`;
-  const severity = status === 'healthy' ? 'success' : status === 'offline' || status === 'under-min-isr' ? 'error' : status === 'reassigning' ? 'info' : 'warning';
+  const severity = status === 'healthy' ? 'success' : status === 'offline' || status === 'leader-unreachable' || status === 'under-min-isr' ? 'error' : status === 'reassigning' ? 'info' : 'warning';
   return { status, flags, severity, headline, details };
 }
