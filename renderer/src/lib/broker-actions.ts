@@ -116,7 +116,12 @@ const TABLE: BrokerActionSpec[] = [
     label: 'Remove',
     kafka: 'Unregisters a stopped broker from the cluster. Kafka refuses while it still hosts replicas: drain it first with a balance plan that excludes it.',
     done: 'removed from the cluster',
-    unavailable: (b) => (isAlive(b) ? `Broker ${b.id} is running: shut it down before removing it.` : null),
+    unavailable: (b) =>
+      isAlive(b)
+        ? `Broker ${b.id} is running: shut it down before removing it.`
+        : b.partitionCount > 0
+          ? `Broker ${b.id} still hosts ${b.partitionCount} replica${b.partitionCount === 1 ? '' : 's'}: drain it first (Balance, excluding broker ${b.id}), then remove it.`
+          : null,
     confirm: (b) => `Remove broker ${b.id} from the cluster? It must host no replicas.`,
     danger: true,
   },
