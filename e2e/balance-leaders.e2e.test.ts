@@ -107,6 +107,22 @@ describe('Balance and Leaders pages in Chromium against npm run serve', () => {
     expect(after).toBeGreaterThan(before);
     expect(await page.getByTestId('suggested-moves').locator('tbody tr').count()).toBeGreaterThan(0);
     expect(await page.getByTestId('goals-table').textContent()).toContain('ReplicaDistributionGoal');
+    // The goals' figures add up to the plan's totals (each net move credited to one goal).
+    const sum = async (testId: string): Promise<number> => (await page.getByTestId(testId).allTextContents()).reduce((n, t) => n + Number(t), 0);
+    const replicaMoves = Number(await page.getByTestId('suggest-replica-moves').textContent());
+    const leaderChanges = Number(await page.getByTestId('suggest-leader-changes').textContent());
+    expect(replicaMoves).toBeGreaterThan(0);
+    expect(await sum('goal-replica-moves')).toBe(replicaMoves);
+    expect(await sum('goal-leader-changes')).toBe(leaderChanges);
+    expect(Number(await page.getByTestId('goals-total-replica-moves').textContent())).toBe(replicaMoves);
+    // Broker 4 joined without a rack beside brokers on racks: the plan says what it cannot judge.
+    expect(await page.getByTestId('plan-warning').textContent()).toContain('Broker 4 has no broker.rack while broker 1, 2, 3 have one');
+    expect(await page.getByTestId('goal-reason-RackAwareGoal').textContent()).toContain('Met only as far as racks are known');
+    // A goal left unmet says why; a soft one is not shown as an error.
+    for (const row of await page.getByTestId('goals-table').locator('tbody tr').all()) {
+      const text = (await row.textContent()) ?? '';
+      if (/violated|not met/.test(text)) expect(await row.locator('[data-testid^="goal-reason-"]').count()).toBe(1);
+    }
     await shot(page, 'suggestion');
 
     await page.getByTestId('execute-suggestion').click();
@@ -178,13 +194,25 @@ describe('Balance and Leaders pages in Chromium against npm run serve', () => {
     const row = page.getByTestId(`preview-count-${b}`).locator('td');
     expect(await row.nth(1).textContent()).toBe('0');
     expect(Number(await row.nth(2).textContent())).toBeGreaterThan(0);
+    // Each partition that changes reads "leader now → after"; no raw "NONE" code.
+    const preview = page.getByTestId('election-preview');
+    const moves = (await preview.getByTestId('election-leaders').allTextContents()).map((t) => t.trim());
+    expect(moves).toHaveLength(before.notPreferred.length);
+    for (const m of moves) expect(m).toMatch(new RegExp(`^\\d → ${b}$`));
+    expect(await preview.textContent()).not.toMatch(/\bNONE\b/);
+    expect(await preview.getByTestId('election-unchanged').textContent()).toContain(`${9 - before.notPreferred.length} partitions are already led by their preferred replica (Kafka answers ELECTION_NOT_NEEDED)`);
     await shot(page, 'leaders-preview');
 
     await page.getByTestId('run-election').click();
     await page.getByRole('button', { name: 'Confirm' }).click();
     await page.getByTestId('election-results').waitFor();
     expect(await page.getByTestId('election-results').locator('[data-error-code="NONE"]').count()).toBe(before.notPreferred.length);
-    expect(await page.getByTestId('election-results').locator('[data-error-code="ELECTION_NOT_NEEDED"]').count()).toBe(9 - before.notPreferred.length);
+    // The partitions already on their preferred leader are folded into one line until asked for.
+    const results = page.getByTestId('election-results');
+    expect(await results.locator('[data-error-code="ELECTION_NOT_NEEDED"]').count()).toBe(0);
+    expect(await results.textContent()).not.toMatch(/\bNONE\b/);
+    await results.getByTestId('election-unchanged-toggle').click();
+    await expect.poll(() => results.locator('[data-error-code="ELECTION_NOT_NEEDED"]').count()).toBe(9 - before.notPreferred.length);
     await page.getByTestId('not-preferred-empty').waitFor();
     await expect.poll(async () => Number(await page.getByTestId(`leaders-of-${b}`).textContent())).toBeGreaterThan(0);
     await shot(page, 'leaders-elected');

@@ -166,6 +166,8 @@ export interface ElectionResultView {
   partition: number;
   /** The leader after the election (or that it would elect, with validateOnly); -1 when none. */
   leader: number;
+  /** The leader before the election; -1 when the partition had none. */
+  previousLeader: number;
   /** `NONE`, or why this partition was not elected (`ELECTION_NOT_NEEDED`, …). */
   errorCode: KafkaErrorName;
   message?: string;
@@ -434,6 +436,10 @@ export interface SettingChangeView {
   from: string | null;
   to: string | null;
   topic?: string;
+  /** What Kafka allows for this change when it is not simply applied (e.g. a partition count cannot shrink). */
+  note?: string;
+  /** Kafka cannot make this change at all (e.g. fewer partitions than the topic has). */
+  impossible?: boolean;
 }
 
 /** A config change a plan makes. */
@@ -489,10 +495,26 @@ export interface BalanceGoalView {
   name: BalanceGoalName;
   hard: boolean;
   status: BalanceGoalStatus;
-  /** Actions this goal applied (replica moves + leadership moves). */
+  /**
+   * Actions this goal applied while optimising (replica moves + leadership moves). A later goal
+   * may move the same replica again or undo it, so these do not add up to the plan's totals;
+   * `planReplicaMoves` and `planLeaderChanges` do.
+   */
   moves: number;
   replicaMoves: number;
   leadershipMoves: number;
+  /**
+   * The plan's replica moves credited to this goal: each replica the plan adds counts for the
+   * goal that last moved it there. Summed over the goals: the plan's `replicaMoves`.
+   */
+  planReplicaMoves: number;
+  /**
+   * The plan's leader changes credited to this goal (the goal that last changed that partition's
+   * leader, by a leadership move or by moving the leader's replica). Summed: `leaderChanges.length`.
+   */
+  planLeaderChanges: number;
+  /** Why the goal is not met (which brokers or partitions stay outside it), or a caveat on "satisfied"; null when none. */
+  reason: string | null;
   /** The goal's band per alive, non-excluded broker, when it has a single one. */
   band: { lower: number; upper: number } | null;
 }
@@ -549,4 +571,6 @@ export interface BalancePlanView {
   balancedness: { before: number; after: number };
   /** In priority order. */
   goals: BalanceGoalView[];
+  /** What the plan cannot judge, in plain words (e.g. brokers without `broker.rack` beside brokers with one). */
+  warnings: string[];
 }

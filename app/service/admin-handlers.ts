@@ -105,12 +105,12 @@ export function adminHandlers(engine: Engine): AdminHandlers {
       const before = leaderCounts();
       const after = { ...before };
       const results: ElectionResultView[] = engine.electLeaders(type, partitions, true).map((r) => {
+        const old = image.topicsByName.get(r.topic)?.partitions.get(r.partition)?.leader ?? -1;
         if (r.errorCode === 'NONE') {
-          const old = image.topicsByName.get(r.topic)?.partitions.get(r.partition)?.leader ?? -1;
           if (old >= 0) after[String(old)] = (after[String(old)] ?? 1) - 1;
           after[String(r.leader)] = (after[String(r.leader)] ?? 0) + 1;
         }
-        return { topic: r.topic, partition: r.partition, leader: r.leader, errorCode: r.errorCode, ...(r.message !== undefined ? { message: r.message } : {}) };
+        return { topic: r.topic, partition: r.partition, leader: r.leader, previousLeader: old, errorCode: r.errorCode, ...(r.message !== undefined ? { message: r.message } : {}) };
       });
       return { results, leadersBefore: before, leadersAfter: after };
     },

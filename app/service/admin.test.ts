@@ -89,7 +89,11 @@ describe('admin operations on a real data directory', () => {
     expect(preview.leadersBefore).toEqual({ 1: 0, 2: 2, 3: 1 });
     expect(preview.leadersAfter).toEqual({ 1: 1, 2: 1, 3: 1 });
     expect(s.sim.partition('t', 0).leader).toBe(2); // a preview changes nothing
-    await ok(s.call('leaders.elect', { type: 'preferred' }));
+    // Each outcome names the leader now and after: the console shows "2 → 1", not an error code.
+    expect(preview.results.find((r) => r.partition === 0)).toMatchObject({ previousLeader: 2, leader: 1, errorCode: 'NONE' });
+    expect(preview.results.find((r) => r.partition === 1)).toMatchObject({ previousLeader: 2, leader: 2, errorCode: 'ELECTION_NOT_NEEDED' });
+    const elected = await ok(s.call('leaders.elect', { type: 'preferred' }));
+    expect(elected.find((r) => r.partition === 0)).toMatchObject({ previousLeader: 2, leader: 1, errorCode: 'NONE' });
     expect((await ok(s.call('leaders.balance', {}))).notPreferred).toEqual([]);
   });
 

@@ -260,14 +260,18 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
       return configEntryViews(resource.type, describeConfigs(resource.type, resource.name, validateOnly ? set : {}));
     },
 
-    'leaders.elect': ({ type, partitions, validateOnly }) =>
-      engine.electLeaders(type, partitions, validateOnly ?? false).map((r) => ({
+    'leaders.elect': ({ type, partitions, validateOnly }) => {
+      // Read before the election changes them.
+      const before = new Map([...image.allPartitions()].map(({ topic, state }) => [`${topic.name}/${state.partition}`, state.leader]));
+      return engine.electLeaders(type, partitions, validateOnly ?? false).map((r) => ({
         topic: r.topic,
         partition: r.partition,
         leader: r.leader,
+        previousLeader: before.get(`${r.topic}/${r.partition}`) ?? -1,
         errorCode: r.errorCode,
         ...(r.message !== undefined ? { message: r.message } : {}),
-      })),
+      }));
+    },
 
     'reassignments.execute': ({ partitions, throttleBytesPerSec }) =>
       engine

@@ -56,6 +56,15 @@ function bandSatisfied(state: ClusterState, value: Value, band: Band): boolean {
   return state.brokers.every((b) => (b.drain ? value(b) <= 0 : inBand(value(b), band)));
 }
 
+/** The brokers outside a band, in words: "broker 5 holds 2 (band 10–14)"; null when none. */
+function outsideBand(state: ClusterState, value: Value, band: Band, what: string): string | null {
+  const fmt = (n: number): string => String(Number.isInteger(n) ? n : Math.round(n * 100) / 100);
+  const out = state.brokers.filter((b) => (b.drain ? value(b) > 0 : !inBand(value(b), band)));
+  if (out.length === 0) return null;
+  const shown = out.slice(0, 4).map((b) => `broker ${b.id} ${b.drain ? 'is drained but still holds' : 'holds'} ${fmt(value(b))} ${what}`);
+  return `${shown.join(', ')}${out.length > 4 ? ` and ${out.length - 4} more brokers` : ''} (band ${fmt(band.lower)}–${fmt(band.upper)} per broker).`;
+}
+
 function candidateVariance(state: ClusterState, value: Value, drainLoaded: (b: BrokerLoad) => boolean): number | null {
   if (state.brokers.some((b) => b.drain && drainLoaded(b))) return null;
   return variance(state.candidates.map(value));
@@ -147,11 +156,17 @@ abstract class SingleBandGoal implements Goal {
   satisfied(): boolean {
     return bandSatisfied(this.state, (b) => this.value(b), this.band);
   }
+  /** What the value counts, for `unmet` ("replicas", "bytes", "leaders"). */
+  protected abstract readonly unit: string;
+  unmet(): string | null {
+    return outsideBand(this.state, (b) => this.value(b), this.band, this.unit);
+  }
 }
 
 export class ReplicaDistributionGoal extends SingleBandGoal {
   readonly name = 'ReplicaDistributionGoal';
   readonly leadershipAmount = 0;
+  protected readonly unit = 'replicas';
   constructor(state: ClusterState, threshold: number, settle: boolean) {
     const avg = avgOver(state, sum(state, (b) => b.replicas.size));
     const band = countBand(avg, threshold);
@@ -175,6 +190,7 @@ export class ReplicaDistributionGoal extends SingleBandGoal {
 export class DiskUsageDistributionGoal extends SingleBandGoal {
   readonly name = 'DiskUsageDistributionGoal';
   readonly leadershipAmount = 0;
+  protected readonly unit = 'bytes';
   constructor(state: ClusterState, threshold: number) {
     const band = resourceBand(avgOver(state, sum(state, (b) => b.bytes)), threshold);
     super(state, band, band);
@@ -266,6 +282,13 @@ export class TopicReplicaDistributionGoal implements Goal {
   satisfied(): boolean {
     return this.state.topics.every((t) => bandSatisfied(this.state, this.count(t), this.bands.get(t)!));
   }
+  unmet(): string | null {
+    const off = this.state.topics.flatMap((t) => {
+      const why = outsideBand(this.state, this.count(t), this.bands.get(t)!, `replicas of ${t}`);
+      return why ? [why] : [];
+    });
+    return off.length === 0 ? null : `${off.slice(0, 2).join(' ')}${off.length > 2 ? ` ${off.length - 2} more topics likewise.` : ''}`;
+  }
   statistic(): number | null {
     if (this.state.brokers.some((b) => b.drain && b.replicas.size > 0)) return null;
     return this.state.topics.reduce((n, t) => n + variance(this.state.candidates.map(this.count(t))), 0);
@@ -283,6 +306,7 @@ export class TopicReplicaDistributionGoal implements Goal {
 export class LeaderReplicaDistributionGoal extends SingleBandGoal {
   readonly name = 'LeaderReplicaDistributionGoal';
   readonly leadershipAmount = 1;
+  protected readonly unit = 'leaders';
   constructor(state: ClusterState, threshold: number, settle: boolean) {
     const avg = avgOver(state, sum(state, (b) => b.leaders));
     const band = countBand(avg, threshold);

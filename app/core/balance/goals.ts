@@ -31,6 +31,8 @@ export interface Goal {
   /** Veto on a move proposed by a lower-priority goal (§4.5 step 4). */
   accepts(a: Action): boolean;
   satisfied(): boolean;
+  /** When not satisfied: what stays outside the goal, in words ("broker 5 holds 2, band 10–14"). */
+  unmet(): string | null;
   /** What the goal's optimisation must not make worse; null when it cannot be compared (draining). */
   statistic(): number | null;
   optimize(run: Runner): void;
@@ -39,6 +41,10 @@ export interface Goal {
 /** Applies actions for the goal being optimised, with the goals optimised before it as vetoes. */
 export class Runner {
   readonly prior: Goal[] = [];
+  /** Per "partition index:broker": the goal that last moved a replica of that partition onto that broker. */
+  readonly replicaPlacedBy = new Map<string, Goal>();
+  /** Per partition index: the goal that last changed its leader. */
+  readonly leaderSetBy = new Map<number, Goal>();
   constructor(
     readonly state: ClusterState,
     readonly leadersOnly: boolean,
@@ -48,9 +54,17 @@ export class Runner {
     if (a.kind !== 'leadership' && this.leadersOnly) return false;
     if (!this.state.legit(a) || !goal.selfAccepts(a)) return false;
     for (const g of this.prior) if (!g.accepts(a)) return false;
+    const leaders = replicaMovesOf(a).filter((m) => m.p.leader === m.from).map((m) => m.p.index);
     this.state.apply(a);
-    if (a.kind === 'leadership') goal.leadershipMoves++;
-    else goal.replicaMoves += replicaMovesOf(a).length;
+    if (a.kind === 'leadership') {
+      goal.leadershipMoves++;
+      this.leaderSetBy.set(a.p.index, goal);
+    } else {
+      goal.replicaMoves += replicaMovesOf(a).length;
+      for (const m of replicaMovesOf(a)) this.replicaPlacedBy.set(`${m.p.index}:${m.to}`, goal);
+      // Moving the leader's replica moves leadership with it.
+      for (const index of leaders) this.leaderSetBy.set(index, goal);
+    }
     return true;
   }
 }
@@ -97,6 +111,7 @@ abstract class BaseGoal implements Goal {
   abstract selfAccepts(a: Action): boolean;
   abstract accepts(a: Action): boolean;
   abstract satisfied(): boolean;
+  abstract unmet(): string | null;
   abstract statistic(): number | null;
   abstract optimize(run: Runner): void;
 }
@@ -124,6 +139,13 @@ export class RackAwareGoal extends BaseGoal {
 
   satisfied(): boolean {
     return this.statistic() === 0;
+  }
+
+  unmet(): string | null {
+    const crowded = this.state.partitions.filter((p) => this.state.rackExcess(p.replicas) > 0);
+    if (crowded.length === 0) return null;
+    const first = crowded[0]!;
+    return `${crowded.length} partition${crowded.length === 1 ? '' : 's'} still put more replicas in one rack than the racks allow (e.g. ${first.topic}-${first.partition} on brokers ${first.replicas.join(', ')}).`;
   }
 
   statistic(): number {
@@ -177,6 +199,11 @@ export class ReplicaCapacityGoal extends BaseGoal {
 
   satisfied(): boolean {
     return this.statistic() === 0;
+  }
+
+  unmet(): string | null {
+    const over = this.state.brokers.filter((b) => b.alive && b.replicas.size > this.cap);
+    return over.length === 0 ? null : `${over.map((b) => `broker ${b.id} holds ${b.replicas.size} replicas`).join(', ')}, above the cap of ${this.cap} per broker.`;
   }
 
   statistic(): number {

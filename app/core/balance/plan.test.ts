@@ -75,6 +75,39 @@ describe('balance.plan', () => {
     expect(again.goals.every((g) => g.status === 'satisfied')).toBe(true);
   });
 
+  it("credits each of the plan's replica moves and leader changes to one goal, so the goals' figures add up to the totals", () => {
+    const model = { brokers: brokersOf([1, 2, 3, 4, 5, 6], (id) => (id <= 3 ? 'a' : 'b')), partitions: [...partitionsOf('t', 30, 3, [1, 2, 3], 1000), ...partitionsOf('u', 12, 2, [1, 4], 50)] };
+    const plan = planBalance(model);
+    expect(plan.replicaMoves).toBeGreaterThan(0);
+    expect(plan.goals.reduce((n, g) => n + g.planReplicaMoves, 0)).toBe(plan.replicaMoves);
+    expect(plan.goals.reduce((n, g) => n + g.planLeaderChanges, 0)).toBe(plan.leaderChanges.length);
+    // The actions applied along the way can exceed the net figures (a later goal may move a replica again).
+    expect(plan.goals.reduce((n, g) => n + g.replicaMoves, 0)).toBeGreaterThanOrEqual(plan.replicaMoves);
+  });
+
+  it('warns when some brokers have a rack and others none, and says RackAwareGoal is met only as far as racks are known', () => {
+    const model = { brokers: brokersOf([1, 2, 3, 4], (id) => (id <= 3 ? `rack-${id}` : null)), partitions: partitionsOf('t', 12, 3, [1, 2, 3]) };
+    const plan = planBalance(model);
+    expect(plan.warnings).toHaveLength(1);
+    expect(plan.warnings[0]).toContain('Broker 4 has no broker.rack while broker 1, 2, 3 have one');
+    const rack = plan.goals.find((g) => g.name === 'RackAwareGoal')!;
+    expect(rack.status).not.toBe('violated');
+    expect(rack.reason).toContain('Met only as far as racks are known');
+    expect(planBalance({ ...model, brokers: brokersOf([1, 2, 3, 4], (id) => `rack-${id}`) }).warnings).toEqual([]);
+  });
+
+  it('says why a soft goal stays violated: which brokers are outside its band', () => {
+    // Two brokers hold everything and a third only one replica; leadership cannot move off the only in-sync replicas.
+    const model = {
+      brokers: brokersOf([1, 2, 3]),
+      partitions: Array.from({ length: 9 }, (_, p) => ({ topic: 't', partition: p, replicas: [1, 2], leader: 1, isr: [1], bytes: 0 })),
+    };
+    const plan = planBalance(model, { leadersOnly: true });
+    const leaders = plan.goals.find((g) => g.name === 'LeaderReplicaDistributionGoal')!;
+    expect(leaders.status).toBe('violated');
+    expect(leaders.reason).toMatch(/^broker 1 holds 9 leaders.*\(band \d+–\d+ per broker\)\. A soft goal: /);
+  });
+
   it('is deterministic: the same state, in any input order, gives the same plan', () => {
     const model = { brokers: brokersOf([1, 2, 3, 4, 5]), partitions: [...partitionsOf('a', 12, 2, [1, 2]), ...partitionsOf('b', 7, 3, [1, 2, 3], 500)] };
     const shuffled = { brokers: [...model.brokers].reverse(), partitions: [...model.partitions].reverse() };
@@ -189,6 +222,7 @@ describe('balance.plan', () => {
       selfAccepts: () => false,
       accepts: () => true,
       satisfied: () => true,
+      unmet: () => null,
       statistic: () => stat,
       optimize: () => {
         stat = 2;
@@ -242,6 +276,10 @@ describe('balance.plan', () => {
           }
         }
         expect(plan.balancedness.after).toBeGreaterThanOrEqual(plan.balancedness.before);
+        // The goals' credited figures add up to the plan's totals; a violated goal says why.
+        expect(plan.goals.reduce((n, g) => n + g.planReplicaMoves, 0)).toBe(plan.replicaMoves);
+        expect(plan.goals.reduce((n, g) => n + g.planLeaderChanges, 0)).toBe(plan.leaderChanges.length);
+        for (const g of plan.goals) if (g.status === 'violated') expect(g.reason).toMatch(/\w/);
         const hardViolated = plan.goals.filter((g) => g.hard && g.status === 'violated').map((g) => g.name);
         const again = planBalance(applyPlan({ brokers, partitions }, plan), { excludeBrokers, leadersOnly: c.leadersOnly });
         // A goal met by the plan is still met when planning again from its result.

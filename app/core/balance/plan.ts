@@ -128,11 +128,48 @@ export function planBalance(model: BalanceModel, options: BalanceOptions = {}): 
     if (replicas[0] !== p.originalLeader) leaderChanges.push({ topic: p.topic, partition: p.partition, from: p.originalLeader, to: replicas[0]! });
   }
 
+  // Credit each net change to the goal that made it last, so the goals' figures add up to the plan's.
+  const planReplicaMoves = new Map<Goal, number>();
+  const planLeaderChanges = new Map<Goal, number>();
+  const credit = (m: Map<Goal, number>, g: Goal | undefined): void => void (g && m.set(g, (m.get(g) ?? 0) + 1));
+  for (const p of state.partitions) {
+    const replicas = finalReplicas(p);
+    for (const r of replicas) if (!p.original.includes(r)) credit(planReplicaMoves, run.replicaPlacedBy.get(`${p.index}:${r}`));
+    if (replicas.length > 0 && replicas[0] !== p.originalLeader && p.leader !== p.originalLeader) credit(planLeaderChanges, run.leaderSetBy.get(p.index));
+  }
+  const rackless = model.brokers.filter((b) => b.rack === null).map((b) => b.id);
+  const racked = model.brokers.filter((b) => b.rack !== null).map((b) => b.id);
+  const mixedRacks = rackless.length > 0 && racked.length > 0;
+
   const goalViews: BalanceGoalView[] = goals.map((g) => {
     const moves = g.replicaMoves + g.leadershipMoves;
     const status = !g.satisfied() ? 'violated' : moves > 0 ? 'optimized' : 'satisfied';
-    return { name: g.name, hard: g.hard, status, moves, replicaMoves: g.replicaMoves, leadershipMoves: g.leadershipMoves, band: g.band ? { ...g.band } : null };
+    const unmet = status === 'violated' ? g.unmet() : null;
+    let reason = unmet && !g.hard ? `${unmet} A soft goal: the balancer found no further move that the goals above it accept and that keeps every other broker inside the band, so the plan leaves it there.` : unmet;
+    if (g instanceof RackAwareGoal && mixedRacks && status !== 'violated') {
+      reason = `Met only as far as racks are known: broker ${rackless.join(', ')} ${rackless.length === 1 ? 'has' : 'have'} no broker.rack, so each counts as a rack of its own.`;
+    }
+    return {
+      name: g.name,
+      hard: g.hard,
+      status,
+      moves,
+      replicaMoves: g.replicaMoves,
+      leadershipMoves: g.leadershipMoves,
+      planReplicaMoves: planReplicaMoves.get(g) ?? 0,
+      planLeaderChanges: planLeaderChanges.get(g) ?? 0,
+      reason,
+      band: g.band ? { ...g.band } : null,
+    };
   });
+  const warnings: string[] = [];
+  if (mixedRacks) {
+    warnings.push(
+      `Broker ${rackless.join(', ')} ${rackless.length === 1 ? 'has' : 'have'} no broker.rack while broker ${racked.join(', ')} ${racked.length === 1 ? 'has one' : 'have one'}: ` +
+        'the balancer cannot tell which rack a broker without one shares, so rack awareness is only as good as the racks set. ' +
+        "Set broker.rack on every broker (Kafka's ZooKeeper-era rack-aware assignment, KIP-36, refuses such a mix: \"Not all brokers have rack information\"; KRaft's placer puts every broker without a rack into one empty rack).",
+    );
+  }
   const weights = balancednessWeights(goalViews);
   return {
     partitions,
@@ -146,5 +183,6 @@ export function planBalance(model: BalanceModel, options: BalanceOptions = {}): 
       after: balancednessScore(weights, goalViews.map((g) => g.status === 'violated')),
     },
     goals: goalViews,
+    warnings,
   };
 }
