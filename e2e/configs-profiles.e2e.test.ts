@@ -122,6 +122,7 @@ describe('the Configs and Profiles pages in Chromium against npm run serve', () 
   }, 180_000);
 
   it('exports the durability profile as JSON, imports a renamed copy from the file, finds no setting differences, and applies it with a dry run first', async () => {
+    await api(host, 'topics.create', { name: 'wide', partitions: 12, replicationFactor: 3 });
     const { page, pageErrors, foreignRequests } = await openConsole(browser, host);
     await openPage(page, 'Profiles');
     for (const name of ['durability', 'balanced', 'throughput']) await page.getByTestId(`profile-row-${name}`).waitFor({ timeout: 15_000 });
@@ -137,6 +138,12 @@ describe('the Configs and Profiles pages in Chromium against npm run serve', () 
     expect(await page.getByTestId('export-files').getByRole('tab').allTextContents()).toEqual(
       expect.arrayContaining(['durability.profile.json', 'server-1.properties', 'server-6.properties', 'producer.properties', 'consumer.properties']),
     );
+    // What an operator reads and exports cites Kafka's documentation and KIPs, not our own notes.
+    for (const tab of await page.getByTestId('export-files').getByRole('tab').all()) {
+      await tab.click();
+      expect(await page.getByTestId('export-files').textContent()).not.toMatch(/\bseed\b|§|semantics/i);
+    }
+    await page.getByTestId('export-files').getByRole('tab', { name: 'durability.profile.json' }).click();
     await shot(page, 'profiles-export');
     const [download] = await Promise.all([page.waitForEvent('download', { timeout: 10_000 }), jsonBox.getByTestId('export-download').click()]);
     expect(download.suggestedFilename()).toBe('durability.profile.json');
@@ -179,7 +186,15 @@ describe('the Configs and Profiles pages in Chromium against npm run serve', () 
     // Diff against the live cluster, then against the original: no setting differences.
     await page.getByRole('tab', { name: 'Diff' }).click();
     await page.getByTestId('diff-table').waitFor({ timeout: 10_000 });
-    expect(await page.getByTestId('diff-table').textContent()).toContain('min.insync.replicas');
+    const diff = (await page.getByTestId('diff-table').textContent()) ?? '';
+    expect(diff).toContain('min.insync.replicas');
+    // Racks read per broker; a topic with more partitions than the profile's default is flagged, not proposed.
+    expect(diff).toContain("1: rack-a, 2: rack-b, 3: rack-c, 4: rack-a");
+    expect(diff).not.toContain(',,');
+    const wide = page.getByTestId('diff-table').locator('tr', { hasText: 'wide' }).filter({ hasText: 'partitions' });
+    expect(await wide.getByTestId('diff-impossible').textContent()).toBe('impossible in Kafka');
+    expect(await wide.textContent()).toContain('Kafka cannot remove partitions');
+    await shot(page, 'profiles-diff-live');
     await page.getByTestId('diff-target').click();
     await page.getByRole('option', { name: 'Profile durability (built-in)' }).click();
     await page.getByTestId('diff-empty').waitFor({ timeout: 10_000 });

@@ -18,6 +18,17 @@ describe('config profiles through the contract', () => {
     }
   });
 
+  it("cites Kafka's documentation and KIPs, never our internal documents, in every exported file of the built-in profiles", async () => {
+    const { s } = service();
+    for (const name of ['balanced', 'durability', 'throughput']) {
+      const files = await ok(s.call('profiles.export', { name }));
+      expect(files.length).toBeGreaterThan(1);
+      for (const f of files) expect(f.contents, `${name}: ${f.filename}`).not.toMatch(/\bseed\b|§|semantics|design doc/i);
+    }
+    const [durability] = await ok(s.call('profiles.export', { name: 'durability', formats: ['profile'] }));
+    expect(durability!.contents).toContain('KIP-966');
+  });
+
   it('an exported profile imports back to an identical profile, and survives a restart', async () => {
     const first = service();
     const { s, dir } = first;

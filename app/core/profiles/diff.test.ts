@@ -18,7 +18,7 @@ describe('diffProfiles', () => {
     });
     expect(brief(diffProfiles(a, b))).toEqual([
       'changed cluster.brokers: 3 → 4',
-      'changed cluster.racks: r1,r2,r3 → r1,r2,r3,r4',
+      'changed cluster.racks: 1: r1, 2: r2, 3: r3 → 1: r1, 2: r2, 3: r3, 4: r4',
       'changed brokerConfigs["min.insync.replicas"]: 2 → 1',
       'added brokerConfigs["num.replica.fetchers"]: ∅ → 2',
       'changed topicDefaults.partitions: 6 → 12',
@@ -76,12 +76,24 @@ describe('diffProfileLive', () => {
     );
     expect(brief(changes)).toEqual([
       'changed cluster.brokers: 2 → 3',
-      'added cluster.racks: ∅ → r1,r2,r3',
+      'added cluster.racks: ∅ → 1: r1, 2: r2, 3: r3',
       'logs changed topicDefaults.replicationFactor: 1 → 3',
       'logs changed topicDefaults.partitions: 2 → 6',
       'logs changed topicDefaults.configs["min.insync.replicas"]: 1 → 2',
       'logs added topicDefaults.configs["retention.ms"]: 604800000 → 86400000',
     ]);
+  });
+
+  it('names each broker with its rack (or none), and flags fewer partitions than a topic has as impossible in Kafka', () => {
+    const profile = sampleProfile({ cluster: { brokers: 4, racks: ['rack-a', 'rack-b', 'rack-c', 'rack-a'] } });
+    const changes = diffProfileLive(
+      profile,
+      live({ brokerCount: 4, racks: ['rack-a', 'rack-b', 'rack-c', null], topics: [{ name: 'big', configs: {}, partitions: 12, replicationFactor: 3 }] }),
+    );
+    expect(changes.find((c) => c.key === 'racks')).toMatchObject({ from: '1: rack-a, 2: rack-b, 3: rack-c, 4: no rack', to: '1: rack-a, 2: rack-b, 3: rack-c, 4: rack-a' });
+    const shrink = changes.find((c) => c.key === 'partitions' && c.topic === 'big')!;
+    expect(shrink).toMatchObject({ from: '12', to: '6', impossible: true });
+    expect(shrink.note).toContain('Kafka cannot remove partitions');
   });
 });
 

@@ -34,13 +34,18 @@ export interface SettingChange {
   to: string | null;
   /** Set when the change concerns one existing topic of the live cluster. */
   topic?: string;
+  /** What Kafka allows for this change, when it is not simply applied: e.g. a partition count cannot shrink. */
+  note?: string;
+  /** Kafka cannot make this change at all (fewer partitions than a topic has). */
+  impossible?: boolean;
 }
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const own = (map: ConfigStrings, key: string): string | undefined => (Object.hasOwn(map, key) ? map[key] : undefined);
 
+/** Each broker's rack, by node id: "1: rack-a, 2: rack-b, 3: no rack"; null when no broker has one. */
 function racksText(racks: (string | null)[]): string | null {
-  return racks.every((r) => r === null) ? null : racks.map((r) => r ?? '').join(',');
+  return racks.every((r) => r === null) ? null : racks.map((r, i) => `${i + 1}: ${r ?? 'no rack'}`).join(', ');
 }
 
 function fieldChange(section: ProfileSection, key: string, from: string | null, to: string | null, topic?: string): SettingChange[] {
@@ -120,6 +125,17 @@ function topicConfigChanges(profile: Profile, topic: LiveTopic, clusterConfigs: 
 }
 
 /**
+ * An existing topic's partition count against the profile's default: Kafka's CreatePartitions
+ * only adds partitions (KIP-195), so fewer is impossible, and more moves keys to other partitions.
+ */
+function partitionNote(c: SettingChange, now: number, profile: number): SettingChange {
+  if (profile < now) {
+    return { ...c, impossible: true, note: `Kafka cannot remove partitions (CreatePartitions only adds them): ${c.topic} keeps ${now}; the profile's ${profile} applies to new topics.` };
+  }
+  return { ...c, note: `Adding partitions to ${c.topic} changes which partition each key hashes to; applying the profile does not do it (partitions.add does).` };
+}
+
+/**
  * Where the live cluster differs from the profile: broker count and racks, broker configs (live
  * value or Kafka's default → profile value; keys the live cluster sets and the profile does not
  * are `removed`), and for each existing topic its replication factor, partition count and the
@@ -135,7 +151,7 @@ export function diffProfileLive(profile: Profile, live: LiveCluster): SettingCha
     if (isInternal(topic)) continue;
     changes.push(
       ...fieldChange('topicDefaults', 'replicationFactor', String(topic.replicationFactor), String(profile.topicDefaults.replicationFactor), topic.name),
-      ...fieldChange('topicDefaults', 'partitions', String(topic.partitions), String(profile.topicDefaults.partitions), topic.name),
+      ...fieldChange('topicDefaults', 'partitions', String(topic.partitions), String(profile.topicDefaults.partitions), topic.name).map((c) => partitionNote(c, topic.partitions, profile.topicDefaults.partitions)),
       ...topicConfigChanges(profile, topic, live.clusterConfigs),
     );
   }
