@@ -112,6 +112,17 @@ describe('Messages and Drills pages in Chromium against npm run serve', () => {
     await page.getByTestId('scenario-done').waitFor({ timeout: 90_000 });
     const statuses = await page.locator('[data-testid^="scenario-step-"][data-status]').evaluateAll((els) => els.map((e) => e.getAttribute('data-status')));
     expect(statuses.every((s) => s === 'ok')).toBe(true);
+    // Finished: nothing left to run, and the clock is back to real time.
+    expect(await page.getByTestId('scenario-run').isDisabled()).toBe(true);
+    expect(await page.getByTestId('scenario-next').isDisabled()).toBe(true);
+    await page.getByTestId('scenario-clock-restored').waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('scenario-clock-restored').textContent()).toContain('back to 1× (the run went at 60×)');
+    expect((await api<{ scale: number }>(host, 'clock.get', {})).scale).toBe(1);
+    await expect.poll(() => page.getByTestId('drill-time-scale').textContent()).toContain('1×');
+    // A produce step is timed by its real round trip, not by the cluster time that passed at 60× meanwhile.
+    const produceTime = (await page.getByTestId('scenario-step-3').getByTestId('scenario-step-time').textContent()) ?? '';
+    expect(produceTime).toMatch(/answered in \d+(\.\d+)? (ms|s)/);
+    expect(produceTime).not.toContain('of cluster time');
 
     const timeline = page.getByTestId('drill-timeline');
     await timeline.locator('[data-type="leader.changed"]').first().waitFor();

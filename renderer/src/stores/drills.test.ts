@@ -3,6 +3,7 @@ import { startStoreHost, until, type StoreHost } from '../test-support/store-hos
 import { useConnectionStore } from './connection.js';
 import { useDrillRunnerStore } from './drill-runner.js';
 import { useDrillsStore } from './drills.js';
+import { lossBreakdown } from '../lib/drills/data-loss.js';
 
 describe('drills store against a real host', () => {
   let h: StoreHost;
@@ -71,6 +72,23 @@ describe('drills store against a real host', () => {
     expect(runner.scenarioDone).toBe(true);
     expect(runner.stepResults.map((r) => r?.status)).toEqual(runner.scenario.steps.map(() => 'ok'));
     expect(store.watched?.topic).toBe('drill-2');
+    // An action is timed in real time (a round trip at 60× would read as many seconds of cluster time).
+    const produce = runner.scenario.steps.findIndex((st) => st.title.startsWith('Produce'));
+    expect(runner.stepResults[produce]!.realMs).toBeLessThan(5_000);
+    expect(runner.stepResults[produce]!.realMs).toBeGreaterThanOrEqual(0);
+    // The run is over: the clock is back to real time instead of racing on an hour per minute.
+    expect(runner.restoredFrom).toBe(60);
+    expect((await h.client.call('clock.get', {})).scale).toBe(1);
+    // The timeline starts with the watched topic, and an effect never shows below its cause.
+    const created = (await h.client.call('events.recent', { types: ['topic.created'] })).find((e) => e.type === 'topic.created' && e.topic === 'drill-2')!;
+    await until(() => store.timeline.length > 0 && store.timeline.every((e) => e.atMs >= created.atMs));
+    const emitted = await h.client.call('events.recent', { limit: 5000 });
+    const position = new Map(emitted.map((e, i) => [JSON.stringify(e), i]));
+    const shown = store.timeline.filter((e) => position.has(JSON.stringify(e)));
+    for (let i = 1; i < shown.length; i++) {
+      if (shown[i - 1]!.atMs === shown[i]!.atMs) expect(position.get(JSON.stringify(shown[i - 1]))!).toBeGreaterThan(position.get(JSON.stringify(shown[i]))!);
+    }
+    await h.client.call('clock.setScale', { scale: 60 });
   });
 
   it('after an unclean election lists the offsets truncated on the old leader and which acknowledged records they held', async () => {
@@ -88,6 +106,16 @@ describe('drills store against a real host', () => {
     expect([...store.lostOffsets].sort((a, b) => a - b)).toEqual([5, 6, 7, 8, 9, 10]);
     // The new leader's 3 records took offsets 5–7 again: same offsets, other records.
     expect(store.lossCheck!.present.map((a) => a.offset)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    // The acks=1 record and the acks=all ones are told apart; reused offsets are named as such.
+    expect(lossBreakdown(store.lossCheck!)).toEqual({
+      byAcks: [
+        { acks: 1, offsets: [5] },
+        { acks: 'all', offsets: [6, 7, 8, 9, 10] },
+      ],
+      replaced: [5, 6, 7],
+      missing: [8, 9, 10],
+    });
+    await h.client.call('clock.setScale', { scale: 60 });
   });
 
   it('after a power loss of every replica shows each replica truncated to its flushed offset (named by topic id) and every acknowledged record lost', async () => {

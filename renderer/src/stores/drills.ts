@@ -82,7 +82,11 @@ export const useDrillsStore = defineStore('drills', () => {
   let leases: (() => void)[] | null = null;
   let watchedLeases: (() => void)[] = [];
 
-  const seen = new Set<string>();
+  /** Arrival order of each event: the engine emits a cause before its effects, often in the same millisecond. */
+  const order = new Map<string, number>();
+  let arrivals = 0;
+  /** Cluster time the watched topic was created: the timeline starts there (older events are another story). */
+  const since = ref<number | null>(null);
   const timelineQuery = useLiveQuery<EngineEvent[]>({
     name: 'drills timeline',
     initial: [],
@@ -136,8 +140,8 @@ export const useDrillsStore = defineStore('drills', () => {
     return (e.topic === w.topic || (topic.value !== null && e.topic === topic.value.topicId)) && e.partition === w.partition;
   }
 
-  /** Newest first: the watched partition's events plus broker and controller events. */
-  const timeline = computed(() => events.value.filter((e) => !PARTITION_EVENTS.has(e.type) || isWatched(e)));
+  /** Newest first: the watched partition's events plus broker and controller events, since the watched topic was created. */
+  const timeline = computed(() => events.value.filter((e) => (since.value === null || e.atMs >= since.value) && (!PARTITION_EVENTS.has(e.type) || isWatched(e))));
 
   const truncations = computed<TruncationRow[]>(() =>
     timeline.value
@@ -162,12 +166,30 @@ export const useDrillsStore = defineStore('drills', () => {
     await Promise.all([brokersStore.refresh(), watchedTopic.value?.refresh()]);
   }
 
-  /** The timeline with these events added (each once), newest first, bounded. */
+  /**
+   * The timeline with these events (oldest first, as the engine emitted them) added once each,
+   * newest first, bounded. Events of one millisecond keep the engine's order reversed, so an
+   * effect shows above its cause, never below it.
+   */
   function addEvents(list: EngineEvent[]): EngineEvent[] {
-    const fresh = list.filter((e) => TIMELINE_SET.has(e.type) && !seen.has(eventKey(e)));
+    const fresh = list.filter((e) => TIMELINE_SET.has(e.type) && !order.has(eventKey(e)));
     if (fresh.length === 0) return timelineQuery.data.value;
-    for (const e of fresh) seen.add(eventKey(e));
-    return [...fresh, ...timelineQuery.data.value].sort((a, b) => b.atMs - a.atMs).slice(0, MAX_EVENTS);
+    for (const e of fresh) order.set(eventKey(e), arrivals++);
+    const rank = (e: EngineEvent): number => order.get(eventKey(e)) ?? 0;
+    const kept = [...fresh, ...timelineQuery.data.value].sort((a, b) => b.atMs - a.atMs || rank(b) - rank(a)).slice(0, MAX_EVENTS);
+    if (order.size > MAX_EVENTS * 2) {
+      const keep = new Set(kept.map(eventKey));
+      for (const k of [...order.keys()]) if (!keep.has(k)) order.delete(k);
+    }
+    return kept;
+  }
+
+  /** When `name` was (last) created, from the recent events; null when they no longer say. */
+  async function createdAt(name: string): Promise<number | null> {
+    const r = await call('events.recent', { types: ['topic.created'], limit: 5000 });
+    if (!r.ok) return null;
+    const e = [...r.value].reverse().find((x) => x.type === 'topic.created' && x.topic === name);
+    return e ? e.atMs : null;
   }
 
   function followWatched(): void {
@@ -178,6 +200,10 @@ export const useDrillsStore = defineStore('drills', () => {
   /** Watch a partition: read it and its settings. */
   async function watch(name: string, partitionId = 0): Promise<void> {
     watched.value = { topic: name, partition: partitionId };
+    since.value = null;
+    void createdAt(name).then((t) => {
+      if (watched.value?.topic === name) since.value = t;
+    });
     watchedTopic.value = useTopicStore(name);
     watchedConfigs.value = useResourceConfigsStore({ type: 'topic', name });
     lossCheck.value = null;
@@ -192,6 +218,7 @@ export const useDrillsStore = defineStore('drills', () => {
 
   function unwatch(): void {
     watched.value = null;
+    since.value = null;
     watchedTopic.value = null;
     watchedConfigs.value = null;
     lossCheck.value = null;

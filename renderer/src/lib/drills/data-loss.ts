@@ -79,6 +79,30 @@ export interface AcknowledgedCheck {
   present: AcknowledgedRecord[];
   /** Acknowledged records whose offset is now past the HW or holds another record. */
   lost: AcknowledgedRecord[];
+  /** Of `lost`: those whose offset now holds a different record (a later leader reused it). */
+  replaced: AcknowledgedRecord[];
+}
+
+/** Lost records grouped the way the drills explain them: by the acks they were written with, and by what their offset holds now. */
+export interface LossBreakdown {
+  /** acks=1 first, then acks=all; only groups with a lost record. */
+  byAcks: { acks: Acks; offsets: number[] }[];
+  /** Lost offsets that now hold another record. */
+  replaced: number[];
+  /** Lost offsets with nothing there now (at or past the high watermark, or before the log start). */
+  missing: number[];
+}
+
+export function lossBreakdown(check: AcknowledgedCheck): LossBreakdown {
+  const replaced = new Set(check.replaced.map((r) => `${r.offset}|${r.value}`));
+  const byAcks = ([1, 'all'] as const)
+    .map((acks) => ({ acks, offsets: check.lost.filter((r) => r.acks === acks).map((r) => r.offset) }))
+    .filter((g) => g.offsets.length > 0);
+  return {
+    byAcks,
+    replaced: check.replaced.map((r) => r.offset),
+    missing: check.lost.filter((r) => !replaced.has(`${r.offset}|${r.value}`)).map((r) => r.offset),
+  };
 }
 
 /** Errors a read meets while a new leader is still loading the partition: retried for a moment. */
@@ -124,6 +148,13 @@ export async function checkAcknowledged(call: Call, topic: string, partition: nu
   }
   const present: AcknowledgedRecord[] = [];
   const lost: AcknowledgedRecord[] = [];
-  for (const a of mine) (byOffset.has(a.offset) && byOffset.get(a.offset) === a.value ? present : lost).push(a);
-  return { highWatermark: hw, logStartOffset: lso, present, lost };
+  const replaced: AcknowledgedRecord[] = [];
+  for (const a of mine) {
+    if (byOffset.has(a.offset) && byOffset.get(a.offset) === a.value) present.push(a);
+    else {
+      lost.push(a);
+      if (byOffset.has(a.offset)) replaced.push(a);
+    }
+  }
+  return { highWatermark: hw, logStartOffset: lso, present, lost, replaced };
 }

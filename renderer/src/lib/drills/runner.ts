@@ -45,6 +45,12 @@ export interface StepResult extends StepOutcome {
   /** Cluster time the step started and ended at. */
   startedAtMs: number;
   endedAtMs: number;
+  /**
+   * Real (wall-clock) time the step took. An action's duration is this: at 60× the cluster clock
+   * runs a minute per real second, so a request's round trip would read as many seconds of
+   * cluster time that the cluster never spent on it.
+   */
+  realMs: number;
 }
 
 export interface DrillStep {
@@ -101,14 +107,16 @@ async function clusterNow(ctx: DrillContext): Promise<number> {
 export async function runStep(step: DrillStep, ctx: DrillContext, opts: { pollMs?: number } = {}): Promise<StepResult> {
   const pollMs = opts.pollMs ?? POLL_MS;
   let startedAtMs = 0;
+  const realStarted = Date.now();
   const done = async (o: StepOutcome): Promise<StepResult> => {
+    const realMs = Date.now() - realStarted;
     let endedAtMs = startedAtMs;
     try {
       endedAtMs = await clusterNow(ctx);
     } catch {
       // the clock is unreadable only when the host is gone; keep the start time
     }
-    return { ...o, startedAtMs, endedAtMs };
+    return { ...o, startedAtMs, endedAtMs, realMs };
   };
   try {
     startedAtMs = await clusterNow(ctx);
