@@ -45,7 +45,7 @@ describe('leaders store against a real host', () => {
     expect((await h.client.call('topics.describe', { name: 'events' })).partitions[0]!.leader).toBe(1);
 
     const results = await store.elect();
-    expect(results!.find((r) => r.partition === 0)).toMatchObject({ leader: 2, errorCode: 'NONE' });
+    expect(results!.find((r) => r.partition === 0)).toMatchObject({ previousLeader: 1, leader: 2, errorCode: 'NONE' });
     expect(results!.filter((r) => r.partition !== 0).every((r) => r.errorCode === 'ELECTION_NOT_NEEDED')).toBe(true);
     expect(store.balance!.notPreferred).toEqual([]);
     expect(store.balance!.brokers.find((x) => x.brokerId === 2)!.leaders).toBe(2);
@@ -54,7 +54,7 @@ describe('leaders store against a real host', () => {
   it('elects only the chosen partitions and says when no election is needed', async () => {
     const store = useLeadersStore();
     const results = await store.elect([{ topic: 'events', partition: 1 }]);
-    expect(results).toEqual([{ topic: 'events', partition: 1, leader: 2, errorCode: 'ELECTION_NOT_NEEDED', message: expect.any(String) }]);
+    expect(results).toEqual([{ topic: 'events', partition: 1, leader: 2, previousLeader: 2, errorCode: 'ELECTION_NOT_NEEDED', message: expect.any(String) }]);
   });
 
   it('marks an off-preferred partition whose preferred replica is down as not electable', async () => {
