@@ -87,6 +87,9 @@ export const produceRecordSchema = z.strictObject({
  * (`kafka-reassign-partitions.sh --reassignment-json-file`). `log_dirs` is accepted verbatim so a
  * Kafka file pastes as-is; when present its length must equal the replica count, as Kafka checks.
  * Only `"any"` is meaningful here: replicas are not placed on particular log dirs.
+ * `currentReplicas` is the list a plan replaces (`balance.plan` and `topics.setReplicationFactor`
+ * give it), accepted so a plan pipes into `reassignments.execute` unchanged; the target is
+ * `replicas` whatever the current list is, as with Kafka's tool.
  */
 export const reassignmentPartitionSchema = z
   .strictObject({
@@ -94,6 +97,7 @@ export const reassignmentPartitionSchema = z
     partition: z.int().min(0),
     replicas: z.array(brokerIdSchema),
     log_dirs: z.array(z.string()).optional(),
+    currentReplicas: z.array(brokerIdSchema).optional(),
   })
   .refine((p) => p.log_dirs === undefined || p.log_dirs.length === p.replicas.length, {
     message: 'log_dirs must have one entry per replica',

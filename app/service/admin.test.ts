@@ -169,6 +169,29 @@ describe('admin operations on a real data directory', () => {
   });
 });
 
+describe('plans pipe into reassignments.execute', () => {
+  it("takes balance.plan's partitions and topics.setReplicationFactor's as they come, currentReplicas included", async () => {
+    const s = service(4, 13);
+    await ok(s.call('topics.create', { name: 'packed', assignments: Array.from({ length: 8 }, (_, p) => [1, 2, 3].map((_, j) => 1 + ((p + j) % 3))) }));
+    await ok(s.call('topics.create', { name: 'single', assignments: [[1]] }));
+    const plan = await ok(s.call('balance.plan', {}));
+    expect(plan.partitions.length).toBeGreaterThan(0);
+    expect(plan.partitions.every((p) => Array.isArray(p.currentReplicas))).toBe(true);
+    const results = await ok(s.call('reassignments.execute', { partitions: plan.partitions }));
+    expect(results.map((r) => r.errorCode)).toEqual(plan.partitions.map(() => 'NONE'));
+    s.sim.waitFor(() => s.sim.engine.listReassignments().length === 0, 300_000, 'the moves');
+    const moved = await ok(s.call('topics.describe', { name: 'packed' }));
+    for (const target of plan.partitions.filter((p) => p.topic === 'packed')) {
+      expect(moved.partitions[target.partition]!.replicas).toEqual(target.replicas);
+    }
+    const grow = await ok(s.call('topics.setReplicationFactor', { topic: 'single', replicationFactor: 2, validateOnly: true }));
+    expect(grow.partitions[0]!.currentReplicas).toEqual([1]);
+    const verified = await ok(s.call('reassignments.verify', { partitions: grow.partitions }));
+    expect(verified[0]!.status).toBe('mismatch');
+    expect((await ok(s.call('reassignments.execute', { partitions: grow.partitions })))[0]!.errorCode).toBe('NONE');
+  });
+});
+
 describe('reassignment progress', () => {
   it('reports how far new replicas have caught up, as a list field and as events', async () => {
     const s = service(4, 21);
