@@ -74,6 +74,24 @@ describe('built-in profiles', () => {
     });
   }
 
+  it("cite Kafka's documentation and KIPs, never documents only this project's developers have", () => {
+    // Users have Kafka's docs; a note or description citing our design notes sends them nowhere.
+    const internal = /§|\bseeds?\b|semantics\.md|kafka-semantics|DESIGN\.md|CONVENTIONS\.md|reference\//i;
+    const texts = (value: unknown): string[] =>
+      typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(texts) : [];
+    const cited: string[] = [];
+    for (const file of readdirSync(DIR)) {
+      for (const text of texts(JSON.parse(readText(file)))) {
+        if (internal.test(text)) cited.push(`${file}: ${text}`);
+      }
+    }
+    expect(cited).toEqual([]);
+    // The rationales that name a source name Kafka's.
+    const sources = BUILT_INS.flatMap((name) => Object.values(builtIn(name).notes)).join(' ');
+    expect(sources).toMatch(/Kafka's documentation|Kafka docs/);
+    expect(sources).toMatch(/KIP-\d+/);
+  });
+
   it('durability is the financial-grade setup: RF 3 in three racks, min ISR 2, acks=all, idempotent, never unclean', () => {
     const p = builtIn('durability');
     expect(validateProfile(JSON.parse(readText('durability.json'))).warnings).toEqual([]);

@@ -1,9 +1,10 @@
 /**
  * The Java client settings a profile may carry: the producer and consumer configs that decide
  * durability, ordering, batching and delivery semantics, with Kafka 4.x defaults and validators
- * (apache/kafka `ProducerConfig.java`, `ConsumerConfig.java`; semantics §3). Connection, security
- * and serializer settings are deployment matters, not profile matters, and are refused as unknown
- * so that a typo (`linger_ms`) is caught instead of silently ignored.
+ * (apache/kafka `ProducerConfig.java`, `ConsumerConfig.java`; Kafka docs, "Producer Configs" and
+ * "Consumer Configs"). Connection, security and serializer settings are deployment matters, not
+ * profile matters, and are refused as unknown so that a typo (`linger_ms`) is caught instead of
+ * silently ignored.
  *
  * Values are checked with the broker catalogue's own parser (`parseConfigValue`), so the wording
  * and the exact 64-bit range checks are Kafka's. That parser reads only a definition's name, type
