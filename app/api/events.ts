@@ -2,7 +2,7 @@
  * Events the engine emits, named `noun.pastTense`, for everything the console shows. Every
  * event carries the engine time it happened at (`atMs`).
  */
-import type { MetricsView } from './views.js';
+import type { MetricsView } from './metrics.js';
 
 /** What the console shows for a broker: its process state, or its controller state while running. */
 export type BrokerState =
