@@ -30,7 +30,8 @@ import { estimateBatchSize } from '../app/core/log/records.js';
 import { Simulation } from '../app/sim/simulation.js';
 import { migrate } from '../app/storage/migrations.js';
 import { encodeRecordBatch } from '../app/storage/record-batch-codec.js';
-import { SqliteStorage, type SqliteFile } from '../app/storage/sqlite-storage.js';
+import type { SqliteFile } from '../app/storage/sqlite-file.js';
+import { SqliteStorage } from '../app/storage/sqlite-storage.js';
 
 export const RECORDS_PER_REQUEST = 100;
 export const MAX_IN_FLIGHT = 5;
