@@ -11,22 +11,22 @@
  *   (except where it is the last member), and its leaderships move by clean election.
  * - Heartbeat times are soft state: a newly activated controller gives every registered,
  *   unfenced broker a fresh session.
- * This file is a named hub (~700 lines): it is the controller's request surface.
+ * The admin APIs (CreateTopics, CreatePartitions, configs, ElectLeaders, reassignments) live in
+ * admin-apis.ts; this file is the controller's log, sessions and requests from brokers.
  */
 import { KafkaError, type KafkaErrorName } from '../../api/errors.js';
 import type { EngineEvent } from '../../api/events.js';
-import { validateConfigs } from '../configs/resolve.js';
 import type { MetadataStore } from '../log/log-store.js';
 import type { AlterPartitionRequest, AlterPartitionResponse, ControllerRequest, HeartbeatRequest, HeartbeatResponse, RegisterRequest, RegisterResponse, ReplicaOfflineRequest } from '../broker/messages.js';
-import { CLUSTER_DEFAULT, clonePartition, MetadataImage, type TopicImage } from '../metadata/image.js';
+import { clonePartition, MetadataImage, type TopicImage } from '../metadata/image.js';
 import type { ChangeReason, CommittedRecord, MetadataRecord, PartitionState } from '../metadata/records.js';
 import type { Network, NodeId } from '../network.js';
-import { placeReplicas, type PlacementStrategy } from '../placement/index.js';
+import type { PlacementStrategy } from '../placement/index.js';
 import type { Random } from '../random.js';
 import { resolveBrokerRuntimeConfig, resolveTopicRuntimeConfig, type BrokerRuntimeConfig } from '../runtime-config.js';
 import type { Scheduler, TimerHandle } from '../time.js';
-import { assertNoCollision, validateTopicName } from '../topic-names.js';
-import { buildPartitionChange, type ChangeRequest, type ElectionMode } from './partition-change.js';
+import { ControllerAdmin, type CreateTopicInput, type ElectionResult, type ReassignmentResult } from './admin-apis.js';
+import { buildPartitionChange } from './partition-change.js';
 
 export interface ControllerDeps {
   scheduler: Scheduler;
@@ -45,29 +45,7 @@ interface Session {
   metadataOffset: number;
 }
 
-export interface CreateTopicInput {
-  name: string;
-  partitions?: number;
-  replicationFactor?: number;
-  configs?: Record<string, string>;
-  assignments?: number[][];
-  validateOnly?: boolean;
-}
-
-export interface ElectionResult {
-  topic: string;
-  partition: number;
-  leader: number;
-  errorCode: KafkaErrorName;
-  message?: string;
-}
-
-export interface ReassignmentResult {
-  topic: string;
-  partition: number;
-  errorCode: KafkaErrorName;
-  message?: string;
-}
+export type { CreateTopicInput, ElectionResult, ReassignmentResult } from './admin-apis.js';
 
 const MAX_ELECTIONS_PER_IMBALANCE = 1000;
 const MAX_RECORDS_PER_HEARTBEAT = 5000;
@@ -81,8 +59,21 @@ export class Controller {
   private generation = 0;
   private rebalanceTimer: TimerHandle | null = null;
   private uncleanTimer: TimerHandle | null = null;
+  private readonly admin: ControllerAdmin;
 
   constructor(private readonly deps: ControllerDeps) {
+    this.admin = new ControllerAdmin({
+      image: this.image,
+      random: deps.random,
+      placement: deps.placement,
+      now: () => this.now(),
+      config: () => this.config(),
+      requireActive: () => this.requireActive(),
+      commit: (records) => this.commit(records),
+      emit: (event) => deps.emit(event),
+      changeContext: (topic, state, excluded) => this.ctx(topic, state, excluded),
+      topicUncleanAllowed: (topic) => this.topicUncleanAllowed(topic),
+    });
     for (const stored of deps.store.readAll()) {
       const rec: CommittedRecord = { offset: stored.offset, timestampMs: stored.timestampMs, record: stored.record as MetadataRecord };
       this.log.push(rec);
@@ -456,228 +447,39 @@ export class Controller {
     });
   }
 
-  // ================================================================ admin operations
-
-  private newTopicId(): string {
-    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-    let id = '';
-    for (let i = 0; i < 22; i++) id += alphabet[this.deps.random.nextInt(64)];
-    return id;
-  }
+  // ================================================================ admin APIs (admin-apis.ts)
 
   /** CreateTopics. Returns the partitions it would create (validateOnly) or created. */
   createTopic(input: CreateTopicInput): { topicId: string; partitions: PartitionState[] } {
-    this.requireActive();
-    validateTopicName(input.name);
-    if (this.image.topicsByName.has(input.name)) throw new KafkaError('TOPIC_ALREADY_EXISTS', `Topic '${input.name}' already exists.`);
-    assertNoCollision(input.name, this.image.topicsByName.keys());
-    const configs = input.configs ?? {};
-    validateConfigs('topic', configs);
-    const cfg = this.config();
-    let assignment: number[][];
-    if (input.assignments) {
-      const np = input.partitions ?? -1;
-      const rf = input.replicationFactor ?? -1;
-      if (rf !== -1) throw new KafkaError('INVALID_REQUEST', 'A manual partition assignment was specified, but replication factor was not set to -1.');
-      if (np !== -1) throw new KafkaError('INVALID_REQUEST', 'A manual partition assignment was specified, but numPartitions was not set to -1.');
-      assignment = this.validateManualAssignment(input.assignments, 0);
-    } else {
-      const np = input.partitions === undefined || input.partitions === -1 ? cfg.numPartitions : input.partitions;
-      const rf = input.replicationFactor === undefined || input.replicationFactor === -1 ? cfg.defaultReplicationFactor : input.replicationFactor;
-      if (!Number.isInteger(np) || np <= 0) throw new KafkaError('INVALID_PARTITIONS', 'Number of partitions was set to an invalid non-positive value.');
-      if (!Number.isInteger(rf) || rf <= 0) throw new KafkaError('INVALID_REPLICATION_FACTOR', 'Replication factor must be larger than 0, or -1 to use the default value.');
-      assignment = this.place(np, rf, 0);
-    }
-    const topicId = this.newTopicId();
-    const partitions = assignment.map((replicas, p) => this.initialState(topicId, p, replicas));
-    if (input.validateOnly) return { topicId, partitions };
-    const records: MetadataRecord[] = [{ type: 'Topic', name: input.name, topicId }];
-    for (const [name, value] of Object.entries(configs)) records.push({ type: 'Config', resourceType: 'topic', resourceName: input.name, name, value });
-    for (const state of partitions) records.push({ type: 'Partition', state });
-    this.commit(records);
-    this.deps.emit({ type: 'topic.created', atMs: this.now(), topic: input.name, topicId, partitions: partitions.length, replicationFactor: partitions[0]?.replicas.length ?? 0 });
-    return { topicId, partitions };
-  }
-
-  private initialState(topicId: string, partition: number, replicas: number[]): PartitionState {
-    const isr = replicas.filter((b) => this.image.isActive(b));
-    return {
-      topicId,
-      partition,
-      replicas: [...replicas],
-      isr,
-      leader: isr[0] ?? -1,
-      leaderEpoch: 0,
-      partitionEpoch: 0,
-      addingReplicas: [],
-      removingReplicas: [],
-      leaderRecoveryState: 'RECOVERED',
-    };
-  }
-
-  private place(numPartitions: number, replicationFactor: number, startPartitionId: number): number[][] {
-    return placeReplicas({
-      brokers: [...this.image.brokers.values()].map((b) => ({ id: b.id, rack: b.rack, fenced: b.fenced, inControlledShutdown: b.inControlledShutdown })),
-      numPartitions,
-      replicationFactor,
-      startPartitionId,
-      strategy: this.deps.placement,
-      random: this.deps.random,
-    });
-  }
-
-  /** `expectedRf`: CreatePartitions requires the topic's current RF (Kafka passes OptionalInt.of(rf)). */
-  private validateManualAssignment(assignments: number[][], firstPartition: number, expectedRf?: number): number[][] {
-    const rf = expectedRf ?? assignments[0]?.length ?? 0;
-    assignments.forEach((replicas, i) => {
-      const p = firstPartition + i;
-      if (replicas.length === 0) throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `The manual partition assignment includes an empty replica list for partition ${p}.`);
-      if (replicas.length !== rf) throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `The manual partition assignment includes a partition with ${replicas.length} replica(s), but this is not consistent with previous partitions, which have ${rf} replica(s).`);
-      if (new Set(replicas).size !== replicas.length) throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `The manual partition assignment includes the broker ${replicas.find((b, j) => replicas.indexOf(b) !== j)} more than once.`);
-      for (const b of replicas) {
-        if (!this.image.brokers.has(b)) throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `The manual partition assignment includes broker ${b}, but no such broker is registered.`);
-      }
-      if (!replicas.some((b) => this.image.isActive(b))) {
-        throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `All brokers specified in the manual partition assignment for partition ${p} are fenced or in controlled shutdown.`);
-      }
-    });
-    if (assignments.length === 0) throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', 'The manual partition assignment is empty.');
-    return assignments.map((r) => [...r]);
+    return this.admin.createTopic(input);
   }
 
   deleteTopic(name: string): void {
-    this.requireActive();
-    const topic = this.image.topicsByName.get(name);
-    if (!topic) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `This server does not host this topic: ${name}`);
-    if (!this.config().deleteTopicEnable) throw new KafkaError('TOPIC_DELETION_DISABLED', 'Topic deletion is disabled (delete.topic.enable=false).');
-    this.commit([{ type: 'RemoveTopic', topicId: topic.topicId }]);
+    this.admin.deleteTopic(name);
   }
 
   /** CreatePartitions: grow a topic to `totalCount` partitions. */
   createPartitions(name: string, totalCount: number, assignments?: number[][], validateOnly = false): PartitionState[] {
-    this.requireActive();
-    const topic = this.image.topicsByName.get(name);
-    if (!topic) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `This server does not host this topic: ${name}`);
-    const current = topic.partitions.size;
-    if (totalCount === current) throw new KafkaError('INVALID_PARTITIONS', `Topic already has ${current} partition(s).`);
-    if (totalCount < current) throw new KafkaError('INVALID_PARTITIONS', `The topic ${name} currently has ${current} partition(s); ${totalCount} would not be an increase.`);
-    const added = totalCount - current;
-    let assignment: number[][];
-    if (assignments) {
-      if (assignments.length !== added) throw new KafkaError('INVALID_REPLICA_ASSIGNMENT', `Attempted to add ${added} additional partition(s), but only ${assignments.length} assignment(s) were specified.`);
-      assignment = this.validateManualAssignment(assignments, current, topic.partitions.get(0)?.replicas.length);
-    } else {
-      const rf = topic.partitions.get(0)?.replicas.length ?? 1;
-      assignment = this.place(added, rf, current);
-    }
-    const states = assignment.map((replicas, i) => this.initialState(topic.topicId, current + i, replicas));
-    if (validateOnly) return states;
-    this.commit(states.map((state) => ({ type: 'Partition', state })));
-    this.deps.emit({ type: 'partitions.added', atMs: this.now(), topic: name, previousCount: current, totalCount });
-    return states;
+    return this.admin.createPartitions(name, totalCount, assignments, validateOnly);
   }
 
   /** IncrementalAlterConfigs for one resource (broker name '' = the cluster-wide default). */
   alterConfigs(resourceType: 'topic' | 'broker', resourceName: string, set: Record<string, string | null>, validateOnly = false): void {
-    this.requireActive();
-    if (resourceType === 'topic') {
-      if (!this.image.topicsByName.has(resourceName)) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Topic ${resourceName} does not exist.`);
-    } else if (resourceName !== CLUSTER_DEFAULT && !this.image.brokers.has(Number(resourceName))) {
-      throw new KafkaError('BROKER_NOT_FOUND', `Broker ${resourceName} is not registered.`);
-    }
-    validateConfigs(resourceType, set);
-    if (validateOnly) return;
-    this.commit(Object.entries(set).map(([name, value]) => ({ type: 'Config', resourceType, resourceName, name, value })));
+    this.admin.alterConfigs(resourceType, resourceName, set, validateOnly);
   }
 
   /** ElectLeaders (KIP-460). `partitions` undefined = every partition. */
   electLeaders(type: 'preferred' | 'unclean', partitions: { topic: string; partition: number }[] | undefined, validateOnly = false): ElectionResult[] {
-    this.requireActive();
-    const targets = partitions ?? [...this.image.allPartitions()].map(({ topic, state }) => ({ topic: topic.name, partition: state.partition }));
-    const results: ElectionResult[] = [];
-    const changes: MetadataRecord[] = [];
-    for (const { topic: name, partition } of targets) {
-      const topic = this.image.topicsByName.get(name);
-      const state = topic?.partitions.get(partition);
-      if (!topic || !state) {
-        results.push({ topic: name, partition, leader: -1, errorCode: 'UNKNOWN_TOPIC_OR_PARTITION', message: `Partition ${name}-${partition} does not exist.` });
-        continue;
-      }
-      const mode: ElectionMode = type;
-      if (type === 'preferred' && state.leader === state.replicas[0]) {
-        results.push({ topic: name, partition, leader: state.leader, errorCode: 'ELECTION_NOT_NEEDED', message: 'The preferred replica is already the leader.' });
-        continue;
-      }
-      if (type === 'unclean' && state.leader >= 0) {
-        results.push({ topic: name, partition, leader: state.leader, errorCode: 'ELECTION_NOT_NEEDED', message: 'The partition already has a leader.' });
-        continue;
-      }
-      const change = buildPartitionChange(state, { election: mode }, this.ctx(topic, state));
-      if (type === 'preferred' && (!change || change.state.leader !== state.replicas[0])) {
-        results.push({ topic: name, partition, leader: state.leader, errorCode: 'PREFERRED_LEADER_NOT_AVAILABLE', message: `The preferred leader ${state.replicas[0]} is not in the ISR or not available.` });
-        continue;
-      }
-      if (type === 'unclean' && (!change || change.state.leader < 0)) {
-        results.push({ topic: name, partition, leader: -1, errorCode: 'ELIGIBLE_LEADERS_NOT_AVAILABLE', message: 'No replica of this partition is on a live, unfenced broker.' });
-        continue;
-      }
-      const next = change!.state;
-      results.push({ topic: name, partition, leader: next.leader, errorCode: 'NONE' });
-      changes.push({ type: 'PartitionChange', state: next, reason: change!.unclean ? 'unclean-election' : 'preferred-election', unclean: change!.unclean });
-    }
-    if (!validateOnly) this.commit(changes);
-    return results;
+    return this.admin.electLeaders(type, partitions, validateOnly);
   }
 
   /** AlterPartitionReassignments (KIP-455): `replicas` null cancels. */
   alterReassignments(items: { topic: string; partition: number; replicas: number[] | null }[]): ReassignmentResult[] {
-    this.requireActive();
-    return items.map(({ topic: name, partition, replicas }) => {
-      const topic = this.image.topicsByName.get(name);
-      const state = topic?.partitions.get(partition);
-      const fail = (errorCode: KafkaErrorName, message: string): ReassignmentResult => ({ topic: name, partition, errorCode, message });
-      if (!topic || !state) return fail('UNKNOWN_TOPIC_OR_PARTITION', `Partition ${name}-${partition} does not exist.`);
-      const request: ChangeRequest | KafkaError = replicas === null ? this.cancelRequest(topic, state) : this.reassignRequest(state, replicas);
-      if (request instanceof KafkaError) return fail(request.code as KafkaErrorName, request.message);
-      const change = buildPartitionChange(state, request, this.ctx(topic, state));
-      if (change) this.commit([{ type: 'PartitionChange', state: change.state, reason: replicas === null ? 'reassignment-cancel' : 'reassignment', unclean: change.unclean }]);
-      return { topic: name, partition, errorCode: 'NONE' };
-    });
-  }
-
-  private reassignRequest(state: PartitionState, target: number[]): ChangeRequest | KafkaError {
-    if (target.length === 0) return new KafkaError('INVALID_REPLICA_ASSIGNMENT', 'The target replica list is empty.');
-    if (new Set(target).size !== target.length) return new KafkaError('INVALID_REPLICA_ASSIGNMENT', `The target replica list ${JSON.stringify(target)} contains duplicate brokers.`);
-    const unknown = target.find((b) => !this.image.brokers.has(b));
-    if (unknown !== undefined) return new KafkaError('INVALID_REPLICA_ASSIGNMENT', `The target replica list includes broker ${unknown}, which is not registered.`);
-    const current = state.replicas;
-    const removing = current.filter((b) => !target.includes(b)).sort((a, b) => a - b);
-    const adding = target.filter((b) => !current.includes(b)).sort((a, b) => a - b);
-    return { targetReplicas: [...target, ...removing], targetAdding: adding, targetRemoving: removing };
-  }
-
-  private cancelRequest(topic: TopicImage, state: PartitionState): ChangeRequest | KafkaError {
-    if (state.addingReplicas.length === 0 && state.removingReplicas.length === 0) {
-      return new KafkaError('NO_REASSIGNMENT_IN_PROGRESS', `No reassignment is in progress for ${topic.name}-${state.partition}.`);
-    }
-    const replicas = state.replicas.filter((b) => !state.addingReplicas.includes(b));
-    let isr = state.isr.filter((b) => !state.addingReplicas.includes(b));
-    if (isr.length === 0) {
-      if (!this.topicUncleanAllowed(topic)) {
-        return new KafkaError('INVALID_REPLICA_ASSIGNMENT', 'Cancelling would need an unclean leader election, which this topic does not allow.');
-      }
-      isr = [replicas[0]!];
-    }
-    return { targetReplicas: replicas, targetIsr: isr, targetAdding: [], targetRemoving: [] };
+    return this.admin.alterReassignments(items);
   }
 
   listReassignments(): { topic: string; partition: number; replicas: number[]; addingReplicas: number[]; removingReplicas: number[] }[] {
-    const out = [];
-    for (const { topic, state } of this.image.allPartitions()) {
-      if (state.addingReplicas.length + state.removingReplicas.length === 0) continue;
-      out.push({ topic: topic.name, partition: state.partition, replicas: [...state.replicas], addingReplicas: [...state.addingReplicas], removingReplicas: [...state.removingReplicas] });
-    }
-    return out;
+    return this.admin.listReassignments();
   }
 
   /** UnregisterBroker: the broker leaves the cluster (it must be stopped first). */
