@@ -121,6 +121,44 @@ describe('the Configs and Profiles pages in Chromium against npm run serve', () 
     await page.context().close();
   }, 180_000);
 
+  it('shows what min.insync.replicas 3 would do while it is typed, asks before a change that lowers availability, and undoes it', async () => {
+    const { page, pageErrors } = await openConsole(browser, host);
+    await openPage(page, 'Configs');
+    await page.getByTestId('config-resource').click();
+    await page.keyboard.type('orders');
+    await page.getByRole('option', { name: 'orders', exact: true }).click();
+    await page.getByTestId('topic-durability').waitFor({ timeout: 15_000 });
+    await page.getByTestId('config-search').locator('input').fill('min.insync.replicas');
+    await page.getByTestId('config-edit-min.insync.replicas').click();
+    await page.getByTestId('config-editor-input').locator('input').fill('3');
+    // Before → after, for the value in the box (RF 3: min ISR 1 → 3 stops acks=all at the first failure).
+    const writes = page.getByTestId('config-tolerance-writes');
+    await writes.waitFor({ timeout: 10_000 });
+    expect(await writes.textContent()).toContain('2 → 0');
+    expect(await writes.getAttribute('class')).toContain('worse');
+    expect(await page.getByTestId('config-tolerance-acknowledgedWrites').textContent()).toContain('0 → 2');
+    expect(await page.getByTestId('config-durability-after').textContent()).toContain('min ISR 3');
+    await page.getByTestId('config-editor').scrollIntoViewIfNeeded();
+    await shot(page, 'configs-consequence-as-you-type');
+
+    // Apply asks first, naming what it lowers; nothing changes until confirmed.
+    await page.getByTestId('config-apply').click();
+    const consequence = page.getByTestId('config-apply-consequence');
+    await consequence.waitFor({ timeout: 5_000 });
+    expect(await consequence.textContent()).toContain('acks=all writes keep working through 2 broker failures → 0 broker failures');
+    expect((await api<{ configs: Record<string, string> }>(host, 'topics.describe', { name: 'orders' })).value?.configs).toEqual({});
+    await shot(page, 'configs-confirm-weakening');
+    await page.getByTestId('config-apply-confirm').click();
+    await expect.poll(async () => (await api<{ configs: Record<string, string> }>(host, 'topics.describe', { name: 'orders' })).value?.configs, { timeout: 10_000 }).toEqual({ 'min.insync.replicas': '3' });
+
+    // The last change can be taken back.
+    await page.getByTestId('config-undo').click();
+    await expect.poll(async () => (await api<{ configs: Record<string, string> }>(host, 'topics.describe', { name: 'orders' })).value?.configs, { timeout: 10_000 }).toEqual({});
+    await page.getByTestId('config-last-change').waitFor({ state: 'detached', timeout: 10_000 });
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
   it('exports the durability profile as JSON, imports a renamed copy from the file, finds no setting differences, and applies it with a dry run first', async () => {
     await api(host, 'topics.create', { name: 'wide', partitions: 12, replicationFactor: 3 });
     const { page, pageErrors, foreignRequests } = await openConsole(browser, host);

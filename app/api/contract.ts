@@ -265,7 +265,15 @@ export const contract = {
    * The durability/availability explainer for a topic: from its RF, min.insync.replicas, unclean
    * election and the producer's acks (default all), how many broker failures it tolerates.
    */
-  'topics.durability': method(z.strictObject({ name: topicNameSchema, acks: acksSchema.optional() }), returns<DurabilityView>()),
+  'topics.durability': method(
+    z.strictObject({
+      name: topicNameSchema,
+      acks: acksSchema.optional(),
+      /** As if these topic configs were set (null: back to the inherited value); nothing changes. Check values with `configs.alter` validateOnly first. */
+      set: z.record(z.string(), z.string().nullable()).optional(),
+    }),
+    returns<DurabilityView>(),
+  ),
 
   /** Built-in and imported config profiles. */
   'profiles.list': method(empty, returns<ProfileSummaryView[]>()),

@@ -216,7 +216,8 @@ function warningsFor(n: number, minIsr: number, m: number, acks: 'all' | 1 | 0, 
       code: 'UNCLEAN_ELECTION_ENABLED',
       message:
         'unclean.leader.election.enable=true: when no in-sync replica survives, an out-of-sync one may become leader and the ' +
-        'committed records it lacks are lost, after consumers may already have read them (read to offset 900, new leader at 350).',
+        'committed records it lacks are lost, after consumers may already have read them; the new leader then writes other records at those offsets ' +
+        "(Kafka's documentation, Design › Unclean leader election: What if they all die?).",
     });
   }
   return warnings;

@@ -13,7 +13,7 @@ import { explainDurability } from '../core/durability.js';
 import type { Engine } from '../core/engine.js';
 import { diffProfileLive, diffProfiles, exportProfile, formatProfileIssue, parseProfileJson, planApply, profileDurability, profileToJson, type LiveCluster, type Profile } from '../core/profiles/index.js';
 import { resolveTopicRuntimeConfig } from '../core/runtime-config.js';
-import { requireTopic } from './cluster-views.js';
+import { mergeConfigs, requireTopic } from './cluster-views.js';
 
 type ProfileMethod = 'profiles.list' | 'profiles.get' | 'profiles.export' | 'profiles.import' | 'profiles.diff' | 'profiles.apply' | 'topics.durability';
 export type ProfileHandlers = { [M in ProfileMethod]: (input: MethodParsedInput<M>) => MethodResult<M> };
@@ -114,9 +114,9 @@ export function profileHandlers(engine: Engine, staticConfigs: Readonly<Record<s
       }
       return { ...plan, applied: apply };
     },
-    'topics.durability': ({ name, acks }) => {
+    'topics.durability': ({ name, acks, set }) => {
       const topic = requireTopic(engine, name);
-      const cfg = resolveTopicRuntimeConfig(topic.configs, image.clusterConfigs(), staticConfigs);
+      const cfg = resolveTopicRuntimeConfig(set ? mergeConfigs(topic.configs, set) : topic.configs, image.clusterConfigs(), staticConfigs);
       const p0 = topic.partitions.get(0);
       const rf = p0 ? p0.replicas.length - p0.addingReplicas.length : 0;
       return explainDurability({ replicationFactor: rf, minInsyncReplicas: cfg.minInsyncReplicas, uncleanLeaderElectionEnable: cfg.uncleanLeaderElectionEnable, acks: acks ?? 'all' });

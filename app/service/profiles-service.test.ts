@@ -92,5 +92,13 @@ describe('config profiles through the contract', () => {
     const acks1 = await ok(s.call('topics.durability', { name: 'payments', acks: 1 }));
     expect(acks1.acknowledgedWrites.brokerFailures).toBe(0);
     expect(acks1.warnings.map((w) => w.code)).toContain('ACKS_NOT_ALL');
+    // What-if: min.insync.replicas 3 on RF 3 would stop acks=all writes at the first failure; nothing changes.
+    const stricter = await ok(s.call('topics.durability', { name: 'payments', set: { 'min.insync.replicas': '3' } }));
+    expect(stricter).toMatchObject({ minInsyncReplicas: 3, effectiveMinIsr: 3 });
+    expect(stricter.writes.brokerFailures).toBe(0);
+    expect(stricter.acknowledgedWrites.brokerFailures).toBe(2);
+    const inherited = await ok(s.call('topics.durability', { name: 'payments', set: { 'min.insync.replicas': null } }));
+    expect(inherited.minInsyncReplicas).toBe(1);
+    expect((await ok(s.call('topics.durability', { name: 'payments' }))).minInsyncReplicas).toBe(2);
   });
 });

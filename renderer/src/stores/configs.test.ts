@@ -3,6 +3,7 @@ import { ClientError } from '../api/client.js';
 import { startStoreHost, until, type StoreHost } from '../test-support/store-host.js';
 import { ownLayer, parseResourceKey, resourceKey, useConfigsStore } from './configs.js';
 import { useConnectionStore } from './connection.js';
+import { durabilityLosses, inheritedLosses } from '../components/configs/consequence.js';
 
 describe('configs store against a real host', () => {
   let h: StoreHost;
@@ -69,6 +70,28 @@ describe('configs store against a real host', () => {
     expect(store.durability?.acknowledgedWrites.brokerFailures).toBe(1);
     await store.reset('min.insync.replicas');
     expect(store.durability?.minInsyncReplicas).toBe(1);
+  });
+
+  it('shows what a typed value would do before it is applied, and undoes the last change', async () => {
+    const store = useConfigsStore();
+    await store.select({ type: 'topic', name: 'payments' });
+    const before = store.durability!;
+    // min.insync.replicas 3 on RF 3: acks=all writes would stop at the first broker failure.
+    const after = (await store.whatIf('min.insync.replicas', '3'))!;
+    expect(durabilityLosses(before, after)).toEqual(['acks=all writes keep working through 2 broker failures → 0 broker failures']);
+    expect(store.durability?.minInsyncReplicas).toBe(1); // a what-if changes nothing
+    expect((await h.client.call('topics.describe', { name: 'payments' })).configs).toEqual({});
+
+    expect((await store.apply('min.insync.replicas', '3')).ok).toBe(true);
+    expect(store.lastChange).toMatchObject({ name: 'min.insync.replicas', from: '1', to: '3', restore: null });
+    expect((await store.undo()).ok).toBe(true);
+    expect(entry('min.insync.replicas')).toMatchObject({ value: '1', source: 'DEFAULT_CONFIG' });
+    expect((await h.client.call('topics.describe', { name: 'payments' })).configs).toEqual({});
+    expect(store.lastChange).toBeNull();
+    // At the cluster level, lowering what every inheriting topic needs is named too.
+    expect(inheritedLosses('min.insync.replicas', '2', '1')[0]).toContain('acknowledged once 1 in-sync replica has them, not 2');
+    expect(inheritedLosses('unclean.leader.election.enable', 'false', 'true')).toHaveLength(1);
+    expect(inheritedLosses('min.insync.replicas', '1', '2')).toEqual([]);
   });
 
   it('refuses to change a read-only broker config dynamically, as Kafka does', async () => {

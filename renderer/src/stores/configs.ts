@@ -50,6 +50,16 @@ export type Validation = { ok: true; entry: ConfigEntryView | undefined } | { ok
 /** Outcome of a real alter. */
 export type AlterOutcome = { ok: true; entry: ConfigEntryView | undefined } | { ok: false; error: unknown };
 
+/** The last change made from this page, and how to take it back. */
+export interface LastChange {
+  resource: ConfigResource;
+  name: string;
+  from: string;
+  to: string;
+  /** What undo sets: the value the resource itself had, or null when it inherited (undo deletes the override). */
+  restore: string | null;
+}
+
 const sameResource = (a: ConfigResource | null, b: ConfigResource | null): boolean => !!a && !!b && a.type === b.type && a.name === b.name;
 
 export const useConfigsStore = defineStore('configs', () => {
@@ -59,6 +69,7 @@ export const useConfigsStore = defineStore('configs', () => {
   const shown = shallowRef<ResourceConfigsStore | null>(null);
   const durability = shallowRef<DurabilityView | null>(null);
   const durabilityError = shallowRef<unknown>(null);
+  const lastChange = shallowRef<LastChange | null>(null);
   /** Config names with an alter in flight (Apply / Reset show a spinner). */
   const pending = ref<Set<string>>(new Set());
   /** While the page shows: leases on the picker's lists; `shownLease` on the shown resource. */
@@ -136,17 +147,20 @@ export const useConfigsStore = defineStore('configs', () => {
     }
   }
 
-  async function alter(name: string, value: string | null): Promise<AlterOutcome> {
+  async function alter(name: string, value: string | null, undoing = false): Promise<AlterOutcome> {
     const r = resource.value;
     const target = shown.value;
     if (!r || !target) return { ok: false, error: new Error('No resource selected.') };
     const gen = generation;
+    const was = byName.value.get(name);
     pending.value = new Set([...pending.value, name]);
     try {
       const after = await client().call('configs.alter', { resource: r, set: { [name]: value } });
       target.show(after);
       if (gen === generation) await loadDurability(r, gen);
       const entry = after.find((e) => e.name === name);
+      lastChange.value =
+        undoing || !was ? null : { resource: r, name, from: was.value, to: entry?.value ?? '', restore: was.source === ownLayer(r) ? was.value : null };
       notifySuccess(value === null ? `${name} reset: now ${entry?.value || '(none)'} from ${entry?.source ?? 'its default'}` : `${name} = ${value} on ${resourceLabel(r)}`);
       return { ok: true, entry };
     } catch (e) {
@@ -169,6 +183,26 @@ export const useConfigsStore = defineStore('configs', () => {
     return alter(name, null);
   }
 
+  /** Take the last change back: its old value, or its inherited one again. Only while its resource shows. */
+  async function undo(): Promise<AlterOutcome> {
+    const c = lastChange.value;
+    if (!c || !sameResource(c.resource, resource.value)) return { ok: false, error: new Error('Nothing to undo here.') };
+    const r = await alter(c.name, c.restore, true);
+    if (r.ok) lastChange.value = null;
+    return r;
+  }
+
+  /** The topic's durability as if `name` were `value` (acks=all); null for other resources or when it cannot be read. */
+  async function whatIf(name: string, value: string): Promise<DurabilityView | null> {
+    const r = resource.value;
+    if (r?.type !== 'topic') return null;
+    try {
+      return await client().call('topics.durability', { name: r.name, set: { [name]: value } });
+    } catch {
+      return null;
+    }
+  }
+
   /** Follow the shown resource's configs and the picker's brokers and topics while the page shows (idempotent). */
   function start(): void {
     if (leases) return;
@@ -182,5 +216,5 @@ export const useConfigsStore = defineStore('configs', () => {
     follow();
   }
 
-  return { resource, entries, byName, loading, error, topics, brokers, resourcesError, durability, durabilityError, pending, loadResources, select, refresh, validate, apply, reset, start, stop };
+  return { resource, entries, byName, loading, error, topics, brokers, resourcesError, durability, durabilityError, pending, lastChange, loadResources, select, refresh, validate, apply, reset, undo, whatIf, start, stop };
 });
