@@ -127,19 +127,29 @@ describe('Balance and Leaders pages in Chromium against npm run serve', () => {
 
     await page.getByTestId('execute-suggestion').click();
     await page.getByTestId('execute-modal').waitFor();
-    // 20 kB/s: after the first 1 MiB fetch the throttle holds each new replica back for a while.
-    await page.getByTestId('throttle-input').locator('input').fill('20000');
+    // 0.02 MiB/s (≈ 20 kB/s): after the first 1 MiB fetch the throttle holds each new replica back for a while.
+    await page.getByTestId('throttle-input').locator('input').fill('0.02');
+    await page.getByTestId('throttle-input').locator('input').blur();
+    // Entered in MiB/s, sent as Kafka's bytes/s, with the time the copy will take at that rate.
+    await expect.poll(() => page.getByTestId('execute-modal').textContent()).toContain('--throttle 20972 bytes/s');
+    expect(await page.getByTestId('throttle-estimate').textContent()).toMatch(/Estimated copy time at this throttle: about \d+(\.\d+)? (s|min|h) — broker \d receives the most/);
     await shot(page, 'execute-dialog');
     await page.getByTestId('confirm-execute').click();
     await page.getByTestId('active-reassignments').waitFor();
     const catchUp = page.locator('[data-testid^="catch-up-orders-"]').first();
     await expect.poll(() => catchUp.textContent(), { timeout: 20_000 }).toMatch(/broker 4: [\d,]+ \/ 1,500/);
+    // Overall and per partition: how many of the new replicas have caught up.
+    expect(await page.getByTestId('reassignment-overall-text').textContent()).toMatch(/^\d+ of \d+ new replicas caught up$/);
+    expect(await page.locator('[data-testid^="progress-orders-"]').first().textContent()).toMatch(/\d+ of \d+ new replicas? caught up/);
     await shot(page, 'progress');
 
     // Speed replication up through the top bar's time scale.
     await page.getByTestId('time-scale').click();
     await page.locator('.n-base-select-option', { hasText: '60×' }).click();
     await page.getByTestId('reassignment-complete').waitFor({ timeout: 90_000 });
+    const overall = (await page.getByTestId('reassignment-overall-text').textContent()) ?? '';
+    const [done, total] = overall.match(/\d+/g)!.map(Number);
+    expect(done).toBe(total);
     expect(await page.getByTestId('verify-results').textContent()).toContain('completed');
     await expect.poll(() => page.getByTestId('broker-counts-4').textContent()).not.toContain('0 replicas');
     await shot(page, 'moved');

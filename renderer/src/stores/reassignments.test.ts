@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStoreHost, until, type StoreHost } from '../test-support/store-host.js';
 import { useConnectionStore } from './connection.js';
-import { parseReassignmentJson, toReassignmentJson, useReassignmentsStore } from './reassignments.js';
+import { parseReassignmentJson, partitionProgress, toReassignmentJson, useReassignmentsStore } from './reassignments.js';
 
 describe("Kafka's reassignment JSON", () => {
   it('reads a file as kafka-reassign-partitions.sh writes it, log_dirs included', () => {
@@ -28,6 +28,21 @@ describe("Kafka's reassignment JSON", () => {
     expect(errors).toMatch(/log_dirs must have one entry per replica/);
     expect(errors).toMatch(/a-1 is listed twice/);
     expect(parseReassignmentJson('{"version":1,').ok).toBe(false);
+  });
+});
+
+describe('progress of a moving partition', () => {
+  it('counts a partition as partly done when one of its two new replicas has caught up', () => {
+    const moving = {
+      topic: 'orders',
+      partition: 3,
+      replicas: [1, 4, 5, 2],
+      addingReplicas: [4, 5],
+      removingReplicas: [2],
+      // The engine's own figure follows the slowest new replica.
+      progress: { percent: 0, leaderLogEndOffset: 1000, addingReplicas: [{ brokerId: 4, logEndOffset: 1000, inIsr: true }, { brokerId: 5, logEndOffset: 0, inIsr: false }] },
+    };
+    expect(partitionProgress(moving)).toEqual({ caughtUp: 1, adding: 2, percent: 50 });
   });
 });
 
@@ -79,6 +94,8 @@ describe('reassignments store against a real host', () => {
     // The first fetch brings up to 1 MiB; then the throttle holds the replica back.
     await until(() => store.active[0]!.progress.addingReplicas[0]!.logEndOffset > 0, 20_000);
     expect(store.active[0]!.progress.percent).toBeLessThan(100);
+    // Overall: the one new replica (on broker 3) has not caught up yet.
+    expect(store.catchUp).toEqual({ done: 0, total: 1 });
     const cancelled = await store.cancel();
     expect(cancelled).toEqual([{ topic: 'payments', partition: 0, errorCode: 'NONE' }]);
     expect(store.active).toEqual([]);
@@ -88,9 +105,10 @@ describe('reassignments store against a real host', () => {
   it('moves a partition to completion, verifies it once done and drops the throttles', async () => {
     const store = useReassignmentsStore();
     store.start();
-    const results = await store.execute([{ topic: 'payments', partition: 1, replicas: [3, 1] }], 10_000_000);
+    const results = await store.execute([{ topic: 'payments', partition: 1, replicas: [3, 1], currentReplicas: [2, 1] }], 10_000_000);
     expect(results?.[0]!.errorCode).toBe('NONE');
     await until(() => store.verifyResults?.length, 30_000);
+    expect(store.catchUp).toEqual({ done: 1, total: 1 });
     expect(store.verifyResults).toEqual([{ topic: 'payments', partition: 1, status: 'completed', replicas: [3, 1], message: expect.stringMatching(/completed/) }]);
     expect(store.allVerified).toBe(true);
     const topic = await h.client.call('topics.describe', { name: 'payments' });

@@ -68,6 +68,25 @@ export function toReassignmentJson(partitions: ReassignmentTarget[]): Reassignme
 
 const key = (topic: string, partition: number): string => `${topic}/${partition}`;
 
+/**
+ * One moving partition as the console counts it: how many of its new replicas have caught up
+ * (joined the ISR), and the share of the leader's log its new replicas hold on average, so a
+ * partition with one of two new replicas caught up counts as half done, not as not started.
+ */
+export function partitionProgress(r: ReassignmentView): { caughtUp: number; adding: number; percent: number } {
+  const adding = r.progress.addingReplicas;
+  if (adding.length === 0) return { caughtUp: 0, adding: 0, percent: r.progress.percent };
+  const leaderEnd = Math.max(0, r.progress.leaderLogEndOffset);
+  const share = (a: (typeof adding)[number]): number => (a.inIsr || leaderEnd === 0 ? 1 : Math.min(1, Math.max(0, a.logEndOffset) / leaderEnd));
+  const caughtUp = adding.filter((a) => a.inIsr).length;
+  return { caughtUp, adding: adding.length, percent: Math.floor((100 * adding.reduce((n, a) => n + share(a), 0)) / adding.length) };
+}
+
+/** The new replicas a target adds: those not in the partition's current replica list. */
+function addedBy(p: ReassignmentTarget & { currentReplicas?: readonly number[] }): number[] | null {
+  return p.currentReplicas ? p.replicas.filter((b) => !p.currentReplicas!.includes(b)) : null;
+}
+
 export const useReassignmentsStore = defineStore('reassignments', () => {
   const query = useLiveQuery<ReassignmentView[]>({
     name: 'reassignments',
@@ -82,8 +101,12 @@ export const useReassignmentsStore = defineStore('reassignments', () => {
   const page = useLeases(() => [query.acquire()]);
   const active = query.data;
   const error = computed(() => (query.error.value ? describeError(query.error.value) : null));
-  /** The last plan executed from this console, for verify and the preferred election after it. */
-  const lastPlan = shallowRef<{ partitions: ReassignmentTarget[]; throttleBytesPerSec: number | null } | null>(null);
+  /**
+   * The last plan executed from this console, for verify and the preferred election after it;
+   * `adding` holds each partition's new replicas (from the plan, or from the first read of the
+   * moves when the plan did not say what it replaces).
+   */
+  const lastPlan = shallowRef<{ partitions: ReassignmentTarget[]; throttleBytesPerSec: number | null; adding: Record<string, number[]> } | null>(null);
   const results = shallowRef<ReassignmentResultView[]>([]);
   const verifyResults = shallowRef<ReassignmentVerifyView[] | null>(null);
   const executing = ref(false);
@@ -98,10 +121,27 @@ export const useReassignmentsStore = defineStore('reassignments', () => {
     const moving = new Set(active.value.map((r) => key(r.topic, r.partition)));
     return plan.partitions.filter((p) => moving.has(key(p.topic, p.partition))).length;
   });
+  /**
+   * The last plan's new replicas caught up so far: a partition no longer moving has all of its
+   * new replicas in (it completed), a moving one those already in its ISR.
+   */
+  const catchUp = computed(() => {
+    const plan = lastPlan.value;
+    if (!plan) return null;
+    const moving = new Map(active.value.map((r) => [key(r.topic, r.partition), r]));
+    let total = 0;
+    let done = 0;
+    for (const [k, adding] of Object.entries(plan.adding)) {
+      total += adding.length;
+      const r = moving.get(k);
+      done += r ? r.progress.addingReplicas.filter((a) => a.inIsr && adding.includes(a.brokerId)).length : adding.length;
+    }
+    return { done, total };
+  });
   const allVerified = computed(() => !!verifyResults.value?.length && verifyResults.value.every((v) => v.status === 'completed'));
 
   /** Start the moves. Returns the per-partition outcomes, or null when the call failed as a whole. */
-  async function execute(partitions: ReassignmentTarget[], throttleBytesPerSec: number | null): Promise<ReassignmentResultView[] | null> {
+  async function execute(partitions: (ReassignmentTarget & { currentReplicas?: readonly number[] })[], throttleBytesPerSec: number | null): Promise<ReassignmentResultView[] | null> {
     executing.value = true;
     try {
       const input = partitions.map((p) => ({ topic: p.topic, partition: p.partition, replicas: [...p.replicas] }));
@@ -109,11 +149,26 @@ export const useReassignmentsStore = defineStore('reassignments', () => {
       results.value = out;
       executeError.value = null;
       const started = input.filter((p) => out.some((r) => r.topic === p.topic && r.partition === p.partition && r.errorCode === 'NONE'));
+      const adding: Record<string, number[]> = {};
+      for (const p of partitions) {
+        const added = addedBy(p);
+        if (added && started.some((s) => s.topic === p.topic && s.partition === p.partition)) adding[key(p.topic, p.partition)] = added;
+      }
       if (started.length) {
-        lastPlan.value = { partitions: started, throttleBytesPerSec };
+        lastPlan.value = { partitions: started, throttleBytesPerSec, adding };
         verifyResults.value = null;
       }
       await query.refresh();
+      // Targets that did not say what they replace: their new replicas are what the moves are adding.
+      const plan = lastPlan.value;
+      if (started.length && plan) {
+        const filled = { ...plan.adding };
+        for (const r of active.value) {
+          const k = key(r.topic, r.partition);
+          if (!(k in filled) && started.some((s) => key(s.topic, s.partition) === k)) filled[k] = [...r.addingReplicas];
+        }
+        lastPlan.value = { ...plan, adding: filled };
+      }
       return out;
     } catch (e) {
       executeError.value = describeError(e);
@@ -127,6 +182,13 @@ export const useReassignmentsStore = defineStore('reassignments', () => {
   async function cancel(partitions?: { topic: string; partition: number }[]): Promise<ReassignmentResultView[] | null> {
     try {
       const out = await client().call('reassignments.cancel', partitions ? { partitions } : {});
+      // A cancelled move adds nothing: it no longer counts towards "caught up".
+      const plan = lastPlan.value;
+      if (plan) {
+        const adding = { ...plan.adding };
+        for (const r of out) if (r.errorCode === 'NONE') delete adding[key(r.topic, r.partition)];
+        lastPlan.value = { ...plan, adding };
+      }
       await query.refresh();
       return out;
     } catch (e) {
@@ -189,6 +251,7 @@ export const useReassignmentsStore = defineStore('reassignments', () => {
     executeError,
     verifying,
     lastPlanMoving,
+    catchUp,
     allVerified,
     refresh: query.refresh,
     execute,
