@@ -19,7 +19,6 @@ import type {
   ConfigEntryView,
   ConsumeResultView,
   ApplyPlanView,
-  BalancePlanView,
   DeletedTopicView,
   DurabilityView,
   ElectionPreviewView,
@@ -41,9 +40,11 @@ import type {
   TopicSummaryView,
   TopicView,
 } from './views.js';
+import type { BalancePlanView } from './balance-views.js';
 
-/** The DTOs (`…View`) every result is made of; see `views.ts`. */
+/** The DTOs (`…View`) every result is made of; see `views.ts` and `balance-views.ts`. */
 export type * from './views.js';
+export type * from './balance-views.js';
 
 // ================================================================ envelope
 

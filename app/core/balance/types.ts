@@ -97,4 +97,4 @@ export type {
   BalancePlanView,
   BalanceRackLoadView,
   BalanceReassignmentView,
-} from '../../api/views.js';
+} from '../../api/balance-views.js';
