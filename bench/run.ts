@@ -32,6 +32,7 @@ import {
 } from './produce-throughput.js';
 import { PROBE_EVERY_MS, PRODUCERS, RECORDS, VALUE_BYTES, measureDescribeUnderLoad } from './describe-under-load.js';
 import { LOADS, PARTITIONS_PER_TOPIC, REPLICATION_FACTOR as UI_RF, SCROLL_MS, SCROLL_STEP_PX, TOPICS, measureUiTopics } from './ui-topics.js';
+import { BROKERS as SCALE_BROKERS, formatTable, runLadder, type RungResult } from './scale.js';
 
 export interface Figure {
   name: string;
@@ -135,7 +136,57 @@ function fmt(n: number): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: 2 });
 }
 
+/** The scale goals per rung (issue 17): a limit each figure's value must stay within. */
+const SCALE_LIMITS: Record<number, { restartRunningMs: number; idleCores: number; rssMb: number }> = {
+  10_000: { restartRunningMs: 5_000, idleCores: 0.02, rssMb: 300 },
+  100_000: { restartRunningMs: 15_000, idleCores: 0.1, rssMb: 1_500 },
+};
+const SHUTDOWN_LIMIT_MS = 1_000;
+const DEFAULT_RUNGS = [10_000, 30_000, 100_000];
+const SCALE_BUDGET_MS = 40 * 60_000;
+
+/** A figure whose value must not exceed `limit` (its ratio is limit / value, its goal 1). */
+function withinFigure(name: string, value: number, unit: string, limit: number): Figure {
+  const ratio = value > 0 ? limit / value : 0;
+  return { name, value: round(value), unit, limit, ratio: Math.round(ratio * 1000) / 1000, goal: 1, pass: ratio >= 1 };
+}
+
+function scaleFigures(rows: RungResult[]): Figure[] {
+  const out: Figure[] = [];
+  for (const r of rows) {
+    const k = `${r.partitions / 1000}k`;
+    const lim = SCALE_LIMITS[r.partitions];
+    if (r.shutdownMs !== undefined) out.push(withinFigure(`scale.${k}.controlled-shutdown`, r.shutdownMs, 'ms', SHUTDOWN_LIMIT_MS));
+    if (!lim) continue;
+    if (r.restartRunningMs !== undefined) out.push(withinFigure(`scale.${k}.restart-all-running`, r.restartRunningMs, 'ms', lim.restartRunningMs));
+    if (r.idleCores !== undefined) out.push(withinFigure(`scale.${k}.idle-cpu`, r.idleCores, 'cores', lim.idleCores));
+    if (r.rssMb !== undefined) out.push(withinFigure(`scale.${k}.rss`, r.rssMb, 'MB', lim.rssMb));
+    if (r.rssAfterRestartMb !== undefined) out.push(withinFigure(`scale.${k}.rss-after-restart`, r.rssAfterRestartMb, 'MB', lim.rssMb));
+  }
+  return out;
+}
+
+/** `npm run bench -- scale [--rungs 10000,30000] [--budget-s 2400]`: the ladder alone. */
+async function scaleMain(argv: string[]): Promise<void> {
+  const arg = (name: string): string | undefined => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const rungs = (arg('--rungs') ?? DEFAULT_RUNGS.join(',')).split(',').map(Number).filter((n) => n > 0);
+  const budgetMs = Number(arg('--budget-s') ?? SCALE_BUDGET_MS / 1000) * 1000;
+  const m = machine();
+  console.log(`machine: ${m.cpu}, ${m.cores} cores, node ${m.node}, ${m.platform}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`scale: ${SCALE_BROKERS} brokers over the headless host (engine in a child process), topics of 1,000 partitions, RF 3, no traffic; budget ${budgetMs / 1000} s`);
+  const rows = await runLadder(rungs, budgetMs, (line) => console.log(line));
+  console.log(`\n${formatTable(rows)}\n(load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')})\n`);
+  const figures = scaleFigures(rows);
+  printTable(figures);
+  const results = writeResults(m, figures);
+  console.log(`\nwrote ${results.figures.length} figures to ${RESULTS_FILE}`);
+}
+
 async function main(): Promise<void> {
+  if (process.argv[2] === 'scale') return scaleMain(process.argv.slice(3));
   const started = performance.now();
   const budgetLeft = (): number => BUDGET_MS - (performance.now() - started);
   const m = machine();
@@ -247,10 +298,11 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 // The phases check the budget themselves; this only catches a phase that hangs.
+const wholeBudgetMs = process.argv[2] === 'scale' ? SCALE_BUDGET_MS * 2 : BUDGET_MS;
 setTimeout(() => {
-  console.error(`bench: over the ${BUDGET_MS / 1000} s budget, giving up`);
+  console.error(`bench: over the ${wholeBudgetMs / 1000} s budget, giving up`);
   process.exit(1);
-}, BUDGET_MS).unref();
+}, wholeBudgetMs).unref();
 main().catch((e: unknown) => {
   console.error(e);
   process.exit(1);

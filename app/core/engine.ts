@@ -153,6 +153,14 @@ export class Engine {
     return [...this.ctx.brokers.values()].every((b) => !b.isAlive);
   }
 
+  /**
+   * Write a snapshot of the metadata image (the hosts do so once an orderly close is done), so
+   * the next open loads it and replays no record.
+   */
+  snapshotMetadata(): void {
+    this.ctx.controller.takeSnapshot();
+  }
+
   private scheduleClockCheckpoint(): void {
     this.scheduler.schedule(CLOCK_CHECKPOINT_MS, () => {
       if (this.ctx.closing) return;

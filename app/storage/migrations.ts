@@ -84,6 +84,19 @@ export const METADATA_MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    description: 'metadata snapshots: the image at an offset, so an open reads only the records after it',
+    up(db) {
+      db.exec(`
+        CREATE TABLE snapshots (
+          offset INTEGER PRIMARY KEY,
+          timestamp_ms INTEGER NOT NULL,
+          data TEXT NOT NULL
+        );
+      `);
+    },
+  },
 ];
 
 export function migrationsFor(kind: FileKind): readonly Migration[] {

@@ -152,6 +152,34 @@ describe('SQLite storage', () => {
     db.close();
   });
 
+  it('migrates a version-1 metadata file to version 2 (snapshots), keeping its records; a snapshot then drops what it covers', () => {
+    const dir = tempDir();
+    const file = join(dir, 'metadata.db');
+    const db = new BetterSqlite3(file);
+    expect(migrate(db, 'metadata', file, 1)).toBe(1);
+    const insert = db.prepare('INSERT INTO records (offset, timestamp_ms, record) VALUES (?, ?, ?)');
+    for (let i = 0; i < 3; i++) insert.run(i, 10 * i, JSON.stringify({ type: 'Topic', name: `t${i}`, topicId: `id${i}` }));
+    expect(() => db.prepare('SELECT * FROM snapshots').all()).toThrow(/no such table/);
+    db.close();
+    const storage = SqliteStorage.open(dir);
+    const meta = storage.metadata();
+    expect(meta.isEmpty()).toBe(false);
+    expect(meta.latestSnapshot()).toBeNull();
+    expect(meta.readAfter(0).map((r) => r.offset)).toEqual([1, 2]);
+    meta.saveSnapshot({ offset: 1, timestampMs: 10, data: { offset: 1, marker: 'image at 1' } }, 0);
+    meta.saveSnapshot({ offset: 2, timestampMs: 20, data: { offset: 2, marker: 'image at 2' } }, 2);
+    storage.close();
+    const again = SqliteStorage.open(dir);
+    expect(again.metadata().latestSnapshot()).toEqual({ offset: 2, timestampMs: 20, data: { offset: 2, marker: 'image at 2' } });
+    // Records and snapshots older than the kept one are gone.
+    expect(again.metadata().readAll().map((r) => r.offset)).toEqual([2]);
+    again.close();
+    const version = new BetterSqlite3(file, { readonly: true });
+    expect((version.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string }).value).toBe('2');
+    expect(version.prepare('SELECT count(*) AS n FROM snapshots').get()).toEqual({ n: 1 });
+    version.close();
+  });
+
   it('refuses a file from a newer version with an error naming it, and leaves it untouched', () => {
     const dir = tempDir();
     SqliteStorage.open(dir).close();

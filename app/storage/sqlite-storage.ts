@@ -13,7 +13,7 @@
 import type { Statement } from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { BrokerLogStore, MetadataStore, StorageProvider, StoredMetadataRecord } from '../core/log/log-store.js';
+import type { BrokerLogStore, MetadataStore, StorageProvider, StoredMetadataRecord, StoredMetadataSnapshot } from '../core/log/log-store.js';
 import type { FileKind } from './migrations.js';
 import { SqliteBrokerStore } from './sqlite-broker-store.js';
 import { guard } from './sqlite-errors.js';
@@ -32,11 +32,27 @@ class SqliteMetadataStore implements MetadataStore {
     });
   }
   readAll(): StoredMetadataRecord[] {
-    return (this.file.db.prepare('SELECT offset, timestamp_ms, record FROM records ORDER BY offset').all() as { offset: number; timestamp_ms: number; record: string }[]).map((r) => ({
-      offset: r.offset,
-      timestampMs: r.timestamp_ms,
-      record: JSON.parse(r.record) as unknown,
-    }));
+    return this.readAfter(-1);
+  }
+  readAfter(offset: number): StoredMetadataRecord[] {
+    const rows = this.file.db.prepare('SELECT offset, timestamp_ms, record FROM records WHERE offset > ? ORDER BY offset').all(offset) as { offset: number; timestamp_ms: number; record: string }[];
+    return rows.map((r) => ({ offset: r.offset, timestampMs: r.timestamp_ms, record: JSON.parse(r.record) as unknown }));
+  }
+  isEmpty(): boolean {
+    const db = this.file.db;
+    return !db.prepare('SELECT 1 FROM records LIMIT 1').get() && !db.prepare('SELECT 1 FROM snapshots LIMIT 1').get();
+  }
+  latestSnapshot(): StoredMetadataSnapshot | null {
+    const row = this.file.db.prepare('SELECT offset, timestamp_ms, data FROM snapshots ORDER BY offset DESC LIMIT 1').get() as { offset: number; timestamp_ms: number; data: string } | undefined;
+    return row ? { offset: row.offset, timestampMs: row.timestamp_ms, data: JSON.parse(row.data) as unknown } : null;
+  }
+  saveSnapshot(snapshot: StoredMetadataSnapshot, keepFrom: number): void {
+    const db = this.file.db;
+    this.file.write('save a metadata snapshot in', () => {
+      db.prepare('INSERT OR REPLACE INTO snapshots (offset, timestamp_ms, data) VALUES (?, ?, ?)').run(snapshot.offset, snapshot.timestampMs, JSON.stringify(snapshot.data));
+      db.prepare('DELETE FROM snapshots WHERE offset < ?').run(keepFrom);
+      db.prepare('DELETE FROM records WHERE offset < ?').run(keepFrom);
+    });
   }
   loadSettings(): Record<string, string> {
     return Object.fromEntries((this.file.db.prepare('SELECT key, value FROM settings').all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));

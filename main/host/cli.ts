@@ -28,6 +28,7 @@ import type { EngineService } from '../../app/api/service.js';
 import { startHttpHost, type HttpHost } from './http-host.js';
 import { builtInProfiles } from '../../app/service/profile-handlers.js';
 import { NEW_CLUSTER_PROFILE, openCluster } from './open-cluster.js';
+import { reportOpening } from './open-progress.js';
 import { startRemoteService } from './remote-service.js';
 import { loadOrCreateToken } from './token.js';
 
@@ -36,7 +37,11 @@ export const BUILT_RENDERER = fileURLToPath(new URL('../../dist/renderer', impor
 
 const USAGE = 'usage: npm run serve -- [--data DIR] [--port N] [--profile NAME | --brokers N] [--static DIR] [--in-process]';
 
-/** How long the host waits for the brokers before printing its URL anyway (with a warning). */
+/**
+ * How long the host waits for the brokers, without any of them changing state, before printing
+ * its URL anyway (with a warning). A big cluster may take longer in all: it says how far it got
+ * meanwhile (open-progress.ts).
+ */
 const READY_TIMEOUT_MS = 60_000;
 
 export interface ServeArgs {
@@ -153,8 +158,11 @@ async function main(): Promise<void> {
     process.stderr.write(`replica-studio serve: ${args.dataDir} holds a cluster already; ${flag} applies only to a new one\n`);
   }
   // The URL goes out once the brokers have registered: a script may create a topic at once.
-  if (!(await running.cluster.ready())) {
-    process.stderr.write(`replica-studio serve: not every broker was running after ${READY_TIMEOUT_MS / 1000} s; the console shows which\n`);
+  const progress = reportOpening(running.cluster.service, args.dataDir, (line) => process.stderr.write(`replica-studio serve: ${line}\n`));
+  const ready = await running.cluster.ready();
+  progress.stop();
+  if (!ready) {
+    process.stderr.write(`replica-studio serve: no broker changed state for ${READY_TIMEOUT_MS / 1000} s and not every broker is running; the console shows which\n`);
   }
   process.stdout.write(`${running.host.url}\n`);
 

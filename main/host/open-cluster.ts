@@ -71,7 +71,7 @@ export interface OpenCluster {
   /**
    * Resolves true once every broker that should run is registered and unfenced (in real time
    * that takes a moment after opening, as in Kafka) and a new cluster's profile is applied,
-   * false after `timeoutMs` of real time.
+   * false after `timeoutMs` of real time in which no broker changed state.
    */
   ready(timeoutMs?: number): Promise<boolean>;
   /** Orderly close: controlled shutdown of every broker, then the storage. Idempotent. */
@@ -85,7 +85,7 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
   const logger = options.logger ?? defaultLogger;
   const storage = SqliteStorage.open(dataDir);
   try {
-    const isNew = Engine.savedTimeMs(storage) === 0 && storage.metadata().readAll().length === 0;
+    const isNew = Engine.savedTimeMs(storage) === 0 && storage.metadata().isEmpty();
     const profileName = isNew ? newClusterProfile(options) : undefined;
     const profile = profileName !== undefined ? builtInProfiles(options.profilesDir).get(profileName) : undefined;
     if (profileName !== undefined && !profile) throw new Error(`No built-in profile named ${JSON.stringify(profileName)}.`);
@@ -140,19 +140,29 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
           storage.batch(() => scheduler.advanceTo(due));
         }
         if (!engine.isShutDown()) logger.error('The cluster did not shut down in time; closing its storage anyway', new Error('shutdown budget exceeded'));
+        // The next open loads this snapshot and replays no record.
+        storage.batch(() => engine.snapshotMetadata());
       } finally {
         storage.close();
       }
     };
 
-    const isReady = (): boolean => engine.listBrokers().every((b) => b.state !== 'starting' && b.state !== 'fenced');
+    const states = (): string[] => engine.listBrokers().map((b) => b.state);
     const ready = async (timeoutMs = 30_000): Promise<boolean> => {
-      const deadline = Date.now() + timeoutMs;
+      // A big cluster takes a while to open: the wait ends after `timeoutMs` without progress
+      // (no broker changed state), not after `timeoutMs` in all.
+      let deadline = Date.now() + timeoutMs;
+      let last = '';
       await profileApplied;
       for (;;) {
         if (closed) return false;
         driver.sync();
-        if (isReady()) return true;
+        const now = states();
+        if (now.every((s) => s !== 'starting' && s !== 'fenced')) return true;
+        if (now.join() !== last) {
+          last = now.join();
+          deadline = Date.now() + timeoutMs;
+        }
         if (Date.now() >= deadline) return false;
         await new Promise((r) => setTimeout(r, 20));
       }

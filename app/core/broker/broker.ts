@@ -17,6 +17,7 @@ import type { RecordBatch } from '../log/records.js';
 import { MetadataImage } from '../metadata/image.js';
 import { BrokerTraffic } from '../metrics.js';
 import type { CommittedRecord, LeaderRecoveryState } from '../metadata/records.js';
+import type { ImageSnapshot } from '../metadata/snapshot.js';
 import type { Network } from '../network.js';
 import type { Random } from '../random.js';
 import { resolveBrokerRuntimeConfig, resolveTopicRuntimeConfig, type BrokerRuntimeConfig, type TopicRuntimeConfig } from '../runtime-config.js';
@@ -291,9 +292,11 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     if (changed) this.deps.onChange(isFenced ? 'fenced' : 'unfenced');
   }
 
-  /** Apply committed metadata records in order (a gap waits for the next heartbeat). */
-  applyMetadata(records: readonly CommittedRecord[]): void {
-    if (this.isAlive) this.replicas.applyMetadata(records);
+  /** Apply committed metadata records in order (a gap waits for the next heartbeat), after loading `snapshot` if given. */
+  applyMetadata(records: readonly CommittedRecord[], snapshot?: ImageSnapshot): void {
+    if (!this.isAlive) return;
+    if (snapshot && snapshot.offset > this.image.offset) this.replicas.loadSnapshot(snapshot);
+    this.replicas.applyMetadata(records);
   }
 
   sendAlterPartition(p: ReplicaPartition, proposedIsr: number[], recovery: LeaderRecoveryState): void {

@@ -11,6 +11,7 @@
 import type { KafkaErrorName } from '../../api/errors.js';
 import type { MetadataImage } from '../metadata/image.js';
 import type { CommittedRecord, LeaderRecoveryState } from '../metadata/records.js';
+import type { ImageSnapshot } from '../metadata/snapshot.js';
 import type { Network } from '../network.js';
 import type { Random } from '../random.js';
 import type { BrokerRuntimeConfig } from '../runtime-config.js';
@@ -42,7 +43,7 @@ export interface ChannelHost {
   after(ms: number, fn: () => void): TimerHandle;
   /** Run work that touches storage; false when a storage failure halted the broker. */
   guarded(fn: () => unknown): boolean;
-  applyMetadata(records: readonly CommittedRecord[]): void;
+  applyMetadata(records: readonly CommittedRecord[], snapshot?: ImageSnapshot): void;
   /** The controller accepted a registration: remember the epoch on disk. */
   registered(brokerEpoch: number): void;
   /** A heartbeat answer said whether the controller fences this broker. */
@@ -167,7 +168,7 @@ export class ControllerChannel {
       return;
     }
     if (r.error !== 'NONE') return;
-    if (!this.host.guarded(() => this.host.applyMetadata(r.records))) return;
+    if (!this.host.guarded(() => this.host.applyMetadata(r.records, r.snapshot))) return;
     const wasFenced = this.fencedByController;
     this.fencedByController = r.isFenced;
     this.host.fenceStateKnown(r.isFenced, wasFenced !== r.isFenced);

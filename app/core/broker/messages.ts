@@ -11,6 +11,7 @@
 import type { KafkaErrorName } from '../../api/errors.js';
 import type { LogRecord, RecordBatch } from '../log/records.js';
 import type { CommittedRecord, LeaderRecoveryState, PartitionState } from '../metadata/records.js';
+import type { ImageSnapshot } from '../metadata/snapshot.js';
 
 /** `currentLeaderEpoch` when the client does not check it (Kafka's NO_PARTITION_LEADER_EPOCH). */
 export const NO_LEADER_EPOCH = -1;
@@ -277,6 +278,9 @@ export interface HeartbeatResponse {
   error: KafkaErrorName;
   isFenced: boolean;
   shouldShutDown: boolean;
+  /** The broker was behind the records the controller keeps: load this image first (KRaft's FetchSnapshot). */
+  snapshot?: ImageSnapshot;
+  /** Records to apply after the broker's offset (or after the snapshot's). */
   records: CommittedRecord[];
 }
 

@@ -17,6 +17,7 @@ import { PartitionLog, type StoredBytes } from '../log/partition-log.js';
 import type { RecordBatch } from '../log/records.js';
 import type { MetadataImage, TopicImage } from '../metadata/image.js';
 import type { CommittedRecord, PartitionState } from '../metadata/records.js';
+import { loadSnapshot, type ImageSnapshot } from '../metadata/snapshot.js';
 import { ReplicaPartition, type PartitionHost } from './partition.js';
 import { ReplicaFetcher, type FetcherHost } from './replica-fetcher.js';
 
@@ -79,6 +80,29 @@ export class ReplicaManager {
       }
     }
     this.stored = stored;
+  }
+
+  /**
+   * Load a metadata snapshot (this broker was behind the records the controller keeps): the image
+   * becomes the snapshot's and every replica here is made to match it, as replaying the records
+   * up to it would have — except that a local log the snapshot does not assign to this broker is
+   * deleted even when no record said so (Kafka's stray logs, KIP-858).
+   */
+  loadSnapshot(snap: ImageSnapshot): void {
+    const host = this.host;
+    const image = host.image;
+    loadSnapshot(image, snap);
+    host.configsChanged();
+    for (const k of new Set([...this.partitions.keys(), ...this.localLogs.keys()])) {
+      const [topicId, partition] = splitKey(k);
+      if (!image.partition(topicId, partition)?.replicas.includes(host.brokerId)) this.removeReplica(k);
+    }
+    for (const topic of image.topicsById.values()) {
+      for (const state of topic.partitions.values()) {
+        if (state.replicas.includes(host.brokerId)) this.reconcile(replicaKey(state.topicId, state.partition), topic, state);
+      }
+    }
+    for (const p of this.partitions.values()) p.maybeIncrementHighWatermark();
   }
 
   /** Apply committed metadata records in order; a gap waits for the next heartbeat to fill it. */

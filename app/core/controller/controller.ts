@@ -19,11 +19,12 @@ import type { EngineEvent } from '../../api/events.js';
 import type { MetadataStore } from '../log/log-store.js';
 import type { AlterPartitionRequest, AlterPartitionResponse, ControllerRequest, HeartbeatRequest, HeartbeatResponse, RegisterRequest, RegisterResponse, ReplicaOfflineRequest } from '../broker/messages.js';
 import { clonePartition, MetadataImage, type TopicImage } from '../metadata/image.js';
+import { loadSnapshot, snapshotOf, type ImageSnapshot } from '../metadata/snapshot.js';
 import type { ChangeReason, CommittedRecord, MetadataRecord, PartitionState } from '../metadata/records.js';
 import type { Network, NodeId } from '../network.js';
 import type { PlacementStrategy } from '../placement/index.js';
 import type { Random } from '../random.js';
-import { resolveBrokerRuntimeConfig, resolveTopicRuntimeConfig, type BrokerRuntimeConfig } from '../runtime-config.js';
+import { resolveBrokerRuntimeConfig, resolveTopicRuntimeConfig, type BrokerRuntimeConfig, type TopicRuntimeConfig } from '../runtime-config.js';
 import type { Scheduler, TimerHandle } from '../time.js';
 import { ControllerAdmin, type CreateTopicInput, type ElectionResult, type ReassignmentResult } from './admin-apis.js';
 import { buildPartitionChange } from './partition-change.js';
@@ -49,10 +50,22 @@ export type { CreateTopicInput, ElectionResult, ReassignmentResult } from './adm
 
 const MAX_ELECTIONS_PER_IMBALANCE = 1000;
 const MAX_RECORDS_PER_HEARTBEAT = 5000;
+/**
+ * Records between two snapshots (KRaft's metadata.log.max.record.bytes.between.snapshots, 20 MB,
+ * is some 100,000 records of ours; fewer keeps the tail a broker replays short).
+ */
+export const SNAPSHOT_INTERVAL_RECORDS = 50_000;
 
 export class Controller {
   readonly image = new MetadataImage();
-  private readonly log: CommittedRecord[] = [];
+  /** The records after `logStartOffset - 1`, in order and without gaps (older ones are in a snapshot). */
+  private log: CommittedRecord[] = [];
+  private logStartOffset = 0;
+  /** The latest snapshot: what a broker behind `logStartOffset` loads. */
+  private snapshot: ImageSnapshot | null = null;
+  /** Configs resolved once per change, not per check (a check runs per partition of a fencing). */
+  private brokerConfig: BrokerRuntimeConfig | null = null;
+  private readonly topicConfigs = new Map<string, TopicRuntimeConfig>();
   hostBrokerId: number | null = null;
   private readonly sessions = new Map<number, Session>();
   private readonly shutdownOffsets = new Map<number, number>();
@@ -74,8 +87,15 @@ export class Controller {
       changeContext: (topic, state, excluded) => this.ctx(topic, state, excluded),
       topicUncleanAllowed: (topic) => this.topicUncleanAllowed(topic),
     });
-    for (const stored of deps.store.readAll()) {
-      const rec: CommittedRecord = { offset: stored.offset, timestampMs: stored.timestampMs, record: stored.record as MetadataRecord };
+    // KRaft's MetadataLoader: the latest snapshot, then only the records after it.
+    const stored = deps.store.latestSnapshot();
+    if (stored) {
+      this.snapshot = stored.data as ImageSnapshot;
+      loadSnapshot(this.image, this.snapshot);
+      this.logStartOffset = this.snapshot.offset + 1;
+    }
+    for (const r of deps.store.readAfter(this.image.offset)) {
+      const rec: CommittedRecord = { offset: r.offset, timestampMs: r.timestampMs, record: r.record as MetadataRecord };
       this.log.push(rec);
       this.image.apply(rec);
     }
@@ -87,12 +107,45 @@ export class Controller {
 
   /** The metadata log's end (offset of the next record). */
   get endOffset(): number {
-    return this.log.length === 0 ? 0 : this.log[this.log.length - 1]!.offset + 1;
+    return this.image.offset + 1;
   }
 
+  /** The records kept in memory (those after the previous snapshot) from `fromOffset` on. */
   records(fromOffset = 0): CommittedRecord[] {
-    const i = this.log.findIndex((r) => r.offset >= fromOffset);
-    return i < 0 ? [] : this.log.slice(i);
+    return this.log.slice(Math.max(0, fromOffset - this.logStartOffset));
+  }
+
+  /**
+   * Up to `max` records from `fromOffset` on; null when they start before the records kept in
+   * memory (the reader must load the latest snapshot first). The log has no gaps, so the first
+   * record's index is its offset minus the log start: no search, no copy of the whole log.
+   */
+  private recordsFrom(fromOffset: number, max: number): CommittedRecord[] | null {
+    if (fromOffset < this.logStartOffset) return null;
+    const i = fromOffset - this.logStartOffset;
+    return this.log.slice(i, i + max);
+  }
+
+  /** The latest metadata snapshot (null before the first). */
+  latestSnapshot(): ImageSnapshot | null {
+    return this.snapshot;
+  }
+
+  /**
+   * Write a snapshot of the image (KRaft's SnapshotGenerator) and forget what the one before it
+   * covers: the stored log and the records kept in memory start after the previous snapshot, so a
+   * broker less than one interval behind still catches up by records. Taken every
+   * SNAPSHOT_INTERVAL_RECORDS records and when the cluster closes in order.
+   */
+  takeSnapshot(): void {
+    if (this.snapshot?.offset === this.image.offset || this.image.offset < 0) return;
+    const keepFrom = this.snapshot ? this.snapshot.offset + 1 : 0;
+    this.snapshot = snapshotOf(this.image);
+    this.deps.store.saveSnapshot({ offset: this.snapshot.offset, timestampMs: this.now(), data: this.snapshot }, keepFrom);
+    if (keepFrom > this.logStartOffset) {
+      this.log = this.log.slice(keepFrom - this.logStartOffset);
+      this.logStartOffset = keepFrom;
+    }
   }
 
   private now(): number {
@@ -100,7 +153,21 @@ export class Controller {
   }
 
   config(): BrokerRuntimeConfig {
-    return resolveBrokerRuntimeConfig({}, this.image.clusterConfigs(), this.deps.staticConfigs);
+    return (this.brokerConfig ??= resolveBrokerRuntimeConfig({}, this.image.clusterConfigs(), this.deps.staticConfigs));
+  }
+
+  private topicConfig(topic: TopicImage): TopicRuntimeConfig {
+    let cfg = this.topicConfigs.get(topic.topicId);
+    if (!cfg) {
+      cfg = resolveTopicRuntimeConfig(topic.configs, this.image.clusterConfigs(), this.deps.staticConfigs);
+      this.topicConfigs.set(topic.topicId, cfg);
+    }
+    return cfg;
+  }
+
+  private configsChanged(): void {
+    this.brokerConfig = null;
+    this.topicConfigs.clear();
   }
 
   // ================================================================ activation
@@ -162,9 +229,11 @@ export class Controller {
       if (c.record.type === 'Partition' || c.record.type === 'PartitionChange') touched?.push(c.record.state);
       else if (c.record.type === 'Config') touched = null;
       this.image.apply(c);
+      if (c.record.type === 'Config' || c.record.type === 'RemoveTopic') this.configsChanged();
       this.log.push(c);
     }
     this.deps.store.append(committed.map((c) => ({ offset: c.offset, timestampMs: c.timestampMs, record: c.record })));
+    if (this.image.offset - (this.snapshot?.offset ?? -1) >= SNAPSHOT_INTERVAL_RECORDS) this.takeSnapshot();
     for (const id of this.image.brokers.keys()) {
       if (this.deps.network.isUp(id)) this.deps.network.send('controller', id, { type: 'metadataPush', records: committed });
     }
@@ -295,9 +364,13 @@ export class Controller {
         this.sessions.delete(req.brokerId);
       }
     }
-    const records = this.records(req.metadataOffset + 1).slice(0, MAX_RECORDS_PER_HEARTBEAT);
     const after = this.image.brokers.get(req.brokerId);
-    return { error: 'NONE', isFenced: after?.fenced ?? true, shouldShutDown, records };
+    const isFenced = after?.fenced ?? true;
+    const records = this.recordsFrom(req.metadataOffset + 1, MAX_RECORDS_PER_HEARTBEAT);
+    if (records) return { error: 'NONE', isFenced, shouldShutDown, records };
+    // Behind the records kept: the latest snapshot, then the records after it (KRaft's FetchSnapshot).
+    const snapshot = this.snapshot!;
+    return { error: 'NONE', isFenced, shouldShutDown, snapshot, records: this.recordsFrom(snapshot.offset + 1, MAX_RECORDS_PER_HEARTBEAT)! };
   }
 
   private leaderCount(brokerId: number): number {
@@ -368,7 +441,7 @@ export class Controller {
   }
 
   private topicUncleanAllowed(topic: TopicImage): boolean {
-    return resolveTopicRuntimeConfig(topic.configs, this.image.clusterConfigs(), this.deps.staticConfigs).uncleanLeaderElectionEnable;
+    return this.topicConfig(topic).uncleanLeaderElectionEnable;
   }
 
   private handleAlterPartition(req: AlterPartitionRequest): AlterPartitionResponse {

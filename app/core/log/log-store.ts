@@ -88,10 +88,30 @@ export interface StoredMetadataRecord {
   record: unknown;
 }
 
-/** The controller's durable metadata log (KRaft's `__cluster_metadata`), plus a few settings. */
+/** A snapshot of the metadata image at `offset` (KRaft's `<offset>-<epoch>.checkpoint`): opaque JSON-serialisable data. */
+export interface StoredMetadataSnapshot {
+  offset: number;
+  timestampMs: number;
+  data: unknown;
+}
+
+/**
+ * The controller's durable metadata log (KRaft's `__cluster_metadata`) with its snapshots, plus a
+ * few settings. Records at or below the oldest kept snapshot may be deleted (as KRaft deletes log
+ * segments a snapshot covers); a reader starts from the latest snapshot and reads on from there.
+ */
 export interface MetadataStore {
   append(records: readonly StoredMetadataRecord[]): void;
+  /** Every record still stored, in offset order. */
   readAll(): StoredMetadataRecord[];
+  /** The stored records after `offset`, in offset order. */
+  readAfter(offset: number): StoredMetadataRecord[];
+  /** True when neither a record nor a snapshot was ever stored (a new cluster). */
+  isEmpty(): boolean;
+  /** The newest snapshot, or null. */
+  latestSnapshot(): StoredMetadataSnapshot | null;
+  /** Store a snapshot; then delete every record and snapshot older than `keepFrom` (an offset). */
+  saveSnapshot(snapshot: StoredMetadataSnapshot, keepFrom: number): void;
   /** Small durable key/value settings of the cluster (e.g. which brokers were running). */
   loadSettings(): Record<string, string>;
   saveSetting(key: string, value: string | null): void;

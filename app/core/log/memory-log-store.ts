@@ -13,6 +13,7 @@ import type {
   SegmentInfo,
   StorageProvider,
   StoredMetadataRecord,
+  StoredMetadataSnapshot,
 } from './log-store.js';
 import { sliceBatch, type RecordBatch } from './records.js';
 
@@ -165,7 +166,8 @@ class MemoryBrokerStore implements BrokerLogStore {
 }
 
 class MemoryMetadataStore implements MetadataStore {
-  private readonly records: StoredMetadataRecord[] = [];
+  private records: StoredMetadataRecord[] = [];
+  private snapshots: StoredMetadataSnapshot[] = [];
   private readonly settings = new Map<string, string>();
   loadSettings(): Record<string, string> {
     return Object.fromEntries(this.settings);
@@ -179,6 +181,21 @@ class MemoryMetadataStore implements MetadataStore {
   }
   readAll(): StoredMetadataRecord[] {
     return [...this.records];
+  }
+  readAfter(offset: number): StoredMetadataRecord[] {
+    return this.records.filter((r) => r.offset > offset);
+  }
+  isEmpty(): boolean {
+    return this.records.length === 0 && this.snapshots.length === 0;
+  }
+  latestSnapshot(): StoredMetadataSnapshot | null {
+    return this.snapshots[this.snapshots.length - 1] ?? null;
+  }
+  saveSnapshot(snapshot: StoredMetadataSnapshot, keepFrom: number): void {
+    // Stored as JSON text, as the SQLite store does: a later change to the image cannot reach it.
+    this.snapshots.push({ ...snapshot, data: JSON.parse(JSON.stringify(snapshot.data)) as unknown });
+    this.snapshots = this.snapshots.filter((s) => s.offset >= keepFrom);
+    this.records = this.records.filter((r) => r.offset >= keepFrom);
   }
 }
 

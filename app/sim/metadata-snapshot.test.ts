@@ -1,0 +1,154 @@
+/**
+ * Metadata snapshots (KRaft's SnapshotGenerator / MetadataLoader) under random histories: an image
+ * loaded from a snapshot and then the records after it equals the image of the whole log; a
+ * cluster reopened from its data directory has the metadata it was closed with; a broker that
+ * starts behind the records the controller keeps loads the snapshot and ends up with the
+ * controller's image and the replicas it assigns to it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MetadataImage } from '../core/metadata/image.js';
+import { loadSnapshot, snapshotOf } from '../core/metadata/snapshot.js';
+import { SqliteStorage } from '../storage/sqlite-storage.js';
+import { Simulation } from './simulation.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** A random history on `sim`, drawn from `seed`: topics come and go, configs change, brokers fail and return, data is written. */
+function randomHistory(sim: Simulation, seed: number, steps: number): void {
+  let s = seed >>> 0;
+  const next = (n: number): number => {
+    s = (Math.imul(s ^ (s >>> 15), 2246822507) + 0x9e3779b9) >>> 0;
+    return s % n;
+  };
+  const ids = [1, 2, 3, 4];
+  let topics = 0;
+  const tryIt = (fn: () => void): void => {
+    try {
+      fn();
+    } catch {
+      // a refused admin call (no controller, topic gone, ...) is part of a random history
+    }
+  };
+  for (let i = 0; i < steps; i++) {
+    const live = [...sim.engine.metadata.topicsByName.keys()];
+    const topic = live[next(Math.max(1, live.length))];
+    switch (next(9)) {
+      case 0:
+      case 1:
+        tryIt(() => sim.engine.createTopic({ name: `t${topics++}`, partitions: 1 + next(4), replicationFactor: 1 + next(3) }));
+        break;
+      case 2:
+        if (topic) tryIt(() => sim.engine.deleteTopic(topic));
+        break;
+      case 3:
+        if (topic) tryIt(() => sim.engine.alterConfigs('topic', topic, { 'retention.ms': String(60_000 * (1 + next(100))), 'unclean.leader.election.enable': next(2) ? 'true' : null }));
+        else tryIt(() => sim.engine.alterConfigs('broker', '', { 'log.retention.ms': String(3_600_000 + next(1000)) }));
+        break;
+      case 4:
+        tryIt(() => sim.engine.killBroker(ids[next(4)]!));
+        break;
+      case 5:
+        tryIt(() => sim.engine.stopBroker(ids[next(4)]!));
+        break;
+      case 6:
+        for (const id of ids) tryIt(() => sim.engine.startBroker(id));
+        break;
+      case 7:
+        if (topic) sim.engine.produce({ topic, partition: 0, acks: 1, timeoutMs: 1_000, records: [{ key: null, value: new Uint8Array([next(256)]), headers: [], timestamp: 0 }] }, () => {});
+        break;
+      case 8:
+        if (topic) tryIt(() => sim.engine.createPartitions(topic, (sim.engine.metadata.topicsByName.get(topic)?.partitions.size ?? 0) + 1));
+        break;
+    }
+    sim.advance(next(8_000));
+  }
+}
+
+describe('metadata snapshots', () => {
+  it('an image loaded from a snapshot, then the records after it, equals the image of the whole log (random histories and splits)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.double({ min: 0, max: 1, noNaN: true }), (seed, at) => {
+        const sim = new Simulation({ seed, brokers: 4 });
+        randomHistory(sim, seed, 25);
+        const log = sim.internals.controller.records();
+        const whole = new MetadataImage();
+        for (const r of log) whole.apply(r);
+        const split = Math.floor(at * log.length);
+        const prefix = new MetadataImage();
+        for (const r of log.slice(0, split)) prefix.apply(r);
+        // Through JSON, as the snapshot is stored.
+        const loaded = new MetadataImage();
+        loadSnapshot(loaded, JSON.parse(JSON.stringify(snapshotOf(prefix))));
+        for (const r of log.slice(split)) loaded.apply(r);
+        expect(snapshotOf(loaded)).toEqual(snapshotOf(whole));
+        expect(snapshotOf(whole)).toEqual(snapshotOf(sim.internals.controller.image));
+      }),
+      { numRuns: 12 },
+    );
+  });
+
+  it('a reopened cluster has the metadata it was closed with, after an orderly close or a crash (random histories)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.boolean(), (seed, orderly) => {
+        const dir = mkdtempSync(join(tmpdir(), 'replica-snapshot-'));
+        dirs.push(dir);
+        let storage = SqliteStorage.open(dir);
+        let sim = new Simulation({ seed, brokers: 4, storage });
+        randomHistory(sim, seed, 20);
+        sim.internals.controller.takeSnapshot(); // a snapshot mid-history: the rest is replayed from records
+        randomHistory(sim, seed + 1, 10);
+        if (orderly) {
+          sim.engine.shutdown();
+          sim.waitFor(() => sim.engine.isShutDown(), 120_000, 'shutdown');
+          sim.engine.snapshotMetadata();
+        }
+        const closed = snapshotOf(sim.internals.controller.image);
+        storage.close();
+
+        storage = SqliteStorage.open(dir);
+        sim = new Simulation({ seed, brokers: 4, storage, start: false });
+        expect(snapshotOf(sim.internals.controller.image)).toEqual(closed);
+        storage.close();
+      }),
+      { numRuns: 6 },
+    );
+  });
+
+  it('a broker behind the records the controller keeps loads the latest snapshot: same image, its replicas, and the log of a topic deleted meanwhile is gone', () => {
+    const sim = new Simulation({ seed: 7, brokers: 3 });
+    sim.createTopic('kept', -1, -1, {}, [[1, 2, 3], [2, 3, 1], [3, 1, 2]]);
+    sim.createTopic('doomed', -1, -1, {}, [[1, 2, 3], [2, 3, 1]]);
+    expect(sim.produce('kept', 0, ['a', 'b']).errorCode).toBe('NONE');
+    sim.engine.stopBroker(3);
+    sim.waitFor(() => sim.engine.brokerState(3) === 'stopped', 60_000, 'broker 3 stopped');
+    sim.engine.deleteTopic('doomed');
+    sim.createTopic('born', -1, -1, {}, [[1, 2, 3], [3, 1, 2]]);
+    expect(sim.produce('kept', 0, ['c']).errorCode).toBe('NONE');
+    const controller = sim.internals.controller;
+    controller.takeSnapshot();
+    sim.engine.alterConfigs('topic', 'kept', { 'retention.ms': '600000' });
+    controller.takeSnapshot(); // records up to the first snapshot are gone from memory
+    expect(controller.records(0)[0]!.offset).toBeGreaterThan(0);
+    const disk = sim.internals.brokers.get(3)!.disk;
+    const doomedId = [...disk.replicaKeys()].find((k) => !controller.image.topicsById.has(k.slice(0, k.lastIndexOf(':'))));
+    expect(doomedId).toBeDefined(); // broker 3 still holds a log of the deleted topic
+
+    sim.engine.startBroker(3);
+    sim.waitFor(() => sim.engine.brokerState(3) === 'running', 60_000, 'broker 3 running');
+    sim.waitFor(() => sim.partition('kept', 0).isr.includes(3), 60_000, 'broker 3 back in the ISR');
+    const broker = sim.internals.brokers.get(3)!;
+    sim.waitFor(() => broker.image.offset === controller.image.offset, 10_000, 'broker 3 caught up');
+    expect(snapshotOf(broker.image)).toEqual(snapshotOf(controller.image));
+    expect(disk.hasReplica(doomedId!)).toBe(false);
+    expect(broker.partitionFor('born', 1)).toBeDefined();
+    expect(broker.topicConfig(controller.image.topicsByName.get('kept')!.topicId).retentionMs).toBe(600_000);
+    expect(sim.replicaLog(3, 'kept', 0).map((r) => r.value)).toEqual(['a', 'b', 'c']);
+  });
+});
