@@ -156,7 +156,7 @@ function scaleFigures(rows: RungResult[]): Figure[] {
   for (const r of rows) {
     const k = `${r.partitions / 1000}k`;
     const lim = SCALE_LIMITS[r.partitions];
-    if (r.shutdownMs !== undefined) out.push(withinFigure(`scale.${k}.controlled-shutdown`, r.shutdownMs, 'ms', SHUTDOWN_LIMIT_MS));
+    if (r.leadersMovedMs !== undefined) out.push(withinFigure(`scale.${k}.controlled-shutdown-leaders-moved`, r.leadersMovedMs, 'ms', SHUTDOWN_LIMIT_MS));
     if (!lim) continue;
     if (r.restartRunningMs !== undefined) out.push(withinFigure(`scale.${k}.restart-all-running`, r.restartRunningMs, 'ms', lim.restartRunningMs));
     if (r.idleCores !== undefined) out.push(withinFigure(`scale.${k}.idle-cpu`, r.idleCores, 'cores', lim.idleCores));
