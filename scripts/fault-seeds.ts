@@ -1,12 +1,13 @@
 /**
  * Runs the seeded randomized fault test over many seeds (app/sim/fault-run/).
  *
- *   npm run faults -- --seeds 10000 [--from N] [--jobs J]   run seeds N .. N+10000-1
+ *   npm run faults -- --seeds 10000 [--from N] [--jobs J] [--bail]   run seeds N .. N+10000-1
  *   npm run faults -- --seed S [--verbose]                  replay one seed, print its history
  *
  * Prints progress and a summary; every failing seed is printed with its violations and its full
- * fault schedule (replay it with --seed). Exits 1 when any seed fails. The work is bounded by
- * the seed count: each seed runs a bounded amount of virtual time.
+ * fault schedule (replay it with --seed). Exits 1 when any seed fails (at once with --bail, which
+ * the mutation run uses). The work is bounded by the seed count: each seed runs a bounded amount
+ * of virtual time.
  *
  * --jobs splits the seeds over child processes (default: the available cores, at most 4); each
  * seed's history depends on the seed alone, so the split changes nothing but the wall time.
@@ -42,7 +43,7 @@ function outcome(r: FaultRunResult): SeedOutcome {
 }
 
 function usage(code: number): never {
-  console.log(`usage: npm run faults -- --seeds N [--from S] [--jobs J]
+  console.log(`usage: npm run faults -- --seeds N [--from S] [--jobs J] [--bail]
        npm run faults -- --seed S [--verbose]`);
   process.exit(code);
 }
@@ -85,6 +86,7 @@ function main(): void {
         seed: { type: 'string' },
         jobs: { type: 'string' },
         verbose: { type: 'boolean', default: false },
+        bail: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -98,7 +100,7 @@ function main(): void {
   const count = positiveInt('seeds', args.seeds, 200);
   const from = positiveInt('from', args.from, 1);
   const jobs = Math.max(1, Math.min(count, positiveInt('jobs', args.jobs, Math.min(4, availableParallelism()))));
-  runMany(from, count, jobs);
+  runMany(from, count, jobs, args.bail ?? false);
 }
 
 function replay(seed: number, verbose: boolean): void {
@@ -113,7 +115,7 @@ function replay(seed: number, verbose: boolean): void {
   process.exit(r.ok ? 0 : 1);
 }
 
-function runMany(from: number, count: number, jobs: number): void {
+function runMany(from: number, count: number, jobs: number, bail: boolean): void {
   const started = Date.now();
   const seeds = Array.from({ length: count }, (_, i) => from + i);
   const failures: SeedOutcome[] = [];
@@ -132,6 +134,10 @@ function runMany(from: number, count: number, jobs: number): void {
     if (!o.ok) {
       failures.push(o);
       printFailure(o);
+      if (bail) {
+        console.log(`stopped at the first failing seed (--bail) after ${done} seed(s)`);
+        process.exit(1);
+      }
     }
     if (done % step === 0 || done === count) {
       const elapsed = (Date.now() - started) / 1000;

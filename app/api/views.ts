@@ -42,6 +42,11 @@ export interface ClusterView {
   brokers: BrokerView[];
   topicCount: number;
   partitionCount: number;
+  /**
+   * Registered brokers the controller has fenced (a session that expired, a broker that stopped
+   * or is still starting), Kafka's `FencedBrokerCount`.
+   */
+  fencedBrokers: number;
   /** Partitions with no leader (leader -1), Kafka's `OfflinePartitionsCount`. */
   offlinePartitions: number;
   /**

@@ -186,6 +186,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
         brokers: engine.listBrokers().map(brokerView),
         topicCount: 0,
         partitionCount: 0,
+        fencedBrokers: [...image.brokers.values()].filter((b) => b.fenced).length,
         offlinePartitions: 0,
         underReplicatedPartitions: 0,
         underMinIsrPartitions: 0,

@@ -23,19 +23,29 @@ export interface VirtualClusterService extends ClusterService {
 /** Create a simulated cluster (started unless `start: false`) and the service over it. */
 export function createVirtualClusterService(options: VirtualClusterServiceOptions = {}): VirtualClusterService {
   const { clusterId, logger, fastForwardMs, ...simOptions } = options;
-  const sim = new Simulation(simOptions);
-  const ff = fastForwardMs === undefined ? 600_000 : fastForwardMs;
+  return serviceOver(new Simulation(simOptions), { seed: options.seed ?? 1, ...(clusterId !== undefined ? { clusterId } : {}), ...(logger ? { logger } : {}), fastForwardMs });
+}
+
+/**
+ * The product's service over a simulation that already runs (a scenario that drives the engine
+ * directly and reads the console's figures through the service, as a user would).
+ */
+export function serviceOver(
+  sim: Simulation,
+  options: { seed: number; clusterId?: string; logger?: ServiceLogger; fastForwardMs?: number | null | undefined },
+): VirtualClusterService {
+  const ff = options.fastForwardMs === undefined ? 600_000 : options.fastForwardMs;
   const service = createClusterService({
     engine: sim.engine,
     scheduler: sim.scheduler,
-    ...(simOptions.staticConfigs ? { staticConfigs: simOptions.staticConfigs } : {}),
-    ...(clusterId !== undefined ? { clusterId } : {}),
-    ...(logger ? { logger } : {}),
+    staticConfigs: sim.engine.staticConfigs,
+    ...(options.clusterId !== undefined ? { clusterId: options.clusterId } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
     ...(ff !== null ? { fastForwardMs: ff } : {}),
     // The simulation started the cluster before the service existed: its timeline so far.
     initialEvents: sim.events,
     // The producer partitioner's sticky choices replay with the seed too.
-    random: seededRandom((options.seed ?? 1) ^ 0x5eed),
+    random: seededRandom(options.seed ^ 0x5eed),
   });
   return { ...service, sim };
 }

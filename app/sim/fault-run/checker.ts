@@ -13,15 +13,30 @@
  * 3. At checkpoints, every live ISR member agrees with the leader (value and batch epoch) on every
  *    offset below min(leader HW, its LEO); every live replica agrees below its own HW.
  * 4. No value is written at two offsets; no unclean election happens while it is disabled.
+ * 5. Liveness while faults run: once the controller has been active for longer than
+ *    broker.session.timeout.ms plus a heartbeat interval (a new controller gives every broker a
+ *    fresh session), a broker that has been unable to heartbeat for that long (its process down,
+ *    or its link to the controller cut) leads no partition: it was fenced and its leaderships
+ *    moved to an ISR member or, with none left, the partition went offline.
  */
 import type { EngineEvent } from '../../api/events.js';
 import type { ReplicaPartition } from '../../core/broker/partition.js';
 import type { PartitionTrack, RunContext, TopicPartition } from './context.js';
 
 const CHECKPOINT_EVERY_MS = 5_000;
+/** broker.session.timeout.ms (9 s) + broker.heartbeat.interval.ms (2 s) + a second for slow links and the scan. */
+const FENCE_WITHIN_MS = 12_000;
 const decoder = new TextDecoder();
 
 export class Checker {
+  /**
+   * When each broker was first seen unable to heartbeat, and its incarnation then (cleared once it
+   * can again; a restart in between the scans starts a new session, so it counts from then).
+   */
+  private readonly unreachableSince = new Map<number, { since: number; generation: number }>();
+  /** When the current controller became active (undefined while there is none). */
+  private controllerSince: number | undefined = 0;
+
   constructor(
     private readonly ctx: RunContext,
     private readonly uncleanAllowed: boolean,
@@ -38,6 +53,9 @@ export class Checker {
         return;
       case 'replica.truncated':
         ctx.stats.truncations++;
+        return;
+      case 'controller.changed':
+        this.controllerSince = e.controllerId === null ? undefined : e.atMs;
         return;
       default:
         return;
@@ -108,9 +126,33 @@ export class Checker {
     s.schedule(ctx.int(500, CHECKPOINT_EVERY_MS), tick);
     const scan = (): void => {
       this.scanLeaders();
+      this.checkFencing();
       if (ctx.trafficOn) s.schedule(500, scan);
     };
     s.schedule(250, scan);
+  }
+
+  /** Invariant 5: a broker that cannot heartbeat is fenced within the session timeout and leads nothing. */
+  checkFencing(): void {
+    const ctx = this.ctx;
+    const now = ctx.now();
+    const { brokers, network } = ctx.sim.internals;
+    for (const b of brokers.values()) {
+      const reachable = b.isAlive && network.linkUp(b.brokerId, 'controller');
+      const seen = this.unreachableSince.get(b.brokerId);
+      if (reachable) this.unreachableSince.delete(b.brokerId);
+      else if (!seen || seen.generation !== b.generation) this.unreachableSince.set(b.brokerId, { since: now, generation: b.generation });
+    }
+    if (this.controllerSince === undefined || now - this.controllerSince < FENCE_WITHIN_MS) return;
+    for (const [id, { since }] of this.unreachableSince) {
+      if (now - since < FENCE_WITHIN_MS) continue;
+      for (const tp of ctx.tps) {
+        const state = ctx.sim.engine.metadata.topicsByName.get(tp.topic)?.partitions.get(tp.partition);
+        if (state?.leader === id) {
+          ctx.violation(`${tp.key}: broker ${id} has been unable to heartbeat for ${((now - since) / 1000).toFixed(1)} s and still leads it (fencing should have moved its leadership)`, `fence|${tp.key}|${id}|${since}`);
+        }
+      }
+    }
   }
 
   /** Invariant 3: replicas agree with the leader on what is committed. */

@@ -22,6 +22,8 @@ export interface FaultRunStats {
   truncations: number;
   events: number;
   wallMs: number;
+  /** Engine time from the heal until every partition had a leader, a full ISR and HW = LEO everywhere (-1: never). */
+  healedInMs: number;
 }
 
 export interface TopicPartition {
@@ -64,6 +66,7 @@ export class RunContext {
     truncations: 0,
     events: 0,
     wallMs: 0,
+    healedInMs: -1,
   };
   /** Every applied fault and heal with its virtual time. */
   readonly schedule: string[] = [];

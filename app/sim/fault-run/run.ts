@@ -49,6 +49,15 @@ export interface FaultRunResult {
   stats: FaultRunStats;
 }
 
+/**
+ * How long after healing the cluster may take to be whole again. The slowest path is a follower
+ * whose fetch was lost on a cut link just before the heal: it is sent again only when it times
+ * out (replica.socket.timeout.ms, 30 s) and after replica.fetch.backoff.ms (1 s). Meanwhile a
+ * broker killed just before the heal is refused as a duplicate until its old session runs out
+ * (broker.session.timeout.ms, 9 s, after a controller failover of about 4 s) and is unfenced at
+ * its next heartbeat (2 s). Measured: at most 30.6 s over the first 200 seeds.
+ */
+const LIVENESS_BOUND_MS = 45_000;
 const RECOVERY_LIMIT_MS = 300_000;
 const CONVERGENCE_LIMIT_MS = 120_000;
 
@@ -153,6 +162,22 @@ class FaultRun {
       }
     };
     restart();
+    // Liveness: with every fault healed and every broker started, the cluster gets back to full
+    // health on its own within LIVENESS_BOUND_MS of engine time: every partition has a leader,
+    // every replica is back in the ISR, and every replica's log and HW reach the leader's log end.
+    const healed = s.runUntil(
+      () => {
+        restart();
+        this.checker.scanLeaders();
+        return ctx.tps.every((tp) => this.checker.converged(tp));
+      },
+      LIVENESS_BOUND_MS,
+      250,
+    );
+    ctx.stats.healedInMs = healed;
+    if (healed < 0) ctx.violation(`liveness: not back to full health within ${LIVENESS_BOUND_MS / 1000}s after healing: ${this.checker.describeState(this.traffic.inFlight)}`);
+    // Then the produce requests still in flight end (at worst by their request timeout) and the
+    // records they appended replicate too.
     const recovered = s.runUntil(
       () => {
         restart();

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { recordText, Simulation, textRecord } from '../simulation.js';
-import { offlinePartitionCount, replica, values, waitForIsr } from './support.js';
+import { clusterHealth, replica, values, waitForIsr } from './support.js';
 
 /** Scenario 11's setup: replicas [1,2,3], ISR {1,3} (2 lagging), leader 1. */
 function lagging2(seed: number, staticConfigs: Record<string, string> = {}): Simulation {
@@ -51,20 +51,20 @@ describe('leader election', () => {
     expect(sim.partition('t', 0).leader).toBe(-1); // 2 is never elected
   });
 
-  it('scenario 12: offline partition recovers without loss', () => {
+  it('scenario 12: offline partition recovers without loss', async () => {
     const sim = offlineWith3Last(12);
     const viaClient = sim.produce('t', 0, ['x']);
     expect(viaClient.errorCode).toBe('LEADER_NOT_AVAILABLE'); // what Metadata shows for leader -1
     type Raw = Parameters<Parameters<typeof sim.engine.produceTo>[2]>[0];
     const toBroker2 = sim.await<Raw>((done) => sim.engine.produceTo(2, { topic: 't', partition: 0, acks: -1, records: [textRecord('x')] }, done));
     expect(toBroker2.errorCode).toBe('NOT_LEADER_OR_FOLLOWER');
-    expect(offlinePartitionCount(sim)).toBeGreaterThanOrEqual(1);
+    expect((await clusterHealth(sim)).offlinePartitions).toBe(1);
     sim.engine.startBroker(3);
     sim.waitFor(() => sim.partition('t', 0).leader === 3, 30_000, 'broker 3 leading again');
     const unfencedAt = sim.eventsOf('broker.stateChanged').filter((e) => e.brokerId === 3 && e.state === 'running').at(-1)!.atMs;
     const electedAt = sim.eventsOf('leader.changed').filter((e) => e.leader === 3).at(-1)!.atMs;
     expect(electedAt).toBeLessThanOrEqual(unfencedAt); // elected in the unfencing batch
-    expect(offlinePartitionCount(sim)).toBe(0);
+    expect((await clusterHealth(sim)).offlinePartitions).toBe(0);
     // Everything acked before (0-4 with acks=all) is present; 5-9 were on 3 as well.
     expect(sim.consumeAll('t', 0).map(recordText)).toEqual(values(0, 9));
   });
@@ -168,16 +168,30 @@ describe('leader election', () => {
     waitForIsr(sim, 't', 9, [1], 60_000);
     for (let p = 0; p < 9; p++) expect(sim.partition('t', p).isr.sort()).toEqual([1, 2, 3]);
 
-    let atShutdownStart: ReturnType<typeof sim.partition>[] | null = null;
-    sim.engine.subscribe((e) => {
-      if (e.type === 'broker.stateChanged' && e.brokerId === 1 && e.state === 'controlled-shutdown' && !atShutdownStart) {
-        sim.scheduler.schedule(0, () => (atShutdownStart = Array.from({ length: 10 }, (_, p) => sim.partition('t', p))));
-      }
-    });
     sim.engine.stopBroker(1);
     sim.waitFor(() => sim.engine.brokerState(1) === 'stopped', 30_000, 'broker 1 stopped');
-    const snapshot = atShutdownStart as ReturnType<typeof sim.partition>[] | null;
-    expect(snapshot).not.toBeNull();
+    // The order, read from the controller's metadata log: the batch that puts 1 in controlled
+    // shutdown also moves its leaderships; only a later batch, when 1 leads nothing and is granted
+    // SHUTDOWN_NOW, fences it.
+    const log = sim.internals.controller.records();
+    const entered = log.find((r) => r.record.type === 'BrokerRegistrationChange' && r.record.brokerId === 1 && r.record.inControlledShutdown === true)!;
+    const fenced = log.find((r) => r.record.type === 'BrokerRegistrationChange' && r.record.brokerId === 1 && r.record.fenced === true)!;
+    expect(entered).toBeDefined();
+    expect(fenced).toBeDefined();
+    const leadershipMoves = log.filter((r) => r.record.type === 'PartitionChange' && r.record.reason === 'controlled-shutdown' && r.record.state.leader !== 1);
+    expect(leadershipMoves.length).toBeGreaterThanOrEqual(10); // 9 new leaders, and partition 9 leaderless
+    for (const m of leadershipMoves) {
+      expect(m.offset).toBeGreaterThan(entered.offset);
+      expect(m.offset).toBeLessThan(fenced.offset);
+      expect(m.timestampMs).toBe(entered.timestampMs); // the same batch
+    }
+    // At the moment 1 was fenced it led nothing any more.
+    const ledAtFence = new Map<string, number>();
+    for (const r of log) {
+      if (r.offset >= fenced.offset) break;
+      if (r.record.type === 'Partition' || r.record.type === 'PartitionChange') ledAtFence.set(`${r.record.state.topicId}:${r.record.state.partition}`, r.record.state.leader);
+    }
+    expect([...ledAtFence.values()].filter((l) => l === 1)).toEqual([]);
     const moves = sim.eventsOf('leader.changed').filter((e) => e.previousLeader === 1);
     const stoppedAt = sim.eventsOf('broker.stateChanged').find((e) => e.brokerId === 1 && e.state === 'stopped')!.atMs;
     for (const m of moves) expect(m.atMs).toBeLessThanOrEqual(stoppedAt);

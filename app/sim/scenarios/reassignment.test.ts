@@ -6,17 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { kafkaErrorOf } from '../../core/test-support/kafka-error.js';
 import type { LogRecord } from '../../core/log/records.js';
 import { recordText, Simulation } from '../simulation.js';
-import { errorCode, replica, values, waitForIsr } from './support.js';
+import { clusterHealth, errorCode, replica, values, waitForIsr } from './support.js';
 
 type Sim = Simulation;
 
 const sorted = (xs: readonly number[]): number[] => [...xs].sort((a, b) => a - b);
-
-/** Kafka's UnderReplicatedPartitions for one partition: the RF without adding replicas vs the ISR. */
-function underReplicated(sim: Sim, topic: string, partition = 0): boolean {
-  const p = sim.partition(topic, partition);
-  return p.leader >= 0 && p.replicas.length - p.addingReplicas.length > p.isr.length;
-}
 
 function topicConfigs(sim: Sim, topic: string): Record<string, string> {
   return { ...(sim.engine.metadata.topicsByName.get(topic)?.configs ?? {}) };
@@ -27,8 +21,8 @@ function brokerConfigs(sim: Sim, id: number): Record<string, string> {
 }
 
 describe('partition reassignment', () => {
-  it('scenario 23: reassignment lifecycle', () => {
-    lifecycle();
+  it('scenario 23: reassignment lifecycle', async () => {
+    await lifecycle();
     cancelMidway();
     cancelKeepsValidLeader();
     invalidTargets();
@@ -36,13 +30,13 @@ describe('partition reassignment', () => {
 });
 
 /** Setup [1,2,3] leader 1, target [4,5,6]: start, completion, --verify, cancel with nothing running. */
-function lifecycle(): void {
+async function lifecycle(): Promise<void> {
   const sim = new Simulation({ seed: 23, brokers: 6 });
   sim.createTopic('foo', 1, 3, {}, [[1, 2, 3]]);
   for (const v of values(0, 9)) expect(sim.produce('foo', 0, [v]).errorCode).toBe('NONE');
   const before = sim.partition('foo');
   expect(before.leader).toBe(1);
-  expect(underReplicated(sim, 'foo')).toBe(false);
+  expect((await clusterHealth(sim)).underReplicatedPartitions).toBe(0);
 
   // Immediately: target first, removing after it; no leader move, no epoch bump.
   const started = sim.engine.executeReassignment({ partitions: [{ topic: 'foo', partition: 0, replicas: [4, 5, 6] }] });
@@ -54,8 +48,9 @@ function lifecycle(): void {
   expect(p.leader).toBe(1);
   expect(p.leaderEpoch).toBe(before.leaderEpoch);
   expect(sorted(p.isr)).toEqual([1, 2, 3]);
-  // RF 6 counted naively would call this under-replicated; Kafka leaves the adding replicas out.
-  expect(underReplicated(sim, 'foo')).toBe(false);
+  // RF 6 counted naively would call this under-replicated; Kafka leaves the adding replicas out
+  // (the console's UnderReplicatedPartitions, read from the product).
+  expect((await clusterHealth(sim)).underReplicatedPartitions).toBe(0);
   expect(sim.engine.listReassignments()).toMatchObject([{ topic: 'foo', partition: 0, replicas: [4, 5, 6, 1, 2, 3], addingReplicas: [4, 5, 6], removingReplicas: [1, 2, 3] }]);
   expect(sim.engine.verifyReassignment([{ topic: 'foo', partition: 0, replicas: [4, 5, 6] }])[0]).toMatchObject({
     status: 'in-progress',
@@ -300,5 +295,44 @@ describe('replication throttle', () => {
     ]);
     expect(topicConfigs(sim, 'moving')).toEqual({});
     for (const id of [1, 2, 3, 4, 5, 6]) expect(brokerConfigs(sim, id)).toEqual({});
+  });
+
+  // Kafka throttles only replicas outside the ISR, on both sides: the leader never throttles a
+  // fetch from an ISR member (ReplicaManager.shouldLeaderThrottle) and a follower at the leader's
+  // HW fetches unthrottled (ReplicationQuotaManager, shouldFollowerThrottle). Here every replica is
+  // on both throttled lists and the rates are far below the write rate.
+  it('scenario 24: in-sync replicas on the throttled lists still replicate at full speed under load', () => {
+    const KiB = 1024;
+    const RATE = 100 * KiB;
+    const sim = new Simulation({ seed: 241, brokers: 3, networkDelayMs: 1 });
+    sim.createTopic('hot', 1, 3, { 'leader.replication.throttled.replicas': '*', 'follower.replication.throttled.replicas': '*' }, [[1, 2, 3]]);
+    for (const id of [1, 2, 3]) sim.engine.alterConfigs('broker', String(id), { 'leader.replication.throttled.rate': String(RATE), 'follower.replication.throttled.rate': String(RATE) });
+    const payload = new Uint8Array(100 * KiB);
+    const latencies: number[] = [];
+    const failures: string[] = [];
+    let producing = true;
+    // 5 records of 100 KiB every 100 ms: ~5 MiB/s of acks=all writes, 50 times the throttle.
+    const tick = (): void => {
+      if (!producing) return;
+      const sentAt = sim.now;
+      const records = Array.from({ length: 5 }, () => ({ key: null, value: payload, headers: [], timestamp: 0 }));
+      sim.engine.produce({ topic: 'hot', partition: 0, acks: 'all', records }, (r) => {
+        latencies.push(sim.now - sentAt);
+        if (r.errorCode !== 'NONE') failures.push(r.errorCode);
+      });
+      sim.scheduler.schedule(100, tick);
+    };
+    tick();
+    sim.advance(60_000);
+    producing = false;
+    sim.advance(1_000);
+    expect(failures).toEqual([]);
+    expect(latencies.length).toBeGreaterThan(590);
+    expect(Math.max(...latencies)).toBeLessThan(100);
+    expect(sim.eventsOf('isr.shrunk')).toEqual([]);
+    const view = sim.partition('hot');
+    expect(sorted(view.isr)).toEqual([1, 2, 3]);
+    const written = latencies.length * 5;
+    for (const rs of view.replicaStates) expect([rs.logEndOffset, rs.highWatermark]).toEqual([written, written]);
   });
 });
