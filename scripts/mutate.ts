@@ -3,13 +3,14 @@
  * scripts/mutate/mutations.ts to a scratch copy of the repository, runs the checks against it, and
  * prints which mutants survive.
  *
- *   npm run mutate [-- --only a,b] [--seeds N] [--depth D] [--timeout S] [--every] [--list]
+ *   npm run mutate [-- --only a,b] [--seeds N] [--depth D] [--timeout S] [--every] [--checks a,b] [--list]
  *
  * For each mutant, in order, stopping at the first that fails ("kills" it) unless --every asks
  * for every check that does:
  *   1. the scenario suite and the engine's unit tests (vitest, --bail 1);
  *   2. N fault seeds (npm run faults -- --bail);
- *   3. the explorer at depth D (npm run explore -- --bail), when it exists.
+ *   3. the explorer at depth D (npm run explore -- --brokers 2 --records 1 --bail).
+ * --checks picks some of them by name (scenarios, faults, explorer).
  * Invariant: the working tree is never touched. The scratch copy is made once from the files git
  * knows (tracked and untracked, ignored ones left out) with node_modules linked; each mutant's
  * file is restored from the text read before the edit, in a `finally`, and a mutant whose search
@@ -89,11 +90,12 @@ async function main(): Promise<void> {
     options: {
       only: { type: 'string' },
       seeds: { type: 'string', default: '60' },
-      depth: { type: 'string', default: '6' },
+      depth: { type: 'string', default: '7' },
       timeout: { type: 'string', default: '300' },
       list: { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false },
       every: { type: 'boolean', default: false },
+      checks: { type: 'string' },
     },
     strict: true,
   });
@@ -109,13 +111,13 @@ async function main(): Promise<void> {
   }
   const timeoutMs = Number(values.timeout) * 1000;
   const bin = (name: string): string => join('node_modules', '.bin', name);
-  const checks: Check[] = [
-    { name: 'scenarios', command: [bin('vitest'), 'run', '--project', 'unit', '--bail', '1', '--reporter', 'dot', 'app/sim/scenarios', 'app/core', 'app/sim/explore'] },
-    { name: `${values.seeds} fault seeds`, command: [bin('tsx'), 'scripts/fault-seeds.ts', '--seeds', values.seeds!, '--jobs', '1', '--bail'] },
+  const all: (Check & { key: string })[] = [
+    { key: 'scenarios', name: 'scenarios', command: [bin('vitest'), 'run', '--project', 'unit', '--bail', '1', '--reporter', 'dot', 'app/sim/scenarios', 'app/core', 'app/sim/explore'] },
+    { key: 'faults', name: `${values.seeds} fault seeds`, command: [bin('tsx'), 'scripts/fault-seeds.ts', '--seeds', values.seeds!, '--jobs', '1', '--bail'] },
+    { key: 'explorer', name: `explorer depth ${values.depth}`, command: [bin('tsx'), 'scripts/explore.ts', '--brokers', '2', '--records', '1', '--depth', values.depth!, '--bail'] },
   ];
-  if (existsSync(join(ROOT, 'scripts/explore.ts'))) {
-    checks.push({ name: `explorer depth ${values.depth}`, command: [bin('tsx'), 'scripts/explore.ts', '--brokers', '2', '--depth', values.depth!, '--bail'] });
-  }
+  const wanted = values.checks ? new Set(values.checks.split(',')) : null;
+  const checks: Check[] = all.filter((c) => !wanted || wanted.has(c.key));
   const dir = scratchCopy();
   console.log(`mutation run: ${selected.length} mutant(s) in ${dir}; checks: ${checks.map((c) => c.name).join(', ')}`);
   const outcomes: Outcome[] = [];

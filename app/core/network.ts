@@ -8,6 +8,9 @@
  *   fails fast with `disconnected` (the OS refuses or resets the connection) — except after a
  *   power loss, where nothing answers and the sender times out;
  * - a reply is delivered only to the same incarnation of the sender that sent the request.
+ * Every message on its way goes through a `DeliveryPort`: by default it runs on the scheduler
+ * after the link delay; a model checker (app/sim/explore) takes each one as a choice instead, to
+ * try every order of deliveries.
  */
 import type { Scheduler, TimerHandle } from './time.js';
 
@@ -15,6 +18,20 @@ export type NodeId = number | 'controller' | 'client';
 export type FailureReason = 'timeout' | 'disconnected';
 
 export type RequestHandler = (from: NodeId, message: unknown, reply: (response: unknown) => void) => void;
+
+/** One message on its way, as a model checker sees it. */
+export interface Delivery {
+  from: NodeId;
+  to: NodeId;
+  /** A request, its reply, a failure notice back to a request's sender, or a one-way message. */
+  kind: 'request' | 'reply' | 'failure' | 'message';
+  payload: unknown;
+}
+
+/** Where the network hands each message to be delivered after `delayMs` (`run` delivers it). */
+export interface DeliveryPort {
+  post(delayMs: number, delivery: Delivery, run: () => void): void;
+}
 
 interface InFlight {
   id: number;
@@ -50,7 +67,14 @@ export class Network {
   /** Base one-way latency of every message, in ms. */
   baseDelayMs = 0;
 
-  constructor(private readonly scheduler: Scheduler) {}
+  private readonly port: DeliveryPort;
+
+  constructor(
+    private readonly scheduler: Scheduler,
+    port?: DeliveryPort,
+  ) {
+    this.port = port ?? { post: (delayMs, _delivery, run) => void scheduler.schedule(delayMs, run) };
+  }
 
   private node(n: NodeId): NodeState {
     let s = this.nodes.get(key(n));
@@ -157,14 +181,14 @@ export class Network {
       this.fail(f, 'disconnected', this.delay(from, to));
       return;
     }
-    this.scheduler.schedule(this.delay(from, to), () => this.deliver(f, message));
+    this.port.post(this.delay(from, to), { from, to, kind: 'request', payload: message }, () => this.deliver(f, message));
   }
 
   /** Fire-and-forget message (acks=0 produce, metadata push). */
   send(from: NodeId, to: NodeId, message: unknown): void {
     if (!this.linkUp(from, to)) return;
     const toIncarnation = this.node(to).incarnation;
-    this.scheduler.schedule(this.delay(from, to), () => {
+    this.port.post(this.delay(from, to), { from, to, kind: 'message', payload: message }, () => {
       const s = this.node(to);
       if (!s.up || s.incarnation !== toIncarnation || !this.linkUp(from, to) || !s.handler) return;
       s.handler(from, message, () => {});
@@ -185,7 +209,7 @@ export class Network {
       replied = true;
       if (f.done) return;
       if (!this.isCurrent(f.to, f.toIncarnation) || !this.linkUp(f.from, f.to)) return;
-      this.scheduler.schedule(this.delay(f.to, f.from), () => {
+      this.port.post(this.delay(f.to, f.from), { from: f.to, to: f.from, kind: 'reply', payload: response }, () => {
         if (f.done || !this.isCurrent(f.from, f.fromIncarnation) || !this.linkUp(f.from, f.to)) return;
         this.finish(f);
         f.onReply(response);
@@ -207,7 +231,7 @@ export class Network {
       if (this.isCurrent(f.from, f.fromIncarnation)) f.onFailure(reason);
     };
     if (delayMs < 0) run();
-    else this.scheduler.schedule(delayMs, run);
+    else this.port.post(delayMs, { from: f.to, to: f.from, kind: 'failure', payload: reason }, run);
   }
 
   private finish(f: InFlight): void {

@@ -47,6 +47,10 @@ class TaskHeap {
       i = parent;
     }
   }
+  /** Every task, left in place (in no particular order). */
+  times(): readonly Task[] {
+    return this.items;
+  }
   /** Remove and return every task (in no particular order). */
   drain(): Task[] {
     return this.items.splice(0);
@@ -97,6 +101,11 @@ export class ManualScheduler implements Scheduler {
   /** Tasks in the queue, including cancelled ones not yet dropped. */
   pendingCount(): number {
     return this.heap.size;
+  }
+
+  /** Due times of the live tasks, in no particular order (a model checker's view of the timers). */
+  dueTimes(): number[] {
+    return this.heap.times().filter((t) => !this.cancelled.has(t.id)).map((t) => t.at);
   }
 
   /** Number of tasks run so far; useful to bound loops in tests. */

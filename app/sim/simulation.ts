@@ -9,6 +9,7 @@ import { createEngine, Engine, type ConsumeResult, type ConsumedRecord, type Eng
 import { MemoryStorage } from '../core/log/memory-log-store.js';
 import type { LogRecord } from '../core/log/records.js';
 import type { StorageProvider } from '../core/log/log-store.js';
+import type { DeliveryPort } from '../core/network.js';
 import { ManualScheduler } from '../core/time.js';
 import type { EngineEvent } from '../api/events.js';
 import { seededRandom } from '../core/random.js';
@@ -24,6 +25,8 @@ export interface SimOptions {
   start?: boolean;
   /** Engine time at start (default: the time the storage last saw, or 0). */
   startMs?: number;
+  /** Where network messages are delivered (the explorer's choice port); default: the scheduler. */
+  deliveries?: (scheduler: ManualScheduler) => DeliveryPort;
 }
 
 const encoder = new TextEncoder();
@@ -59,6 +62,7 @@ export class Simulation {
       ...(options.staticConfigs ? { staticConfigs: options.staticConfigs } : {}),
       ...(options.placement ? { placement: options.placement } : {}),
       ...(options.networkDelayMs !== undefined ? { networkDelayMs: options.networkDelayMs } : {}),
+      ...(options.deliveries ? { deliveries: options.deliveries(this.scheduler) } : {}),
     });
     this.internals = engineInternals(this.engine);
     this.engine.subscribe((e) => this.events.push(e));

@@ -38,7 +38,7 @@ export class ClusterContext {
 
   constructor(readonly opts: EngineOptions) {
     this.staticConfigs = { ...(opts.staticConfigs ?? {}) };
-    this.network = new Network(opts.scheduler);
+    this.network = new Network(opts.scheduler, opts.deliveries);
     this.network.baseDelayMs = opts.networkDelayMs ?? 0;
     this.network.bind(CLIENT, () => {});
     this.controller = new Controller({

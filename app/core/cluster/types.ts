@@ -11,6 +11,7 @@ import type { PartitionState } from '../metadata/records.js';
 import type { PlacementStrategy } from '../placement/index.js';
 import type { Random } from '../random.js';
 import type { StorageProvider } from '../log/log-store.js';
+import type { DeliveryPort } from '../network.js';
 import type { Scheduler } from '../time.js';
 
 export interface EngineOptions {
@@ -24,6 +25,8 @@ export interface EngineOptions {
   placement?: PlacementStrategy;
   /** One-way network latency in ms (default 0). */
   networkDelayMs?: number;
+  /** Where messages between nodes are delivered (default: on the scheduler after the delay); a model checker's hook. */
+  deliveries?: DeliveryPort;
 }
 
 /** One batch for the in-app producer. */

@@ -1,0 +1,15 @@
+import { Simulation } from '../app/sim/simulation.js';
+import { MemoryStorage } from '../app/core/log/memory-log-store.js';
+import { World } from '../app/sim/explore/world.js';
+const N = 50;
+let t0 = performance.now();
+for (let i = 0; i < N; i++) new Simulation({ seed: 7, brokers: [{id:0},{id:1},{id:2}], storage: new MemoryStorage(), start: false });
+console.log('construct', (performance.now() - t0) / N);
+t0 = performance.now();
+for (let i = 0; i < N; i++) new Simulation({ seed: 7, brokers: [{id:0},{id:1},{id:2}], storage: new MemoryStorage() });
+console.log('start', (performance.now() - t0) / N);
+t0 = performance.now();
+for (let i = 0; i < N; i++) new World({ brokers: 2, records: 2, faults: 1, minInsyncReplicas: 1, uncleanLeaderElectionEnable: false });
+console.log('world', (performance.now() - t0) / N);
+const s = new Simulation({ seed: 7, brokers: [{id:0},{id:1},{id:2}], storage: new MemoryStorage() });
+console.log('tasks after start', s.scheduler.tasksRun, s.now);
