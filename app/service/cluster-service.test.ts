@@ -237,6 +237,19 @@ describe('the cluster service', () => {
     expect(failed(await svc.call('brokers.kill', { brokerId: 42 })).code).toBe('BROKER_NOT_FOUND');
   });
 
+  it('counts a partition under min ISR against min.insync.replicas capped at its replica count, as Kafka 3.7+ does', async () => {
+    const svc = createVirtualClusterService({ seed: 5, staticConfigs: { 'min.insync.replicas': '2' } });
+    ok(await svc.call('topics.create', { name: 'single', partitions: 2, replicationFactor: 1 }));
+    ok(await svc.call('topics.create', { name: 'triple', partitions: 1, replicationFactor: 3 }));
+    svc.sim.advance(2_000);
+    // RF 1 with min.insync.replicas 2: the effective minimum is 1, and the lone replica meets it.
+    expect(ok(await svc.call('cluster.describe', {})).underMinIsrPartitions).toBe(0);
+    expect(ok(await svc.call('topics.list', {})).map((t) => [t.name, t.underMinIsrPartitions])).toEqual([
+      ['single', 0],
+      ['triple', 0],
+    ]);
+  });
+
   it('answers ELECTION_NOT_NEEDED when preferred leaders already lead', async () => {
     const { svc } = await withTopic('orders', 2);
     const results = ok(await svc.call('leaders.elect', { type: 'preferred' }));

@@ -130,7 +130,8 @@ export function topicHealth(topic: TopicImage, minIsr: number): HealthCounts {
   for (const state of topic.partitions.values()) {
     if (state.leader < 0) counts.offlinePartitions++;
     if (state.isr.length < state.replicas.length - state.addingReplicas.length) counts.underReplicatedPartitions++;
-    if (state.leader >= 0 && state.isr.length < minIsr) counts.underMinIsrPartitions++;
+    // Kafka 3.7+ (Partition.effectiveMinIsr): min.insync.replicas is capped at the replica count.
+    if (state.leader >= 0 && state.isr.length < Math.min(minIsr, state.replicas.length)) counts.underMinIsrPartitions++;
   }
   return counts;
 }
