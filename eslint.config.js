@@ -257,29 +257,32 @@ export default defineConfig(
     behindTheDoor: true,
   }),
   layer({
-    // Service tests run the service over a simulated cluster (app/sim/virtual-service.ts).
+    // Service tests run the service over a simulated cluster (app/sim/virtual-service.ts), or
+    // build an engine themselves with the group records codec from app/protocol.
     name: 'app/service tests',
     dirs: ['app/service'],
     files: TESTS.map((t) => `app/service/${t}`),
-    paths: ['app/service', 'app/storage', 'app/core', 'app/api', 'app/sim'],
+    paths: ['app/service', 'app/storage', 'app/protocol', 'app/core', 'app/api', 'app/sim'],
     packages: [
       deny(UI_PACKAGES, 'app/ never imports electron, vue or pinia.'),
       deny(['better-sqlite3'], 'Service tests reach SQLite only through app/storage.'),
     ],
-    why: 'Tests in app/service import only app/service, app/storage, app/core, app/api and app/sim.',
+    why: 'Tests in app/service import only app/service, app/storage, app/protocol, app/core, app/api and app/sim.',
     behindTheDoor: true,
   }),
   layer({
     // The tools that prove the engine: simulation, fault run, crash host, scenarios. They build
-    // on the product; nothing in the product imports them.
+    // on the product; nothing in the product imports them. app/protocol: an engine is built with
+    // the group coordinator's record codec, generated there (and the group scenarios speak the
+    // consumer protocol's bytes as clients do).
     name: 'app/sim',
     dirs: ['app/sim'],
-    paths: ['app/sim', 'app/service', 'app/storage', 'app/core', 'app/api'],
+    paths: ['app/sim', 'app/service', 'app/storage', 'app/protocol', 'app/core', 'app/api'],
     packages: [
       deny(UI_PACKAGES, 'app/ never imports electron, vue or pinia.'),
       deny(['better-sqlite3'], 'app/sim reaches SQLite only through app/storage.'),
     ],
-    why: 'app/sim imports only app/sim, app/service, app/storage, app/core and app/api.',
+    why: 'app/sim imports only app/sim, app/service, app/storage, app/protocol, app/core and app/api.',
   }),
   layer({
     // Files directly in app/ or in a folder not named in DESIGN.md: at least keep the UI out.

@@ -131,6 +131,8 @@ const eventNameSet: Record<EventName, true> = {
   'config.changed': true,
   'reassignment.progress': true,
   'reassignment.changed': true,
+  'group.stateChanged': true,
+  'coordinator.loaded': true,
   'metrics.sampled': true,
 };
 

@@ -31,6 +31,9 @@ export type ChangeReasonView =
   | 'reassignment-cancel'
   | 'config-change';
 
+/** A classic consumer group's state, as Kafka names it (DescribeGroups, ListGroups). */
+export type GroupStateView = 'Empty' | 'PreparingRebalance' | 'CompletingRebalance' | 'Stable' | 'Dead';
+
 export interface EventMap {
   /** A broker's state changed (process or controller side). */
   'broker.stateChanged': { brokerId: number; state: BrokerState; previous: BrokerState; reason: string };
@@ -68,6 +71,10 @@ export interface EventMap {
   };
   /** A reassignment started, completed or was cancelled for one partition. */
   'reassignment.changed': { topic: string; partition: number; status: 'started' | 'completed' | 'cancelled'; replicas: number[]; addingReplicas: number[]; removingReplicas: number[] };
+  /** A consumer group's state changed on its coordinator (`coordinatorId`), e.g. a rebalance began or a generation completed. */
+  'group.stateChanged': { groupId: string; coordinatorId: number; state: GroupStateView; previous: GroupStateView; generationId: number; members: number; reason: string };
+  /** A broker became the group coordinator of one `__consumer_offsets` partition and loaded its groups from the log. */
+  'coordinator.loaded': { brokerId: number; offsetsPartition: number; leaderEpoch: number; groups: string[] };
   /**
    * Throughput over the last second of engine time, emitted once per second of engine time while
    * the cluster runs (whether or not anything moved). `atMs` is the end of the sampled second.

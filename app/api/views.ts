@@ -146,7 +146,7 @@ export interface ConfigEntryView {
   /** One line on what it does. */
   doc: string;
   /** Kafka's ConfigDef type. */
-  type: 'boolean' | 'int' | 'long' | 'double' | 'string' | 'list';
+  type: 'boolean' | 'short' | 'int' | 'long' | 'double' | 'string' | 'list';
   /** The validity rule in the notation of Kafka's docs (`[1,...]`), '' when any value of the type goes. */
   validValues: string;
   /** Kafka's importance for the config, as its documentation lists it (`ConfigDef.Importance`). */

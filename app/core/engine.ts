@@ -30,6 +30,7 @@ import type {
 import { Client, type BrokerProduceResult, type ConsumeInput, type ListOffsetsResult } from './cluster/client.js';
 import { ClusterContext } from './cluster/context.js';
 import { Faults } from './cluster/faults.js';
+import { GroupRequests, type GroupAnswer } from './cluster/group-requests.js';
 import { registerInternals } from './cluster/internals.js';
 import { KafkaRequests, type BrokerAnswer, type ProduceAnswer } from './cluster/kafka-requests.js';
 import { ReadModel } from './cluster/read-model.js';
@@ -46,6 +47,8 @@ import type {
 } from './cluster/types.js';
 import type { CreateTopicInput, ElectionResult, ReassignmentResult } from './controller/controller.js';
 import type { ReassignmentTarget } from './controller/reassign-command.js';
+import type { GroupApiRequest, GroupResponseOf } from './group/messages.js';
+import type { GroupRecordCodec } from './group/record-codec.js';
 import type { StorageProvider } from './log/log-store.js';
 import type { LogRecord } from './log/records.js';
 import type { ClusterMetadata } from './metadata/image.js';
@@ -82,6 +85,11 @@ export type {
 } from './broker/messages.js';
 export { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, MAX_TIMESTAMP, NO_LEADER_EPOCH } from './broker/messages.js';
 export type { VerifyResult } from './cluster/reassignment-admin.js';
+export type { GroupAnswer } from './cluster/group-requests.js';
+export type * from './group/messages.js';
+export type { GroupRecordCodec, OffsetAndMetadata, StoredGroup, TopicPartitions } from './group/record-codec.js';
+export { COORDINATOR_TYPE_GROUP } from './group/messages.js';
+export { OFFSETS_TOPIC } from './group/host.js';
 export type { CreateTopicInput, ElectionResult, ReassignmentResult } from './controller/controller.js';
 export type { ReassignmentTarget } from './controller/reassign-command.js';
 
@@ -93,6 +101,7 @@ export class Engine {
   private readonly faults: Faults;
   private readonly requests: KafkaRequests;
   private readonly client: Client;
+  private readonly groupRequests: GroupRequests;
   private readonly read: ReadModel;
   private readonly reassignments: ReassignmentAdmin;
   private readonly sampler = new MetricsSampler();
@@ -103,6 +112,7 @@ export class Engine {
     this.faults = new Faults(this.ctx);
     this.requests = new KafkaRequests(this.ctx);
     this.client = new Client(this.ctx, this.requests);
+    this.groupRequests = new GroupRequests(this.ctx);
     this.read = new ReadModel(this.ctx);
     this.reassignments = new ReassignmentAdmin(this.ctx, this.read);
     this.ctx.beforeEmit = (e) => this.reassignments.onEvent(e);
@@ -116,6 +126,11 @@ export class Engine {
 
   get scheduler(): Scheduler {
     return this.ctx.scheduler;
+  }
+
+  /** The codecs of the group records and of the consumer protocol's bytes. */
+  get groupRecords(): GroupRecordCodec {
+    return this.ctx.opts.groupRecords;
   }
 
   /** The brokers' static configuration (server.properties) this engine runs with. */
@@ -390,6 +405,18 @@ export class Engine {
   /** Metadata (API key 3): live brokers and each partition's leader, replicas and ISR, from this broker's copy. */
   metadataRequest(brokerId: number, request: ClientMetadataRequest, done: (answer: BrokerAnswer<ClientMetadataResponse>) => void, requestTimeoutMs?: number): void {
     this.requests.metadata(brokerId, request, done, requestTimeoutMs);
+  }
+
+  // ================================================================ the group APIs, to one broker
+
+  /**
+   * FindCoordinator, JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, OffsetFetch,
+   * ListGroups, DescribeGroups, DeleteGroups or OffsetDelete sent to broker `brokerId`: what a
+   * wire listener calls with a decoded request (group-requests.ts). A JoinGroup may wait there
+   * for the rest of its group.
+   */
+  groupRequest<R extends GroupApiRequest>(brokerId: number, request: R, done: (answer: GroupAnswer<GroupResponseOf<R>>) => void, requestTimeoutMs?: number): void {
+    this.groupRequests.send(brokerId, request, done, requestTimeoutMs);
   }
 }
 

@@ -47,6 +47,22 @@ export interface BrokerRuntimeConfig {
   defaultReplicationFactor: number;
   numPartitions: number;
   minInsyncReplicas: number;
+  /** The group coordinator's (GroupCoordinatorConfig). */
+  groups: GroupCoordinatorRuntimeConfig;
+}
+
+export interface GroupCoordinatorRuntimeConfig {
+  initialRebalanceDelayMs: number;
+  minSessionTimeoutMs: number;
+  maxSessionTimeoutMs: number;
+  maxSize: number;
+  offsetMetadataMaxBytes: number;
+  offsetCommitTimeoutMs: number;
+  offsetsRetentionCheckIntervalMs: number;
+  offsetsRetentionMs: number;
+  offsetsTopicNumPartitions: number;
+  offsetsTopicReplicationFactor: number;
+  offsetsTopicSegmentBytes: number;
 }
 
 type ConfigMap = Readonly<Record<string, string>>;
@@ -101,5 +117,18 @@ export function resolveBrokerRuntimeConfig(perBroker: ConfigMap, clusterDefaults
     defaultReplicationFactor: num('default.replication.factor'),
     numPartitions: num('num.partitions'),
     minInsyncReplicas: num('min.insync.replicas'),
+    groups: {
+      initialRebalanceDelayMs: num('group.initial.rebalance.delay.ms'),
+      minSessionTimeoutMs: num('group.min.session.timeout.ms'),
+      maxSessionTimeoutMs: num('group.max.session.timeout.ms'),
+      maxSize: num('group.max.size'),
+      offsetMetadataMaxBytes: num('offset.metadata.max.bytes'),
+      offsetCommitTimeoutMs: num('offsets.commit.timeout.ms'),
+      offsetsRetentionCheckIntervalMs: num('offsets.retention.check.interval.ms'),
+      offsetsRetentionMs: num('offsets.retention.minutes') * 60_000,
+      offsetsTopicNumPartitions: num('offsets.topic.num.partitions'),
+      offsetsTopicReplicationFactor: num('offsets.topic.replication.factor'),
+      offsetsTopicSegmentBytes: num('offsets.topic.segment.bytes'),
+    },
   };
 }

@@ -9,6 +9,7 @@ import { createVirtualClusterService } from '../sim/virtual-service.js';
 import { RealtimeDriver } from './realtime-driver.js';
 import { seededRandom } from '../core/random.js';
 import { partitionForKey } from '../core/partitioner.js';
+import { groupRecordCodec } from '../protocol/group-records.js';
 
 function ok<T>(r: Result<T>): T {
   if (!r.ok) throw new Error(`expected ok, got ${r.error.code}: ${r.error.message}`);
@@ -322,7 +323,7 @@ describe('the cluster service', () => {
     let realNow = 0;
     const timers: { at: number; fn: () => void }[] = [];
     const scheduler = new ManualScheduler(0);
-    const engine = createEngine({ scheduler, random: seededRandom(11), storage: new MemoryStorage(), brokers: [{ id: 1 }, { id: 2 }, { id: 3 }] });
+    const engine = createEngine({ scheduler, random: seededRandom(11), storage: new MemoryStorage(), brokers: [{ id: 1 }, { id: 2 }, { id: 3 }], groupRecords: groupRecordCodec });
     const driver = new RealtimeDriver({
       scheduler,
       realNow: () => realNow,

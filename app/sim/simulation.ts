@@ -13,6 +13,7 @@ import type { DeliveryPort } from '../core/network.js';
 import { ManualScheduler } from '../core/time.js';
 import type { EngineEvent } from '../api/events.js';
 import { seededRandom } from '../core/random.js';
+import { groupRecordCodec } from '../protocol/group-records.js';
 
 export interface SimOptions {
   seed?: number;
@@ -59,6 +60,7 @@ export class Simulation {
       random: seededRandom(options.seed ?? 1),
       storage,
       brokers,
+      groupRecords: groupRecordCodec,
       ...(options.staticConfigs ? { staticConfigs: options.staticConfigs } : {}),
       ...(options.placement ? { placement: options.placement } : {}),
       ...(options.networkDelayMs !== undefined ? { networkDelayMs: options.networkDelayMs } : {}),

@@ -19,6 +19,7 @@ import { builtInProfiles } from '../../app/service/profile-handlers.js';
 import { createRealtimeDriver, type RealtimeDriver } from '../../app/service/realtime-driver.js';
 import { seededRandom } from '../../app/core/random.js';
 import { SqliteStorage } from '../../app/storage/sqlite-storage.js';
+import { groupRecordCodec } from '../../app/protocol/group-records.js';
 
 /**
  * How every host starts a NEW cluster (the desktop app's first run and File › New Cluster, and
@@ -97,6 +98,7 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
         random: seededRandom(options.seed ?? randomInt(0, 2 ** 31 - 1)),
         storage,
         brokers: racks.map((rack, i) => ({ id: i + 1, rack })),
+        groupRecords: groupRecordCodec,
         ...(options.staticConfigs ? { staticConfigs: options.staticConfigs } : {}),
       }),
     );

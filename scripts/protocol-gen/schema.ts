@@ -6,7 +6,9 @@
  *     parent field's, and `nullableVersions` / `taggedVersions` with the field's own `versions`
  *     (the README names the upstream files where the raw ranges are wider);
  *   - a tagged field is tagged in a suffix of its versions (positional before, if at all);
- *   - struct names are unique within a message, since they become TypeScript type names.
+ *   - struct names are unique within a message, since they become TypeScript type names;
+ *   - a struct named by type only (no `fields`) is one of the message's `commonStructs` (the
+ *     coordinator record schemas, e.g. GroupMetadataValue's MemberMetadata), read as if inline.
  * Anything outside the grammar throws, naming the file and field: the generator must not guess.
  */
 import { readFileSync, readdirSync } from 'node:fs';
@@ -46,7 +48,8 @@ export interface Field {
 export interface Message {
   name: string;
   file: string;
-  type: 'request' | 'response' | 'header';
+  /** `data`: not an API message (a record key/value schema, the consumer protocol's bytes). */
+  type: 'request' | 'response' | 'header' | 'data';
   apiKey: number | null;
   valid: Range;
   flexible: Range;
@@ -85,7 +88,10 @@ interface RawField {
   fields?: RawField[];
 }
 
-function parseFields(raw: RawField[], parent: Range, where: string, structNames: Set<string>): Field[] {
+/** The message's `commonStructs`, by name: structs its fields name by type only. */
+type CommonStructs = ReadonlyMap<string, RawField[]>;
+
+function parseFields(raw: RawField[], parent: Range, where: string, structNames: Set<string>, common: CommonStructs): Field[] {
   const tags = new Set<number>();
   return raw.map((f) => {
     const what = `${where}.${f.name}`;
@@ -95,10 +101,11 @@ function parseFields(raw: RawField[], parent: Range, where: string, structNames:
     const primitive = (PRIMITIVES as readonly string[]).includes(base) ? (base as Primitive) : null;
     let struct: Field['struct'] = null;
     if (primitive === null) {
-      if (!f.fields) throw new Error(`${what}: struct ${base} has no fields (commonStructs are not supported)`);
+      const fields = f.fields ?? common.get(base);
+      if (!fields) throw new Error(`${what}: struct ${base} has no fields and is not a common struct`);
       if (structNames.has(base)) throw new Error(`${what}: struct name ${base} is used twice`);
       structNames.add(base);
-      struct = { name: base, fields: parseFields(f.fields, versions, what, structNames) };
+      struct = { name: base, fields: parseFields(fields, versions, what, structNames, common) };
     } else if (f.fields) {
       throw new Error(`${what}: primitive ${base} has fields`);
     }
@@ -137,7 +144,9 @@ export function loadMessages(dir: string): Message[] {
       validVersions: string;
       flexibleVersions: string;
       fields: RawField[];
+      commonStructs?: { name: string; fields: RawField[] }[];
     };
+    const common: CommonStructs = new Map((raw.commonStructs ?? []).map((c) => [c.name, c.fields]));
     const valid = parseRange(raw.validVersions, file);
     return {
       name: raw.name,
@@ -146,7 +155,7 @@ export function loadMessages(dir: string): Message[] {
       apiKey: raw.apiKey ?? null,
       valid,
       flexible: intersect(parseRange(raw.flexibleVersions, file), { lo: 0, hi: Infinity }),
-      fields: parseFields(raw.fields, valid, raw.name, new Set()),
+      fields: parseFields(raw.fields, valid, raw.name, new Set(), common),
     };
   });
 }

@@ -22,6 +22,10 @@ import type { Network } from '../network.js';
 import type { Random } from '../random.js';
 import { resolveBrokerRuntimeConfig, resolveTopicRuntimeConfig, type BrokerRuntimeConfig, type TopicRuntimeConfig } from '../runtime-config.js';
 import type { Scheduler, TimerHandle } from '../time.js';
+import { GroupCoordinator } from '../group/coordinator.js';
+import { OFFSETS_TOPIC, offsetsTopicConfigs, type CoordinatorHost } from '../group/host.js';
+import type { GroupNetworkRequest } from '../group/messages.js';
+import type { GroupRecordCodec } from '../group/record-codec.js';
 import { ControllerChannel, type ChannelHost } from './controller-channel.js';
 import { FetchPurgatory, type PurgatoryHost } from './fetch-purgatory.js';
 import { KafkaApis, type ApisHost } from './kafka-apis.js';
@@ -40,6 +44,8 @@ export interface BrokerDeps {
   random: Random;
   disk: BrokerLogStore;
   staticConfigs: Readonly<Record<string, string>>;
+  /** The bytes of `__consumer_offsets` records (Kafka's schemas, generated in app/protocol). */
+  groupRecords: GroupRecordCodec;
   emit: (event: EngineEvent) => void;
   /** Called whenever something the console shows about this broker may have changed. */
   onChange: (reason: string) => void;
@@ -67,6 +73,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   private readonly replicas: ReplicaManager;
   private readonly purgatory: FetchPurgatory;
   private readonly apis: KafkaApis;
+  private readonly groups: GroupCoordinator;
   private timers: TimerHandle[] = [];
   private gen = 0;
   private topicConfigCache = new Map<string, TopicRuntimeConfig>();
@@ -85,6 +92,62 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     this.replicas = new ReplicaManager(this);
     this.purgatory = new FetchPurgatory(this);
     this.apis = new KafkaApis(this, this.replicas, this.purgatory);
+    this.groups = new GroupCoordinator(this.coordinatorHost());
+  }
+
+  /** What this broker's group coordinator sees of it. */
+  private coordinatorHost(): CoordinatorHost {
+    const deps = this.deps;
+    const image = (): MetadataImage => this.image;
+    const isCurrent = (p: ReplicaPartition): boolean => this.isCurrent(p);
+    return {
+      brokerId: this.brokerId,
+      scheduler: this.scheduler,
+      random: deps.random,
+      groupRecords: deps.groupRecords,
+      get image() {
+        return image();
+      },
+      brokerConfig: () => this.brokerConfig(),
+      emit: (e) => this.emit(e),
+      // Not `after`: coordinator timers are many and short-lived (one per heartbeat), so they
+      // are not kept in the incarnation's list; the generation check retires them instead.
+      after: (ms, fn) => {
+        const gen = this.gen;
+        return this.scheduler.schedule(ms, () => {
+          if (gen === this.gen && this.isAlive) this.guarded(fn);
+        });
+      },
+      offsetsPartition: (partition) => {
+        const p = this.replicas.partitionFor(OFFSETS_TOPIC, partition);
+        if (!p) return undefined;
+        return {
+          get isLeader() {
+            return p.isLeader && isCurrent(p);
+          },
+          get leaderEpoch() {
+            return p.leaderEpoch;
+          },
+          get logStartOffset() {
+            return p.log.logStartOffset;
+          },
+          get logEndOffset() {
+            return p.log.logEndOffset;
+          },
+          read: (from, maxBytes) => this.replicas.readOrOffline(p, from, p.log.logEndOffset, maxBytes),
+          append: (records, acks, timeoutMs, done) => p.appendAsLeader(records, acks, timeoutMs, (o) => done({ errorCode: o.errorCode, baseOffset: o.baseOffset })),
+        };
+      },
+      requestOffsetsTopic: () => {
+        const cfg = this.brokerConfig().groups;
+        this.channel.createInternalTopic({
+          name: OFFSETS_TOPIC,
+          partitions: cfg.offsetsTopicNumPartitions,
+          replicationFactor: cfg.offsetsTopicReplicationFactor,
+          configs: offsetsTopicConfigs(cfg.offsetsTopicSegmentBytes),
+        });
+      },
+    };
   }
 
   get isAlive(): boolean {
@@ -166,6 +229,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
       this.replicas.cleanupLogs(this.scheduler.now());
       this.every(cfg.logRetentionCheckIntervalMs, () => this.replicas.cleanupLogs(this.scheduler.now()));
     });
+    this.groups.startup();
     this.channel.register();
     this.deps.onChange('started');
   }
@@ -236,6 +300,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
 
   private teardown(resetConnections: boolean): void {
     this.gen++;
+    this.groups.shutdown();
     for (const t of this.timers) this.scheduler.cancel(t);
     this.timers = [];
     this.channel.close();
@@ -295,8 +360,18 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   /** Apply committed metadata records in order (a gap waits for the next heartbeat), after loading `snapshot` if given. */
   applyMetadata(records: readonly CommittedRecord[], snapshot?: ImageSnapshot): void {
     if (!this.isAlive) return;
+    // The coordinator drops the offsets of deleted topics, by name: the image forgets the names
+    // of the topics it removes, so note them first (only when something may be removed).
+    const mayRemove = snapshot !== undefined || records.some((r) => r.record.type === 'RemoveTopic');
+    const before = mayRemove ? new Map([...this.image.topicsById].map(([id, t]) => [id, t.name])) : null;
     if (snapshot && snapshot.offset > this.image.offset) this.replicas.loadSnapshot(snapshot);
     this.replicas.applyMetadata(records);
+    const removedTopics = before ? [...before].filter(([id]) => !this.image.topicsById.has(id)).map(([, name]) => name) : [];
+    this.groups.onMetadata(removedTopics);
+  }
+
+  handleGroupRequest(msg: GroupNetworkRequest, reply: (res: unknown) => void): void {
+    this.groups.handle(msg, reply);
   }
 
   sendAlterPartition(p: ReplicaPartition, proposedIsr: number[], recovery: LeaderRecoveryState): void {

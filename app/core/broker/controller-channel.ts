@@ -20,6 +20,7 @@ import type {
   AlterPartitionRequest,
   AlterPartitionResponse,
   ControllerRequest,
+  CreateInternalTopicRequest,
   HeartbeatRequest,
   HeartbeatResponse,
   RegisterRequest,
@@ -65,6 +66,7 @@ export class ControllerChannel {
   private incarnationId = '';
   private previousBrokerEpoch = -1;
   private heartbeatTimer: TimerHandle | null = null;
+  private internalTopicInFlight = false;
 
   constructor(
     private readonly host: ChannelHost,
@@ -77,6 +79,7 @@ export class ControllerChannel {
     this.brokerEpoch = -1;
     this.fencedByController = true;
     this.wantShutDown = false;
+    this.internalTopicInFlight = false;
     this.incarnationId = `${this.host.brokerId}-${this.random.nextInt(2 ** 30)}`;
   }
 
@@ -212,6 +215,19 @@ export class ControllerChannel {
   private memberEpoch(p: ReplicaPartition, id: number): number {
     if (id === this.host.brokerId) return this.brokerEpoch;
     return p.followerBrokerEpoch(id) ?? this.host.image.brokers.get(id)?.brokerEpoch ?? -1;
+  }
+
+  /**
+   * Ask the controller to create an internal topic (fire and forget: whoever needs it asks again
+   * until it exists). One request in flight at a time, as Kafka's AutoTopicCreationManager.
+   */
+  createInternalTopic(req: Omit<CreateInternalTopicRequest, 'type'>): void {
+    if (this.internalTopicInFlight || this.brokerEpoch < 0) return;
+    this.internalTopicInFlight = true;
+    const done = (): void => {
+      this.internalTopicInFlight = false;
+    };
+    this.send<{ error: KafkaErrorName }>({ type: 'createInternalTopic', ...req }, CONTROLLER_REQUEST_TIMEOUT_MS, done, done);
   }
 
   /** Tell the controller one replica's log is unreadable (retried until it hears). */

@@ -13,6 +13,7 @@
 import type { KafkaErrorName } from '../../api/errors.js';
 import type { MetadataImage } from '../metadata/image.js';
 import type { CommittedRecord } from '../metadata/records.js';
+import type { GroupNetworkRequest } from '../group/messages.js';
 import type { NodeId } from '../network.js';
 import type { TopicRuntimeConfig } from '../runtime-config.js';
 import { isInternalTopic } from '../topic-names.js';
@@ -39,6 +40,8 @@ export interface ApisHost {
   readonly image: MetadataImage;
   topicConfig(topicId: string): TopicRuntimeConfig;
   applyMetadata(records: readonly CommittedRecord[]): void;
+  /** The group APIs (FindCoordinator, JoinGroup, …): the broker's group coordinator answers. */
+  handleGroupRequest(msg: GroupNetworkRequest, reply: (res: unknown) => void): void;
 }
 
 export class KafkaApis {
@@ -64,6 +67,8 @@ export class KafkaApis {
         return reply(metadataAnswer(this.host.image, msg.topics));
       case 'metadataPush':
         return this.host.applyMetadata(msg.records);
+      case 'group':
+        return this.host.handleGroupRequest(msg, reply);
     }
   }
 

@@ -12,6 +12,7 @@ import type { KafkaErrorName } from '../../api/errors.js';
 import type { LogRecord, RecordBatch } from '../log/records.js';
 import type { CommittedRecord, LeaderRecoveryState, PartitionState } from '../metadata/records.js';
 import type { ImageSnapshot } from '../metadata/snapshot.js';
+import type { GroupNetworkRequest } from '../group/messages.js';
 
 /** `currentLeaderEpoch` when the client does not check it (Kafka's NO_PARTITION_LEADER_EPOCH). */
 export const NO_LEADER_EPOCH = -1;
@@ -248,7 +249,7 @@ export interface MetadataPush {
   records: CommittedRecord[];
 }
 
-export type BrokerRequest = ClientRequest | FetchRequest | MetadataPush;
+export type BrokerRequest = ClientRequest | FetchRequest | MetadataPush | GroupNetworkRequest;
 
 // ------------------------------------------------------------------ broker -> controller
 
@@ -309,4 +310,13 @@ export interface ReplicaOfflineRequest {
   partition: number;
 }
 
-export type ControllerRequest = RegisterRequest | HeartbeatRequest | AlterPartitionRequest | ReplicaOfflineRequest;
+/** A broker asks for an internal topic it needs (`__consumer_offsets`), as Kafka's AutoTopicCreationManager does. */
+export interface CreateInternalTopicRequest {
+  type: 'createInternalTopic';
+  name: string;
+  partitions: number;
+  replicationFactor: number;
+  configs: Record<string, string>;
+}
+
+export type ControllerRequest = RegisterRequest | HeartbeatRequest | AlterPartitionRequest | ReplicaOfflineRequest | CreateInternalTopicRequest;

@@ -88,6 +88,7 @@ export class ClusterContext {
       random: this.opts.random,
       disk: this.opts.storage.broker(id),
       staticConfigs: this.staticConfigs,
+      groupRecords: this.opts.groupRecords,
       emit: (e) => this.emit(this.withTopicName(e)),
       onChange: (reason) => this.onBrokerChange(id, reason),
     });

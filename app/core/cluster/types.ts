@@ -13,6 +13,7 @@ import type { Random } from '../random.js';
 import type { StorageProvider } from '../log/log-store.js';
 import type { DeliveryPort } from '../network.js';
 import type { Scheduler } from '../time.js';
+import type { GroupRecordCodec } from '../group/record-codec.js';
 
 export interface EngineOptions {
   scheduler: Scheduler;
@@ -27,6 +28,11 @@ export interface EngineOptions {
   networkDelayMs?: number;
   /** Where messages between nodes are delivered (default: on the scheduler after the delay); a model checker's hook. */
   deliveries?: DeliveryPort;
+  /**
+   * The codecs of the group coordinator's records in `__consumer_offsets` (Kafka's schemas; the
+   * product passes app/protocol's `groupRecordCodec`).
+   */
+  groupRecords: GroupRecordCodec;
 }
 
 /** One batch for the in-app producer. */

@@ -179,4 +179,35 @@ const SERVER_CONFIGS: readonly BrokerConfigDef[] = [
     'How often the controller looks for leaderless partitions it may elect uncleanly.'),
 ];
 
-export const BROKER_CONFIGS: readonly BrokerConfigDef[] = [...LOG_CONFIGS, ...SERVER_CONFIGS];
+/**
+ * The group coordinator (apache/kafka `GroupCoordinatorConfig`, Kafka 3.9: the classic protocol).
+ * All read-only, as in Kafka. `offsets.topic.*` shape `__consumer_offsets` when it is created, on
+ * the first FindCoordinator, and never after. The docs are Kafka's own, shortened where they
+ * describe machinery the simulator does not have (the load buffer, compaction).
+ */
+const GROUP_COORDINATOR_CONFIGS: readonly BrokerConfigDef[] = [
+  broker('group.initial.rebalance.delay.ms', MEDIUM, 'int', '3000', ANY, RO,
+    'The amount of time the group coordinator will wait for more consumers to join a new group before performing the first rebalance. A longer delay means potentially fewer rebalances, but increases the time until processing begins.'),
+  broker('group.max.session.timeout.ms', MEDIUM, 'int', '1800000', ANY, RO,
+    'The maximum allowed session timeout for registered consumers. Longer timeouts give consumers more time to process messages in between heartbeats at the cost of a longer time to detect failures.'),
+  broker('group.max.size', MEDIUM, 'int', '2147483647', atLeast(1), RO,
+    'The maximum number of consumers that a single consumer group can accommodate.'),
+  broker('group.min.session.timeout.ms', MEDIUM, 'int', '6000', ANY, RO,
+    'The minimum allowed session timeout for registered consumers. Shorter timeouts result in quicker failure detection at the cost of more frequent consumer heartbeating, which can overwhelm broker resources.'),
+  broker('offset.metadata.max.bytes', HIGH, 'int', '4096', ANY, RO,
+    'The maximum size for a metadata entry associated with an offset commit.'),
+  broker('offsets.commit.timeout.ms', HIGH, 'int', '5000', atLeast(1), RO,
+    'Offset commit will be delayed until all replicas for the offsets topic receive the commit or this timeout is reached. This is similar to the producer request timeout.'),
+  broker('offsets.retention.check.interval.ms', HIGH, 'long', '600000', atLeast(1), RO,
+    'Frequency at which to check for stale offsets.'),
+  broker('offsets.retention.minutes', HIGH, 'int', '10080', atLeast(1), RO,
+    'For subscribed consumers, a committed offset is discarded once this period has elapsed after the group lost all its consumers (became empty), or since its last commit once the group no longer subscribes to its topic; for standalone consumers (manual assignment), this period after the last commit. Deleting a group or a topic removes its offsets at once.'),
+  broker('offsets.topic.num.partitions', HIGH, 'int', '50', atLeast(1), RO,
+    'The number of partitions for the offset commit topic (should not change after deployment).'),
+  broker('offsets.topic.replication.factor', HIGH, 'short', '3', atLeast(1), RO,
+    'The replication factor for the offsets topic (set higher to ensure availability). Internal topic creation will fail until the cluster size meets this replication factor requirement.'),
+  broker('offsets.topic.segment.bytes', HIGH, 'int', '104857600', atLeast(1), RO,
+    'The segment size of the offsets topic, kept small so that a new coordinator loads it quickly.'),
+];
+
+export const BROKER_CONFIGS: readonly BrokerConfigDef[] = [...LOG_CONFIGS, ...SERVER_CONFIGS, ...GROUP_COORDINATOR_CONFIGS];

@@ -77,6 +77,33 @@ describe('config catalogue', () => {
     }
   });
 
+  it("has Kafka's group coordinator configs with their types, defaults and ranges (GroupCoordinatorConfig)", () => {
+    const expected: Record<string, [string, string]> = {
+      'offsets.topic.replication.factor': ['short', '3'],
+      'offsets.topic.num.partitions': ['int', '50'],
+      'offsets.topic.segment.bytes': ['int', '104857600'],
+      'offsets.retention.minutes': ['int', '10080'],
+      'offsets.retention.check.interval.ms': ['long', '600000'],
+      'offsets.commit.timeout.ms': ['int', '5000'],
+      'offset.metadata.max.bytes': ['int', '4096'],
+      'group.initial.rebalance.delay.ms': ['int', '3000'],
+      'group.min.session.timeout.ms': ['int', '6000'],
+      'group.max.session.timeout.ms': ['int', '1800000'],
+      'group.max.size': ['int', '2147483647'],
+    };
+    for (const [name, [type, value]] of Object.entries(expected)) {
+      const def = brokerConfigDef(name);
+      expect(def?.type, name).toBe(type);
+      expect(def?.default, name).toBe(value);
+      expect(def?.updateMode, name).toBe('read-only');
+    }
+    const rf = brokerConfigDef('offsets.topic.replication.factor')!;
+    expect(() => parseConfigValue(rf, '0')).toThrow('Value must be at least 1');
+    expect(() => parseConfigValue(rf, '40000')).toThrow('Not a number of type SHORT');
+    expect(parseConfigValue(rf, '2')).toBe(2);
+    expect(() => parseConfigValue(brokerConfigDef('group.max.size')!, '0')).toThrow('Value must be at least 1');
+  });
+
   it('has unique names and a broker entry for every topic synonym', () => {
     expect(new Set(TOPIC_CONFIGS.map((d) => d.name)).size).toBe(TOPIC_CONFIGS.length);
     expect(new Set(BROKER_CONFIGS.map((d) => d.name)).size).toBe(BROKER_CONFIGS.length);

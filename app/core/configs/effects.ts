@@ -214,4 +214,39 @@ export const BROKER_EFFECTS: Readonly<Record<string, ConfigEffect>> = {
   'unclean.leader.election.interval.ms': {
     availability: 'Enabling unclean election dynamically can take this long to revive a leaderless partition, because the controller looks for such partitions only this often.',
   },
+  'group.initial.rebalance.delay.ms': {
+    performance: 'A new group waits this long for more members before its first rebalance, so consumers that start together rebalance once, at the cost of a later start.',
+  },
+  'group.max.session.timeout.ms': {
+    availability: 'The longest session a consumer may ask for: a larger one lets a slow consumer keep its partitions, and lets a dead one hold them longer before a rebalance.',
+  },
+  'group.max.size': {
+    availability: 'A consumer that would make a group larger than this is refused with GROUP_MAX_SIZE_REACHED.',
+  },
+  'group.min.session.timeout.ms': {
+    availability: 'The shortest session a consumer may ask for: a shorter one detects a dead consumer sooner, and lets a paused one lose its partitions to a rebalance.',
+  },
+  'offset.metadata.max.bytes': {
+    availability: 'A commit whose metadata string is longer than this is refused with OFFSET_METADATA_TOO_LARGE.',
+  },
+  'offsets.commit.timeout.ms': {
+    durability: 'A commit is acknowledged only once every in-sync replica of its __consumer_offsets partition has it, so committed offsets survive the coordinator\'s broker.',
+    availability: 'A commit the replicas do not confirm within this time fails with REQUEST_TIMED_OUT and the consumer commits again.',
+  },
+  'offsets.retention.check.interval.ms': {
+    performance: 'How often each coordinator looks for expired offsets; until the next check an expired offset is still returned.',
+  },
+  'offsets.retention.minutes': {
+    durability: 'A group that stays empty longer than this loses its committed offsets, and its consumers then start from auto.offset.reset.',
+  },
+  'offsets.topic.num.partitions': {
+    performance: 'More partitions spread the groups over more coordinators; it counts only when __consumer_offsets is created.',
+  },
+  'offsets.topic.replication.factor': {
+    durability: 'Each group\'s offsets and assignment are kept on this many brokers, so its coordinator can fail over without losing them.',
+    availability: 'Until this many brokers are running, __consumer_offsets cannot be created and no consumer group can form.',
+  },
+  'offsets.topic.segment.bytes': {
+    performance: 'Segment size of __consumer_offsets; Kafka keeps it small so that compaction and a new coordinator\'s load stay quick.',
+  },
 };

@@ -235,7 +235,7 @@ function parseStored(def: TopicConfigDef | BrokerConfigDef, value: string): Conf
 }
 
 function asNumber(def: TopicConfigDef | BrokerConfigDef, value: string): number {
-  if (def.type !== 'int' && def.type !== 'long' && def.type !== 'double') {
+  if (def.type !== 'short' && def.type !== 'int' && def.type !== 'long' && def.type !== 'double') {
     throw new KafkaError('INTERNAL', `${def.name} is a ${def.type} config, not a number`);
   }
   if (value === '') throw new KafkaError('INTERNAL', `${def.name} has no value (Kafka defers to a synonym)`);

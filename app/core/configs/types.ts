@@ -12,7 +12,8 @@
 export type ConfigScope = 'topic' | 'broker';
 
 /** Kafka's ConfigDef types that the catalogue uses. */
-export type ConfigType = 'boolean' | 'int' | 'long' | 'double' | 'string' | 'list';
+/** Kafka's ConfigDef types (`short` is a 16-bit integer, e.g. offsets.topic.replication.factor). */
+export type ConfigType = 'boolean' | 'short' | 'int' | 'long' | 'double' | 'string' | 'list';
 
 /** How a broker config may change (Kafka's `DynamicBrokerConfig` update modes). */
 export type UpdateMode = 'read-only' | 'per-broker' | 'cluster-wide';

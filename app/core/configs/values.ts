@@ -2,8 +2,8 @@
  * Parsing and checking one config value, the way Kafka's ConfigDef does.
  *
  * Guarantees:
- * - Input is trimmed first, as Kafka trims. Booleans are "true"/"false" in any case; ints are
- *   32-bit and longs 64-bit decimal integers (checked exactly with BigInt); lists split on commas
+ * - Input is trimmed first, as Kafka trims. Booleans are "true"/"false" in any case; shorts are
+ *   16-bit, ints 32-bit and longs 64-bit decimal integers (checked exactly with BigInt); lists split on commas
  *   with surrounding whitespace, and an empty string is the empty list.
  * - A bad value throws `KafkaError('INVALID_CONFIG')` worded like Kafka's ConfigException:
  *   "Invalid value <v> for configuration <name>: <reason>".
@@ -15,6 +15,8 @@ import { LONG_MAX } from './types.js';
 
 export type ConfigValue = boolean | number | string | readonly string[];
 
+const SHORT_MIN = -(2n ** 15n);
+const SHORT_MAX = 2n ** 15n - 1n;
 const INT_MIN = -(2n ** 31n);
 const INT_MAX = 2n ** 31n - 1n;
 const LONG_MIN_BIG = -(2n ** 63n);
@@ -47,10 +49,10 @@ function checkRange(def: ConfigDef, value: bigint | number, shown: string): void
 
 function parseInteger(def: ConfigDef, raw: string): number {
   const trimmed = raw.trim();
-  const kafkaType = def.type === 'int' ? 'INT' : 'LONG';
+  const kafkaType = def.type === 'short' ? 'SHORT' : def.type === 'int' ? 'INT' : 'LONG';
   if (!INTEGER.test(trimmed)) throw invalid(def.name, raw, `Not a number of type ${kafkaType}`);
   const value = BigInt(trimmed);
-  const [lo, hi] = def.type === 'int' ? [INT_MIN, INT_MAX] : [LONG_MIN_BIG, LONG_MAX_BIG];
+  const [lo, hi] = def.type === 'short' ? [SHORT_MIN, SHORT_MAX] : def.type === 'int' ? [INT_MIN, INT_MAX] : [LONG_MIN_BIG, LONG_MAX_BIG];
   if (value < lo || value > hi) throw invalid(def.name, raw, `Not a number of type ${kafkaType}`);
   checkRange(def, value, value.toString());
   return value === LONG_MAX_BIG ? Infinity : Number(value);
@@ -97,6 +99,7 @@ export function parseConfigValue(def: ConfigDef, raw: string): ConfigValue {
       if (lower === 'false') return false;
       throw invalid(def.name, raw, 'Expected value to be either true or false');
     }
+    case 'short':
     case 'int':
     case 'long':
       return parseInteger(def, raw);

@@ -14,10 +14,10 @@
  * The admin APIs (CreateTopics, CreatePartitions, configs, ElectLeaders, reassignments) live in
  * admin-apis.ts; this file is the controller's log, sessions and requests from brokers.
  */
-import { KafkaError, type KafkaErrorName } from '../../api/errors.js';
+import { KAFKA_ERRORS, KafkaError, type KafkaErrorName } from '../../api/errors.js';
 import type { EngineEvent } from '../../api/events.js';
 import type { MetadataStore } from '../log/log-store.js';
-import type { AlterPartitionRequest, AlterPartitionResponse, ControllerRequest, HeartbeatRequest, HeartbeatResponse, RegisterRequest, RegisterResponse, ReplicaOfflineRequest } from '../broker/messages.js';
+import type { AlterPartitionRequest, AlterPartitionResponse, ControllerRequest, CreateInternalTopicRequest, HeartbeatRequest, HeartbeatResponse, RegisterRequest, RegisterResponse, ReplicaOfflineRequest } from '../broker/messages.js';
 import { clonePartition, MetadataImage, type TopicImage } from '../metadata/image.js';
 import { loadSnapshot, snapshotOf, type ImageSnapshot } from '../metadata/snapshot.js';
 import type { ChangeReason, CommittedRecord, MetadataRecord, PartitionState } from '../metadata/records.js';
@@ -288,6 +288,19 @@ export class Controller {
         return reply(this.handleAlterPartition(msg));
       case 'replicaOffline':
         return reply(this.handleReplicaOffline(msg));
+      case 'createInternalTopic':
+        return reply(this.handleCreateInternalTopic(msg));
+    }
+  }
+
+  /** A broker needs `__consumer_offsets` (CreateTopics forwarded by its AutoTopicCreationManager). */
+  private handleCreateInternalTopic(req: CreateInternalTopicRequest): { error: KafkaErrorName } {
+    try {
+      this.createTopic({ name: req.name, partitions: req.partitions, replicationFactor: req.replicationFactor, configs: req.configs });
+      return { error: 'NONE' };
+    } catch (e) {
+      if (e instanceof KafkaError && e.code in KAFKA_ERRORS) return { error: e.code as KafkaErrorName };
+      throw e;
     }
   }
 

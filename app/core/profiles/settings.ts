@@ -68,7 +68,7 @@ export function normalizeValue(def: ConfigDef | undefined, raw: string): string 
     const v = parseConfigValue(def, raw);
     if (typeof v === 'boolean') return String(v);
     if (Array.isArray(v)) return v.join(',');
-    if (def.type === 'int' || def.type === 'long') return BigInt(raw.trim()).toString();
+    if (def.type === 'short' || def.type === 'int' || def.type === 'long') return BigInt(raw.trim()).toString();
     return String(v);
   } catch {
     return raw.trim();

@@ -12,7 +12,7 @@
 import type { EngineEvent, EventMap, EventName } from '../../../app/api/contract.js';
 
 export type Severity = 'default' | 'success' | 'info' | 'warning' | 'error';
-export type EventGroup = 'brokers' | 'replication' | 'topics' | 'reassignments';
+export type EventGroup = 'brokers' | 'replication' | 'topics' | 'reassignments' | 'groups';
 
 export interface Narration {
   /** Short tag: "ISR shrunk", "Unclean election". */
@@ -148,6 +148,20 @@ const RULES: { [K in EventName]: Rule<K> } = {
       const moves = [e.addingReplicas.length ? `adding ${ids(e.addingReplicas)}` : '', e.removingReplicas.length ? `removing ${ids(e.removingReplicas)}` : ''].filter(Boolean).join(', ');
       return `${tp(e)}: reassignment ${e.status}, replicas ${ids(e.replicas)}${moves ? `, ${moves}` : ''}`;
     },
+  },
+  'group.stateChanged': {
+    group: 'groups',
+    label: (e) => (e.state === 'PreparingRebalance' ? 'Rebalance' : e.state === 'Dead' ? 'Group gone' : 'Group'),
+    severity: (e) => (e.state === 'Stable' ? 'success' : e.state === 'Dead' ? 'warning' : 'info'),
+    text: (e) =>
+      `Group ${e.groupId}: ${e.previous} → ${e.state}, generation ${e.generationId}, ${plural(e.members, 'member')}, on coordinator ${e.coordinatorId}${e.reason ? ` (${e.reason})` : ''}`,
+  },
+  'coordinator.loaded': {
+    group: 'groups',
+    label: () => 'Coordinator',
+    severity: () => 'info',
+    text: (e) =>
+      `Broker ${e.brokerId} is the group coordinator of __consumer_offsets-${e.offsetsPartition} (leader epoch ${e.leaderEpoch}) and loaded ${e.groups.length === 0 ? 'no groups' : `${plural(e.groups.length, 'group')}: ${e.groups.join(', ')}`}`,
   },
   'metrics.sampled': {
     group: 'brokers',

@@ -1,0 +1,68 @@
+/**
+ * What the group coordinator needs from the broker it runs on, and how it treats the internal
+ * topic. The coordinator of a group is the leader of the group's `__consumer_offsets` partition:
+ * it keeps the group's state in memory and every change that must survive a failover (a
+ * generation's assignment, a committed offset, a deletion) as a record in that partition, written
+ * through the partition's own replication (acks=all, `offsets.commit.timeout.ms`).
+ *
+ * `__consumer_offsets` in this engine: created on the first FindCoordinator with
+ * `offsets.topic.num.partitions` partitions and `offsets.topic.replication.factor` replicas, as
+ * Kafka creates it. Kafka gives it `cleanup.policy=compact`, so only the latest record per key
+ * stays; this engine refuses compaction (it does not implement the log cleaner), so the topic is
+ * created with `cleanup.policy=delete` and no time or size retention (`retention.ms=-1`): nothing
+ * is ever deleted by retention, the log only grows, and a new coordinator replays it whole, later
+ * records (and tombstones) replacing earlier ones per key exactly as compaction would have left
+ * them. Offsets expire through the coordinator (offsets.retention.minutes), not the log.
+ */
+import type { EngineEvent } from '../../api/events.js';
+import type { KafkaErrorName } from '../../api/errors.js';
+import type { LogRecord, RecordBatch } from '../log/records.js';
+import type { MetadataImage } from '../metadata/image.js';
+import type { Random } from '../random.js';
+import type { BrokerRuntimeConfig } from '../runtime-config.js';
+import type { Scheduler, TimerHandle } from '../time.js';
+import type { GroupRecordCodec } from './record-codec.js';
+
+export const OFFSETS_TOPIC = '__consumer_offsets';
+
+/** The configs `__consumer_offsets` is created with (see above for why not compact). */
+export function offsetsTopicConfigs(segmentBytes: number): Record<string, string> {
+  return { 'cleanup.policy': 'delete', 'retention.ms': '-1', 'compression.type': 'producer', 'segment.bytes': String(segmentBytes) };
+}
+
+/** How an append to the offsets partition ended. */
+export interface AppendOutcome {
+  errorCode: KafkaErrorName;
+  baseOffset: number;
+}
+
+/** This broker's replica of one `__consumer_offsets` partition. */
+export interface OffsetsPartition {
+  readonly isLeader: boolean;
+  readonly leaderEpoch: number;
+  readonly logStartOffset: number;
+  readonly logEndOffset: number;
+  /** Batches from `from` on; null when the replica went offline reading them. */
+  read(from: number, maxBytes: number): RecordBatch[] | null;
+  /** Append as leader; acks=-1 answers once the high watermark passes the batch. */
+  append(records: LogRecord[], acks: -1 | 0, timeoutMs: number, done: (o: AppendOutcome) => void): void;
+}
+
+export interface CoordinatorHost {
+  readonly brokerId: number;
+  readonly scheduler: Scheduler;
+  readonly image: MetadataImage;
+  readonly random: Random;
+  readonly groupRecords: GroupRecordCodec;
+  brokerConfig(): BrokerRuntimeConfig;
+  /**
+   * Run `fn` after `delayMs` as this broker process's work: not at all once the process ended,
+   * and a storage failure inside it halts the broker as any other broker work does.
+   */
+  after(delayMs: number, fn: () => void): TimerHandle;
+  /** This broker's replica of `__consumer_offsets-partition`, if it hosts one. */
+  offsetsPartition(partition: number): OffsetsPartition | undefined;
+  /** Ask the controller to create `__consumer_offsets` (Kafka's AutoTopicCreationManager); fire and forget. */
+  requestOffsetsTopic(): void;
+  emit(event: EngineEvent): void;
+}
