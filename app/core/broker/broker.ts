@@ -32,6 +32,7 @@ import { KafkaApis, type ApisHost } from './kafka-apis.js';
 import type { BrokerRequest } from './messages.js';
 import type { ReplicaPartition } from './partition.js';
 import { RateMeter } from './quota.js';
+import type { ReplicaFetcher } from './replica-fetcher.js';
 import { ReplicaManager, type LeaderLookup, type ReplicaManagerHost } from './replica-manager.js';
 
 export type ProcessState = 'stopped' | 'starting' | 'running' | 'stopping' | 'killed' | 'power-lost' | 'failed';
@@ -393,10 +394,24 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
 
   onHighWatermarkAdvanced(p: ReplicaPartition): void {
     this.purgatory.onClientVisibleChange(p);
+    this.purgatory.onLeaderStateChanged(p);
   }
 
   onLeadershipChanged(p: ReplicaPartition): void {
     this.purgatory.onClientVisibleChange(p);
+    this.purgatory.onLeaderStateChanged(p);
+  }
+
+  beforeLeaderAppend(p: ReplicaPartition): void {
+    this.purgatory.settle(p);
+  }
+
+  onLeaderStateChanged(p: ReplicaPartition): void {
+    this.purgatory.onLeaderStateChanged(p);
+  }
+
+  recheckFetchSessions(): void {
+    this.purgatory.recheckAll();
   }
 
   leaderReplica(topic: string, partition: number, currentLeaderEpoch: number, checkOffline: boolean): LeaderLookup {
@@ -425,5 +440,15 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   /** Partitions this broker leads (its own view). */
   leaderCount(): number {
     return this.replicas.leaderCount();
+  }
+
+  /** This broker's replica fetchers (white-box checks). */
+  fetcherViews(): readonly ReplicaFetcher[] {
+    return this.replicas.fetcherViews();
+  }
+
+  /** Forget every follower's fetch session, as a leader whose session cache evicted them (white-box checks). */
+  forgetFetchSessions(): void {
+    this.purgatory.forgetSessions();
   }
 }

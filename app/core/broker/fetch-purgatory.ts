@@ -18,7 +18,8 @@ import type { MetadataImage } from '../metadata/image.js';
 import type { BrokerTraffic } from '../metrics.js';
 import type { BrokerRuntimeConfig, TopicRuntimeConfig } from '../runtime-config.js';
 import type { Scheduler, TimerHandle } from '../time.js';
-import type { ClientFetchPartitionResponse, ClientFetchRequest, ClientFetchResponse, FetchPartitionResponse, FetchRequest, FetchResponse } from './messages.js';
+import { FetchSessionCache, type LeaderFetchSession, type SessionPartition } from './fetch-sessions.js';
+import type { ClientFetchPartitionResponse, ClientFetchRequest, ClientFetchResponse, FetchPartitionRequest, FetchPartitionResponse, FetchRequest, FetchResponse } from './messages.js';
 import type { FollowerFetchCheck, ReplicaPartition } from './partition.js';
 import { isThrottledReplica, type RateMeter } from './quota.js';
 import type { LeaderLookup } from './replica-manager.js';
@@ -40,13 +41,25 @@ export interface PurgatoryHost {
   readOrOffline(p: ReplicaPartition, from: number, until: number, maxBytes: number): RecordBatch[] | null;
 }
 
+/** One partition a follower fetch looks at: named by the request, or dirty in its session. */
+interface FetchItem {
+  key: string;
+  fp: FetchPartitionRequest;
+  /** The session's entry (null for a sessionless fetch). */
+  sp: SessionPartition | null;
+  /** The follower-fetch check, run when the fetch arrived (null: dirty since, not checked yet). */
+  check: FollowerFetchCheck | null;
+}
+
 interface ParkedFetch {
   request: FetchRequest;
-  checks: FollowerFetchCheck[];
+  session: LeaderFetchSession | null;
+  items: FetchItem[];
+  /** Full fetches (and sessionless ones) answer every partition; incremental ones only those with news. */
+  full: boolean;
   reply: (response: FetchResponse) => void;
   timer: TimerHandle | null;
-  keys: string[];
-  /** Position of each key in `keys`, built the first time new data may complete the fetch. */
+  /** Position of each key in `items`, built the first time new data may complete a sessionless fetch. */
   index: Map<string, number> | null;
   done: boolean;
 }
@@ -61,23 +74,52 @@ interface ParkedClientFetch {
 export class FetchPurgatory {
   /** Fetches waiting for data (at most one per follower broker), in the order they were parked. */
   private parked = new Set<ParkedFetch>();
+  /** The incremental fetch sessions of the followers fetching from this broker (KIP-227). */
+  private readonly sessions = new FetchSessionCache();
   /** Client fetches waiting for `minBytes` below the HW, in the order they were parked. */
   private parkedClients = new Set<ParkedClientFetch>();
 
   constructor(private readonly host: PurgatoryHost) {}
 
-  /** A follower's Fetch: validate each partition, then answer now or park until data arrives. */
+  /**
+   * A follower's Fetch: resolve its session (a full fetch opens one), check each partition it
+   * names or that changed since (fetch-sessions.ts), then answer now or park until data arrives.
+   */
   followerFetch(req: FetchRequest, reply: (response: FetchResponse) => void): void {
     const host = this.host;
-    const keys = req.partitions.map((fp) => replicaKey(fp.topicId, fp.partition));
-    const checks: FollowerFetchCheck[] = req.partitions.map((fp, i) => {
-      const p = host.partitionByKey(keys[i]!);
-      if (!p) return { ok: false, error: host.image.topicsById.has(fp.topicId) ? 'NOT_LEADER_OR_FOLLOWER' : 'UNKNOWN_TOPIC_OR_PARTITION' };
-      return p.checkFollowerFetch(req.replicaId, req.brokerEpoch, fp.fetchOffset, fp.lastFetchedEpoch, fp.currentLeaderEpoch);
-    });
-    const pf: ParkedFetch = { request: req, checks, reply, timer: null, keys, index: null, done: false };
     const now = host.scheduler.now();
-    const immediate = checks.some((c, i) => !c.ok || this.hasDataFor(pf, i, now));
+    const items: FetchItem[] = [];
+    let session: LeaderFetchSession | null = null;
+    const epoch = req.sessionEpoch ?? -1;
+    if (epoch <= 0) {
+      if (epoch === 0) session = this.sessions.open(req.replicaId, req.brokerEpoch, now);
+      for (const fp of req.partitions) {
+        const key = replicaKey(fp.topicId, fp.partition);
+        items.push({ key, fp, sp: session ? session.put(key, fp) : null, check: null });
+      }
+    } else {
+      const found = this.sessions.resolve(req.replicaId, req.sessionId ?? 0, epoch);
+      if (typeof found === 'string') return reply({ error: found, sessionId: req.sessionId ?? 0, partitions: [] });
+      session = found;
+      session.epoch++;
+      session.lastFetchMs = now;
+      for (const f of req.forgotten ?? []) session.forget(replicaKey(f.topicId, f.partition));
+      const named = new Set<string>();
+      for (const fp of req.partitions) {
+        const key = replicaKey(fp.topicId, fp.partition);
+        named.add(key);
+        const sp = session.put(key, fp);
+        items.push({ key, fp: sp, sp, check: null });
+      }
+      for (const key of session.dirty) {
+        const sp = named.has(key) ? undefined : session.partitions.get(key);
+        if (sp) items.push({ key, fp: sp, sp, check: null });
+      }
+      session.dirty.clear();
+    }
+    for (const it of items) it.check = this.check(req, it);
+    const pf: ParkedFetch = { request: req, session, items, full: epoch <= 0, reply, timer: null, index: null, done: false };
+    const immediate = items.some((it) => !it.check!.ok || this.hasData(it.fp, req.replicaId, now));
     if (immediate || req.maxWaitMs <= 0) return this.complete(pf);
     this.parked.add(pf);
     const gen = host.generation;
@@ -86,11 +128,16 @@ export class FetchPurgatory {
     });
   }
 
-  private hasDataFor(pf: ParkedFetch, i: number, now: number): boolean {
-    const fp = pf.request.partitions[i]!;
-    const p = this.host.partitionByKey(pf.keys[i]!);
+  private check(req: FetchRequest, it: FetchItem): FollowerFetchCheck {
+    const p = this.host.partitionByKey(it.key);
+    if (!p) return { ok: false, error: this.host.image.topicsById.has(it.fp.topicId) ? 'NOT_LEADER_OR_FOLLOWER' : 'UNKNOWN_TOPIC_OR_PARTITION' };
+    return p.checkFollowerFetch(req.replicaId, req.brokerEpoch, it.fp.fetchOffset, it.fp.lastFetchedEpoch, it.fp.currentLeaderEpoch);
+  }
+
+  private hasData(fp: FetchPartitionRequest, replicaId: number, now: number): boolean {
+    const p = this.host.partitionByKey(replicaKey(fp.topicId, fp.partition));
     if (!p || !p.isLeader) return true;
-    return p.log.logEndOffset > fp.fetchOffset && !this.leaderThrottled(p, pf.request.replicaId, now);
+    return p.log.logEndOffset > fp.fetchOffset && !this.leaderThrottled(p, replicaId, now);
   }
 
   private leaderThrottled(p: ReplicaPartition, followerId: number, now: number): boolean {
@@ -101,25 +148,57 @@ export class FetchPurgatory {
     return host.leaderQuota.isExceeded(host.brokerConfig().leaderReplicationThrottledRate, now);
   }
 
-  /** A leader's log changed: complete the parked fetches that now have data for it. */
+  /** A leader's log changed: mark it in the sessions holding it, complete the parked fetches that now have data for it. */
   onPartitionChanged(p: ReplicaPartition): void {
-    if (this.parked.size === 0) return;
     const k = replicaKey(p.topicId, p.partition);
+    const touched = this.sessions.markDirty(k);
+    if (this.parked.size === 0) return;
     const now = this.host.scheduler.now();
     for (const pf of [...this.parked]) {
       if (pf.done) continue;
-      pf.index ??= new Map(pf.keys.map((fk, i) => [fk, i]));
+      if (pf.session) {
+        const sp = touched.includes(pf.session) ? pf.session.partitions.get(k) : undefined;
+        if (sp && this.hasData(sp, pf.request.replicaId, now)) this.complete(pf);
+        continue;
+      }
+      pf.index ??= new Map(pf.items.map((it, i) => [it.key, i]));
       const i = pf.index.get(k);
-      if (i !== undefined && pf.checks[i]!.ok && this.hasDataFor(pf, i, now)) this.complete(pf);
+      if (i !== undefined && pf.items[i]!.check!.ok && this.hasData(pf.items[i]!.fp, pf.request.replicaId, now)) this.complete(pf);
     }
   }
 
-  /** The broker's incarnation ends: parked fetches are dropped unanswered (the socket closes). */
+  /** Something a follower must hear or a fetch must re-check changed about one partition (HW, leader state, log start). */
+  onLeaderStateChanged(p: ReplicaPartition): void {
+    this.sessions.markDirty(replicaKey(p.topicId, p.partition));
+  }
+
+  /** A broker registration or a config changed: every session looks at all its partitions again. */
+  recheckAll(): void {
+    this.sessions.markAllDirty();
+  }
+
+  /**
+   * Before a leader appends to `p`: a follower whose session sits at the log end was caught up at
+   * its session's last fetch (what walking the untouched partition on each fetch would record).
+   */
+  settle(p: ReplicaPartition): void {
+    const leo = p.log.logEndOffset;
+    for (const [s, sp] of this.sessions.holding(replicaKey(p.topicId, p.partition))) {
+      if (sp.fetchOffset === leo) p.creditIdleFetch(s.replicaId, s.brokerEpoch, s.lastFetchMs);
+    }
+  }
+
+  forgetSessions(): void {
+    this.sessions.clear();
+  }
+
+  /** The broker's incarnation ends: parked fetches are dropped unanswered (the socket closes), sessions forgotten. */
   clear(): void {
     for (const pf of this.parked) this.unpark(pf);
     this.parked.clear();
     for (const cf of this.parkedClients) this.unparkClient(cf);
     this.parkedClients.clear();
+    this.sessions.clear();
   }
 
   private unpark(pf: ParkedFetch): void {
@@ -134,25 +213,58 @@ export class FetchPurgatory {
     const host = this.host;
     const cfg = host.brokerConfig();
     const now = host.scheduler.now();
+    const session = pf.session;
     let budget = cfg.replicaFetchResponseMaxBytes;
-    const partitions: FetchPartitionResponse[] = pf.request.partitions.map((fp, i) => {
-      const check = pf.checks[i]!;
-      const p = host.partitionByKey(pf.keys[i]!);
-      const answer = (error: KafkaErrorName, batches: RecordBatch[] = []): FetchPartitionResponse => partitionAnswer(fp, p, error, batches);
-      if (!check.ok) return 'divergingEpoch' in check ? { ...answer(check.error), divergingEpoch: check.divergingEpoch } : answer(check.error);
-      if (!p || !p.isLeader) return answer('NOT_LEADER_OR_FOLLOWER');
-      if (budget <= 0 || this.leaderThrottled(p, pf.request.replicaId, now)) return answer('NONE');
-      const batches = host.readOrOffline(p, fp.fetchOffset, p.log.logEndOffset, Math.min(cfg.replicaFetchMaxBytes, budget));
-      if (!batches) return answer('KAFKA_STORAGE_ERROR');
-      const bytes = batches.reduce((s, b) => s + b.sizeBytes, 0);
-      budget -= bytes;
-      host.traffic.replicationBytesOut += bytes;
-      if (bytes > 0 && isThrottledReplica(host.topicConfig(p.topicId).leaderReplicationThrottledReplicas, p.partition, host.brokerId)) {
-        host.leaderQuota.record(bytes, now);
+    const items = [...pf.items];
+    // Partitions that changed while this fetch was parked are answered too (checked by the next fetch).
+    if (session && session.dirty.size > 0) {
+      const named = new Set(items.map((it) => it.key));
+      for (const key of session.dirty) {
+        const sp = named.has(key) ? undefined : session.partitions.get(key);
+        if (sp) items.push({ key, fp: sp, sp, check: null });
       }
-      return answer('NONE', batches);
-    });
-    pf.reply({ partitions });
+    }
+    const partitions: FetchPartitionResponse[] = [];
+    for (const it of items) {
+      const { fp, sp, check } = it;
+      const p = host.partitionByKey(it.key);
+      const answer = (error: KafkaErrorName, batches: RecordBatch[] = []): FetchPartitionResponse => partitionAnswer(fp, p, error, batches);
+      if (check && !check.ok) {
+        partitions.push('divergingEpoch' in check ? { ...answer(check.error), divergingEpoch: check.divergingEpoch } : answer(check.error));
+        continue;
+      }
+      if (!p || !p.isLeader || (!check && p.leaderEpoch !== fp.currentLeaderEpoch)) {
+        // Unchecked and no longer as the session knows it: the next fetch's check says why.
+        if (!check) continue;
+        partitions.push(answer('NOT_LEADER_OR_FOLLOWER'));
+        continue;
+      }
+      let batches: RecordBatch[] = [];
+      if (budget > 0 && !this.leaderThrottled(p, pf.request.replicaId, now)) {
+        const read = host.readOrOffline(p, fp.fetchOffset, p.log.logEndOffset, Math.min(cfg.replicaFetchMaxBytes, budget));
+        if (!read) {
+          partitions.push(answer('KAFKA_STORAGE_ERROR'));
+          continue;
+        }
+        batches = read;
+        const bytes = batches.reduce((s, b) => s + b.sizeBytes, 0);
+        budget -= bytes;
+        host.traffic.replicationBytesOut += bytes;
+        if (bytes > 0 && isThrottledReplica(host.topicConfig(p.topicId).leaderReplicationThrottledReplicas, p.partition, host.brokerId)) {
+          host.leaderQuota.record(bytes, now);
+        }
+      }
+      // Data left behind (budget, throttle) keeps the partition dirty: the next fetch sees it.
+      if (session && sp && batches.length === 0 && p.log.logEndOffset > fp.fetchOffset) session.dirty.add(it.key);
+      const a = answer('NONE', batches);
+      if (!pf.full && sp && batches.length === 0 && a.highWatermark === sp.sentHighWatermark && a.logStartOffset === sp.sentLogStartOffset) continue;
+      if (sp) {
+        sp.sentHighWatermark = a.highWatermark;
+        sp.sentLogStartOffset = a.logStartOffset;
+      }
+      partitions.push(a);
+    }
+    pf.reply(session ? { sessionId: session.id, partitions } : { partitions });
   }
   // ---------------------------------------------------------------- client fetches
 

@@ -226,7 +226,13 @@ export interface FetchRequest {
   replicaId: number;
   brokerEpoch: number;
   maxWaitMs: number;
+  /** KIP-227: the session (0 with epoch 0: open a new one) and its epoch; no epoch (or -1): a fetch without a session. */
+  sessionId?: number;
+  sessionEpoch?: number;
+  /** A full fetch: every partition; an incremental one: only those whose position changed. */
   partitions: FetchPartitionRequest[];
+  /** Partitions an incremental fetch takes out of its session. */
+  forgotten?: { topicId: string; partition: number }[];
 }
 
 export interface FetchPartitionResponse {
@@ -241,6 +247,11 @@ export interface FetchPartitionResponse {
 }
 
 export interface FetchResponse {
+  /** FETCH_SESSION_ID_NOT_FOUND / INVALID_FETCH_SESSION_EPOCH: the follower starts a new session. */
+  error?: 'FETCH_SESSION_ID_NOT_FOUND' | 'INVALID_FETCH_SESSION_EPOCH';
+  /** The session this fetch belongs to (a full fetch learns its new session's id here). */
+  sessionId?: number;
+  /** Every partition of a full fetch; only those with news (records, HW, log start, an error) of an incremental one. */
   partitions: FetchPartitionResponse[];
 }
 

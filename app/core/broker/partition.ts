@@ -36,6 +36,10 @@ export interface PartitionHost {
   sendAlterPartition(partition: ReplicaPartition, proposedIsr: number[], recovery: LeaderRecoveryState): void;
   /** New data on a leader: wake the fetches parked on it. */
   onPartitionChanged(partition: ReplicaPartition): void;
+  /** A leader is about to append: followers idle at its log end are credited with their last fetch (fetch-sessions.ts). */
+  beforeLeaderAppend(partition: ReplicaPartition): void;
+  /** Something a follower fetch must re-check changed on a leader (an AlterPartition answer, the log start). */
+  onLeaderStateChanged(partition: ReplicaPartition): void;
   /** The leader's HW moved: clients may read more. */
   onHighWatermarkAdvanced(partition: ReplicaPartition): void;
 }
@@ -225,6 +229,7 @@ export class ReplicaPartition {
       return respond({ errorCode: 'MESSAGE_TOO_LARGE', baseOffset: -1, errorMessage: `The batch is ${size} bytes, larger than max.message.bytes ${cfg.maxMessageBytes}` });
     }
     const sizeBefore = this.log.sizeBytes();
+    this.host.beforeLeaderAppend(this);
     const batch = this.log.appendAsLeader(stamped, this.leaderEpoch, now, cfg);
     // Every answer after the append names the epoch and time the batch was written with, so a
     // client can tell its records from a later leader's at the same offsets.
@@ -334,6 +339,8 @@ export class ReplicaPartition {
   /** The controller answered an AlterPartition this leader sent for `proposed`. */
   onAlterPartitionResult(proposed: number[], result: { error: KafkaErrorName; state?: PartitionState }): void {
     if (this.role !== 'leader' || !this.pendingIsr || this.pendingIsr.proposed !== proposed) return;
+    // Whatever the answer, what the followers' fetches check (ISR, a pending change) may differ now.
+    this.host.onLeaderStateChanged(this);
     if (result.error === 'NONE' && result.state) {
       const s = result.state;
       if (s.leaderEpoch !== this.leaderEpoch) {
@@ -391,6 +398,18 @@ export class ReplicaPartition {
     f.lastFetchMs = now;
     f.logEndOffset = fetchOffset;
     f.brokerEpoch = brokerEpoch;
+  }
+
+  /**
+   * A follower whose fetch session sits at this leader's log end fetched at `atMs` without naming
+   * this partition: record it as the fetch Kafka would have walked (it was caught up then).
+   */
+  creditIdleFetch(followerId: number, brokerEpoch: number, atMs: number): void {
+    const f = this.followers.get(followerId);
+    if (this.role !== 'leader' || !f || f.brokerEpoch !== brokerEpoch || f.logEndOffset !== this.log.logEndOffset || atMs <= f.lastFetchMs) return;
+    f.lastCaughtUpMs = Math.max(f.lastCaughtUpMs, atMs);
+    f.lastFetchLeaderLEO = Math.max(this.log.logEndOffset, f.lastFetchLeaderLEO);
+    f.lastFetchMs = atMs;
   }
 
   /** The broker epoch a follower sent in its last fetch, if known. */

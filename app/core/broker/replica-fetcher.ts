@@ -1,14 +1,22 @@
 /**
  * The follower side of replication: one fetcher per (follower broker, leader broker), like
- * Kafka's ReplicaFetcherThread with num.replica.fetchers=1. It sends one Fetch for all the
- * partitions it follows on that leader, the leader long-polls it (replica.fetch.wait.max.ms),
- * and every ISR, HW and truncation decision follows from these fetches — logs are never copied
- * directly. After a failed request it backs off replica.fetch.backoff.ms.
+ * Kafka's ReplicaFetcherThread with num.replica.fetchers=1. It fetches the partitions it follows
+ * on that leader, the leader long-polls it (replica.fetch.wait.max.ms), and every ISR, HW and
+ * truncation decision follows from these fetches — logs are never copied directly. After a failed
+ * request it backs off replica.fetch.backoff.ms.
+ *
+ * Fetches go through an incremental fetch session (KIP-227, Kafka's FetchSessionHandler): the
+ * first fetch is a full one and opens a session on the leader; each later fetch names only the
+ * partitions whose position (fetch offset, last fetched epoch, leader epoch) changed since the
+ * session last heard it, and those it leaves (`forgotten`: gone, delayed after an error,
+ * throttled). An idle partition is not looked at: only partitions the fetcher was told about
+ * (added, answered, back from a delay) are. Any failure or a dropped answer resets the session,
+ * so the next fetch is a full one.
  */
 import { replicaKey } from '../log/log-store.js';
 import type { Network } from '../network.js';
 import type { TimerHandle } from '../time.js';
-import type { FetchRequest, FetchResponse } from './messages.js';
+import type { FetchPartitionRequest, FetchRequest, FetchResponse } from './messages.js';
 import type { ReplicaPartition } from './partition.js';
 import { isThrottledReplica, type RateMeter } from './quota.js';
 import type { BrokerTraffic } from '../metrics.js';
@@ -35,6 +43,17 @@ export class ReplicaFetcher {
   private inFlight = false;
   private timer: TimerHandle | null = null;
   private closed = false;
+  private sessionId = 0;
+  /** The epoch of the next fetch; 0: a full fetch that opens a new session. */
+  private sessionEpoch = 0;
+  /** What the leader's session holds: each partition's position as last sent. */
+  private readonly sent = new Map<string, FetchPartitionRequest>();
+  /** Partitions to look at before the next fetch (added, removed, answered). */
+  private readonly dirty = new Set<string>();
+  /** Partitions kept out of the session for now (delayed after an error, throttled): looked at before every fetch. */
+  private readonly waiting = new Set<string>();
+  /** Partitions the last fetch looked at (a white-box view for tests: idle partitions are not among them). */
+  lastExamined: readonly string[] = [];
 
   constructor(
     private readonly host: FetcherHost,
@@ -47,11 +66,14 @@ export class ReplicaFetcher {
 
   add(key: string): void {
     this.keys.add(key);
+    this.dirty.add(key);
     this.wake();
   }
 
   remove(key: string): void {
     this.keys.delete(key);
+    if (this.sent.has(key)) this.dirty.add(key);
+    this.waiting.delete(key);
   }
 
   close(): void {
@@ -77,6 +99,13 @@ export class ReplicaFetcher {
     });
   }
 
+  /** The next fetch is a full one: the leader's session is gone or out of step. */
+  private resetSession(): void {
+    this.sessionId = 0;
+    this.sessionEpoch = 0;
+    this.sent.clear();
+  }
+
   private fetchable(p: ReplicaPartition, now: number): boolean {
     if (p.isLeader || p.leaderId !== this.leaderId || p.fetchDelayedUntil > now) return false;
     const list = this.host.topicConfig(p.topicId).followerReplicationThrottledReplicas;
@@ -89,15 +118,49 @@ export class ReplicaFetcher {
   private sendNext(): void {
     if (this.closed || this.inFlight || !this.host.isFetchingAllowed()) return;
     const now = this.host.scheduler.now();
-    const parts: ReplicaPartition[] = [];
+    const full = this.sessionEpoch === 0;
+    if (full) this.sent.clear();
+    const examine = full ? [...this.keys] : [...new Set([...this.dirty, ...this.waiting])];
+    this.dirty.clear();
+    this.lastExamined = examine;
+    const parts: FetchPartitionRequest[] = [];
+    const forgotten: { topicId: string; partition: number }[] = [];
+    const forget = (key: string): void => {
+      const was = this.sent.get(key);
+      if (!was) return;
+      this.sent.delete(key);
+      forgotten.push({ topicId: was.topicId, partition: was.partition });
+    };
     let retryAt = Infinity;
-    for (const key of this.keys) {
-      const p = this.host.partitionByKey(key);
-      if (!p) continue;
-      if (this.fetchable(p, now)) parts.push(p);
-      else if (!p.isLeader && p.leaderId === this.leaderId) retryAt = Math.min(retryAt, Math.max(p.fetchDelayedUntil, now + 100));
+    for (const key of examine) {
+      const p = this.keys.has(key) ? this.host.partitionByKey(key) : undefined;
+      if (!p || p.isLeader || p.leaderId !== this.leaderId) {
+        this.waiting.delete(key);
+        forget(key);
+        continue;
+      }
+      if (!this.fetchable(p, now)) {
+        retryAt = Math.min(retryAt, Math.max(p.fetchDelayedUntil, now + 100));
+        this.waiting.add(key);
+        forget(key);
+        continue;
+      }
+      this.waiting.delete(key);
+      const position: FetchPartitionRequest = {
+        topicId: p.topicId,
+        partition: p.partition,
+        fetchOffset: p.log.logEndOffset,
+        lastFetchedEpoch: p.log.latestEpoch(),
+        currentLeaderEpoch: p.leaderEpoch,
+      };
+      const was = this.sent.get(key);
+      if (was && was.fetchOffset === position.fetchOffset && was.lastFetchedEpoch === position.lastFetchedEpoch && was.currentLeaderEpoch === position.currentLeaderEpoch) continue;
+      this.sent.set(key, position);
+      parts.push(position);
     }
-    if (parts.length === 0) {
+    // The session would hold nothing: no fetch; wait for a delayed or throttled partition.
+    if (this.sent.size === 0) {
+      this.resetSession();
       if (Number.isFinite(retryAt)) this.later(retryAt - now);
       return;
     }
@@ -107,13 +170,10 @@ export class ReplicaFetcher {
       replicaId: this.host.brokerId,
       brokerEpoch: this.host.brokerEpoch,
       maxWaitMs: cfg.replicaFetchWaitMaxMs,
-      partitions: parts.map((p) => ({
-        topicId: p.topicId,
-        partition: p.partition,
-        fetchOffset: p.log.logEndOffset,
-        lastFetchedEpoch: p.log.latestEpoch(),
-        currentLeaderEpoch: p.leaderEpoch,
-      })),
+      sessionId: this.sessionId,
+      sessionEpoch: this.sessionEpoch,
+      partitions: parts,
+      forgotten,
     };
     this.inFlight = true;
     this.host.network.request(
@@ -123,40 +183,52 @@ export class ReplicaFetcher {
       cfg.replicaSocketTimeoutMs,
       (res) => {
         this.inFlight = false;
-        // A stalled fetcher thread processes nothing, not even the answer it was waiting for.
-        if (!this.host.isFetchingAllowed()) return;
+        // A stalled fetcher thread processes nothing, not even the answer it was waiting for
+        // (the leader's session moved on without us: start a new one).
+        if (!this.host.isFetchingAllowed()) return this.resetSession();
         if (!this.host.guarded(() => this.onResponse(request, res as FetchResponse))) return;
         this.wake();
       },
       () => {
         this.inFlight = false;
+        this.resetSession();
         this.later(cfg.replicaFetchBackoffMs);
       },
     );
   }
 
   private onResponse(request: FetchRequest, response: FetchResponse): void {
+    if (response.error) {
+      // FETCH_SESSION_ID_NOT_FOUND / INVALID_FETCH_SESSION_EPOCH: the next fetch is a full one.
+      this.resetSession();
+      return;
+    }
+    if (request.sessionEpoch === 0) this.sessionId = response.sessionId ?? 0;
+    this.sessionEpoch = (request.sessionEpoch ?? 0) + 1;
     const now = this.host.scheduler.now();
     const backoff = this.host.brokerConfig().replicaFetchBackoffMs;
-    response.partitions.forEach((r, i) => {
-      const sent = request.partitions[i]!;
-      const p = this.host.partitionByKey(replicaKey(r.topicId, r.partition));
+    for (const r of response.partitions) {
+      const key = replicaKey(r.topicId, r.partition);
+      const sent = this.sent.get(key);
+      // Whatever happens below may move the position: look at it before the next fetch.
+      this.dirty.add(key);
+      const p = this.host.partitionByKey(key);
       // Ignore answers for partitions whose leadership or epoch moved on meanwhile.
-      if (!p || p.isLeader || p.leaderId !== this.leaderId || p.leaderEpoch !== sent.currentLeaderEpoch) return;
-      if (p.log.logEndOffset !== sent.fetchOffset) return;
+      if (!sent || !p || p.isLeader || p.leaderId !== this.leaderId || p.leaderEpoch !== sent.currentLeaderEpoch) continue;
+      if (p.log.logEndOffset !== sent.fetchOffset) continue;
       switch (r.error) {
         case 'NONE': {
           p.lastLeaderHighWatermark = r.highWatermark;
           if (r.divergingEpoch) {
             p.truncateOnDivergence(r.divergingEpoch);
-            return;
+            continue;
           }
           const bytes = r.batches.reduce((s, b) => s + b.sizeBytes, 0);
           this.host.traffic.replicationBytesIn += bytes;
           p.applyFetched(r.batches, r.highWatermark, r.logStartOffset);
           const list = this.host.topicConfig(p.topicId).followerReplicationThrottledReplicas;
           if (bytes > 0 && isThrottledReplica(list, p.partition, this.host.brokerId)) this.host.followerQuota.record(bytes, now);
-          return;
+          continue;
         }
         case 'OFFSET_OUT_OF_RANGE': {
           // Kafka's fetchOffsetAndTruncate: a leader with a shorter log → truncate to its end;
@@ -165,12 +237,12 @@ export class ReplicaFetcher {
           if (r.logEndOffset >= 0 && r.logEndOffset < leo) p.truncateTo(r.logEndOffset, 'offset-out-of-range');
           else if (r.logStartOffset > leo) p.log.truncateFullyAndStartAt(r.logStartOffset);
           else p.fetchDelayedUntil = now + backoff;
-          return;
+          continue;
         }
         default:
           // NOT_LEADER_OR_FOLLOWER, FENCED/UNKNOWN_LEADER_EPOCH...: wait for newer metadata.
           p.fetchDelayedUntil = now + backoff;
       }
-    });
+    }
   }
 }

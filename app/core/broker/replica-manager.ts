@@ -34,6 +34,8 @@ export interface ReplicaManagerHost extends PartitionHost, FetcherHost {
   noticeReplicaOffline(topicId: string, partition: number): void;
   /** A replica became leader or follower: client fetches parked on it may answer now. */
   onLeadershipChanged(partition: ReplicaPartition): void;
+  /** A broker registration or a config changed: follower fetch sessions look at every partition again. */
+  recheckFetchSessions(): void;
 }
 
 export class ReplicaManager {
@@ -103,6 +105,7 @@ export class ReplicaManager {
       }
     }
     for (const p of this.partitions.values()) p.maybeIncrementHighWatermark();
+    host.recheckFetchSessions();
   }
 
   /** Apply committed metadata records in order; a gap waits for the next heartbeat to fill it. */
@@ -111,6 +114,7 @@ export class ReplicaManager {
     const changed = new Map<string, { topic: TopicImage; state: PartitionState }>();
     const removedTopics: string[] = [];
     let configsChanged = false;
+    let brokersChanged = false;
     for (const rec of records) {
       if (rec.offset <= image.offset) continue;
       if (rec.offset !== image.offset + 1) break;
@@ -121,6 +125,7 @@ export class ReplicaManager {
         const topic = image.topicsById.get(r.state.topicId);
         if (topic) changed.set(replicaKey(r.state.topicId, r.state.partition), { topic, state: topic.partitions.get(r.state.partition)! });
       } else if (r.type === 'Config') configsChanged = true;
+      else if (r.type === 'RegisterBroker' || r.type === 'BrokerRegistrationChange' || r.type === 'UnregisterBroker') brokersChanged = true;
     }
     if (configsChanged) this.host.configsChanged();
     for (const topicId of removedTopics) {
@@ -129,6 +134,7 @@ export class ReplicaManager {
     }
     for (const [k, { topic, state }] of changed) this.reconcile(k, topic, state);
     if (configsChanged) for (const p of this.partitions.values()) p.maybeIncrementHighWatermark();
+    if (configsChanged || brokersChanged) this.host.recheckFetchSessions();
   }
 
   /** Make this broker's replica of one partition match its committed state. */
@@ -244,7 +250,10 @@ export class ReplicaManager {
   cleanupLogs(nowMs: number): void {
     for (const p of this.partitions.values()) {
       const cfg = this.host.topicConfig(p.topicId);
-      if (cfg.cleanupPolicyDelete) p.log.deleteOldSegments(nowMs, cfg);
+      if (!cfg.cleanupPolicyDelete) continue;
+      const start = p.log.logStartOffset;
+      p.log.deleteOldSegments(nowMs, cfg);
+      if (p.isLeader && p.log.logStartOffset !== start) this.host.onLeaderStateChanged(p);
     }
   }
 
@@ -252,6 +261,10 @@ export class ReplicaManager {
   flushAll(nowMs: number): void {
     for (const p of this.partitions.values()) p.log.flush(nowMs);
     for (const log of this.localLogs.values()) log.flush(nowMs);
+  }
+
+  fetcherViews(): ReplicaFetcher[] {
+    return [...this.fetchers.values()];
   }
 
   /** Resume the fetchers after a stall. */

@@ -73,6 +73,8 @@ export class PartitionLog {
   private activeFirstTimestamp: number | undefined;
   /** The active segment became empty without a clock at hand: its createdMs is reset on the next append. */
   private activeCreatedStale = false;
+  /** The checkpoint as last read or written. */
+  private savedCheckpoint: ReplicaCheckpoint | null = null;
 
   constructor(
     private readonly store: ReplicaLogStore,
@@ -81,6 +83,7 @@ export class PartitionLog {
     private readonly stored: StoredBytes = { bytes: 0 },
   ) {
     const cp = store.loadCheckpoint();
+    this.savedCheckpoint = { ...cp };
     this.epochCache = new LeaderEpochCache(store.loadEpochs());
     this.startOffset = cp.logStartOffset;
     this.flushed = cp.flushedOffset;
@@ -395,9 +398,12 @@ export class PartitionLog {
     this.saveCheckpoint();
   }
 
-  /** Write the HW / log-start / recovery-point checkpoint. */
+  /** Write the HW / log-start / recovery-point checkpoint (unless it is what was last written: an idle log costs no write). */
   saveCheckpoint(): void {
+    const last = this.savedCheckpoint;
+    if (last && last.highWatermark === this.hw && last.logStartOffset === this.startOffset && last.flushedOffset === this.flushed) return;
     const cp: ReplicaCheckpoint = { highWatermark: this.hw, logStartOffset: this.startOffset, flushedOffset: this.flushed };
     this.store.saveCheckpoint(cp);
+    this.savedCheckpoint = cp;
   }
 }
