@@ -143,6 +143,51 @@ describe('SQLite storage', () => {
     again.close();
   });
 
+  it('replica logs opened after listing them (one bulk read) are the logs as stored: end, size, checkpoint, epochs, segments, range stats', () => {
+    const dir = tempDir();
+    const storage = SqliteStorage.open(dir);
+    const broker = storage.broker(1);
+    const batch = (base: number, n: number, epoch: number, at: number) => ({
+      baseOffset: base,
+      lastOffset: base + n - 1,
+      leaderEpoch: epoch,
+      appendTimeMs: at,
+      records: Array.from({ length: n }, (_, i) => ({ ...textRecord(`v${base + i}`), timestamp: at + i })),
+      sizeBytes: 0,
+    });
+    const a = broker.replica('a:0');
+    a.append(batch(0, 3, 0, 100));
+    a.append(batch(3, 2, 1, 200));
+    a.saveEpochs([{ epoch: 0, startOffset: 0 }, { epoch: 1, startOffset: 3 }]);
+    a.saveSegments([{ baseOffset: 0, createdMs: 100 }, { baseOffset: 3, createdMs: 200 }]);
+    a.saveCheckpoint({ highWatermark: 4, logStartOffset: 0, flushedOffset: 3 });
+    broker.replica('b:0'); // empty
+    storage.close();
+    const view = (log: ReturnType<typeof broker.replica>) => ({
+      end: log.endOffset(),
+      size: log.sizeBytes(),
+      checkpoint: log.loadCheckpoint(),
+      epochs: log.loadEpochs(),
+      segments: log.loadSegments(),
+      whole: log.rangeStats(0, log.endOffset()),
+      last: log.rangeStats(3, log.endOffset()),
+    });
+    const direct = SqliteStorage.open(dir);
+    const expected = ['a:0', 'b:0'].map((k) => view(direct.broker(1).replica(k)));
+    direct.close();
+    const listed = SqliteStorage.open(dir);
+    expect(listed.broker(1).replicaKeys()).toEqual(['a:0', 'b:0']);
+    const got = ['a:0', 'b:0'].map((k) => view(listed.broker(1).replica(k)));
+    expect(got).toEqual(expected);
+    expect(got[0]!.whole.bytes).toBe(got[0]!.size);
+    expect(got[1]).toMatchObject({ end: 0, size: 0, whole: { bytes: 0, maxTimestamp: -1, maxAppendTimeMs: -1 } });
+    // A write drops what the bulk read knew: the log reads its file again.
+    const a2 = listed.broker(1).replica('a:0');
+    a2.truncateTo(3);
+    expect(a2.rangeStats(0, a2.endOffset())).toEqual({ bytes: a2.sizeBytes(), maxTimestamp: 102, maxAppendTimeMs: 100 });
+    listed.close();
+  });
+
   it('migrates a new metadata file to version 1', () => {
     const dir = tempDir();
     const file = join(dir, 'metadata.db');

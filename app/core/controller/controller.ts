@@ -216,7 +216,7 @@ export class Controller {
     if (records.length === 0) return [];
     const now = this.now();
     let offset = this.endOffset;
-    const committed = records.map((record) => ({ offset: offset++, timestampMs: now, record }));
+    const committed = records.map((record) => ({ offset: offset++, timestampMs: now, record: freezeState(record) }));
     const events: EngineEvent[] = [];
     let brokersChanged = false;
     // Partition states only change through Partition/PartitionChange records, so the checks
@@ -578,4 +578,13 @@ export class Controller {
     this.sessions.delete(brokerId);
     this.commit([...this.removeFromIsrs(brokerId, 'broker-fenced'), { type: 'UnregisterBroker', brokerId, brokerEpoch: reg.brokerEpoch }]);
   }
+}
+
+/** A committed partition state never changes again: frozen, every image can share it. */
+function freezeState(record: MetadataRecord): MetadataRecord {
+  if (record.type !== 'Partition' && record.type !== 'PartitionChange') return record;
+  const st = record.state;
+  for (const list of [st.replicas, st.isr, st.addingReplicas, st.removingReplicas]) Object.freeze(list);
+  Object.freeze(st);
+  return record;
 }
