@@ -33,6 +33,7 @@ import {
 import { PROBE_EVERY_MS, PRODUCERS, RECORDS, VALUE_BYTES, measureDescribeUnderLoad } from './describe-under-load.js';
 import { LOADS, PARTITIONS_PER_TOPIC, REPLICATION_FACTOR as UI_RF, SCROLL_MS, SCROLL_STEP_PX, TOPICS, measureUiTopics } from './ui-topics.js';
 import { BROKERS as SCALE_BROKERS, formatTable, runLadder, type RungResult } from './scale.js';
+import { PLAN_BROKERS, PLAN_PARTITIONS, measureBalancePlan } from './balance-plan.js';
 
 export interface Figure {
   name: string;
@@ -142,6 +143,8 @@ const SCALE_LIMITS: Record<number, { restartRunningMs: number; idleCores: number
   100_000: { restartRunningMs: 15_000, idleCores: 0.1, rssMb: 1_500 },
 };
 const SHUTDOWN_LIMIT_MS = 1_000;
+/** `balance.plan` on 50 brokers × 100,000 partitions: within this many ms. */
+const BALANCE_PLAN_LIMIT_MS = 10_000;
 const DEFAULT_RUNGS = [10_000, 30_000, 100_000];
 const SCALE_BUDGET_MS = 40 * 60_000;
 
@@ -177,9 +180,14 @@ async function scaleMain(argv: string[]): Promise<void> {
   const m = machine();
   console.log(`machine: ${m.cpu}, ${m.cores} cores, node ${m.node}, ${m.platform}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(`scale: ${SCALE_BROKERS} brokers over the headless host (engine in a child process), topics of 1,000 partitions, RF 3, no traffic; budget ${budgetMs / 1000} s`);
+  const plan = measureBalancePlan();
+  console.log(
+    `balance.plan: ${PLAN_BROKERS} brokers × ${PLAN_PARTITIONS.toLocaleString('en-US')} partitions (RF 3, placed by the controller's placer) in ${Math.round(plan.ms)} ms: ` +
+      `${plan.moves} replica moves, ${plan.leaderChanges} leader changes, balancedness ${plan.balancednessBefore} → ${plan.balancednessAfter}`,
+  );
   const rows = await runLadder(rungs, budgetMs, (line) => console.log(line));
   console.log(`\n${formatTable(rows)}\n(load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')})\n`);
-  const figures = scaleFigures(rows);
+  const figures = [withinFigure('balance.plan.50-brokers.100k-partitions', plan.ms, 'ms', BALANCE_PLAN_LIMIT_MS), ...scaleFigures(rows)];
   printTable(figures);
   const results = writeResults(m, figures);
   console.log(`\nwrote ${results.figures.length} figures to ${RESULTS_FILE}`);
