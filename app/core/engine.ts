@@ -19,6 +19,8 @@ import type { MetricsView } from '../api/views.js';
 import type {
   ClientFetchRequest,
   ClientFetchResponse,
+  ClientInitProducerIdRequest,
+  ClientInitProducerIdResponse,
   ClientListOffsetsRequest,
   ClientListOffsetsResponse,
   ClientMetadataRequest,
@@ -66,6 +68,8 @@ export type {
   ClientFetchPartitionResponse,
   ClientFetchRequest,
   ClientFetchResponse,
+  ClientInitProducerIdRequest,
+  ClientInitProducerIdResponse,
   ClientListOffsetsPartition,
   ClientListOffsetsPartitionResponse,
   ClientListOffsetsRequest,
@@ -400,6 +404,11 @@ export class Engine {
     requestTimeoutMs?: number,
   ): void {
     this.requests.offsetForLeaderEpoch(brokerId, request, done, requestTimeoutMs);
+  }
+
+  /** InitProducerId (API key 22): a new producer id for an idempotent producer (transactional ids are refused). */
+  initProducerIdRequest(brokerId: number, request: ClientInitProducerIdRequest, done: (answer: BrokerAnswer<ClientInitProducerIdResponse>) => void, requestTimeoutMs?: number): void {
+    this.requests.initProducerId(brokerId, request, done, requestTimeoutMs);
   }
 
   /** Metadata (API key 3): live brokers and each partition's leader, replicas and ISR, from this broker's copy. */

@@ -18,6 +18,13 @@ export interface TopicRuntimeConfig {
   segmentBytes: number;
   segmentMs: number;
   messageTimestampType: 'CreateTime' | 'LogAppendTime';
+  /** How far before / after the broker's clock a CreateTime timestamp may be (INVALID_TIMESTAMP). */
+  messageTimestampBeforeMaxMs: number;
+  messageTimestampAfterMaxMs: number;
+  /** `producer` keeps a client's codec; anything else is what the log stores. */
+  compressionType: CompressionType;
+  /** cleanup.policy contains "compact": every record needs a key. */
+  cleanupPolicyCompact: boolean;
   leaderReplicationThrottledReplicas: string;
   followerReplicationThrottledReplicas: string;
 }
@@ -67,6 +74,10 @@ export interface GroupCoordinatorRuntimeConfig {
 
 type ConfigMap = Readonly<Record<string, string>>;
 
+/** Kafka's compression.type values. */
+export type CompressionType = 'producer' | 'uncompressed' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
+const COMPRESSION_TYPES: readonly string[] = ['producer', 'uncompressed', 'gzip', 'snappy', 'lz4', 'zstd'];
+
 /** Resolve a topic's runtime config from its overrides, the dynamic cluster defaults and static configs. */
 export function resolveTopicRuntimeConfig(topicOverrides: ConfigMap, clusterDefaults: ConfigMap, staticConfigs: ConfigMap): TopicRuntimeConfig {
   const num = (n: string): number => topicConfigNumber(n, topicOverrides, clusterDefaults, staticConfigs);
@@ -83,6 +94,10 @@ export function resolveTopicRuntimeConfig(topicOverrides: ConfigMap, clusterDefa
     segmentBytes: num('segment.bytes'),
     segmentMs: num('segment.ms'),
     messageTimestampType: str('message.timestamp.type') === 'LogAppendTime' ? 'LogAppendTime' : 'CreateTime',
+    messageTimestampBeforeMaxMs: num('message.timestamp.before.max.ms'),
+    messageTimestampAfterMaxMs: num('message.timestamp.after.max.ms'),
+    compressionType: COMPRESSION_TYPES.includes(str('compression.type')) ? (str('compression.type') as CompressionType) : 'producer',
+    cleanupPolicyCompact: topicConfigList('cleanup.policy', topicOverrides, clusterDefaults, staticConfigs).includes('compact'),
     leaderReplicationThrottledReplicas: str('leader.replication.throttled.replicas'),
     followerReplicationThrottledReplicas: str('follower.replication.throttled.replicas'),
   };

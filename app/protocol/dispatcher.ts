@@ -17,6 +17,8 @@
  *   the handler throws, or builds a response its version cannot carry  → its error response
  *                                                                        with -1 (UNKNOWN_SERVER_ERROR)
  *   the handler answers null (Produce with acks=0)                     → no frame at all
+ *   the handler throws CloseConnection (a refused acks=0 write, a
+ *   broker whose process is gone)                                      → close
  *
  * Invariant: dispatch() never throws and never rejects; every failure is an outcome.
  */
@@ -45,6 +47,11 @@ export interface ApiHandler<K extends ApiKeyNumber = ApiKeyNumber> {
   handle(request: ApiMessages[K]['request'], ctx: RequestContext): Response<K> | null | Promise<Response<K> | null>;
   /** The response carrying `code` for everything the request asked (Kafka's getErrorResponse). */
   errorResponse(request: ApiMessages[K]['request'], code: number, ctx: RequestContext): Response<K>;
+}
+
+/** Thrown by a handler: Kafka closes the connection instead of answering. */
+export class CloseConnection extends Error {
+  override readonly name = 'CloseConnection';
 }
 
 export type DispatchOutcome =
@@ -126,6 +133,7 @@ export class Dispatcher {
       const body = await handler.handle(request as never, ctx);
       return body === null ? { kind: 'none' } : respond(body);
     } catch (e) {
+      if (e instanceof CloseConnection) return close(`${def.name} v${apiVersion}: ${e.message}`);
       this.options.onHandlerError?.(apiKey, e);
       return failWith(errorCode('UNKNOWN_SERVER_ERROR'));
     }

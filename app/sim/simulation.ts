@@ -28,6 +28,8 @@ export interface SimOptions {
   startMs?: number;
   /** Where network messages are delivered (the explorer's choice port); default: the scheduler. */
   deliveries?: (scheduler: ManualScheduler) => DeliveryPort;
+  /** The LogValidator port, for simulations that take Kafka clients' record batches. */
+  producedBatches?: EngineOptions['producedBatches'];
 }
 
 const encoder = new TextEncoder();
@@ -65,6 +67,7 @@ export class Simulation {
       ...(options.placement ? { placement: options.placement } : {}),
       ...(options.networkDelayMs !== undefined ? { networkDelayMs: options.networkDelayMs } : {}),
       ...(options.deliveries ? { deliveries: options.deliveries(this.scheduler) } : {}),
+      ...(options.producedBatches ? { producedBatches: options.producedBatches } : {}),
     });
     this.internals = engineInternals(this.engine);
     this.engine.subscribe((e) => this.events.push(e));

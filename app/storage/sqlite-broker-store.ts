@@ -10,7 +10,7 @@ import type { Statement } from 'better-sqlite3';
 import type { EpochEntry } from '../core/log/epoch-cache.js';
 import type { BrokerDiskState, BrokerLogStore, ReplicaCheckpoint, ReplicaLogStore, SegmentInfo } from '../core/log/log-store.js';
 import { sliceBatch, type RecordBatch } from '../core/log/records.js';
-import { decodeRecordBatch, encodeRecordBatch } from './record-batch-codec.js';
+import { decodeRecordBatch, STORAGE_CODECS, storedBytes } from './record-batch-codec.js';
 import { guard } from './sqlite-errors.js';
 import type { SqliteFile } from './sqlite-file.js';
 
@@ -45,14 +45,6 @@ interface BatchRow {
 const TAIL_BATCHES = 32;
 const TAIL_BYTES = 1 << 20;
 
-/**
- * The bytes each stored batch object was written as. Followers append the very batch objects
- * their leader's tail hands out (the network is in-process), so they store the leader's bytes as
- * they are, as a Kafka follower does, instead of encoding the batch again (the CRC-32C of the
- * whole batch dominates encoding). Batch objects are never mutated; a sliced batch is a new
- * object and gets encoded afresh.
- */
-const encodedBatches = new WeakMap<RecordBatch, Buffer>();
 
 class SqliteReplicaLog implements ReplicaLogStore {
   private end: number;
@@ -89,13 +81,17 @@ class SqliteReplicaLog implements ReplicaLogStore {
   append(batch: RecordBatch): void {
     this.preloaded = null;
     if (batch.baseOffset !== this.end) throw new Error(`append at ${batch.baseOffset} but the log ends at ${this.end}`);
-    const data = encodedBatches.get(batch) ?? encodeRecordBatch(batch);
+    // Followers append the very batch objects their leader's tail hands out (the network is
+    // in-process), so they store the leader's bytes as they are, as a Kafka follower does,
+    // instead of encoding the batch again (the CRC-32C of the whole batch dominates encoding);
+    // a Kafka client's batch is stored as the client sent it.
+    const data = storedBytes(batch);
     const maxTimestamp = batch.records.reduce((m, r) => Math.max(m, r.timestamp), -1);
     this.file.write('append to', () =>
       this.store.statements.insertBatch.run(this.id, batch.baseOffset, batch.lastOffset, batch.leaderEpoch, batch.appendTimeMs, maxTimestamp, data.length, data),
     );
-    const stored: RecordBatch = { ...batch, sizeBytes: data.length };
-    encodedBatches.set(stored, data);
+    const { source: _whole, ...own } = batch;
+    const stored: RecordBatch = { ...own, sizeBytes: data.length, encoded: data };
     this.end = batch.lastOffset + 1;
     this.bytes += data.length;
     this.tail.push(stored);
@@ -104,8 +100,8 @@ class SqliteReplicaLog implements ReplicaLogStore {
   }
 
   private decode(row: BatchRow): RecordBatch {
-    const batch = decodeRecordBatch(row.data, { file: this.file.path });
-    return { ...batch, appendTimeMs: row.append_time };
+    const batch = decodeRecordBatch(row.data, { file: this.file.path, codecs: STORAGE_CODECS });
+    return { ...batch, appendTimeMs: row.append_time, encoded: row.data };
   }
 
   read(fromOffset: number, untilOffset: number, maxBytes: number): RecordBatch[] {
@@ -146,7 +142,7 @@ class SqliteReplicaLog implements ReplicaLogStore {
     this.file.write('truncate', () => {
       s.deleteFrom.run(this.id, offset);
       if (straddling && straddling.base_offset < offset) {
-        const kept = sliceBatch(this.decode(straddling), straddling.base_offset, offset)!;
+        const kept = sliceBatch(this.decode(straddling), straddling.base_offset, offset, true)!;
         this.reinsert(kept);
       }
     });
@@ -157,7 +153,7 @@ class SqliteReplicaLog implements ReplicaLogStore {
   }
 
   private reinsert(batch: RecordBatch): void {
-    const data = encodeRecordBatch(batch);
+    const data = storedBytes(batch);
     const maxTimestamp = batch.records.reduce((m, r) => Math.max(m, r.timestamp), -1);
     this.store.statements.insertBatch.run(this.id, batch.baseOffset, batch.lastOffset, batch.leaderEpoch, batch.appendTimeMs, maxTimestamp, data.length, data);
   }
@@ -170,7 +166,7 @@ class SqliteReplicaLog implements ReplicaLogStore {
       s.deleteBefore.run(this.id, offset);
       if (straddling && straddling.base_offset < offset) {
         s.deleteOne.run(this.id, straddling.base_offset);
-        this.reinsert(sliceBatch(this.decode(straddling), offset, straddling.last_offset + 1)!);
+        this.reinsert(sliceBatch(this.decode(straddling), offset, straddling.last_offset + 1, true)!);
       }
       if (offset > this.start) s.setLogStart.run(offset, this.id);
     });

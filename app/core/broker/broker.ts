@@ -13,6 +13,7 @@
 import { KafkaError } from '../../api/errors.js';
 import type { EngineEvent } from '../../api/events.js';
 import { replicaKey, type BrokerLogStore } from '../log/log-store.js';
+import type { ProducedBatchValidator } from '../log/produced-batch.js';
 import type { RecordBatch } from '../log/records.js';
 import { MetadataImage } from '../metadata/image.js';
 import { BrokerTraffic } from '../metrics.js';
@@ -31,6 +32,7 @@ import { FetchPurgatory, type PurgatoryHost } from './fetch-purgatory.js';
 import { KafkaApis, type ApisHost } from './kafka-apis.js';
 import type { BrokerRequest } from './messages.js';
 import type { ReplicaPartition } from './partition.js';
+import { ProducerIdManager, type ProducerIdAnswer } from './producer-ids.js';
 import { RateMeter } from './quota.js';
 import type { ReplicaFetcher } from './replica-fetcher.js';
 import { ReplicaManager, type LeaderLookup, type ReplicaManagerHost } from './replica-manager.js';
@@ -47,6 +49,8 @@ export interface BrokerDeps {
   staticConfigs: Readonly<Record<string, string>>;
   /** The bytes of `__consumer_offsets` records (Kafka's schemas, generated in app/protocol). */
   groupRecords: GroupRecordCodec;
+  /** Validates Kafka clients' record batches (the LogValidator port). */
+  producedBatches?: ProducedBatchValidator;
   emit: (event: EngineEvent) => void;
   /** Called whenever something the console shows about this broker may have changed. */
   onChange: (reason: string) => void;
@@ -63,6 +67,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   readonly scheduler: Scheduler;
   readonly network: Network;
   readonly disk: BrokerLogStore;
+  readonly producedBatches: ProducedBatchValidator | undefined;
   process: ProcessState = 'stopped';
   image = new MetadataImage();
   fetcherStalled = false;
@@ -71,6 +76,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   /** Produce and replication traffic counters (read by the engine's metrics sampler). */
   readonly traffic = new BrokerTraffic();
   private readonly channel: ControllerChannel;
+  private readonly producerIds: ProducerIdManager;
   private readonly replicas: ReplicaManager;
   private readonly purgatory: FetchPurgatory;
   private readonly apis: KafkaApis;
@@ -86,10 +92,12 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     this.scheduler = deps.scheduler;
     this.network = deps.network;
     this.disk = deps.disk;
+    this.producedBatches = deps.producedBatches;
     const cfg = this.brokerConfig();
     this.leaderQuota = new RateMeter(cfg.replicationQuotaWindowNum, cfg.replicationQuotaWindowSizeMs);
     this.followerQuota = new RateMeter(cfg.replicationQuotaWindowNum, cfg.replicationQuotaWindowSizeMs);
     this.channel = new ControllerChannel(this, deps.random);
+    this.producerIds = new ProducerIdManager(this.channel);
     this.replicas = new ReplicaManager(this);
     this.purgatory = new FetchPurgatory(this);
     this.apis = new KafkaApis(this, this.replicas, this.purgatory);
@@ -305,6 +313,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     for (const t of this.timers) this.scheduler.cancel(t);
     this.timers = [];
     this.channel.close();
+    this.producerIds.reset();
     this.replicas.stopFetchers();
     this.purgatory.clear();
     this.replicas.resignAll();
@@ -390,6 +399,11 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   /** New data on a leader: wake the fetches parked on it. */
   onPartitionChanged(p: ReplicaPartition): void {
     this.purgatory.onPartitionChanged(p);
+  }
+
+  /** InitProducerId: the next producer id of this broker's block (a new block from the controller when it runs out). */
+  generateProducerId(done: (answer: ProducerIdAnswer) => void): void {
+    this.producerIds.generate(done);
   }
 
   onHighWatermarkAdvanced(p: ReplicaPartition): void {

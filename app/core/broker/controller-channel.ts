@@ -17,6 +17,8 @@ import type { Random } from '../random.js';
 import type { BrokerRuntimeConfig } from '../runtime-config.js';
 import type { Scheduler, TimerHandle } from '../time.js';
 import type {
+  AllocateProducerIdsRequest,
+  AllocateProducerIdsResponse,
   AlterPartitionRequest,
   AlterPartitionResponse,
   ControllerRequest,
@@ -228,6 +230,18 @@ export class ControllerChannel {
       this.internalTopicInFlight = false;
     };
     this.send<{ error: KafkaErrorName }>({ type: 'createInternalTopic', ...req }, CONTROLLER_REQUEST_TIMEOUT_MS, done, done);
+  }
+
+  /** Ask the controller for a block of producer ids; null when it could not be reached or refused. */
+  allocateProducerIds(done: (block: { start: number; length: number } | null) => void): void {
+    if (this.brokerEpoch < 0) return done(null);
+    const req: AllocateProducerIdsRequest = { type: 'allocateProducerIds', brokerId: this.host.brokerId, brokerEpoch: this.brokerEpoch };
+    this.send<AllocateProducerIdsResponse>(
+      req,
+      CONTROLLER_REQUEST_TIMEOUT_MS,
+      (r) => done(r.error === 'NONE' ? { start: r.producerIdStart, length: r.producerIdLen } : null),
+      () => done(null),
+    );
   }
 
   /** Tell the controller one replica's log is unreadable (retried until it hears). */

@@ -21,6 +21,8 @@ import type { FetchPurgatory } from './fetch-purgatory.js';
 import type {
   BrokerRequest,
   ClientFetchResponse,
+  ClientInitProducerIdRequest,
+  ClientInitProducerIdResponse,
   ClientListOffsetsRequest,
   ClientListOffsetsResponse,
   ClientOffsetForLeaderEpochRequest,
@@ -32,6 +34,8 @@ import type {
 } from './messages.js';
 import { metadataAnswer } from './metadata-answer.js';
 import { offsetForTimestamp } from './offset-lookup.js';
+import type { ProduceOutcome } from './partition.js';
+import type { ProducerIdAnswer } from './producer-ids.js';
 import type { ReplicaManager } from './replica-manager.js';
 
 /** What the request handlers need from their broker. */
@@ -42,6 +46,7 @@ export interface ApisHost {
   applyMetadata(records: readonly CommittedRecord[]): void;
   /** The group APIs (FindCoordinator, JoinGroup, …): the broker's group coordinator answers. */
   handleGroupRequest(msg: GroupNetworkRequest, reply: (res: unknown) => void): void;
+  generateProducerId(done: (answer: ProducerIdAnswer) => void): void;
 }
 
 export class KafkaApis {
@@ -69,7 +74,22 @@ export class KafkaApis {
         return this.host.applyMetadata(msg.records);
       case 'group':
         return this.host.handleGroupRequest(msg, reply);
+      case 'initProducerId':
+        return this.initProducerId(msg, reply);
     }
+  }
+
+  /**
+   * InitProducerId for an idempotent producer: a new producer id, epoch 0 (Kafka gives a
+   * non-transactional producer a fresh id each time). A transactional id is refused: this cluster
+   * has no transaction coordinator, and TRANSACTIONAL_ID_AUTHORIZATION_FAILED is the error Kafka
+   * itself answers when a client may not use transactions (clients fail fast on it, not retry).
+   */
+  private initProducerId(req: ClientInitProducerIdRequest, reply: (res: ClientInitProducerIdResponse) => void): void {
+    if (req.transactionalId !== null) {
+      return reply({ error: 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED', message: 'Transactions are not supported by this cluster.', producerId: -1, producerEpoch: -1 });
+    }
+    this.host.generateProducerId((a) => reply(a.error === 'NONE' ? { error: 'NONE', producerId: a.producerId, producerEpoch: 0 } : { error: a.error, producerId: -1, producerEpoch: -1 }));
   }
 
   /** Append each partition's batch on this leader; answer once every partition has its outcome. */
@@ -83,7 +103,8 @@ export class KafkaApis {
       reply(refused ? { kind: 'close-connection', error: refused.error } : { kind: 'no-response' });
     };
     if (pending === 0) return finish();
-    req.partitions.forEach(({ topic: name, partition, records }, i) => {
+    req.partitions.forEach((entry, i) => {
+      const { topic: name, partition } = entry;
       const settle = (r: ClientProducePartitionResponse): void => {
         results[i] = r;
         if (--pending === 0) finish();
@@ -95,7 +116,9 @@ export class KafkaApis {
       const found = this.replicas.leaderReplica(name, partition, -1, false);
       if (!found.ok) return fail(found.error, found.error === 'NOT_LEADER_OR_FOLLOWER' ? `Broker ${this.host.brokerId} is not the leader of ${name}-${partition}` : undefined);
       const p = found.replica;
-      p.appendAsLeader(records, acks, req.timeoutMs, (o) => {
+      const append = (respond: (o: ProduceOutcome) => void): void =>
+        'wire' in entry ? p.appendClientBatchAsLeader(entry.wire, req.apiVersion ?? 8, acks, req.timeoutMs, respond) : p.appendAsLeader(entry.records, acks, req.timeoutMs, respond);
+      append((o) => {
         const appended = o.leaderEpoch !== undefined;
         const logAppendTime = appended && this.host.topicConfig(p.topicId).messageTimestampType === 'LogAppendTime';
         settle({
@@ -107,6 +130,7 @@ export class KafkaApis {
           logAppendTimeMs: logAppendTime ? o.appendTimeMs! : -1,
           logStartOffset: p.log.logStartOffset,
           ...(appended ? { leaderEpoch: o.leaderEpoch, appendTimeMs: o.appendTimeMs } : {}),
+          ...(o.recordErrors ? { recordErrors: o.recordErrors } : {}),
         });
       });
     });

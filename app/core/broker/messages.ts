@@ -22,15 +22,18 @@ export type IsolationLevel = 'read_uncommitted' | 'read_committed';
 
 // ------------------------------------------------------------------ client -> broker: Produce (0)
 
-export interface ClientProducePartition {
-  topic: string;
-  partition: number;
-  /** One batch's records, in order (the listener decodes and validates the client's batch). */
-  records: LogRecord[];
-}
+/**
+ * One partition's data: records the engine's own client built, or (`wire`) the Records field a
+ * Kafka client sent, which the leader validates (LogValidator) and stores as sent.
+ */
+export type ClientProducePartition =
+  | { topic: string; partition: number; records: LogRecord[] }
+  | { topic: string; partition: number; wire: Uint8Array | null };
 
 export interface ClientProduceRequest {
   type: 'produce';
+  /** The Produce version the client sent (the batch rules depend on it: zstd from v7); default 8. */
+  apiVersion?: number;
   /** 0: nothing is answered; 1: the leader's append; -1: the whole ISR (min.insync.replicas). */
   acks: number;
   /** How long an acks=-1 write waits for the ISR before REQUEST_TIMED_OUT. */
@@ -52,6 +55,8 @@ export interface ClientProducePartitionResponse {
   /** Once appended: the epoch the batch was written in and when the leader appended it. */
   leaderEpoch?: number;
   appendTimeMs?: number;
+  /** The records the LogValidator refused, by index in the batch (Produce v8+). */
+  recordErrors?: { batchIndex: number; message: string }[];
 }
 
 /**
@@ -208,7 +213,23 @@ export interface ClientMetadataResponse {
   topics: ClientMetadataTopic[];
 }
 
-export type ClientRequest = ClientProduceRequest | ClientFetchRequest | ClientListOffsetsRequest | ClientOffsetForLeaderEpochRequest | ClientMetadataRequest;
+// ------------------------------------------------------------------ client -> broker: InitProducerId (22)
+
+export interface ClientInitProducerIdRequest {
+  type: 'initProducerId';
+  /** Transactions are not supported: a transactional id is refused. */
+  transactionalId: string | null;
+  transactionTimeoutMs: number;
+}
+
+export interface ClientInitProducerIdResponse {
+  error: KafkaErrorName;
+  message?: string;
+  producerId: number;
+  producerEpoch: number;
+}
+
+export type ClientRequest = ClientInitProducerIdRequest | ClientProduceRequest | ClientFetchRequest | ClientListOffsetsRequest | ClientOffsetForLeaderEpochRequest | ClientMetadataRequest;
 
 // ------------------------------------------------------------------ broker -> broker: follower Fetch (1, v12+)
 
@@ -330,4 +351,23 @@ export interface CreateInternalTopicRequest {
   configs: Record<string, string>;
 }
 
-export type ControllerRequest = RegisterRequest | HeartbeatRequest | AlterPartitionRequest | ReplicaOfflineRequest | CreateInternalTopicRequest;
+/** Kafka's AllocateProducerIds: a broker asks for a block of producer ids to hand out. */
+export interface AllocateProducerIdsRequest {
+  type: 'allocateProducerIds';
+  brokerId: number;
+  brokerEpoch: number;
+}
+
+export interface AllocateProducerIdsResponse {
+  error: KafkaErrorName;
+  producerIdStart: number;
+  producerIdLen: number;
+}
+
+export type ControllerRequest =
+  | RegisterRequest
+  | HeartbeatRequest
+  | AlterPartitionRequest
+  | ReplicaOfflineRequest
+  | CreateInternalTopicRequest
+  | AllocateProducerIdsRequest;

@@ -17,6 +17,7 @@
 import type { KafkaErrorName } from '../../api/errors.js';
 import type { EngineEvent } from '../../api/events.js';
 import type { PartitionLog } from '../log/partition-log.js';
+import type { ProducedBatchRules, ProducedBatchValidator, RecordError } from '../log/produced-batch.js';
 import { estimateBatchSize, type LogRecord, type RecordBatch } from '../log/records.js';
 import type { MetadataImage } from '../metadata/image.js';
 import type { LeaderRecoveryState, PartitionState } from '../metadata/records.js';
@@ -34,6 +35,8 @@ export interface PartitionHost {
   brokerConfig(): BrokerRuntimeConfig;
   emit(event: EngineEvent): void;
   sendAlterPartition(partition: ReplicaPartition, proposedIsr: number[], recovery: LeaderRecoveryState): void;
+  /** Validates Kafka clients' record batches (absent: this engine takes none). */
+  readonly producedBatches: ProducedBatchValidator | undefined;
   /** New data on a leader: wake the fetches parked on it. */
   onPartitionChanged(partition: ReplicaPartition): void;
   /** A leader is about to append: followers idle at its log end are credited with their last fetch (fetch-sessions.ts). */
@@ -68,6 +71,8 @@ export interface ProduceOutcome {
   errorCode: KafkaErrorName;
   baseOffset: number;
   errorMessage?: string;
+  /** The records a LogValidator refused, by index in the batch (Produce v8 RecordErrors). */
+  recordErrors?: RecordError[];
   /** Once the batch is appended: the epoch it was written in (its partitionLeaderEpoch) and when. */
   leaderEpoch?: number;
   appendTimeMs?: number;
@@ -212,16 +217,21 @@ export class ReplicaPartition {
 
   // ---------------------------------------------------------------- leader: produce
 
+  /** acks=-1 is refused before the append while the committed ISR is below the effective min ISR. */
+  private minIsrRefusal(acks: number): ProduceOutcome | null {
+    if (acks !== -1 || this.committedIsr.length >= this.effectiveMinIsr()) return null;
+    return {
+      errorCode: 'NOT_ENOUGH_REPLICAS',
+      baseOffset: -1,
+      errorMessage: `The size of the current ISR [${this.committedIsr.join(',')}] is insufficient to satisfy the min.isr requirement of ${this.effectiveMinIsr()} for partition ${this.topic}-${this.partition}`,
+    };
+  }
+
   appendAsLeader(records: LogRecord[], acks: -1 | 0 | 1, timeoutMs: number, respond: (o: ProduceOutcome) => void): void {
     if (this.role !== 'leader') return respond({ errorCode: 'NOT_LEADER_OR_FOLLOWER', baseOffset: -1 });
     const cfg = this.config();
-    if (acks === -1 && this.committedIsr.length < this.effectiveMinIsr()) {
-      return respond({
-        errorCode: 'NOT_ENOUGH_REPLICAS',
-        baseOffset: -1,
-        errorMessage: `The size of the current ISR [${this.committedIsr.join(',')}] is insufficient to satisfy the min.isr requirement of ${this.effectiveMinIsr()} for partition ${this.topic}-${this.partition}`,
-      });
-    }
+    const refusal = this.minIsrRefusal(acks);
+    if (refusal) return respond(refusal);
     const now = this.now();
     const stamped = cfg.messageTimestampType === 'LogAppendTime' ? records.map((r) => ({ ...r, timestamp: now })) : records;
     const size = estimateBatchSize(stamped);
@@ -231,11 +241,65 @@ export class ReplicaPartition {
     const sizeBefore = this.log.sizeBytes();
     this.host.beforeLeaderAppend(this);
     const batch = this.log.appendAsLeader(stamped, this.leaderEpoch, now, cfg);
+    this.afterLeaderAppend(batch, sizeBefore, acks, timeoutMs, respond);
+  }
+
+  /**
+   * A Kafka client's batch, as its bytes: validated by the engine's LogValidator port (offsets
+   * and epoch assigned, the client's bytes kept unless the topic recompresses), judged against
+   * the idempotent producer's state, appended, then answered per acks like any other write. A
+   * retried batch an idempotent producer already wrote is answered with its original offsets
+   * (and, with acks=-1, once those are committed) and is not written again.
+   */
+  appendClientBatchAsLeader(raw: Uint8Array | null, produceVersion: number, acks: -1 | 0 | 1, timeoutMs: number, respond: (o: ProduceOutcome) => void): void {
+    if (this.role !== 'leader') return respond({ errorCode: 'NOT_LEADER_OR_FOLLOWER', baseOffset: -1 });
+    const validator = this.host.producedBatches;
+    if (!validator) return respond({ errorCode: 'INVALID_REQUEST', baseOffset: -1, errorMessage: 'This engine was created without a record batch validator: it takes no client batches.' });
+    const refusal = this.minIsrRefusal(acks);
+    if (refusal) return respond(refusal);
+    const cfg = this.config();
+    const now = this.now();
+    const base = this.log.logEndOffset;
+    const v = validator.validate({ records: raw, produceVersion, baseOffset: base, leaderEpoch: this.leaderEpoch, nowMs: now }, produceRules(cfg));
+    if (!v.ok) return respond({ errorCode: v.error, baseOffset: -1, errorMessage: v.message, ...(v.recordErrors.length > 0 ? { recordErrors: v.recordErrors } : {}) });
+    if (v.transactional) {
+      return respond({ errorCode: 'INVALID_TXN_STATE', baseOffset: -1, errorMessage: 'Transactions are not supported by this cluster: a transactional batch cannot be written.' });
+    }
+    const count = v.records.length;
+    if (v.producer) {
+      const verdict = this.log.producerState().check({ ...v.producer, count }, base);
+      if (verdict.kind === 'error') return respond({ errorCode: verdict.error, baseOffset: -1, errorMessage: verdict.message });
+      if (verdict.kind === 'duplicate') return this.answerDuplicate(verdict.firstOffset, verdict.lastOffset, acks, timeoutMs, respond);
+    }
+    const batch: RecordBatch = {
+      baseOffset: base,
+      lastOffset: base + count - 1,
+      leaderEpoch: this.leaderEpoch,
+      appendTimeMs: now,
+      records: v.records,
+      sizeBytes: v.bytes.length,
+      encoded: v.bytes,
+      ...(v.producer ? { producer: v.producer } : {}),
+    };
+    const sizeBefore = this.log.sizeBytes();
+    this.log.appendPreparedAsLeader(batch, now, cfg);
+    this.afterLeaderAppend(batch, sizeBefore, acks, timeoutMs, respond);
+  }
+
+  /** A retried batch already in the log at [first, last]: its offsets, once committed for acks=-1. */
+  private answerDuplicate(first: number, last: number, acks: number, timeoutMs: number, respond: (o: ProduceOutcome) => void): void {
+    if (acks !== -1 || this.log.highWatermark > last) return respond({ errorCode: 'NONE', baseOffset: first });
+    this.waitForHighWatermark(last + 1, first, timeoutMs, respond);
+  }
+
+  private afterLeaderAppend(batch: RecordBatch, sizeBefore: number, acks: number, timeoutMs: number, respond: (o: ProduceOutcome) => void): void {
+    const now = this.now();
+    const cfg = this.config();
     // Every answer after the append names the epoch and time the batch was written with, so a
     // client can tell its records from a later leader's at the same offsets.
     const answer = (o: ProduceOutcome): void => respond({ ...o, leaderEpoch: batch.leaderEpoch, appendTimeMs: batch.appendTimeMs });
     // Counted as the log stores it, acknowledged or not (Kafka's MessagesInPerSec / BytesInPerSec).
-    this.host.traffic.produceRecords += records.length;
+    this.host.traffic.produceRecords += batch.records.length;
     this.host.traffic.produceBytes += this.log.sizeBytes() - sizeBefore;
     this.log.maybeFlush(now, cfg.flushMessages, cfg.flushMs);
     this.maybeIncrementHighWatermark();
@@ -243,13 +307,18 @@ export class ReplicaPartition {
     if (acks !== -1) return answer({ errorCode: 'NONE', baseOffset: batch.baseOffset });
     const required = batch.lastOffset + 1;
     if (this.log.highWatermark >= required) return answer(this.acksAllOutcome(batch.baseOffset));
+    this.waitForHighWatermark(required, batch.baseOffset, timeoutMs, answer);
+  }
+
+  /** Park an acks=-1 answer until the HW reaches `required` (or the request times out). */
+  private waitForHighWatermark(required: number, baseOffset: number, timeoutMs: number, answer: (o: ProduceOutcome) => void): void {
     const waiter: ProduceWaiter = {
       requiredOffset: required,
-      baseOffset: batch.baseOffset,
+      baseOffset,
       respond: answer,
       timer: this.host.scheduler.schedule(timeoutMs, () => {
         this.waiters = this.waiters.filter((w) => w !== waiter);
-        answer({ errorCode: 'REQUEST_TIMED_OUT', baseOffset: batch.baseOffset });
+        answer({ errorCode: 'REQUEST_TIMED_OUT', baseOffset });
       }),
     };
     this.waiters.push(waiter);
@@ -466,4 +535,16 @@ export class ReplicaPartition {
       });
     }
   }
+}
+
+/** The topic configs a client's batch is validated against. */
+function produceRules(cfg: TopicRuntimeConfig): ProducedBatchRules {
+  return {
+    compressionType: cfg.compressionType,
+    maxMessageBytes: cfg.maxMessageBytes,
+    timestampType: cfg.messageTimestampType,
+    timestampBeforeMaxMs: cfg.messageTimestampBeforeMaxMs,
+    timestampAfterMaxMs: cfg.messageTimestampAfterMaxMs,
+    compacted: cfg.cleanupPolicyCompact,
+  };
 }

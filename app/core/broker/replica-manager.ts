@@ -64,7 +64,7 @@ export class ReplicaManager {
     for (const key of host.disk.replicaKeys()) {
       const store = host.disk.replica(key);
       const before = store.endOffset();
-      const log = new PartitionLog(store, nowMs, powerLost, stored);
+      const log = new PartitionLog(store, nowMs, powerLost, stored, key);
       this.localLogs.set(key, log);
       if (powerLost && log.logEndOffset < before) {
         const [topicId, partition] = splitKey(key);
@@ -147,7 +147,7 @@ export class ReplicaManager {
     if (this.offline.has(k)) return;
     let p = this.partitions.get(k);
     if (!p) {
-      const log = this.localLogs.get(k) ?? new PartitionLog(host.disk.replica(k), host.scheduler.now(), false, (this.stored ??= { bytes: 0 }));
+      const log = this.localLogs.get(k) ?? new PartitionLog(host.disk.replica(k), host.scheduler.now(), false, (this.stored ??= { bytes: 0 }), `${topic.name}-${state.partition}`);
       this.localLogs.set(k, log);
       p = new ReplicaPartition(host, topic.name, log, state);
       this.partitions.set(k, p);

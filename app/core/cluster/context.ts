@@ -89,6 +89,7 @@ export class ClusterContext {
       disk: this.opts.storage.broker(id),
       staticConfigs: this.staticConfigs,
       groupRecords: this.opts.groupRecords,
+      ...(this.opts.producedBatches ? { producedBatches: this.opts.producedBatches } : {}),
       emit: (e) => this.emit(this.withTopicName(e)),
       onChange: (reason) => this.onBrokerChange(id, reason),
     });

@@ -12,6 +12,8 @@
 import type {
   ClientFetchRequest,
   ClientFetchResponse,
+  ClientInitProducerIdRequest,
+  ClientInitProducerIdResponse,
   ClientListOffsetsRequest,
   ClientListOffsetsResponse,
   ClientMetadataRequest,
@@ -81,6 +83,10 @@ export class KafkaRequests {
     done: (a: BrokerAnswer<ClientOffsetForLeaderEpochResponse>) => void,
     requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
   ): void {
+    this.send(brokerId, request, requestTimeoutMs, done);
+  }
+
+  initProducerId(brokerId: number, request: ClientInitProducerIdRequest, done: (a: BrokerAnswer<ClientInitProducerIdResponse>) => void, requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS): void {
     this.send(brokerId, request, requestTimeoutMs, done);
   }
 

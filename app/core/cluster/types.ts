@@ -6,6 +6,7 @@
 import type { BrokerState } from '../../api/events.js';
 import type { KafkaErrorName } from '../../api/errors.js';
 import type { OngoingReassignment } from '../controller/reassign-command.js';
+import type { ProducedBatchValidator } from '../log/produced-batch.js';
 import type { LogRecord } from '../log/records.js';
 import type { PartitionState } from '../metadata/records.js';
 import type { PlacementStrategy } from '../placement/index.js';
@@ -33,6 +34,11 @@ export interface EngineOptions {
    * product passes app/protocol's `groupRecordCodec`).
    */
   groupRecords: GroupRecordCodec;
+  /**
+   * Validates the record batches Kafka clients produce (app/protocol implements it; a host
+   * serving the wire protocol must pass one). Without it, client batches are refused.
+   */
+  producedBatches?: ProducedBatchValidator;
 }
 
 /** One batch for the in-app producer. */

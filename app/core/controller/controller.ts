@@ -17,7 +17,19 @@
 import { KAFKA_ERRORS, KafkaError, type KafkaErrorName } from '../../api/errors.js';
 import type { EngineEvent } from '../../api/events.js';
 import type { MetadataStore } from '../log/log-store.js';
-import type { AlterPartitionRequest, AlterPartitionResponse, ControllerRequest, CreateInternalTopicRequest, HeartbeatRequest, HeartbeatResponse, RegisterRequest, RegisterResponse, ReplicaOfflineRequest } from '../broker/messages.js';
+import type {
+  AllocateProducerIdsRequest,
+  AllocateProducerIdsResponse,
+  AlterPartitionRequest,
+  AlterPartitionResponse,
+  ControllerRequest,
+  CreateInternalTopicRequest,
+  HeartbeatRequest,
+  HeartbeatResponse,
+  RegisterRequest,
+  RegisterResponse,
+  ReplicaOfflineRequest,
+} from '../broker/messages.js';
 import { clonePartition, MetadataImage, type TopicImage } from '../metadata/image.js';
 import { loadSnapshot, snapshotOf, type ImageSnapshot } from '../metadata/snapshot.js';
 import type { ChangeReason, CommittedRecord, MetadataRecord, PartitionState } from '../metadata/records.js';
@@ -55,6 +67,8 @@ const MAX_RECORDS_PER_HEARTBEAT = 5000;
  * is some 100,000 records of ours; fewer keeps the tail a broker replays short).
  */
 export const SNAPSHOT_INTERVAL_RECORDS = 50_000;
+/** Producer ids per AllocateProducerIds block (Kafka's ProducerIdsBlock.PRODUCER_ID_BLOCK_SIZE). */
+const PRODUCER_ID_BLOCK_SIZE = 1000;
 
 export class Controller {
   readonly image = new MetadataImage();
@@ -290,6 +304,8 @@ export class Controller {
         return reply(this.handleReplicaOffline(msg));
       case 'createInternalTopic':
         return reply(this.handleCreateInternalTopic(msg));
+      case 'allocateProducerIds':
+        return reply(this.handleAllocateProducerIds(msg));
     }
   }
 
@@ -302,6 +318,19 @@ export class Controller {
       if (e instanceof KafkaError && e.code in KAFKA_ERRORS) return { error: e.code as KafkaErrorName };
       throw e;
     }
+  }
+
+  /**
+   * Kafka's AllocateProducerIds: the next block of producer ids goes to the asking broker, and
+   * the metadata log records where the following block starts, so ids are never handed out twice,
+   * across controller failovers and restarts.
+   */
+  private handleAllocateProducerIds(req: AllocateProducerIdsRequest): AllocateProducerIdsResponse {
+    const reg = this.image.brokers.get(req.brokerId);
+    if (!reg || reg.brokerEpoch !== req.brokerEpoch || reg.fenced) return { error: 'STALE_BROKER_EPOCH', producerIdStart: -1, producerIdLen: 0 };
+    const start = this.image.nextProducerId;
+    this.commit([{ type: 'ProducerIds', brokerId: req.brokerId, brokerEpoch: req.brokerEpoch, nextProducerId: start + PRODUCER_ID_BLOCK_SIZE }]);
+    return { error: 'NONE', producerIdStart: start, producerIdLen: PRODUCER_ID_BLOCK_SIZE };
   }
 
   /** A broker lost one replica's log: mark it offline, take it out of the ISR and re-elect if it led. */

@@ -60,7 +60,7 @@ class MemoryReplicaLog implements ReplicaLogStore {
     const i = this.indexOf(offset);
     const kept = this.batches.slice(0, i);
     const straddling = this.batches[i];
-    if (straddling && straddling.baseOffset < offset) kept.push(sliceBatch(straddling, straddling.baseOffset, offset)!);
+    if (straddling && straddling.baseOffset < offset) kept.push(sliceBatch(straddling, straddling.baseOffset, offset, true)!);
     this.batches = kept;
     this.bytes = kept.reduce((s, b) => s + b.sizeBytes, 0);
   }
@@ -69,7 +69,7 @@ class MemoryReplicaLog implements ReplicaLogStore {
     const i = this.indexOf(offset);
     const rest = this.batches.slice(i);
     const first = rest[0];
-    if (first && first.baseOffset < offset) rest[0] = sliceBatch(first, offset, first.lastOffset + 1)!;
+    if (first && first.baseOffset < offset) rest[0] = sliceBatch(first, offset, first.lastOffset + 1, true)!;
     this.batches = rest;
     this.bytes = rest.reduce((s, b) => s + b.sizeBytes, 0);
     if (this.checkpoint.logStartOffset < offset) this.checkpoint = { ...this.checkpoint, logStartOffset: offset };

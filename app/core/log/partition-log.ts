@@ -26,6 +26,7 @@
  */
 import { LeaderEpochCache } from './epoch-cache.js';
 import type { ReplicaCheckpoint, ReplicaLogStore, SegmentInfo } from './log-store.js';
+import { ProducerStateManager } from './producer-state.js';
 import { estimateBatchSize, type LogRecord, type RecordBatch } from './records.js';
 
 /** What rolling needs from the topic config (a TopicRuntimeConfig will do). */
@@ -41,6 +42,9 @@ export interface RetentionConfig {
 }
 
 type RangeStats = ReturnType<ReplicaLogStore['rangeStats']>;
+
+/** Bytes read per step when the producer state is rebuilt from the log. */
+const PRODUCER_SCAN_BYTES = 4 * 1024 * 1024;
 
 /** A running total of record-batch bytes stored by a set of logs (one broker's disk use). */
 export interface StoredBytes {
@@ -75,12 +79,16 @@ export class PartitionLog {
   private activeCreatedStale = false;
   /** The checkpoint as last read or written. */
   private savedCheckpoint: ReplicaCheckpoint | null = null;
+  /** Idempotent producers, once built from the log (see producerState()). */
+  private producers: ProducerStateManager | null = null;
 
   constructor(
     private readonly store: ReplicaLogStore,
     nowMs: number,
     powerLost = false,
     private readonly stored: StoredBytes = { bytes: 0 },
+    /** The partition's name, for error messages (`topic-partition` or the replica key). */
+    private readonly name = 'partition',
   ) {
     const cp = store.loadCheckpoint();
     this.savedCheckpoint = { ...cp };
@@ -181,9 +189,39 @@ export class PartitionLog {
       records,
       sizeBytes: estimateBatchSize(records),
     };
-    this.maybeRoll(batch.sizeBytes, maxTimestampOf(records), nowMs, roll);
+    return this.appendPreparedAsLeader(batch, nowMs, roll);
+  }
+
+  /** Append a batch the leader built at the log end (a client's validated batch, with its bytes). */
+  appendPreparedAsLeader(batch: RecordBatch, nowMs: number, roll: SegmentRollConfig): RecordBatch {
+    if (batch.baseOffset !== this.leo) throw new Error(`leader append at ${batch.baseOffset} but the log ends at ${this.leo}`);
+    this.maybeRoll(batch.sizeBytes, maxTimestampOf(batch.records), nowMs, roll);
     this.appendBatch(batch, nowMs);
     return batch;
+  }
+
+  /**
+   * The idempotent producers' state of this log (Kafka's ProducerStateManager). Built from the
+   * log the first time it is needed — after a restart or on a replica that just became leader it
+   * is rebuilt from the batches themselves, which carry their producer fields — then kept up to
+   * date by every append, truncation and log start move. Logs no idempotent producer ever wrote
+   * to are never scanned.
+   */
+  producerState(): ProducerStateManager {
+    if (!this.producers) {
+      const state = new ProducerStateManager(this.name);
+      let next = this.startOffset;
+      while (next < this.leo) {
+        const batches = this.store.read(next, this.leo, PRODUCER_SCAN_BYTES);
+        if (batches.length === 0) break;
+        for (const b of batches) {
+          if (b.producer) state.append({ ...b.producer, count: b.records.length }, b.baseOffset, b.lastOffset);
+          next = b.lastOffset + 1;
+        }
+      }
+      this.producers = state;
+    }
+    return this.producers;
   }
 
   /** Append what a fetch returned; like Kafka, one roll check for the whole chunk. */
@@ -217,6 +255,7 @@ export class PartitionLog {
       this.activeFirstTimestamp = maxTimestampOf(batch.records);
     }
     this.resize(() => this.store.append(batch));
+    if (batch.producer) this.producers?.append({ ...batch.producer, count: batch.records.length }, batch.baseOffset, batch.lastOffset);
     this.assignEpochStart(batch.leaderEpoch, batch.baseOffset);
     this.leo = batch.lastOffset + 1;
     this.activeBytes += batch.sizeBytes;
@@ -278,6 +317,7 @@ export class PartitionLog {
     if (this.epochCache.truncateFromEnd(target)) this.store.saveEpochs(this.epochCache.entries());
     this.hw = Math.min(this.hw, target);
     this.flushed = Math.min(this.flushed, target);
+    this.producers?.truncateTo(target);
     this.saveCheckpoint();
     return removed;
   }
@@ -297,6 +337,7 @@ export class PartitionLog {
     this.activeCreatedStale = true;
     this.hw = offset;
     this.flushed = offset;
+    this.producers = null;
     this.epochCache.truncateFromEnd(this.startOffset);
     this.epochCache.truncateFromStart(offset);
     this.store.saveEpochs(this.epochCache.entries());
@@ -309,6 +350,7 @@ export class PartitionLog {
     if (target <= this.startOffset) return;
     this.resize(() => this.store.deleteBefore(target));
     this.startOffset = target;
+    this.producers?.removeBefore(target);
     if (this.epochCache.truncateFromStart(target)) this.store.saveEpochs(this.epochCache.entries());
     // Segments wholly below the new start go (Kafka's deleteLogStartOffsetBreachedSegments).
     const firstKept = this.segmentList.findIndex((seg, i) => (this.segmentList[i + 1]?.baseOffset ?? Infinity) > target);

@@ -3,6 +3,12 @@
  * records of one produce request, stamped with the leader epoch of the leader that wrote them
  * (Kafka's `partitionLeaderEpoch`). Offsets inside a batch are dense: record i has offset
  * `baseOffset + i`, so `lastOffset = baseOffset + records.length - 1`.
+ *
+ * A batch a Kafka client produced also carries `encoded`: its exact v2 bytes as the leader
+ * stored them (the client's bytes, compressed as the client sent them, with the base offset and
+ * leader epoch patched in), so replicas store and consumers receive those very bytes. Invariant:
+ * `encoded`, when present, encodes exactly this batch's offsets, epoch and records; a slice
+ * never carries it (it names its whole batch as `source` instead).
  */
 export interface RecordHeader {
   key: string;
@@ -17,6 +23,13 @@ export interface LogRecord {
   timestamp: number;
 }
 
+/** The idempotent producer that wrote a batch (its header's producer fields). */
+export interface ProducerInfo {
+  producerId: number;
+  producerEpoch: number;
+  baseSequence: number;
+}
+
 export interface RecordBatch {
   baseOffset: number;
   lastOffset: number;
@@ -27,6 +40,12 @@ export interface RecordBatch {
   records: LogRecord[];
   /** Approximate encoded size in bytes (Kafka v2 framing), used for limits, quotas and retention. */
   sizeBytes: number;
+  /** Set when an idempotent producer wrote the batch (producer id >= 0). */
+  producer?: ProducerInfo;
+  /** The batch's exact v2 bytes, when known (a client's batch as stored); see the header. */
+  encoded?: Uint8Array;
+  /** On a slice: the whole batch it was cut from. */
+  source?: RecordBatch;
 }
 
 /** Kafka v2 batch header (61 bytes) plus a per-record estimate; close to the real encoding. */
@@ -39,12 +58,38 @@ export function estimateBatchSize(records: readonly LogRecord[]): number {
   return size;
 }
 
-/** The records of `batch` with offsets in [from, until), as a batch (the same one when whole). */
-export function sliceBatch(batch: RecordBatch, from: number, until: number): RecordBatch | null {
+/**
+ * The records of `batch` with offsets in [from, until), as a batch (the same one when whole).
+ * A slice handed to a reader names its whole batch (`source`); one a store keeps in place of
+ * the batch (truncation, retention) does not (`detach`).
+ */
+export function sliceBatch(batch: RecordBatch, from: number, until: number, detach = false): RecordBatch | null {
   const lo = Math.max(from, batch.baseOffset);
   const hi = Math.min(until, batch.lastOffset + 1);
   if (hi <= lo) return null;
   if (lo === batch.baseOffset && hi === batch.lastOffset + 1) return batch;
   const records = batch.records.slice(lo - batch.baseOffset, hi - batch.baseOffset);
-  return { ...batch, baseOffset: lo, lastOffset: hi - 1, records, sizeBytes: estimateBatchSize(records) };
+  const whole = batch.source ?? batch;
+  const slice: RecordBatch = {
+    baseOffset: lo,
+    lastOffset: hi - 1,
+    leaderEpoch: batch.leaderEpoch,
+    appendTimeMs: batch.appendTimeMs,
+    records,
+    sizeBytes: estimateBatchSize(records),
+  };
+  if (!detach) slice.source = whole;
+  // Sequences are dense like offsets: the slice's first record has the sequence of its offset.
+  if (batch.producer) slice.producer = { ...batch.producer, baseSequence: (batch.producer.baseSequence + lo - batch.baseOffset) % 0x80000000 };
+  return slice;
+}
+
+/**
+ * What a consumer is sent for a batch read from `fromOffset`: the whole stored batch when only
+ * records below `fromOffset` were cut (Kafka sends whole batches; the client skips what it did
+ * not ask for), else the batch as read (a cut at the high watermark must not show more).
+ */
+export function wholeBatchFrom(batch: RecordBatch): RecordBatch {
+  const whole = batch.source;
+  return whole && whole.lastOffset === batch.lastOffset ? whole : batch;
 }

@@ -51,6 +51,8 @@ export class MetadataImage implements ClusterMetadata {
   readonly topicsByName = new Map<string, TopicImage>();
   /** Broker configs by resource name: CLUSTER_DEFAULT or a broker id. */
   readonly brokerConfigs = new Map<string, Record<string, string>>();
+  /** The first producer id no broker has been given yet (idempotent producers). */
+  nextProducerId = 0;
 
   apply(committed: CommittedRecord): void {
     if (committed.offset <= this.offset) return;
@@ -106,6 +108,9 @@ export class MetadataImage implements ClusterMetadata {
         }
         break;
       }
+      case 'ProducerIds':
+        this.nextProducerId = Math.max(this.nextProducerId, r.nextProducerId);
+        break;
       case 'Config': {
         let target: Record<string, string> | undefined;
         if (r.resourceType === 'topic') target = this.topicsByName.get(r.resourceName)?.configs;

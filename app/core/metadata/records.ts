@@ -40,7 +40,9 @@ export type MetadataRecord =
   | { type: 'RemoveTopic'; topicId: string }
   /** A broker can no longer serve one replica (its log failed to read); cleared when the broker re-registers. */
   | { type: 'ReplicaOffline'; brokerId: number; brokerEpoch: number; topicId: string; partition: number }
-  | { type: 'Config'; resourceType: 'topic' | 'broker'; resourceName: string; name: string; value: string | null };
+  | { type: 'Config'; resourceType: 'topic' | 'broker'; resourceName: string; name: string; value: string | null }
+  /** KRaft's ProducerIdsRecord: a block of producer ids went to a broker; the next starts here. */
+  | { type: 'ProducerIds'; brokerId: number; brokerEpoch: number; nextProducerId: number };
 
 export interface CommittedRecord {
   offset: number;

@@ -25,6 +25,7 @@
  * the records are re-encoded with the topic's codec, keeping producer id, epoch and sequence.
  */
 import { KafkaError } from '../../api/errors.js';
+import type { LogRecord } from '../../core/log/records.js';
 import type { ProtocolErrorName } from '../error-codes.js';
 import { type CompressionCodec, type CompressionCodecs, CompressionError } from './compression.js';
 import { type RecordBatchHeader, type TimestampType, RECORD_BATCH_HEADER_SIZE, assignOffsetAndEpoch, batchHeader, decodeRecordBatch, encodeRecordBatch, hasValidCrc, setMaxTimestamp } from './record-batch.js';
@@ -62,6 +63,8 @@ export type ValidateRecordsResult =
       /** The bytes to append: a private copy, never a view of the request. */
       batch: Uint8Array;
       header: RecordBatchHeader;
+      /** The records, decoded, with the timestamps a consumer reads (the append time on LogAppendTime topics). */
+      records: LogRecord[];
       /** The append time for LogAppendTime topics, else -1 (ProduceResponse.LogAppendTimeMs). */
       logAppendTimeMs: number;
       /** Whether the records were re-encoded for the topic's codec. */
@@ -170,7 +173,8 @@ export function validateRecords(input: ValidateRecordsInput, config: LogValidato
       return fail('MESSAGE_TOO_LARGE', `The record batch is ${batch.length} bytes after recompression with ${target}, larger than max.message.bytes (${config['max.message.bytes']})`);
     }
   }
-  return { ok: true, batch, header: batchHeader(batch), logAppendTimeMs: logAppendTime ? input.nowMs : -1, recompressed: target !== header.compression };
+  const records = logAppendTime ? decoded.records.map((r) => ({ ...r, timestamp: input.nowMs })) : decoded.records;
+  return { ok: true, batch, header: batchHeader(batch), records, logAppendTimeMs: logAppendTime ? input.nowMs : -1, recompressed: target !== header.compression };
 }
 
 /** LogValidator.validateBatch for a client's batch; the reason it is invalid, or null. */

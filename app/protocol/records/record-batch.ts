@@ -476,7 +476,7 @@ function decodeBody(b: Uint8Array, start: number, header: RecordBatchHeader, ctx
   const owned = recordBytes(b, start, header, ctx);
   if (count > owned.length / MIN_RECORD_SIZE) throw fail(`record count ${count} cannot fit in ${owned.length} record bytes`);
   const records = readRecords(owned, header, fail);
-  return {
+  const batch: RecordBatch = {
     baseOffset,
     lastOffset: header.lastOffset,
     leaderEpoch: header.leaderEpoch,
@@ -484,6 +484,14 @@ function decodeBody(b: Uint8Array, start: number, header: RecordBatchHeader, ctx
     records,
     sizeBytes: header.sizeBytes,
   };
+  if (header.producerId >= 0) batch.producer = { producerId: header.producerId, producerEpoch: header.producerEpoch, baseSequence: header.baseSequence };
+  return batch;
+}
+
+/** The encoder's producer option for a batch an idempotent producer wrote (none otherwise). */
+export function producerOption(batch: RecordBatch): EncodeOptions {
+  const p = batch.producer;
+  return p ? { producer: { id: p.producerId, epoch: p.producerEpoch, baseSequence: p.baseSequence } } : {};
 }
 
 function readRecords(owned: Uint8Array, header: RecordBatchHeader, fail: (what: string) => KafkaError): LogRecord[] {

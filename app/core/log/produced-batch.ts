@@ -1,0 +1,61 @@
+/**
+ * The port through which a partition leader validates the record batch a Kafka client sent
+ * (Kafka's ProduceRequest.validateRecords, then LogValidator), with its offsets assigned. The
+ * rules need CRC-32C and the compression codecs, which the core may not import; app/protocol
+ * implements the port (`records/produced-batch-validator.ts`) and the hosts inject it as
+ * `EngineOptions.producedBatches`.
+ *
+ * Contract: `validate` never throws for client input. On success `bytes` is a private copy of
+ * the batch exactly as the log stores it (base offset and leader epoch patched in, recompressed
+ * when the topic's compression.type asks) and `records` are its records decoded, with the
+ * timestamps a consumer will see; on failure the error is Kafka's for the first broken rule.
+ */
+import type { KafkaErrorName } from '../../api/errors.js';
+import type { CompressionType } from '../runtime-config.js';
+import type { LogRecord, ProducerInfo } from './records.js';
+
+/** The topic configs validation follows, resolved. */
+export interface ProducedBatchRules {
+  compressionType: CompressionType;
+  maxMessageBytes: number;
+  timestampType: 'CreateTime' | 'LogAppendTime';
+  timestampBeforeMaxMs: number;
+  timestampAfterMaxMs: number;
+  /** cleanup.policy includes compact: every record needs a key. */
+  compacted: boolean;
+}
+
+export interface ProducedBatchInput {
+  /** The partition entry's Records field as the client sent it (null: none). */
+  records: Uint8Array | null;
+  /** The Produce request's version (zstd needs v7+; v3+ allows exactly one batch). */
+  produceVersion: number;
+  /** The first offset the batch gets: the leader's log end offset. */
+  baseOffset: number;
+  leaderEpoch: number;
+  nowMs: number;
+}
+
+export interface RecordError {
+  /** Index of the record in its batch. */
+  batchIndex: number;
+  message: string;
+}
+
+export type ProducedBatch =
+  | {
+      ok: true;
+      bytes: Uint8Array;
+      records: LogRecord[];
+      /** The idempotent producer's fields, when the batch carries a producer id. */
+      producer: ProducerInfo | null;
+      /** Attribute bit 4: the client asked for a transaction. */
+      transactional: boolean;
+      /** The append time for LogAppendTime topics, else -1 (ProduceResponse.LogAppendTimeMs). */
+      logAppendTimeMs: number;
+    }
+  | { ok: false; error: KafkaErrorName; message: string; recordErrors: RecordError[] };
+
+export interface ProducedBatchValidator {
+  validate(input: ProducedBatchInput, rules: ProducedBatchRules): ProducedBatch;
+}

@@ -1,0 +1,107 @@
+/**
+ * Fetch (key 1) as a consumer on one broker: record batches below the high watermark, as the
+ * log stores them (a client's batch byte for byte as it was produced).
+ *
+ *   FetchRequest  => replica_id max_wait_ms min_bytes max_bytes(v3+) isolation_level(v4+)
+ *                    session_id(v7+) session_epoch(v7+) [topic [partition current_leader_epoch(v9+)
+ *                    fetch_offset log_start_offset(v5+) partition_max_bytes]] forgotten(v7+) rack_id(v11+)
+ *   FetchResponse => throttle_time_ms(v1+) error_code(v7+) session_id(v7+) [topic [partition error_code
+ *                    high_watermark last_stable_offset(v4+) log_start_offset(v5+) aborted(v4+)
+ *                    preferred_read_replica(v11+) records]]
+ *
+ * Rules: v4+ only (magic 2; v0-3 answer UNSUPPORTED_VERSION); the long poll, min/max bytes and
+ * the "first batch even if larger" rule are the engine's (its fetch purgatory); no fetch
+ * sessions (KIP-227): every answer is full with session id 0, which clients accept as "no
+ * session"; read_committed reads up to the last stable offset, which is the high watermark (no
+ * transactions, so no aborted transactions either); a batch read from its middle is sent whole
+ * (the client skips the records below its offset), one cut at the high watermark as far as it.
+ */
+import type { BrokerAnswer, ClientFetchPartitionResponse, ClientFetchResponse } from '../../core/engine.js';
+import { type RecordBatch, wholeBatchFrom } from '../../core/log/records.js';
+import type { ApiHandler } from '../dispatcher.js';
+import { errorCode } from '../error-codes.js';
+import { ApiKey, type FetchRequest } from '../generated/index.js';
+import { encodeRecordBatch, producerOption } from '../records/record-batch.js';
+import { ADVERTISED_VERSIONS } from './api-versions.js';
+import { answered, type BrokerGateway } from './broker-gateway.js';
+import { toOffset } from './offsets.js';
+
+/** The Records field: the batches' bytes, one after another (null when there are none). */
+export function recordsField(batches: readonly RecordBatch[]): Uint8Array | null {
+  if (batches.length === 0) return null;
+  const parts = batches.map((b) => {
+    const whole = wholeBatchFrom(b);
+    return whole.encoded ?? encodeRecordBatch(whole, producerOption(whole));
+  });
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+function partitionData(r: ClientFetchPartitionResponse) {
+  return {
+    partitionIndex: r.partition,
+    errorCode: errorCode(r.error),
+    highWatermark: BigInt(r.highWatermark),
+    lastStableOffset: BigInt(r.lastStableOffset),
+    logStartOffset: BigInt(r.logStartOffset),
+    abortedTransactions: r.error === 'NONE' ? [] : null,
+    preferredReadReplica: -1,
+    records: recordsField(r.batches),
+  };
+}
+
+function everyPartition(request: FetchRequest, code: number) {
+  return {
+    throttleTimeMs: 0,
+    errorCode: 0,
+    sessionId: 0,
+    responses: request.topics.map((t) => ({
+      topic: t.topic,
+      partitions: t.partitions.map((p) => ({ partitionIndex: p.partition, errorCode: code, highWatermark: -1n, lastStableOffset: -1n, logStartOffset: -1n, abortedTransactions: null, preferredReadReplica: -1, records: null })),
+    })),
+  };
+}
+
+export function fetchHandler(gateway: BrokerGateway): ApiHandler<typeof ApiKey.Fetch> {
+  return {
+    apiKey: ApiKey.Fetch,
+    advertised: ADVERTISED_VERSIONS[ApiKey.Fetch]!,
+    implemented: [4, 11],
+    async handle(request) {
+      const partitions = request.topics.flatMap((t) =>
+        t.partitions.map((p) => ({
+          topic: t.topic,
+          partition: p.partition,
+          fetchOffset: toOffset(p.fetchOffset),
+          currentLeaderEpoch: p.currentLeaderEpoch,
+          partitionMaxBytes: Math.max(0, p.partitionMaxBytes),
+        })),
+      );
+      const answer = await gateway.call<BrokerAnswer<ClientFetchResponse>>((done) =>
+        gateway.engine.fetchRequest(gateway.brokerId, {
+          type: 'clientFetch',
+          maxWaitMs: Math.max(0, request.maxWaitMs),
+          minBytes: Math.max(0, request.minBytes),
+          maxBytes: Math.max(0, request.maxBytes),
+          isolationLevel: request.isolationLevel === 1 ? 'read_committed' : 'read_uncommitted',
+          partitions,
+        }, done),
+      );
+      const { partitions: results } = await answered(answer);
+      let i = 0;
+      return {
+        throttleTimeMs: 0,
+        errorCode: 0,
+        sessionId: 0,
+        responses: request.topics.map((t) => ({ topic: t.topic, partitions: t.partitions.map(() => partitionData(results[i++]!)) })),
+      };
+    },
+    errorResponse: (request, code) => everyPartition(request, code),
+  };
+}

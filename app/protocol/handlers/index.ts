@@ -1,0 +1,32 @@
+/**
+ * The request handlers of one broker's listener (Kafka's KafkaApis for the wire), and the
+ * dispatcher that serves them. ApiVersions advertises exactly the APIs handled here, so adding a
+ * handler (the group APIs, the admin APIs) is adding it to `BROKER_HANDLERS` or passing it in
+ * `extra`: nothing else changes.
+ */
+import { type ApiHandler, createDispatcher, type Dispatcher, type DispatcherOptions } from '../dispatcher.js';
+import type { BrokerGateway } from './broker-gateway.js';
+import { fetchHandler } from './fetch.js';
+import { initProducerIdHandler } from './init-producer-id.js';
+import { listOffsetsHandler } from './list-offsets.js';
+import { metadataHandler } from './metadata.js';
+import { offsetForLeaderEpochHandler } from './offset-for-leader-epoch.js';
+import { produceHandler } from './produce.js';
+
+export type { BrokerGateway, ListenerAddress } from './broker-gateway.js';
+
+/** Every handler a broker serves, each built for one broker's gateway. */
+export const BROKER_HANDLERS: readonly ((gateway: BrokerGateway) => ApiHandler)[] = [
+  produceHandler,
+  fetchHandler,
+  listOffsetsHandler,
+  metadataHandler,
+  initProducerIdHandler,
+  offsetForLeaderEpochHandler,
+] as unknown as readonly ((gateway: BrokerGateway) => ApiHandler)[];
+
+/** The dispatcher of one broker's listener: its handlers, `extra` ones, and ApiVersions. */
+export function createBrokerDispatcher(gateway: BrokerGateway, options: DispatcherOptions & { extra?: readonly ApiHandler[] } = {}): Dispatcher {
+  const { extra = [], ...dispatcherOptions } = options;
+  return createDispatcher([...BROKER_HANDLERS.map((make) => make(gateway)), ...extra], dispatcherOptions);
+}

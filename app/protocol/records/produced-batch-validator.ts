@@ -1,0 +1,42 @@
+/**
+ * The engine's ProducedBatchValidator port (app/core/log/produced-batch.ts), implemented by
+ * Kafka's LogValidator (`log-validator.ts`): what a partition leader checks and patches in a
+ * client's record batch before it reaches the log. The hosts create one with the codecs they
+ * have (zstd compression comes from the host; every codec decompresses here).
+ */
+import type { ProducedBatch, ProducedBatchInput, ProducedBatchRules, ProducedBatchValidator } from '../../core/log/produced-batch.js';
+import { type CompressionCodecs, createCompressionCodecs } from './compression.js';
+import { type LogValidatorConfig, validateRecords } from './log-validator.js';
+
+function validatorConfig(rules: ProducedBatchRules): LogValidatorConfig {
+  return {
+    'compression.type': rules.compressionType,
+    'max.message.bytes': rules.maxMessageBytes,
+    'message.timestamp.type': rules.timestampType,
+    'message.timestamp.before.max.ms': rules.timestampBeforeMaxMs,
+    'message.timestamp.after.max.ms': rules.timestampAfterMaxMs,
+    compacted: rules.compacted,
+  };
+}
+
+export function createProducedBatchValidator(codecs: CompressionCodecs = createCompressionCodecs()): ProducedBatchValidator {
+  return {
+    validate(input: ProducedBatchInput, rules: ProducedBatchRules): ProducedBatch {
+      const result = validateRecords(input, validatorConfig(rules), codecs);
+      if (!result.ok) {
+        // The protocol-only codes never come out of the validator; -1 has no name in the contract.
+        const error = result.error === 'UNKNOWN_SERVER_ERROR' || result.error === 'CLUSTER_AUTHORIZATION_FAILED' ? 'INVALID_REQUEST' : result.error;
+        return { ok: false, error, message: result.message, recordErrors: result.recordErrors };
+      }
+      const h = result.header;
+      return {
+        ok: true,
+        bytes: result.batch,
+        records: result.records,
+        producer: h.producerId >= 0 ? { producerId: h.producerId, producerEpoch: h.producerEpoch, baseSequence: h.baseSequence } : null,
+        transactional: h.isTransactional,
+        logAppendTimeMs: result.logAppendTimeMs,
+      };
+    },
+  };
+}
