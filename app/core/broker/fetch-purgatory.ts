@@ -318,6 +318,8 @@ export class FetchPurgatory {
     this.unparkClient(cf);
     const host = this.host;
     let budget = cf.request.maxBytes;
+    // KIP-74: only the first partition with data may exceed its limits (with its first batch).
+    let anyData = false;
     const partitions = cf.request.partitions.map((fp): ClientFetchPartitionResponse => {
       const none = { topic: fp.topic, partition: fp.partition, highWatermark: -1, lastStableOffset: -1, logStartOffset: -1, logEndOffset: -1, batches: [] };
       const found = host.leaderReplica(fp.topic, fp.partition, fp.currentLeaderEpoch, true);
@@ -327,8 +329,11 @@ export class FetchPurgatory {
       const known = { topic: fp.topic, partition: fp.partition, highWatermark: hw, lastStableOffset: hw, logStartOffset: log.logStartOffset, logEndOffset: log.logEndOffset };
       if (fp.fetchOffset < log.logStartOffset || fp.fetchOffset > log.logEndOffset) return { ...known, error: 'OFFSET_OUT_OF_RANGE', batches: [] };
       if (budget <= 0) return { ...known, error: 'NONE', batches: [] };
-      const batches = host.readOrOffline(found.replica, fp.fetchOffset, hw, Math.min(fp.partitionMaxBytes, budget));
+      const limit = Math.min(fp.partitionMaxBytes, budget);
+      let batches = host.readOrOffline(found.replica, fp.fetchOffset, hw, limit);
       if (!batches) return { ...none, error: 'KAFKA_STORAGE_ERROR' };
+      if (anyData && batches.length > 0 && batches[0]!.sizeBytes > limit) batches = [];
+      if (batches.length > 0) anyData = true;
       for (const b of batches) budget -= b.sizeBytes;
       return { ...known, error: 'NONE', batches };
     });

@@ -17,13 +17,14 @@
 import type { KafkaErrorName } from '../../api/errors.js';
 import type { EngineEvent } from '../../api/events.js';
 import type { PartitionLog } from '../log/partition-log.js';
-import type { ProducedBatchRules, ProducedBatchValidator, RecordError } from '../log/produced-batch.js';
+import { DelayedProduces } from './delayed-produce.js';
+import { produceRulesOf, type ProducedBatchValidator, type RecordError } from '../log/produced-batch.js';
 import { estimateBatchSize, type LogRecord, type RecordBatch } from '../log/records.js';
 import type { MetadataImage } from '../metadata/image.js';
 import type { LeaderRecoveryState, PartitionState } from '../metadata/records.js';
 import type { BrokerTraffic } from '../metrics.js';
 import type { BrokerRuntimeConfig, TopicRuntimeConfig } from '../runtime-config.js';
-import type { Scheduler, TimerHandle } from '../time.js';
+import type { Scheduler } from '../time.js';
 
 export interface PartitionHost {
   readonly brokerId: number;
@@ -78,13 +79,6 @@ export interface ProduceOutcome {
   appendTimeMs?: number;
 }
 
-interface ProduceWaiter {
-  requiredOffset: number;
-  baseOffset: number;
-  respond: (outcome: ProduceOutcome) => void;
-  timer: TimerHandle;
-}
-
 export type FollowerFetchCheck =
   | { ok: true }
   | { ok: false; error: KafkaErrorName }
@@ -103,7 +97,7 @@ export class ReplicaPartition {
   leaderEpochStartOffset = 0;
   pendingIsr: PendingIsr | null = null;
   private readonly followers = new Map<number, FollowerState>();
-  private waiters: ProduceWaiter[] = [];
+  private readonly delayedProduces: DelayedProduces<ProduceOutcome>;
   /** Follower fetch state: when the fetcher may include this partition again. */
   fetchDelayedUntil = 0;
   /** Follower: the leader's HW in its last fetch answer (out of sync while our LEO is below it). */
@@ -116,6 +110,7 @@ export class ReplicaPartition {
     initial: PartitionState,
   ) {
     this.state = initial;
+    this.delayedProduces = new DelayedProduces(host.scheduler, (baseOffset) => this.acksAllOutcome(baseOffset));
   }
 
   get topicId(): string {
@@ -207,12 +202,7 @@ export class ReplicaPartition {
   }
 
   failWaiters(error: KafkaErrorName): void {
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const w of waiters) {
-      this.host.scheduler.cancel(w.timer);
-      w.respond({ errorCode: error, baseOffset: w.baseOffset });
-    }
+    this.delayedProduces.failAll(error);
   }
 
   // ---------------------------------------------------------------- leader: produce
@@ -260,7 +250,7 @@ export class ReplicaPartition {
     const cfg = this.config();
     const now = this.now();
     const base = this.log.logEndOffset;
-    const v = validator.validate({ records: raw, produceVersion, baseOffset: base, leaderEpoch: this.leaderEpoch, nowMs: now }, produceRules(cfg));
+    const v = validator.validate({ records: raw, produceVersion, baseOffset: base, leaderEpoch: this.leaderEpoch, nowMs: now }, produceRulesOf(cfg));
     if (!v.ok) return respond({ errorCode: v.error, baseOffset: -1, errorMessage: v.message, ...(v.recordErrors.length > 0 ? { recordErrors: v.recordErrors } : {}) });
     if (v.transactional) {
       return respond({ errorCode: 'INVALID_TXN_STATE', baseOffset: -1, errorMessage: 'Transactions are not supported by this cluster: a transactional batch cannot be written.' });
@@ -312,16 +302,7 @@ export class ReplicaPartition {
 
   /** Park an acks=-1 answer until the HW reaches `required` (or the request times out). */
   private waitForHighWatermark(required: number, baseOffset: number, timeoutMs: number, answer: (o: ProduceOutcome) => void): void {
-    const waiter: ProduceWaiter = {
-      requiredOffset: required,
-      baseOffset,
-      respond: answer,
-      timer: this.host.scheduler.schedule(timeoutMs, () => {
-        this.waiters = this.waiters.filter((w) => w !== waiter);
-        answer({ errorCode: 'REQUEST_TIMED_OUT', baseOffset });
-      }),
-    };
-    this.waiters.push(waiter);
+    this.delayedProduces.wait(required, baseOffset, timeoutMs, answer);
   }
 
   private acksAllOutcome(baseOffset: number): ProduceOutcome {
@@ -329,17 +310,6 @@ export class ReplicaPartition {
     return { errorCode: 'NOT_ENOUGH_REPLICAS_AFTER_APPEND', baseOffset };
   }
 
-  private completeWaiters(): void {
-    if (this.waiters.length === 0) return;
-    const hw = this.log.highWatermark;
-    const done = this.waiters.filter((w) => w.requiredOffset <= hw);
-    if (done.length === 0) return;
-    this.waiters = this.waiters.filter((w) => w.requiredOffset > hw);
-    for (const w of done) {
-      this.host.scheduler.cancel(w.timer);
-      w.respond(this.acksAllOutcome(w.baseOffset));
-    }
-  }
 
   // ---------------------------------------------------------------- leader: HW and ISR
 
@@ -375,7 +345,7 @@ export class ReplicaPartition {
       highWatermark: this.log.highWatermark,
       previous,
     });
-    this.completeWaiters();
+    this.delayedProduces.complete(this.log.highWatermark);
     this.host.onHighWatermarkAdvanced(this);
   }
 
@@ -535,16 +505,4 @@ export class ReplicaPartition {
       });
     }
   }
-}
-
-/** The topic configs a client's batch is validated against. */
-function produceRules(cfg: TopicRuntimeConfig): ProducedBatchRules {
-  return {
-    compressionType: cfg.compressionType,
-    maxMessageBytes: cfg.maxMessageBytes,
-    timestampType: cfg.messageTimestampType,
-    timestampBeforeMaxMs: cfg.messageTimestampBeforeMaxMs,
-    timestampAfterMaxMs: cfg.messageTimestampAfterMaxMs,
-    compacted: cfg.cleanupPolicyCompact,
-  };
 }

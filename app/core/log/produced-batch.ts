@@ -11,7 +11,7 @@
  * timestamps a consumer will see; on failure the error is Kafka's for the first broken rule.
  */
 import type { KafkaErrorName } from '../../api/errors.js';
-import type { CompressionType } from '../runtime-config.js';
+import type { CompressionType, TopicRuntimeConfig } from '../runtime-config.js';
 import type { LogRecord, ProducerInfo } from './records.js';
 
 /** The topic configs validation follows, resolved. */
@@ -58,4 +58,16 @@ export type ProducedBatch =
 
 export interface ProducedBatchValidator {
   validate(input: ProducedBatchInput, rules: ProducedBatchRules): ProducedBatch;
+}
+
+/** The rules a topic's resolved configs set for clients' batches. */
+export function produceRulesOf(cfg: TopicRuntimeConfig): ProducedBatchRules {
+  return {
+    compressionType: cfg.compressionType,
+    maxMessageBytes: cfg.maxMessageBytes,
+    timestampType: cfg.messageTimestampType,
+    timestampBeforeMaxMs: cfg.messageTimestampBeforeMaxMs,
+    timestampAfterMaxMs: cfg.messageTimestampAfterMaxMs,
+    compacted: cfg.cleanupPolicyCompact,
+  };
 }

@@ -20,12 +20,13 @@ import { toOffset } from './offsets.js';
 
 const MAX_TIMESTAMP = -3n;
 
-function partitionAnswer(index: number, code: number, r?: ClientListOffsetsPartitionResponse) {
-  return { partitionIndex: index, errorCode: code, oldStyleOffsets: [], timestamp: BigInt(r?.timestamp ?? -1), offset: BigInt(r?.offset ?? -1), leaderEpoch: r?.leaderEpoch ?? -1 };
+/** One partition's answer; the leader epoch only from v4, where the response has it. */
+function partitionAnswer(version: number, index: number, code: number, r?: ClientListOffsetsPartitionResponse) {
+  return { partitionIndex: index, errorCode: code, oldStyleOffsets: [], timestamp: BigInt(r?.timestamp ?? -1), offset: BigInt(r?.offset ?? -1), leaderEpoch: version >= 4 ? (r?.leaderEpoch ?? -1) : -1 };
 }
 
 function everyPartition(request: ListOffsetsRequest, code: number) {
-  return { throttleTimeMs: 0, topics: request.topics.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => partitionAnswer(p.partitionIndex, code)) })) };
+  return { throttleTimeMs: 0, topics: request.topics.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => partitionAnswer(0, p.partitionIndex, code)) })) };
 }
 
 export function listOffsetsHandler(gateway: BrokerGateway): ApiHandler<typeof ApiKey.ListOffsets> {
@@ -58,9 +59,9 @@ export function listOffsetsHandler(gateway: BrokerGateway): ApiHandler<typeof Ap
           name: t.name,
           partitions: t.partitions.map((p) => {
             const code = refused(t.name, p);
-            if (code !== null) return partitionAnswer(p.partitionIndex, code);
+            if (code !== null) return partitionAnswer(ctx.apiVersion, p.partitionIndex, code);
             const r = results[i++]!;
-            return partitionAnswer(p.partitionIndex, errorCode(r.error), r);
+            return partitionAnswer(ctx.apiVersion, p.partitionIndex, errorCode(r.error), r);
           }),
         })),
       };
