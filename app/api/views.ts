@@ -32,11 +32,22 @@ export interface BrokerView {
    * its storage holds; -1 when its storage cannot be read.
    */
   logBytes: number;
+  /**
+   * Where its Kafka listener is (127.0.0.1 and a port of its own), also while it is down: a
+   * stopped or killed broker refuses connections there, an isolated one accepts and never
+   * answers. Null when the host serves no Kafka protocol (a simulated cluster).
+   */
+  listener: { host: string; port: number } | null;
 }
 
 /** The cluster at a glance (`cluster.describe`). */
 export interface ClusterView {
   clusterId: string;
+  /**
+   * `bootstrap.servers` for Kafka clients: every broker's listener, `127.0.0.1:P1,127.0.0.1:P2,…`
+   * in broker id order; empty when the host serves no Kafka protocol.
+   */
+  bootstrapServers: string;
   /** Broker hosting the active controller; null while a controller election is in progress. */
   controllerId: number | null;
   brokers: BrokerView[];

@@ -35,6 +35,7 @@ import { Faults } from './cluster/faults.js';
 import { GroupRequests, type GroupAnswer } from './cluster/group-requests.js';
 import { registerInternals } from './cluster/internals.js';
 import { KafkaRequests, type BrokerAnswer, type ProduceAnswer } from './cluster/kafka-requests.js';
+import type { ListenerAddress } from './cluster/listeners.js';
 import { ReadModel } from './cluster/read-model.js';
 import { ReassignmentAdmin, type VerifyResult } from './cluster/reassignment-admin.js';
 import type {
@@ -94,6 +95,8 @@ export type * from './group/messages.js';
 export type { GroupRecordCodec, OffsetAndMetadata, StoredGroup, TopicPartitions } from './group/record-codec.js';
 export { COORDINATOR_TYPE_GROUP } from './group/messages.js';
 export { OFFSETS_TOPIC } from './group/host.js';
+export type { ListenerAddress } from './cluster/listeners.js';
+export type { ProducedBatchValidator } from './log/produced-batch.js';
 export type { CreateTopicInput, ElectionResult, ReassignmentResult } from './controller/controller.js';
 export type { ReassignmentTarget } from './controller/reassign-command.js';
 
@@ -308,6 +311,18 @@ export class Engine {
   /** `--verify`: Kafka's line per partition; clears the throttles once nothing moves. */
   verifyReassignment(partitions: ReassignmentTarget[]): VerifyResult[] {
     return this.reassignments.verify(partitions);
+  }
+
+  // ================================================================ Kafka listeners
+
+  /** Where each broker's Kafka listener is, by broker id (what Metadata advertises). */
+  listenerAddresses(): ReadonlyMap<number, ListenerAddress> {
+    return this.ctx.kafkaListeners.all();
+  }
+
+  /** The host bound (or, with null, gave up) broker `id`'s listener; kept with the cluster. */
+  setListenerAddress(id: number, address: ListenerAddress | null): void {
+    this.ctx.kafkaListeners.set(id, address);
   }
 
   // ================================================================ membership and faults

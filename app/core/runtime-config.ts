@@ -54,6 +54,10 @@ export interface BrokerRuntimeConfig {
   defaultReplicationFactor: number;
   numPartitions: number;
   minInsyncReplicas: number;
+  autoCreateTopicsEnable: boolean;
+  /** The Kafka listener's limits. */
+  socketRequestMaxBytes: number;
+  maxConnections: number;
   /** The group coordinator's (GroupCoordinatorConfig). */
   groups: GroupCoordinatorRuntimeConfig;
 }
@@ -145,5 +149,8 @@ export function resolveBrokerRuntimeConfig(perBroker: ConfigMap, clusterDefaults
       offsetsTopicReplicationFactor: num('offsets.topic.replication.factor'),
       offsetsTopicSegmentBytes: num('offsets.topic.segment.bytes'),
     },
+    autoCreateTopicsEnable: bool('auto.create.topics.enable'),
+    socketRequestMaxBytes: num('socket.request.max.bytes'),
+    maxConnections: num('max.connections'),
   };
 }

@@ -180,10 +180,12 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     ...adminHandlers(engine),
     ...profileHandlers(engine, staticConfigs, options.profilesDir),
     'cluster.describe': () => {
+      const brokers = engine.listBrokers().map(brokerView);
       const view: ClusterView = {
         clusterId,
+        bootstrapServers: brokers.flatMap((b) => (b.listener ? [`${b.listener.host}:${b.listener.port}`] : [])).join(','),
         controllerId: engine.controllerId,
-        brokers: engine.listBrokers().map(brokerView),
+        brokers,
         topicCount: 0,
         partitionCount: 0,
         fencedBrokers: [...image.brokers.values()].filter((b) => b.fenced).length,

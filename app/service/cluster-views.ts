@@ -89,6 +89,7 @@ export function brokerView(b: BrokerInfo): BrokerView {
     isController: b.isController,
     brokerEpoch: b.brokerEpoch,
     logBytes: b.logBytes,
+    listener: b.listener ? { ...b.listener } : null,
   };
 }
 

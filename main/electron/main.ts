@@ -64,6 +64,8 @@ async function switchCluster(dataDir: string): Promise<void> {
   const started = await startUtilityEngine(utilityProcess, {
     enginePath,
     dataDir,
+    // Kafka clients reach the desktop cluster at localhost:9092 (or free ports, said on stderr).
+    kafkaPort: 'default',
     killAfterMs: ENGINE_CLOSE_MS,
     ...(profilesDir ? { profilesDir } : {}),
   });

@@ -15,7 +15,8 @@ afterEach(() => {
 });
 
 function startCli(dataDir: string, extraArgs: string[] = []): { child: ChildProcess; firstLine: Promise<string>; exit: Promise<number | null>; stderr: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'main/host/cli.ts', '--data', dataDir, '--port', '0', ...extraArgs], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const kafkaPort = extraArgs.includes('--kafka-port') ? [] : ['--kafka-port', '0'];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'main/host/cli.ts', '--data', dataDir, '--port', '0', ...kafkaPort, ...extraArgs], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));

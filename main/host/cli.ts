@@ -1,7 +1,7 @@
 /**
  * The headless host's command line:
  *
- *   npm run serve -- [--data DIR] [--port N] [--profile NAME | --brokers N] [--static DIR] [--in-process]
+ *   npm run serve -- [--data DIR] [--port N] [--kafka-port N] [--profile NAME | --brokers N] [--static DIR] [--in-process]
  *
  * The engine runs in a child process of its own (`engine-process.ts`, reached through
  * `remote-service.ts`), so the HTTP server answers promptly while the cluster works at full speed;
@@ -18,6 +18,12 @@
  * (controlled shutdown of every broker, storage closed) and exit 0. Failing to start (the data
  * directory is locked by another instance, a bad argument, the port is taken) prints one line to
  * stderr and exits 1 (2 for usage errors).
+ *
+ * Kafka clients: every broker listens on 127.0.0.1, one port each, in the engine's process
+ * (`kafka-listeners.ts`). `--kafka-port N` puts broker 1 on N, broker 2 on N+1, …; `--kafka-port 0`
+ * takes free ports; without it the cluster's ports from its last run are reused, else broker 1
+ * tries 9092 (broker k 9091+k), and a taken port falls back to a free one, said on one stderr line.
+ * `cluster.describe` reports them as `bootstrapServers`.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -27,6 +33,7 @@ import esMain from 'es-main';
 import type { EngineService } from '../../app/api/service.js';
 import { startHttpHost, type HttpHost } from './http-host.js';
 import { builtInProfiles } from '../../app/service/profile-handlers.js';
+import type { KafkaPortChoice } from './kafka-listeners.js';
 import { NEW_CLUSTER_PROFILE, openCluster } from './open-cluster.js';
 import { reportOpening } from './open-progress.js';
 import { startRemoteService } from './remote-service.js';
@@ -35,7 +42,7 @@ import { loadOrCreateToken } from './token.js';
 /** The console built by `npm run build:renderer`, served at `/` unless --static names another folder. */
 export const BUILT_RENDERER = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
 
-const USAGE = 'usage: npm run serve -- [--data DIR] [--port N] [--profile NAME | --brokers N] [--static DIR] [--in-process]';
+const USAGE = 'usage: npm run serve -- [--data DIR] [--port N] [--kafka-port N] [--profile NAME | --brokers N] [--static DIR] [--in-process]';
 
 /**
  * How long the host waits for the brokers, without any of them changing state, before printing
@@ -47,6 +54,8 @@ const READY_TIMEOUT_MS = 60_000;
 export interface ServeArgs {
   dataDir: string;
   port: number;
+  /** Where the brokers' Kafka listeners go: a base port, 0 for free ports, 'default' for 9092…. */
+  kafkaPort: KafkaPortChoice;
   staticDir?: string;
   /** How a new cluster starts: a built-in profile (default NEW_CLUSTER_PROFILE), or N bare brokers. */
   newCluster: { profile: string } | { brokers: number };
@@ -72,6 +81,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     options: {
       data: { type: 'string', default: '.data/default' },
       port: { type: 'string', default: '0' },
+      'kafka-port': { type: 'string' },
       static: { type: 'string' },
       profile: { type: 'string' },
       brokers: { type: 'string' },
@@ -82,6 +92,8 @@ export function parseServeArgs(argv: string[]): ServeArgs {
   });
   const port = Number(values.port);
   if (!/^\d+$/.test(values.port) || !Number.isInteger(port) || port > 65_535) throw new Error(`--port must be an integer 0–65535, got ${JSON.stringify(values.port)}`);
+  const kafka = values['kafka-port'];
+  if (kafka !== undefined && (!/^\d+$/.test(kafka) || Number(kafka) > 65_535)) throw new Error(`--kafka-port must be an integer 0–65535, got ${JSON.stringify(kafka)}`);
   if (values.profile !== undefined && values.brokers !== undefined) throw new Error('--profile and --brokers are two ways to start a new cluster: give one');
   let newCluster: ServeArgs['newCluster'] = { profile: NEW_CLUSTER_PROFILE };
   if (values.brokers !== undefined) {
@@ -96,6 +108,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
   return {
     dataDir: resolve(values.data),
     port,
+    kafkaPort: kafka === undefined ? 'default' : Number(kafka),
     newCluster,
     ...(values.static !== undefined ? { staticDir: resolve(values.static) } : existsSync(BUILT_RENDERER) ? { staticDir: BUILT_RENDERER } : {}),
     ...(values['in-process'] ? { inProcess: true } : {}),
@@ -116,7 +129,7 @@ export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; 
 }
 
 async function openServedCluster(args: ServeArgs): Promise<ServedCluster> {
-  const how = 'brokers' in args.newCluster ? { brokers: args.newCluster.brokers } : { initialProfile: args.newCluster.profile };
+  const how = { ...('brokers' in args.newCluster ? { brokers: args.newCluster.brokers } : { initialProfile: args.newCluster.profile }), kafkaPort: args.kafkaPort };
   if (args.inProcess) {
     const cluster = openCluster({ dataDir: args.dataDir, ...how });
     return { service: cluster.service, created: cluster.created, ready: () => cluster.ready(READY_TIMEOUT_MS), close: () => Promise.resolve(cluster.close()) };

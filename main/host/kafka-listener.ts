@@ -68,6 +68,11 @@ export class KafkaListener {
     return this.sockets.size;
   }
 
+  /** max.connections changed (a dynamic broker config): applies to connections from now on. */
+  setMaxConnections(max: number): void {
+    this.server.maxConnections = max;
+  }
+
   /** Resets every open connection (a killed or isolated broker); keeps listening. */
   dropConnections(): void {
     for (const socket of this.sockets) socket.resetAndDestroy();

@@ -20,6 +20,10 @@ import { createRealtimeDriver, type RealtimeDriver } from '../../app/service/rea
 import { seededRandom } from '../../app/core/random.js';
 import { SqliteStorage } from '../../app/storage/sqlite-storage.js';
 import { groupRecordCodec } from '../../app/protocol/group-records.js';
+import { CompressionError, createCompressionCodecs, type CompressionCodecs, type ZstdCompress } from '../../app/protocol/records/compression.js';
+import { createProducedBatchValidator } from '../../app/protocol/records/produced-batch-validator.js';
+import { KafkaListeners, type KafkaPortChoice } from './kafka-listeners.js';
+import { loadZstdCompressor } from './zstd-compressor.js';
 
 /**
  * How every host starts a NEW cluster (the desktop app's first run and File › New Cluster, and
@@ -52,7 +56,16 @@ export interface OpenClusterOptions {
    * before the cluster counts as ready. An existing cluster is opened as it is.
    */
   initialProfile?: string;
+  /**
+   * Serve the Kafka protocol: one listener per broker on 127.0.0.1 (`kafka-listeners.ts`): N puts
+   * broker k on N + k - 1, 0 takes free ports, 'default' tries 9092… and falls back to free ports.
+   * Unset: no Kafka listeners (only the contract is served).
+   */
+  kafkaPort?: KafkaPortChoice;
 }
+
+/** The cluster id `cluster.describe` and Kafka's Metadata report. */
+export const CLUSTER_ID = 'replica-studio-local';
 
 /** The profile a new cluster opened with these options starts from, if any. */
 export function newClusterProfile(options: Pick<OpenClusterOptions, 'brokers' | 'initialProfile'>): string | undefined {
@@ -77,6 +90,8 @@ export interface OpenCluster {
   ready(timeoutMs?: number): Promise<boolean>;
   /** Orderly close: controlled shutdown of every broker, then the storage. Idempotent. */
   close(): void;
+  /** The Kafka listeners once bound (null when not asked for, or not bound yet). */
+  readonly kafka: KafkaListeners | null;
 }
 
 const defaultLogger: ServiceLogger = { error: (message, error) => console.error(message, error) };
@@ -94,6 +109,7 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
     const scheduler = new ManualScheduler(Math.max(Date.now(), Engine.savedTimeMs(storage)));
     const engine = storage.batch(() =>
       createEngine({
+        producedBatches: createProducedBatchValidator(hostCodecs()),
         scheduler,
         random: seededRandom(options.seed ?? randomInt(0, 2 ** 31 - 1)),
         storage,
@@ -110,6 +126,7 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
     });
     // The service subscribes before the engine starts, so `events.recent` has the whole run.
     const service = createClusterService({
+      clusterId: CLUSTER_ID,
       engine,
       scheduler,
       driver,
@@ -127,10 +144,27 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
         })
       : Promise.resolve(true);
 
+    let kafka: KafkaListeners | null = null;
     let closed = false;
+    const kafkaStarted: Promise<unknown> =
+      options.kafkaPort === undefined
+        ? Promise.resolve()
+        : KafkaListeners.start({
+            engine,
+            clusterId: CLUSTER_ID,
+            port: options.kafkaPort,
+            clock: { sync: () => driver.sync(), wake: () => driver.wake(), step: (fn) => storage.batch(fn) },
+            notice: (line) => process.stderr.write(`replica-studio: ${line}\n`),
+            onHandlerError: (apiKey, e) => logger.error(`A Kafka request handler failed (API key ${apiKey})`, e),
+          }).then((k) => {
+            if (closed) void k.close();
+            else kafka = k;
+          });
     const close = (): void => {
       if (closed) return;
       closed = true;
+      // Clients first: no request reaches the engine while it shuts down.
+      void kafka?.close();
       try {
         // Catch up with real time, then freeze the real-time clock: from here we step by hand.
         driver.stop();
@@ -156,6 +190,7 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
       let deadline = Date.now() + timeoutMs;
       let last = '';
       await profileApplied;
+      await kafkaStarted;
       for (;;) {
         if (closed) return false;
         driver.sync();
@@ -170,9 +205,37 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
       }
     };
 
-    return { dataDir, service, engine, scheduler, driver, storage, created: isNew, ready, close };
+    return {
+      dataDir,
+      service,
+      engine,
+      scheduler,
+      driver,
+      storage,
+      created: isNew,
+      ready,
+      close,
+      get kafka() {
+        return kafka;
+      },
+    };
   } catch (e) {
     storage.close();
     throw e;
   }
+}
+
+let zstd: ZstdCompress | null = null;
+
+/**
+ * The record codecs of this process: zstd compression comes from the host's WebAssembly
+ * library, which loads asynchronously; until it has, recompressing to zstd answers
+ * UNSUPPORTED_COMPRESSION_TYPE (the only codec that needs it; decompression is pure JS).
+ */
+function hostCodecs(): CompressionCodecs {
+  if (!zstd) void loadZstdCompressor().then((z) => (zstd = z));
+  return createCompressionCodecs((data) => {
+    if (!zstd) throw new CompressionError('the zstd compressor is still loading');
+    return zstd(data);
+  });
 }

@@ -16,6 +16,7 @@ import { Broker } from '../broker/broker.js';
 import { Controller } from '../controller/controller.js';
 import { Network, type NodeId } from '../network.js';
 import type { Scheduler, TimerHandle } from '../time.js';
+import { ListenerRegistry } from './listeners.js';
 import type { EngineOptions } from './types.js';
 
 /** The network node of every client of the engine (the in-app client, a wire listener). */
@@ -28,6 +29,8 @@ export class ClusterContext {
   readonly controller: Controller;
   readonly brokers = new Map<number, Broker>();
   readonly staticConfigs: Record<string, string>;
+  /** Where each broker's Kafka listener is (the host records it; kept with the cluster). */
+  readonly kafkaListeners: ListenerRegistry;
   /** Set while the app closes: nothing more is persisted about broker processes. */
   closing = false;
   /** Sees every event before the listeners (the reassignment admin starts its progress watch). */
@@ -38,6 +41,7 @@ export class ClusterContext {
 
   constructor(readonly opts: EngineOptions) {
     this.staticConfigs = { ...(opts.staticConfigs ?? {}) };
+    this.kafkaListeners = new ListenerRegistry(opts.storage.metadata());
     this.network = new Network(opts.scheduler, opts.deliveries);
     this.network.baseDelayMs = opts.networkDelayMs ?? 0;
     this.network.bind(CLIENT, () => {});
@@ -107,6 +111,7 @@ export class ClusterContext {
 
   removeBroker(id: number): void {
     this.brokers.delete(id);
+    this.kafkaListeners.set(id, null);
     this.lastState.delete(id);
   }
 

@@ -96,6 +96,7 @@ export class ReadModel {
         partitionCount: counts.get(b.brokerId)?.partitions ?? 0,
         leaderCount: counts.get(b.brokerId)?.leaders ?? 0,
         logBytes: b.logBytes(),
+        listener: ctx.kafkaListeners.get(b.brokerId),
       }));
   }
 }

@@ -119,6 +119,8 @@ export interface BrokerInfo {
   leaderCount: number;
   /** Bytes of record batches its disk holds for all its replicas; -1 when unreadable. */
   logBytes: number;
+  /** Where its Kafka listener is (null when no host serves the wire protocol). */
+  listener: { host: string; port: number } | null;
 }
 
 /** A member broker: its id and rack. */

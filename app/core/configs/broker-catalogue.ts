@@ -154,6 +154,8 @@ const SERVER_CONFIGS: readonly BrokerConfigDef[] = [
   // importance not confirmed in the docs table (see follower.replication.throttled.rate).
   broker('leader.replication.throttled.rate', MEDIUM, 'long', LONG_MAX, atLeast(0), PB,
     'Bytes per second this broker may serve to throttled follower fetches.'),
+  broker('max.connections', MEDIUM, 'int', '2147483647', atLeast(0), CW,
+    'The most client connections a broker\'s Kafka listener accepts at once; more are closed as they arrive.'),
   broker('num.partitions', MEDIUM, 'int', '1', atLeast(1), RO, 'Partition count of topics created without one.'),
   broker('num.replica.fetchers', HIGH, 'int', '1', atLeast(1), CW, 'Fetcher threads per source broker.'),
   broker('replica.fetch.backoff.ms', MEDIUM, 'int', '1000', atLeast(0), RO, 'Pause after a replica fetch fails.'),
@@ -173,6 +175,8 @@ const SERVER_CONFIGS: readonly BrokerConfigDef[] = [
     'Number of samples the replication throttle averages over.'),
   broker('replication.quota.window.size.seconds', LOW, 'int', '1', atLeast(1), RO,
     'Length of each replication throttle sample.'),
+  broker('socket.request.max.bytes', HIGH, 'int', '104857600', atLeast(1), RO,
+    'The largest request a Kafka listener reads; a larger frame closes the connection.'),
   // importance not confirmed in the docs: Kafka defines this one with defineInternal (MEDIUM in
   // ReplicationConfigs.CONFIG_DEF), so the generated broker table does not list it.
   broker('unclean.leader.election.interval.ms', MEDIUM, 'long', '300000', atLeast(1), RO,

@@ -128,6 +128,14 @@ export const BROKER_EFFECTS: Readonly<Record<string, ConfigEffect>> = {
     availability: 'Moving leadership back to preferred replicas briefly sends the moved partitions\' clients to retry against the new leader (NOT_LEADER_OR_FOLLOWER).',
     performance: 'Keeps leaders, and so client load, spread across brokers as the assignment intends.',
   },
+  'max.connections': {
+    availability: 'A client that finds every connection slot of a broker taken is disconnected at once and retries, so a connection leak elsewhere can lock out healthy clients.',
+    performance: 'Caps the memory and file handles a crowd of clients can take on one broker.',
+  },
+  'socket.request.max.bytes': {
+    availability: 'A produce request larger than this closes the client\'s connection, so it must stay above the largest batch producers send (max.message.bytes and the producer\'s max.request.size).',
+    performance: 'Bounds the memory one request can make a broker buffer before it is read.',
+  },
   'broker.heartbeat.interval.ms': {
     availability: 'It must stay well below broker.session.timeout.ms, or a few delayed heartbeats get a healthy broker fenced and its leaderships moved.',
   },

@@ -10,20 +10,15 @@
  * broker accepts bytes and never answers; the client's own request timeout ends it).
  */
 import type { BrokerAnswer, Engine } from '../../core/engine.js';
-import { CloseConnection } from '../dispatcher.js';
 
-export interface ListenerAddress {
-  host: string;
-  port: number;
-}
+export type { ListenerAddress } from '../../core/engine.js';
+import { CloseConnection } from '../dispatcher.js';
 
 export interface BrokerGateway {
   readonly brokerId: number;
   readonly engine: Engine;
   /** The cluster id Metadata reports (the one `cluster.describe` shows). */
   readonly clusterId: string;
-  /** Where each broker's listener is, by broker id (Metadata advertises exactly these). */
-  listeners(): ReadonlyMap<number, ListenerAddress>;
   /** Start an engine call and resolve with its answer. */
   call<T>(start: (done: (value: T) => void) => void): Promise<T>;
 }

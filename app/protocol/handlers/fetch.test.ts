@@ -59,7 +59,8 @@ describe('Fetch (key 1) as a consumer', () => {
     await produce(w, ['a']);
     const start = w.sim.now;
     const empty = await w.respond(1, ApiKey.Fetch, 11, fetchBody([{ fetchOffset: 1n }], { maxWaitMs: 700 }));
-    expect(empty.responses[0]!.partitions[0]!.records).toBeNull();
+    // An empty record set, never null: librdkafka refuses a null one.
+    expect(empty.responses[0]!.partitions[0]!.records).toEqual(new Uint8Array(0));
     expect(w.sim.now - start).toBeGreaterThanOrEqual(700);
     // 1 record is readable, but the consumer asked for a megabyte: it waits the whole max.wait.ms.
     const before = w.sim.now;

@@ -26,9 +26,14 @@ import { ADVERTISED_VERSIONS } from './api-versions.js';
 import { answered, type BrokerGateway } from './broker-gateway.js';
 import { toOffset } from './offsets.js';
 
-/** The Records field: the batches' bytes, one after another (null when there are none). */
-export function recordsField(batches: readonly RecordBatch[]): Uint8Array | null {
-  if (batches.length === 0) return null;
+const NO_RECORDS = new Uint8Array(0);
+
+/**
+ * The Records field: the batches' bytes, one after another. Empty (never null) when there are
+ * none, as Kafka sends it: librdkafka refuses a null record set ("invalid MessageSetSize -1").
+ */
+export function recordsField(batches: readonly RecordBatch[]): Uint8Array {
+  if (batches.length === 0) return NO_RECORDS;
   const parts = batches.map((b) => {
     const whole = wholeBatchFrom(b);
     return whole.encoded ?? encodeRecordBatch(whole, producerOption(whole));
@@ -63,7 +68,7 @@ function everyPartition(request: FetchRequest, code: number) {
     sessionId: 0,
     responses: request.topics.map((t) => ({
       topic: t.topic,
-      partitions: t.partitions.map((p) => ({ partitionIndex: p.partition, errorCode: code, highWatermark: -1n, lastStableOffset: -1n, logStartOffset: -1n, abortedTransactions: null, preferredReadReplica: -1, records: null })),
+      partitions: t.partitions.map((p) => ({ partitionIndex: p.partition, errorCode: code, highWatermark: -1n, lastStableOffset: -1n, logStartOffset: -1n, abortedTransactions: null, preferredReadReplica: -1, records: NO_RECORDS })),
     })),
   };
 }

@@ -10,8 +10,8 @@
  *                       error_code index leader leader_epoch(v7+) replicas isr offline(v5+)]]
  *                       authorized_operations(v8+)
  *
- * Rules: a broker is listed only when live and its listener is known (what Metadata advertises is
- * exactly what `cluster.describe` reports as listeners); a leaderless partition has leader -1 and
+ * Rules: a broker is listed only when live and its listener is known (the engine's listener
+ * addresses: what Metadata advertises is exactly what `cluster.describe` reports); a leaderless partition has leader -1 and
  * LEADER_NOT_AVAILABLE; topics are never created on the fly (auto-creation is off: a missing topic
  * is UNKNOWN_TOPIC_OR_PARTITION); below v5, where offline replicas cannot be listed, replicas and
  * ISR keep only live brokers and the partition says REPLICA_NOT_AVAILABLE (Kafka's
@@ -66,7 +66,7 @@ export function metadataHandler(gateway: BrokerGateway): ApiHandler<typeof ApiKe
         gateway.engine.metadataRequest(gateway.brokerId, { type: 'metadata', topics: topicsAsked(request, ctx.apiVersion) }, done),
       );
       const m = await answered(answer);
-      const listeners = gateway.listeners();
+      const listeners = gateway.engine.listenerAddresses();
       const brokers = m.brokers.flatMap((b) => {
         const at = listeners.get(b.id);
         return at ? [{ nodeId: b.id, host: at.host, port: at.port, rack: b.rack }] : [];

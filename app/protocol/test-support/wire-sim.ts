@@ -8,7 +8,7 @@ import type { LogRecord } from '../../core/log/records.js';
 import { Simulation, type SimOptions } from '../../sim/simulation.js';
 import type { Dispatcher, DispatchOutcome } from '../dispatcher.js';
 import { type ApiKeyNumber, type ApiMessages, type RequestHeader } from '../generated/index.js';
-import type { BrokerGateway, ListenerAddress } from '../handlers/broker-gateway.js';
+import type { BrokerGateway } from '../handlers/broker-gateway.js';
 import { createBrokerDispatcher } from '../handlers/index.js';
 import { createCompressionCodecs } from '../records/compression.js';
 import { createProducedBatchValidator } from '../records/produced-batch-validator.js';
@@ -40,10 +40,7 @@ export class WireSim {
 
   constructor(options: SimOptions = {}) {
     this.sim = new Simulation({ producedBatches: createProducedBatchValidator(codecs), ...options });
-  }
-
-  listeners(): Map<number, ListenerAddress> {
-    return new Map(this.sim.engine.members().map((b) => [b.id, { host: '127.0.0.1', port: 19_090 + b.id }]));
+    for (const b of this.sim.engine.members()) this.sim.engine.setListenerAddress(b.id, { host: '127.0.0.1', port: 19_090 + b.id });
   }
 
   gateway(brokerId: number): BrokerGateway {
@@ -51,7 +48,6 @@ export class WireSim {
       brokerId,
       engine: this.sim.engine,
       clusterId: CLUSTER_ID,
-      listeners: () => this.listeners(),
       call: <T>(start: (done: (value: T) => void) => void) => new Promise<T>((resolve) => start(resolve)),
     };
   }

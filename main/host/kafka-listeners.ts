@@ -1,0 +1,201 @@
+/**
+ * The cluster's Kafka listeners, where the engine runs: one TCP server per broker on 127.0.0.1,
+ * each serving that broker's request handlers (app/protocol/handlers) over the engine's door.
+ *
+ * Ports: `port` N > 0 puts broker k on N + k - 1 (a taken port is an error, as for Kafka);
+ * 0 takes free ports; 'default' reuses the ports the cluster kept from its last run, else tries
+ * 9092, 9093, … (so `bootstrap.servers=localhost:9092` just works), and falls back to a free port
+ * for any that is taken, saying so on one line. The chosen addresses are recorded in the engine
+ * (kept with the cluster), which is where Metadata and `cluster.describe` read them.
+ *
+ * Lifecycle follows the broker's process, as clients of a real cluster see it: while it runs
+ * (starting, fenced, controlled shutdown included) it listens; stopped, killed, powered off or
+ * halted by a storage failure it refuses connections (its open sockets are reset); isolated it
+ * keeps accepting and never answers (its requests are lost on the engine's network); started
+ * again it listens on the same port. `max.connections` and `socket.request.max.bytes` bound it.
+ *
+ * Engine calls from socket callbacks run inside a storage batch after the real-time clock has
+ * caught up, and wake the clock afterwards so the work they scheduled runs on time.
+ */
+import type { EngineEvent } from '../../app/api/events.js';
+import type { Engine, ListenerAddress } from '../../app/core/engine.js';
+import type { Dispatcher } from '../../app/protocol/dispatcher.js';
+import { type BrokerGateway, createBrokerDispatcher } from '../../app/protocol/handlers/index.js';
+import { KafkaListener, LOOPBACK } from './kafka-listener.js';
+
+/** What a host gives the listeners to run engine calls on its clock. */
+export interface EngineClock {
+  /** Bring the engine up to real time (runs what is due). */
+  sync(): void;
+  /** Re-arm the clock for work scheduled outside a step. */
+  wake(): void;
+  /** Run engine work as one step (one storage transaction). */
+  step(fn: () => void): void;
+}
+
+export type KafkaPortChoice = number | 'default';
+
+export interface KafkaListenersOptions {
+  engine: Engine;
+  clock: EngineClock;
+  clusterId: string;
+  port: KafkaPortChoice;
+  /** One-line notices (a fallback to free ports). */
+  notice?: (line: string) => void;
+  /** Handler failures (our bugs; the client got UNKNOWN_SERVER_ERROR). */
+  onHandlerError?: (apiKey: number, error: unknown) => void;
+}
+
+/** The port tried first for broker 1 when no port is given. */
+export const DEFAULT_KAFKA_PORT = 9092;
+
+const DOWN_STATES = new Set(['stopped', 'killed', 'power-lost', 'storage-failed']);
+
+interface BrokerSlot {
+  dispatcher: Dispatcher;
+  listener: KafkaListener | null;
+  /** The port this broker listens on (0 until first bound). */
+  port: number;
+  /** Serialises binding and closing. */
+  queue: Promise<void>;
+}
+
+export class KafkaListeners {
+  private readonly slots = new Map<number, BrokerSlot>();
+  private unsubscribe: (() => void) | null = null;
+  private closed = false;
+
+  private constructor(private readonly options: KafkaListenersOptions) {}
+
+  /** Bind every member broker's listener; resolves once each running broker listens. */
+  static async start(options: KafkaListenersOptions): Promise<KafkaListeners> {
+    const listeners = new KafkaListeners(options);
+    try {
+      await listeners.bindAll();
+    } catch (e) {
+      await listeners.close();
+      throw e;
+    }
+    listeners.unsubscribe = options.engine.subscribe((e) => listeners.onEvent(e));
+    return listeners;
+  }
+
+  /** `127.0.0.1:P1,127.0.0.1:P2,…` in broker id order. */
+  bootstrapServers(): string {
+    return [...this.options.engine.listenerAddresses()].sort(([a], [b]) => a - b).map(([, at]) => `${at.host}:${at.port}`).join(',');
+  }
+
+  /** The listener of one broker while it listens (tests). */
+  listenerOf(brokerId: number): KafkaListener | null {
+    return this.slots.get(brokerId)?.listener ?? null;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.unsubscribe?.();
+    await Promise.all([...this.slots.values()].map((s) => (s.queue = s.queue.then(() => this.stopListening(s)))));
+  }
+
+  private async bindAll(): Promise<void> {
+    const { engine, port } = this.options;
+    const ids = engine.members().map((b) => b.id);
+    const saved = engine.listenerAddresses();
+    const fellBack: number[] = [];
+    for (const id of ids) {
+      const slot = this.slot(id);
+      const wanted = port === 'default' ? (saved.get(id)?.port ?? DEFAULT_KAFKA_PORT + id - 1) : port === 0 ? 0 : port + id - 1;
+      let listener: KafkaListener;
+      try {
+        listener = await this.listen(slot, wanted);
+      } catch (e) {
+        if (port !== 'default') throw new Error(`broker ${id} cannot listen on 127.0.0.1:${wanted}: ${(e as Error).message}`);
+        listener = await this.listen(slot, 0);
+        fellBack.push(wanted);
+      }
+      slot.port = listener.port;
+      engine.setListenerAddress(id, { host: LOOPBACK, port: listener.port });
+      if (DOWN_STATES.has(engine.brokerState(id))) await this.stopListening(slot);
+    }
+    if (fellBack.length > 0) {
+      this.options.notice?.(`Kafka listeners: port ${fellBack.join(', ')} taken; brokers listen on ${this.bootstrapServers()} instead`);
+    }
+  }
+
+  private slot(id: number): BrokerSlot {
+    let slot = this.slots.get(id);
+    if (!slot) {
+      slot = { dispatcher: createBrokerDispatcher(this.gateway(id), this.options.onHandlerError ? { onHandlerError: this.options.onHandlerError } : {}), listener: null, port: 0, queue: Promise.resolve() };
+      this.slots.set(id, slot);
+    }
+    return slot;
+  }
+
+  private gateway(brokerId: number): BrokerGateway {
+    const { engine, clock, clusterId } = this.options;
+    return {
+      brokerId,
+      engine,
+      clusterId,
+      call<T>(start: (done: (value: T) => void) => void): Promise<T> {
+        return new Promise<T>((resolve) => {
+          clock.sync();
+          clock.step(() => start(resolve));
+          clock.wake();
+        });
+      },
+    };
+  }
+
+  private async listen(slot: BrokerSlot, port: number): Promise<KafkaListener> {
+    const cfg = this.options.engine.clusterConfig();
+    const listener = await KafkaListener.listen({ dispatcher: slot.dispatcher, port, maxConnections: cfg.maxConnections, maxFrameBytes: cfg.socketRequestMaxBytes });
+    slot.listener = listener;
+    return listener;
+  }
+
+  private async stopListening(slot: BrokerSlot): Promise<void> {
+    const listener = slot.listener;
+    slot.listener = null;
+    await listener?.close();
+  }
+
+  private onEvent(e: EngineEvent): void {
+    if (this.closed) return;
+    if (e.type === 'broker.stateChanged') this.reconcile();
+    else if (e.type === 'config.changed' && e.name === 'max.connections') {
+      const max = this.options.engine.clusterConfig().maxConnections;
+      for (const s of this.slots.values()) s.listener?.setMaxConnections(max);
+    }
+  }
+
+  /** Make every broker's listener match its process: listening while it runs, closed while it is down. */
+  private reconcile(): void {
+    const { engine } = this.options;
+    const members = new Set(engine.members().map((b) => b.id));
+    for (const id of members) {
+      const slot = this.slot(id);
+      const down = DOWN_STATES.has(engine.brokerState(id));
+      slot.queue = slot.queue.then(async () => {
+        if (this.closed) return;
+        if (down && slot.listener) return this.stopListening(slot);
+        if (down || slot.listener || DOWN_STATES.has(engine.brokerState(id))) return;
+        const base = this.options.port;
+        const wanted = slot.port || (typeof base === 'number' && base > 0 ? base + id - 1 : 0);
+        try {
+          const listener = await this.listen(slot, wanted);
+          slot.port = listener.port;
+          engine.setListenerAddress(id, { host: LOOPBACK, port: listener.port });
+        } catch (e) {
+          this.options.notice?.(`Kafka listener of broker ${id} cannot listen on 127.0.0.1:${wanted}: ${(e as Error).message}`);
+        }
+      });
+    }
+    for (const [id, slot] of this.slots) {
+      if (members.has(id)) continue;
+      this.slots.delete(id);
+      slot.queue = slot.queue.then(() => this.stopListening(slot));
+    }
+  }
+}
+
+export type { ListenerAddress };
