@@ -342,6 +342,10 @@ export class Engine {
   isolateBroker(id: number): void {
     this.faults.isolateBroker(id);
   }
+  /** Every network link of the broker is cut (`isolateBroker`). */
+  isBrokerIsolated(id: number): boolean {
+    return this.ctx.network.isIsolated(id);
+  }
   healBroker(id: number): void {
     this.faults.healBroker(id);
   }

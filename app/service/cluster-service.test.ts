@@ -212,6 +212,17 @@ describe('the cluster service', () => {
     expect(events.filter((e) => e.type === 'config.changed')).toHaveLength(1);
   });
 
+  it('reports no Kafka listeners where no host serves them, and the bootstrap servers once a host recorded them', async () => {
+    const { svc } = await withTopic();
+    const none = ok(await svc.call('cluster.describe', {}));
+    expect(none.bootstrapServers).toBe('');
+    expect(none.brokers.map((b) => b.listener)).toEqual([null, null, null]);
+    for (const id of [1, 2, 3]) svc.sim.engine.setListenerAddress(id, { host: '127.0.0.1', port: 29_090 + id });
+    const served = ok(await svc.call('cluster.describe', {}));
+    expect(served.bootstrapServers).toBe('127.0.0.1:29091,127.0.0.1:29092,127.0.0.1:29093');
+    expect(ok(await svc.call('brokers.list', {}))[1]!.listener).toEqual({ host: '127.0.0.1', port: 29_092 });
+  });
+
   it('counts under-replicated and under-min-ISR partitions once a killed broker is fenced', async () => {
     const { svc } = await withTopic('orders', 3, { 'min.insync.replicas': '2' });
     const healthy = ok(await svc.call('cluster.describe', {}));

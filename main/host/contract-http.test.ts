@@ -28,7 +28,7 @@ const called = new Set<string>();
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rs-contract-http-'));
-  cluster = openCluster({ dataDir: dir, brokers: 3, logger: quiet });
+  cluster = openCluster({ dataDir: dir, brokers: 3, logger: quiet, kafkaPort: 0 });
   token = loadOrCreateToken(dir);
   expect(await cluster.ready(15_000)).toBe(true);
   host = await startHttpHost({ service: cluster.service, port: 0, host: '127.0.0.1', token, logger: quiet });
@@ -119,6 +119,11 @@ describe('every contract method over HTTP on a real data directory', () => {
     expect([1, 2, 3]).toContain(c.controllerId);
     expect(c.brokers.filter((b) => b.isController).map((b) => b.id)).toEqual([c.controllerId]);
     expect(c).toMatchObject({ topicCount: 0, partitionCount: 0, offlinePartitions: 0 });
+    // Kafka clients: every broker's listener on 127.0.0.1, and the bootstrap string made of them.
+    const listeners = c.brokers.map((b) => b.listener);
+    expect(listeners.every((l) => l !== null && l.host === '127.0.0.1' && l.port > 0)).toBe(true);
+    expect(new Set(listeners.map((l) => l!.port)).size).toBe(3);
+    expect(c.bootstrapServers).toBe(listeners.map((l) => `127.0.0.1:${l!.port}`).join(','));
     const brokers = await ok('brokers.list', {});
     expect(brokers.map((b) => [b.id, b.state, b.isolated, b.fetcherStalled])).toEqual([
       [1, 'running', false, false],

@@ -17,7 +17,7 @@ import type { Dispatcher } from '../../app/protocol/dispatcher.js';
 import { DEFAULT_SOCKET_REQUEST_MAX_BYTES, KafkaConnection } from '../../app/protocol/framing/connection.js';
 
 export interface KafkaListenerOptions {
-  dispatcher: Dispatcher;
+  dispatcher: Pick<Dispatcher, 'dispatch'>;
   /** 0 takes a free port. */
   port: number;
   /** max.connections for this listener (default 1000). */

@@ -2,10 +2,10 @@
  * The cluster's Kafka listeners, where the engine runs: one TCP server per broker on 127.0.0.1,
  * each serving that broker's request handlers (app/protocol/handlers) over the engine's door.
  *
- * Ports: `port` N > 0 puts broker k on N + k - 1 (a taken port is an error, as for Kafka);
- * 0 takes free ports; 'default' reuses the ports the cluster kept from its last run, else tries
- * 9092, 9093, … (so `bootstrap.servers=localhost:9092` just works), and falls back to a free port
- * for any that is taken, saying so on one line. The chosen addresses are recorded in the engine
+ * Ports: `port` N > 0 puts broker k on N + k - 1; 0 takes free ports; 'default' reuses the ports
+ * the cluster kept from its last run, else tries 9092, 9093, … (so `bootstrap.servers=localhost:9092`
+ * just works). A port that is taken falls back to a free one, said on one line, so the cluster is
+ * always reachable at the bootstrap servers `cluster.describe` reports. The chosen addresses are recorded in the engine
  * (kept with the cluster), which is where Metadata and `cluster.describe` read them.
  *
  * Lifecycle follows the broker's process, as clients of a real cluster see it: while it runs
@@ -51,8 +51,11 @@ export const DEFAULT_KAFKA_PORT = 9092;
 
 const DOWN_STATES = new Set(['stopped', 'killed', 'power-lost', 'storage-failed']);
 
+/** What an isolated broker answers: nothing, ever (its client times out and reconnects). */
+const SILENT = new Promise<never>(() => {});
+
 interface BrokerSlot {
-  dispatcher: Dispatcher;
+  dispatcher: Pick<Dispatcher, 'dispatch'>;
   listener: KafkaListener | null;
   /** The port this broker listens on (0 until first bound). */
   port: number;
@@ -107,8 +110,7 @@ export class KafkaListeners {
       let listener: KafkaListener;
       try {
         listener = await this.listen(slot, wanted);
-      } catch (e) {
-        if (port !== 'default') throw new Error(`broker ${id} cannot listen on 127.0.0.1:${wanted}: ${(e as Error).message}`);
+      } catch {
         listener = await this.listen(slot, 0);
         fellBack.push(wanted);
       }
@@ -124,7 +126,11 @@ export class KafkaListeners {
   private slot(id: number): BrokerSlot {
     let slot = this.slots.get(id);
     if (!slot) {
-      slot = { dispatcher: createBrokerDispatcher(this.gateway(id), this.options.onHandlerError ? { onHandlerError: this.options.onHandlerError } : {}), listener: null, port: 0, queue: Promise.resolve() };
+      const dispatcher = createBrokerDispatcher(this.gateway(id), this.options.onHandlerError ? { onHandlerError: this.options.onHandlerError } : {});
+      const { engine } = this.options;
+      // Isolated, every request is lost on the way, ApiVersions too (it never reaches the engine).
+      const silentWhenIsolated = { dispatch: (frame: Uint8Array) => (engine.isBrokerIsolated(id) ? SILENT : dispatcher.dispatch(frame)) };
+      slot = { dispatcher: silentWhenIsolated, listener: null, port: 0, queue: Promise.resolve() };
       this.slots.set(id, slot);
     }
     return slot;

@@ -48,7 +48,7 @@ export class KafkaConnection {
   private readonly maxQueuedBytes: number;
 
   constructor(
-    private readonly dispatcher: Dispatcher,
+    private readonly dispatcher: Pick<Dispatcher, 'dispatch'>,
     private readonly sink: ConnectionSink,
     limits: ConnectionLimits = { maxFrameBytes: DEFAULT_SOCKET_REQUEST_MAX_BYTES },
   ) {
