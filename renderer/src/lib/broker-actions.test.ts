@@ -13,6 +13,7 @@ const broker = (over: Partial<BrokerView>): BrokerView => ({
   isController: false,
   brokerEpoch: 7,
   logBytes: 0,
+  listener: null,
   ...over,
 });
 
