@@ -62,6 +62,8 @@ export type DispatchOutcome =
 export interface DispatcherOptions {
   /** Told about handler failures (our bugs); the client gets UNKNOWN_SERVER_ERROR. */
   onHandlerError?: (apiKey: number, error: unknown) => void;
+  /** Told about every request whose header decoded (which client sent which API version). */
+  onRequest?: (header: RequestHeader) => void;
 }
 
 const API_VERSIONS = 18;
@@ -117,6 +119,7 @@ export class Dispatcher {
     } catch (e) {
       return close(`malformed ${def.name} v${apiVersion} request: ${(e as Error).message}`);
     }
+    this.options.onRequest?.(header);
     const ctx: RequestContext = { header, apiVersion };
     const respond = (body: unknown): DispatchOutcome => ({ kind: 'respond', parts: encodeResponse(def, apiVersion, correlationId, body) });
     const failWith = (code: number): DispatchOutcome => {

@@ -20,6 +20,7 @@
 import type { EngineEvent } from '../../app/api/events.js';
 import type { Engine, ListenerAddress } from '../../app/core/engine.js';
 import type { Dispatcher } from '../../app/protocol/dispatcher.js';
+import type { RequestHeader } from '../../app/protocol/generated/index.js';
 import { type BrokerGateway, createBrokerDispatcher } from '../../app/protocol/handlers/index.js';
 import { KafkaListener, LOOPBACK } from './kafka-listener.js';
 
@@ -44,6 +45,8 @@ export interface KafkaListenersOptions {
   notice?: (line: string) => void;
   /** Handler failures (our bugs; the client got UNKNOWN_SERVER_ERROR). */
   onHandlerError?: (apiKey: number, error: unknown) => void;
+  /** Every request a broker decoded: which client sent which API in which version. */
+  onRequest?: (brokerId: number, request: { apiKey: number; apiVersion: number; clientId: string | null }) => void;
 }
 
 /** The port tried first for broker 1 when no port is given. */
@@ -126,7 +129,11 @@ export class KafkaListeners {
   private slot(id: number): BrokerSlot {
     let slot = this.slots.get(id);
     if (!slot) {
-      const dispatcher = createBrokerDispatcher(this.gateway(id), this.options.onHandlerError ? { onHandlerError: this.options.onHandlerError } : {});
+      const { onHandlerError, onRequest } = this.options;
+      const dispatcher = createBrokerDispatcher(this.gateway(id), {
+        ...(onHandlerError ? { onHandlerError } : {}),
+        ...(onRequest ? { onRequest: (h: RequestHeader) => onRequest(id, { apiKey: h.requestApiKey, apiVersion: h.requestApiVersion, clientId: h.clientId }) } : {}),
+      });
       const { engine } = this.options;
       // Isolated, every request is lost on the way, ApiVersions too (it never reaches the engine).
       const silentWhenIsolated = { dispatch: (frame: Uint8Array) => (engine.isBrokerIsolated(id) ? SILENT : dispatcher.dispatch(frame)) };

@@ -11,6 +11,7 @@
  * virtual clock by hand (bounded), then the driver stops and the storage closes.
  */
 import { randomInt } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import { createEngine, Engine } from '../../app/core/engine.js';
 import { ManualScheduler } from '../../app/core/time.js';
 import { resolveRacks } from '../../app/core/profiles/settings.js';
@@ -22,7 +23,7 @@ import { SqliteStorage } from '../../app/storage/sqlite-storage.js';
 import { groupRecordCodec } from '../../app/protocol/group-records.js';
 import { CompressionError, createCompressionCodecs, type CompressionCodecs, type ZstdCompress } from '../../app/protocol/records/compression.js';
 import { createProducedBatchValidator } from '../../app/protocol/records/produced-batch-validator.js';
-import { KafkaListeners, type KafkaPortChoice } from './kafka-listeners.js';
+import { KafkaListeners, type KafkaListenersOptions, type KafkaPortChoice } from './kafka-listeners.js';
 import { loadZstdCompressor } from './zstd-compressor.js';
 
 /**
@@ -156,6 +157,7 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
             clock: { sync: () => driver.sync(), wake: () => driver.wake(), step: (fn) => storage.batch(fn) },
             notice: (line) => process.stderr.write(`replica-studio: ${line}\n`),
             onHandlerError: (apiKey, e) => logger.error(`A Kafka request handler failed (API key ${apiKey})`, e),
+            ...requestTrace(),
           }).then((k) => {
             if (closed) void k.close();
             else kafka = k;
@@ -238,4 +240,16 @@ function hostCodecs(): CompressionCodecs {
     if (!zstd) throw new CompressionError('the zstd compressor is still loading');
     return zstd(data);
   });
+}
+
+/**
+ * REPLICA_STUDIO_KAFKA_TRACE=FILE: every Kafka request the listeners decode is appended to FILE
+ * as `broker apiKey apiVersion clientId`, one line each (which versions real clients send; the
+ * black-box tests read it).
+ */
+function requestTrace(): Pick<KafkaListenersOptions, 'onRequest'> {
+  const file = process.env['REPLICA_STUDIO_KAFKA_TRACE'];
+  if (!file) return {};
+  const out = createWriteStream(file, { flags: 'a' });
+  return { onRequest: (brokerId, r) => void out.write(`${brokerId} ${r.apiKey} ${r.apiVersion} ${r.clientId ?? '-'}\n`) };
 }
