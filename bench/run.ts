@@ -12,6 +12,11 @@
  * latency figures with fixed limits, judged the same way: `ui.topics.first-render` (navigation →
  * first rows, limit 2,000 ms) and `ui.topics.scroll-frame-p95` (limit 50 ms).
  *
+ * `wire.produce.rf3.acks-all.100B.records` (see wire-produce.ts) is produce through the Kafka
+ * listener of an engine in a child process, 100 B records, as a ratio to the engine's in-process
+ * produce of 100 B records measured just before (goal ≥ 0.5); its produce latencies and a
+ * consumer's catch-up rate are reported beside it.
+ *
  * Benchmarks are never test assertions: a figure below its goal is reported, not thrown. The
  * whole run stays under BUDGET_MS of wall time and removes its temp dirs.
  */
@@ -31,6 +36,7 @@ import {
   type WindowOptions,
 } from './produce-throughput.js';
 import { PROBE_EVERY_MS, PRODUCERS, RECORDS, VALUE_BYTES, measureDescribeUnderLoad } from './describe-under-load.js';
+import { measureWireProduce } from './wire-produce.js';
 import { LOADS, PARTITIONS_PER_TOPIC, REPLICATION_FACTOR as UI_RF, SCROLL_MS, SCROLL_STEP_PX, TOPICS, measureUiTopics } from './ui-topics.js';
 import { BROKERS as SCALE_BROKERS, formatTable, runLadder, type RungResult } from './scale.js';
 import { PLAN_BROKERS, PLAN_PARTITIONS, measureBalancePlan } from './balance-plan.js';
@@ -66,7 +72,9 @@ const UI_TOPICS_BUDGET_MS = 150_000;
 const UI_TOPICS_MIN_MS = 60_000;
 const UI_FIRST_RENDER_LIMIT_MS = 2_000;
 const UI_FRAME_P95_LIMIT_MS = 50;
-const BUDGET_MS = 60_000 + UI_TOPICS_BUDGET_MS;
+/** The wire produce phase: an engine process to start, warm-up, window, catch-up. */
+const WIRE_BUDGET_MS = 30_000;
+const BUDGET_MS = 60_000 + WIRE_BUDGET_MS + UI_TOPICS_BUDGET_MS;
 const GOAL = 0.5;
 const WINDOW: WindowOptions = { warmupMs: 1_000, windowMs: 3_000 };
 const SIZES = [
@@ -204,6 +212,7 @@ async function main(): Promise<void> {
       `${MAX_IN_FLIGHT} requests in flight, WAL + synchronous=NORMAL; ${WINDOW.warmupMs} ms warm-up, ${WINDOW.windowMs} ms window each for engine and raw limit, in alternating slices; MB = 10^6 value bytes`,
   );
   const figures: Figure[] = [];
+  let inProcess100B = 0;
   for (const size of SIZES) {
     // Engine and raw limit each take warm-up + window (plus set-up): stop rather than overrun.
     if (budgetLeft() < 2.5 * (WINDOW.warmupMs + WINDOW.windowMs)) {
@@ -224,9 +233,32 @@ async function main(): Promise<void> {
       console.warn(`        warning: the engine's grouping moved from its warm-up (${rawBatchesPerTransaction.toFixed(2)}) to the window (${engine.batchesPerTransaction.toFixed(2)})`);
     }
     if (engine.errors > 0) console.warn(`        warning: ${engine.errors} produce requests failed`);
+    if (size.bytes === 100) inProcess100B = engine.recordsPerSec;
     const base = `produce.rf3.acks-all.isr2.${size.label}`;
     figures.push(figure(`${base}.records`, engine.recordsPerSec, 'records/s', raw.recordsPerSec));
     figures.push(figure(`${base}.throughput`, engine.mbPerSec, 'MB/s', raw.mbPerSec));
+  }
+  // Produce through the Kafka listener, against the in-process figure of the same run.
+  if (inProcess100B <= 0 || budgetLeft() < WIRE_BUDGET_MS + UI_TOPICS_MIN_MS) {
+    console.warn(`skipping wire.produce: ${inProcess100B <= 0 ? 'no in-process 100B figure to compare with' : 'not enough of the budget left'}`);
+  } else {
+    console.log(
+      `wire produce: engine in a child process with Kafka listeners, RF=${REPLICATION_FACTOR}, acks=all, min.insync.replicas=${MIN_INSYNC_REPLICAS}, 1 partition; ` +
+        `our load generator: ${MAX_IN_FLIGHT} connections to the leader, one Produce v7 of ${RECORDS_PER_REQUEST} × 100 B records outstanding on each; then one consumer catches up with Fetch v11`,
+    );
+    try {
+      const w = await measureWireProduce(100, WINDOW);
+      console.log(
+        `  wire: ${fmt(Math.round(w.recordsPerSec))} records/s (${w.requests} requests acked, ${w.errors} errors), latency p50 ${w.p50Ms.toFixed(1)} ms, p99 ${w.p99Ms.toFixed(1)} ms; ` +
+          `in-process ${fmt(Math.round(inProcess100B))} records/s; consumer catch-up ${fmt(Math.round(w.catchUpRecordsPerSec))} records/s over ${fmt(w.catchUpRecords)} records`,
+      );
+      figures.push({
+        ...figure('wire.produce.rf3.acks-all.100B.records', w.recordsPerSec, 'records/s', inProcess100B),
+        context: { p50Ms: round(w.p50Ms), p99Ms: round(w.p99Ms), errors: w.errors, catchUpRecordsPerSec: Math.round(w.catchUpRecordsPerSec) },
+      });
+    } catch (e) {
+      console.warn(`wire.produce failed, no figure: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
   // The host under load: HTTP in this process, the engine in a child (as `npm run serve`).
   if (budgetLeft() < 5 * DESCRIBE_WINDOW_MS) {

@@ -1,0 +1,182 @@
+/**
+ * Produce through the Kafka listener, as a client outside the engine's process sees it.
+ *
+ * The cluster runs as `npm run serve` runs it: the engine in a child process
+ * (`startRemoteService`) on a temp data dir, with its Kafka listeners on free ports; one
+ * partition, RF=3, min.insync.replicas=2, like the in-process produce figure it is compared to.
+ * The load generator is ours, in this process: MAX_IN_FLIGHT connections to the partition's
+ * leader (5, as Kafka's max.in.flight.requests.per.connection), each with one Produce v7 request
+ * (the version librdkafka and kafkajs send) outstanding at a time — a Kafka broker handles one
+ * request per connection at a time, so this is what 5 in flight can be — of RECORDS_PER_REQUEST
+ * records of `valueBytes` each in one uncompressed batch, acks=all. The batch is encoded once and
+ * sent again and again (the broker assigns offsets; the client's record building is not what is
+ * measured). Latency = request written → its response read.
+ *
+ * Catch-up: after the window, one consumer fetches (Fetch v11, max.bytes 50 MB per request)
+ * from offset 0 until it has every acknowledged record: records/s over that time.
+ */
+import { type Socket, connect } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { randomBytes } from 'node:crypto';
+import type { ClusterView } from '../app/api/views.js';
+import { ApiKey, apiDefinition, readFetchResponse, readProduceResponse, readResponseHeader, requestHeaderVersion, writeRequestHeader } from '../app/protocol/generated/index.js';
+import { encodeRecordBatch, decodeRecordBatches } from '../app/protocol/records/record-batch.js';
+import { Reader, Writer } from '../app/protocol/runtime/index.js';
+import { startRemoteService } from '../main/host/remote-service.js';
+import { MAX_IN_FLIGHT, MIN_INSYNC_REPLICAS, RECORDS_PER_REQUEST, REPLICATION_FACTOR, makeTempDir, removeTempDir, type WindowOptions } from './produce-throughput.js';
+
+const TOPIC = 'wire';
+const PRODUCE_VERSION = 7;
+const FETCH_VERSION = 11;
+
+export interface WireProduce {
+  recordsPerSec: number;
+  requests: number;
+  errors: number;
+  p50Ms: number;
+  p99Ms: number;
+  catchUpRecordsPerSec: number;
+  catchUpRecords: number;
+}
+
+function frame(apiKey: number, version: number, body: unknown, correlationId: number): Buffer {
+  const def = apiDefinition(apiKey)!;
+  const w = new Writer();
+  const setSize = w.reserveInt32();
+  writeRequestHeader(w, requestHeaderVersion(def, version), { requestApiKey: apiKey, requestApiVersion: version, correlationId, clientId: 'wire-bench' });
+  def.writeRequest(w, version, body as never);
+  setSize(w.length - 4);
+  return Buffer.from(w.toBytes());
+}
+
+/** A socket that hands whole response frames to `onFrame`. */
+function frames(socket: Socket, onFrame: (frame: Buffer) => void): void {
+  let buffered: Buffer = Buffer.alloc(0);
+  socket.on('data', (chunk: Buffer) => {
+    buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
+    while (buffered.length >= 4 && buffered.length >= 4 + buffered.readInt32BE(0)) {
+      const size = buffered.readInt32BE(0);
+      onFrame(buffered.subarray(0, 4 + size));
+      buffered = buffered.subarray(4 + size);
+    }
+  });
+}
+
+const open = (port: number): Promise<Socket> =>
+  new Promise((resolve, reject) => {
+    const s = connect({ port, host: '127.0.0.1', noDelay: true });
+    s.once('connect', () => resolve(s));
+    s.once('error', reject);
+  });
+
+function percentile(sorted: number[], p: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+export async function measureWireProduce(valueBytes: number, window: WindowOptions): Promise<WireProduce> {
+  const dataDir = makeTempDir('replica-bench-wire-');
+  const engine = await startRemoteService({ dataDir, seed: 1, brokers: 3, kafkaPort: 0, logger: { error: () => {} } });
+  try {
+    if (!(await engine.ready())) throw new Error('the brokers did not start');
+    const created = await engine.call('topics.create', { name: TOPIC, partitions: 1, replicationFactor: REPLICATION_FACTOR, configs: { 'min.insync.replicas': String(MIN_INSYNC_REPLICAS) } });
+    if (!created.ok) throw new Error(created.error.message);
+    const view = (await engine.call('cluster.describe', {})) as { ok: true; value: ClusterView };
+    const leader = created.value.partitions[0]!.leader;
+    const port = view.value.brokers.find((b) => b.id === leader)!.listener!.port;
+
+    const value = new Uint8Array(randomBytes(valueBytes));
+    const records = Array.from({ length: RECORDS_PER_REQUEST }, () => ({ key: null, value, headers: [], timestamp: Date.now() }));
+    const batch = encodeRecordBatch({ baseOffset: 0, lastOffset: RECORDS_PER_REQUEST - 1, leaderEpoch: -1, appendTimeMs: 0, records, sizeBytes: 0 });
+    const template = frame(ApiKey.Produce, PRODUCE_VERSION, { acks: -1, timeoutMs: 30_000, topicData: [{ name: TOPIC, partitionData: [{ index: 0, records: batch }] }] }, 0);
+
+    // One request outstanding on each of MAX_IN_FLIGHT connections: a Kafka broker handles one
+    // request per connection at a time (it mutes the channel until it has answered), so five
+    // requests pipelined on one connection would be one in flight; five producers are five.
+    const sockets = await Promise.all(Array.from({ length: MAX_IN_FLIGHT }, () => open(port)));
+    let correlation = 0;
+    const latencies: number[] = [];
+    let acked = 0;
+    let requests = 0;
+    let errors = 0;
+    let counting = false;
+    let stopped = false;
+    let outstanding = 0;
+    let drained: (() => void) | null = null;
+    for (const socket of sockets) {
+      let sentAt = 0;
+      const request = Buffer.from(template);
+      const send = (): void => {
+        request.writeInt32BE(++correlation, 8);
+        sentAt = performance.now();
+        outstanding++;
+        socket.write(request);
+      };
+      frames(socket, (f) => {
+        outstanding--;
+        const r = new Reader(f.subarray(4));
+        readResponseHeader(r, 0);
+        const body = readProduceResponse(r, PRODUCE_VERSION);
+        const ms = performance.now() - sentAt;
+        const ok = body.responses[0]?.partitionResponses[0]?.errorCode === 0;
+        if (counting) {
+          requests++;
+          latencies.push(ms);
+          if (ok) acked += RECORDS_PER_REQUEST;
+          else errors++;
+        }
+        if (!stopped) send();
+        else if (outstanding === 0) drained?.();
+      });
+      send();
+    }
+    await new Promise((r) => setTimeout(r, window.warmupMs));
+    counting = true;
+    const started = performance.now();
+    await new Promise((r) => setTimeout(r, window.windowMs));
+    const elapsed = performance.now() - started;
+    counting = false;
+    const recordsPerSec = (acked * 1000) / elapsed;
+    stopped = true;
+    await new Promise<void>((resolve) => {
+      drained = resolve;
+      if (outstanding === 0) resolve();
+      setTimeout(resolve, 30_000);
+    });
+    for (const socket of sockets) socket.destroy();
+
+    // Catch-up: read the whole log from the start, as a consumer that was behind.
+    const consumer = await open(port);
+    let next = 0;
+    let highWatermark = Infinity;
+    let fetched = 0;
+    const catchUpStart = performance.now();
+    await new Promise<void>((resolve, reject) => {
+      const fetchNext = (): void => {
+        consumer.write(
+          frame(ApiKey.Fetch, FETCH_VERSION, { replicaId: -1, maxWaitMs: 0, minBytes: 1, maxBytes: 50_000_000, isolationLevel: 0, topics: [{ topic: TOPIC, partitions: [{ partition: 0, fetchOffset: BigInt(next), partitionMaxBytes: 50_000_000, currentLeaderEpoch: -1 }] }] }, 1),
+        );
+      };
+      frames(consumer, (f) => {
+        const r = new Reader(f.subarray(4));
+        readResponseHeader(r, 0);
+        const p = readFetchResponse(r, FETCH_VERSION).responses[0]!.partitions[0]!;
+        if (p.errorCode !== 0) return reject(new Error(`fetch error ${p.errorCode}`));
+        highWatermark = Number(p.highWatermark);
+        for (const b of decodeRecordBatches(p.records ?? new Uint8Array(0), { allowPartialTail: true })) {
+          for (let o = b.baseOffset; o <= b.lastOffset; o++) if (o >= next) fetched++;
+          next = Math.max(next, b.lastOffset + 1);
+        }
+        if (next >= highWatermark) resolve();
+        else fetchNext();
+      });
+      fetchNext();
+    });
+    const catchUpMs = performance.now() - catchUpStart;
+    consumer.destroy();
+    const sorted = [...latencies].sort((a, b) => a - b);
+    return { recordsPerSec, requests, errors, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), catchUpRecordsPerSec: (fetched * 1000) / catchUpMs, catchUpRecords: fetched };
+  } finally {
+    await engine.close();
+    removeTempDir(dataDir);
+  }
+}
