@@ -20,7 +20,7 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-/** A random history on `sim`, drawn from `seed`: topics come and go, configs change, brokers fail and return, data is written. */
+/** A random history on `sim`, drawn from `seed`: topics come and go, configs change, brokers fail and return, data is written, producer ids are handed out. */
 function randomHistory(sim: Simulation, seed: number, steps: number): void {
   let s = seed >>> 0;
   const next = (n: number): number => {
@@ -39,7 +39,7 @@ function randomHistory(sim: Simulation, seed: number, steps: number): void {
   for (let i = 0; i < steps; i++) {
     const live = [...sim.engine.metadata.topicsByName.keys()];
     const topic = live[next(Math.max(1, live.length))];
-    switch (next(9)) {
+    switch (next(10)) {
       case 0:
       case 1:
         tryIt(() => sim.engine.createTopic({ name: `t${topics++}`, partitions: 1 + next(4), replicationFactor: 1 + next(3) }));
@@ -65,6 +65,10 @@ function randomHistory(sim: Simulation, seed: number, steps: number): void {
         break;
       case 8:
         if (topic) tryIt(() => sim.engine.createPartitions(topic, (sim.engine.metadata.topicsByName.get(topic)?.partitions.size ?? 0) + 1));
+        break;
+      case 9:
+        // An idempotent producer starts: its broker may take a block of producer ids (a ProducerIds record).
+        sim.engine.initProducerIdRequest(ids[next(4)]!, { type: 'initProducerId', transactionalId: null, transactionTimeoutMs: 60_000 }, () => {});
         break;
     }
     sim.advance(next(8_000));
