@@ -127,7 +127,7 @@ export const MUTATIONS: Mutation[] = [
     name: 'acks-all-admission-off',
     file: PARTITION,
     rule: 'acks=all is refused with NOT_ENOUGH_REPLICAS when the ISR is below min ISR (nothing appended).',
-    edits: [{ search: 'if (acks === -1 && this.committedIsr.length < this.effectiveMinIsr()) {', replace: 'if (acks === -1 && this.committedIsr.length < 0) {' }],
+    edits: [{ search: 'if (acks !== -1 || this.committedIsr.length >= this.effectiveMinIsr()) return null;', replace: 'if (acks !== -1 || this.committedIsr.length >= 0) return null;' }],
   },
   {
     name: 'min-isr-uncapped',
@@ -166,7 +166,7 @@ export const MUTATIONS: Mutation[] = [
     name: 'consumers-read-to-leo',
     file: 'app/core/broker/fetch-purgatory.ts',
     rule: 'Consumers read only below the HW.',
-    edits: [{ search: 'const batches = host.readOrOffline(found.replica, fp.fetchOffset, hw, Math.min(fp.partitionMaxBytes, budget));', replace: 'const batches = host.readOrOffline(found.replica, fp.fetchOffset, log.logEndOffset, Math.min(fp.partitionMaxBytes, budget));' }],
+    edits: [{ search: 'let batches = host.readOrOffline(found.replica, fp.fetchOffset, hw, limit);', replace: 'let batches = host.readOrOffline(found.replica, fp.fetchOffset, log.logEndOffset, limit);' }],
   },
   {
     name: 'kip-207-off',
