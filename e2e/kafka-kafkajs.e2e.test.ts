@@ -47,7 +47,11 @@ describe('kafkajs against the local cluster', () => {
   }
 
   it('an idempotent producer writes every acknowledged record exactly once across a leader failover', async () => {
-    const kafka = new Kafka({ clientId: 'kafkajs-e2e', brokers: k.bootstrap.split(','), logLevel: logLevel.NOTHING, connectionTimeout: 3_000, requestTimeout: 30_000 });
+    const kafka = new Kafka({ clientId: 'kafkajs-e2e', brokers: k.bootstrap.split(','), logLevel: logLevel.NOTHING, connectionTimeout: 3_000, requestTimeout: 30_000,
+      // kafkajs gives up after ~9 s of retries by default, which is the broker.session.timeout.ms a
+      // killed leader takes to be fenced (longer on a loaded machine); a Java producer keeps
+      // retrying for delivery.timeout.ms (120 s). Give kafkajs a budget like the Java client's.
+      retry: { retries: 12, maxRetryTime: 10_000 } });
     const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 5 });
     await producer.connect();
     const victim = (await k.topic('events')).partitions[0]!.leader;
