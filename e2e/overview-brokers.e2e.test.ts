@@ -139,7 +139,17 @@ describe('the overview and brokers pages in Chromium against npm run serve', () 
     const first = await feed.locator('li').first().textContent();
     expect(first).not.toMatch(/Controller is now on broker .* \(cluster started\)/);
     expect(await feed.getByText(/^Broker \d: running → killed$/).count()).toBeGreaterThanOrEqual(2);
+    // Headline rates are averages over the chart's window; broker cards show disk use and bytes in/out.
+    expect(await page.getByTestId('throughput-averaged').textContent()).toMatch(/averages over the last \d+ s of cluster time/);
+    await expect.poll(() => page.getByTestId('broker-disk-1').textContent()).toMatch(/^disk \d+(\.\d+)? (B|KiB|MiB)$/);
+    expect(await page.getByTestId('broker-rates-1').textContent()).toMatch(/in .+\/s · out .+\/s/);
     await shot(page, 'overview-after');
+
+    // A reload keeps the chart: the history comes back from metrics.get, not from an empty start.
+    await page.reload();
+    await page.getByTestId('connection-status').getByText('Live').waitFor({ timeout: 20_000 });
+    await page.getByTestId('throughput-figures').waitFor({ timeout: 5_000 });
+    expect(await page.getByTestId('no-traffic').count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -216,6 +216,21 @@ describe('the Topics page in Chromium against npm run serve', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it('shows each topic’s records, size and rate, and flags an RF 1 topic instead of calling it healthy', async () => {
+    await api(host, 'topics.create', { name: 'single-copy', partitions: 1, replicationFactor: 1 });
+    for (let i = 0; i < 3; i++) await api(host, 'records.produce', { topic: 'payments-eu', acks: 'all', records: Array.from({ length: 10 }, (_, j) => ({ key: `p${i}-${j}`, value: 'payment' })) });
+    const { page, pageErrors } = await openTopics(browser, host);
+    const row = (name: string) => page.locator(`[data-testid="topic-row"][data-topic="${name}"]`);
+    await row('payments-eu').waitFor({ timeout: 15_000 });
+    await expect.poll(() => row('payments-eu').getByTestId('topic-records').textContent(), { timeout: 10_000 }).toBe('30');
+    expect(await row('payments-eu').getByTestId('topic-size').textContent()).toMatch(/^\d+(\.\d+)? (B|KiB)$/);
+    expect(await row('payments-eu').getByTestId('topic-rate').textContent()).toMatch(/\/s$/);
+    expect(await row('single-copy').getByTestId('topic-status').textContent()).toBe('RF 1: no copy');
+    expect(await row('payments-eu').getByTestId('topic-status').textContent()).toBe('Healthy');
+    await shot(page, 'stats-and-rf1');
+    expect(pageErrors).toEqual([]);
+  });
+
   it('shows only the topics with offline partitions when opened from the overview’s health link', async () => {
     await api(host, 'clock.setScale', { scale: 60 });
     await api(host, 'topics.create', { name: 'fragile', assignments: [[3]] });

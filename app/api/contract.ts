@@ -29,7 +29,8 @@ import type {
   SettingChangeView,
   ElectionResultView,
   LeaderBalanceView,
-  MetricsView,
+  MetricsWithHistoryView,
+  TopicStatsView,
   ReassignmentJsonView,
   ReplicationFactorChangeView,
   TopicBulkResultView,
@@ -201,6 +202,11 @@ export const contract = {
    * UNKNOWN_TOPIC_OR_PARTITION (`details.names` lists them), as `topics.describe` does.
    */
   'topics.describeMany': method(z.strictObject({ names: z.array(topicNameSchema).optional() }), returns<TopicView[]>()),
+  /**
+   * Records, size and committed rate of the named topics (at most 500: the rows a list shows);
+   * names that are not topics are left out. Cheaper than `topics.describeMany` for a list.
+   */
+  'topics.stats': method(z.strictObject({ names: z.array(topicNameSchema).max(500) }), returns<TopicStatsView[]>()),
   /**
    * CreateTopics. `partitions`/`replicationFactor` absent (or -1) take the broker defaults;
    * `assignments[p]` is partition p's replica list (then leave both counts out, as Kafka requires).
@@ -376,7 +382,13 @@ export const contract = {
   ),
 
   /** Throughput over the last second of engine time and every broker's disk use (the latest `metrics.sampled`; zeros before the first). */
-  'metrics.get': method(empty, returns<MetricsView>()),
+  'metrics.get': method(
+    z.strictObject({
+      /** Also return the samples of this much engine time before the latest (up to 10 min), so a console opened late draws its chart at once. */
+      historyMs: z.int().min(1).max(600_000).optional(),
+    }),
+    returns<MetricsWithHistoryView>(),
+  ),
   /**
    * The most recent engine events, oldest first, from a buffer of the last 5000 the service kept,
    * so a UI opened (or reloaded) late can show the recent timeline. `highWatermark.advanced` and

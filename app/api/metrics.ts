@@ -43,3 +43,20 @@ export interface MetricsView {
   /** Every broker, by id. */
   brokers: BrokerMetricsView[];
 }
+
+/** `metrics.get` asked for a history: the latest sample, and the samples of the window asked for, oldest first. */
+export interface MetricsWithHistoryView extends MetricsView {
+  /** Present when `historyMs` was given: the samples the service kept from that much engine time (up to 10 min), oldest first. */
+  history?: MetricsView[];
+}
+
+/** One topic's data and traffic, as a topic list shows it (`topics.stats`). */
+export interface TopicStatsView {
+  name: string;
+  /** Records consumers can read: the high watermark minus the log start offset, summed over the partitions. */
+  records: number;
+  /** Bytes of the partition leaders' logs (record batches as stored). */
+  sizeBytes: number;
+  /** Records committed (the high watermark's advance) per second of engine time over the last minute. */
+  recordsPerSec: number;
+}

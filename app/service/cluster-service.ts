@@ -49,6 +49,7 @@ import { profileHandlers } from './profile-handlers.js';
 import { RecentEvents, UNBUFFERED_EVENTS } from './recent-events.js';
 import type { RealtimeDriver } from './realtime-driver.js';
 import { ProducerPartitioner } from './producer-partitioner.js';
+import { TrafficHistory } from './traffic-history.js';
 import { seededRandom, type Random } from '../core/random.js';
 import type { LogRecord } from '../core/log/records.js';
 
@@ -110,7 +111,11 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
   const image = engine.metadata;
   const recentEvents = new RecentEvents(RECENT_EVENTS_CAPACITY, options.unbufferedEvents ?? UNBUFFERED_EVENTS);
   for (const e of options.initialEvents ?? []) recentEvents.push(e);
-  engine.subscribe((e) => recentEvents.push(e));
+  const traffic = new TrafficHistory();
+  engine.subscribe((e) => {
+    recentEvents.push(e);
+    traffic.onEvent(e);
+  });
 
   /** Start an async engine operation and resolve with its answer. */
   function answer<T>(start: (done: (value: T) => void) => void): Promise<T> {
@@ -232,6 +237,19 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
       if (unknown.length > 0) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Unknown topic${unknown.length === 1 ? '' : 's'}: ${unknown.join(', ')}.`, { names: unknown });
       return names.map((n) => topicView(engine, image.topicsByName.get(n)!));
     },
+    'topics.stats': ({ names }) =>
+      names.flatMap((name) => {
+        const t = image.topicsByName.get(name);
+        if (!t) return [];
+        let records = 0;
+        let sizeBytes = 0;
+        for (const p of t.partitions.keys()) {
+          const d = engine.describePartition(name, p);
+          if (d) records += Math.max(0, d.highWatermark - d.logStartOffset);
+          sizeBytes += engine.partitionSizeBytes(name, p);
+        }
+        return [{ name, records, sizeBytes, recordsPerSec: traffic.committedPerSec(name, 60_000) }];
+      }),
     'topics.create': (input) => {
       const created = engine.createTopic({
         name: input.name,
@@ -331,7 +349,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
       return { records: result.records.map(consumedRecordView), highWatermark: result.highWatermark, logStartOffset: result.logStartOffset };
     },
 
-    'metrics.get': () => structuredClone(engine.latestMetrics()),
+    'metrics.get': ({ historyMs }) => ({ ...structuredClone(engine.latestMetrics()), ...(historyMs !== undefined ? { history: traffic.metrics(historyMs) } : {}) }),
     'events.recent': ({ limit, types }) => structuredClone(recentEvents.recent(limit ?? 500, types)),
 
     'clock.get': () => clockView(),

@@ -138,6 +138,39 @@ describe('throughput metrics', () => {
     expect(ok(await svc.call('metrics.get', {}))).toMatchObject({ atMs: 3_000, intervalMs: 1_000 });
   });
 
+  it('metrics.get with historyMs returns the samples of that window, oldest first, so a reloaded console draws its chart at once', async () => {
+    const svc = await clusterWithTopic();
+    for (let i = 0; i < 3; i++) {
+      ok(await svc.call('records.produce', { topic: 'm', partition: 0, acks: 'all', records: [{ value: `v${i}` }] }));
+      nextSample(svc);
+    }
+    const seen = samples(svc).map(asView);
+    const got = ok(await svc.call('metrics.get', { historyMs: 3_000 }));
+    expect(got.history).toEqual(seen.slice(-3));
+    expect(got.history!.reduce((n, x) => n + x.produceRecordsPerSec, 0)).toBe(3);
+    expect(ok(await svc.call('metrics.get', {})).history).toBeUndefined();
+  });
+
+  it('topics.stats names each topic’s records, size and committed rate over the last minute, for the names asked', async () => {
+    const svc = await clusterWithTopic();
+    ok(await svc.call('topics.create', { name: 'quiet', partitions: 2, replicationFactor: 1 }));
+    svc.sim.advance(1_000);
+    nextSample(svc);
+    for (let i = 0; i < 6; i++) {
+      ok(await svc.call('records.produce', { topic: 'm', partition: 0, acks: 'all', records: Array.from({ length: 5 }, () => ({ value: 'x'.repeat(100) })) }));
+      nextSample(svc);
+    }
+    const stats = ok(await svc.call('topics.stats', { names: ['m', 'quiet', 'no-such-topic'] }));
+    expect(stats.map((t) => t.name)).toEqual(['m', 'quiet']);
+    const m = stats[0]!;
+    expect(m.records).toBe(30);
+    expect(m.sizeBytes).toBe(6 * batchBytes(5, 100));
+    // 30 records committed over the samples kept (a minute at most; here the 7 s since the topic was created and more).
+    expect(m.recordsPerSec).toBeGreaterThan(0);
+    expect(m.recordsPerSec).toBeLessThanOrEqual(30 / 6 + 1e-9);
+    expect(stats[1]).toEqual({ name: 'quiet', records: 0, sizeBytes: 0, recordsPerSec: 0 });
+  });
+
   it('the same seed and load give the same samples', () => {
     const run = (): MetricsEvent[] => {
       const sim = new Simulation({ seed: 11 });

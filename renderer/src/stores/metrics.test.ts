@@ -44,6 +44,19 @@ describe('metrics store against a real host', () => {
     expect(after.some((s) => s.brokers.find((x) => x.brokerId === leader)!.produceBytesPerSec > 0)).toBe(true);
   });
 
+  it('a console opened later (a reload) starts with the history the host kept, not an empty chart', async () => {
+    const store = useMetricsStore();
+    const seen = store.samples.filter((s) => s.produceRecordsPerSec > 0).map((s) => s.atMs);
+    expect(seen.length).toBeGreaterThan(0);
+    // A reload: a fresh store with nothing in it reads the host again.
+    store.clear();
+    expect(store.anyTraffic).toBe(false);
+    await store.refresh();
+    expect(store.samples.length).toBeGreaterThan(2);
+    expect(store.anyTraffic).toBe(true);
+    expect(store.samples.filter((s) => s.produceRecordsPerSec > 0).map((s) => s.atMs)).toEqual(seen);
+  });
+
   it('keeps a bounded, ordered history of the last two minutes of cluster time however fast the clock runs', async () => {
     const store = useMetricsStore();
     await h.client.call('clock.setScale', { scale: 60 });

@@ -7,6 +7,8 @@
  * Invariant: `samples` is ordered by `atMs`, strictly increasing, spans at most `WINDOW_MS` of
  * cluster time and holds at most `MAX_SAMPLES` entries. A sample older than the newest one kept
  * (a different cluster, a clock reset) starts a new history rather than drawing time backwards.
+ * Seeding asks `metrics.get` for the window's history too, so a reloaded console (or one that
+ * reconnects) draws the last two minutes at once instead of starting from an empty chart.
  *
  * At a 60× time scale the engine emits 60 samples per real second, so the published array is
  * refreshed at most every `PUBLISH_MS` of real time (the chart re-draws that often, not per event).
@@ -59,7 +61,8 @@ export const useMetricsStore = defineStore('metrics', () => {
     name: 'metrics',
     initial: null,
     read: async () => {
-      const sample = await client().call('metrics.get', {});
+      const { history, ...sample } = await client().call('metrics.get', { historyMs: WINDOW_MS });
+      for (const h of history ?? []) add(h);
       add(sample);
       samples.value = buffer.slice();
       return sample;

@@ -21,3 +21,22 @@ export const BYTE_SERIES: Series[] = [
 
 export const recordsPerSec = (n: number): string => rate(n, ' rec/s');
 export const bytesPerSec = (n: number): string => `${bytes(Math.round(n))}/s`;
+
+/** The mean of `value` over the samples (0 without samples): what a rate averaged over the chart's window reads. */
+export function average(samples: readonly MetricsView[], value: (s: MetricsView) => number): number {
+  return samples.length === 0 ? 0 : samples.reduce((n, s) => n + value(s), 0) / samples.length;
+}
+
+/** Per broker, bytes in (produce as leader + replication as follower) and out (replication as leader), averaged over the samples. */
+export function brokerRates(samples: readonly MetricsView[]): Map<number, { inPerSec: number; outPerSec: number }> {
+  const out = new Map<number, { inPerSec: number; outPerSec: number }>();
+  for (const s of samples) {
+    for (const b of s.brokers) {
+      const r = out.get(b.brokerId) ?? { inPerSec: 0, outPerSec: 0 };
+      r.inPerSec += (b.produceBytesPerSec + b.replicationBytesInPerSec) / samples.length;
+      r.outPerSec += b.replicationBytesOutPerSec / samples.length;
+      out.set(b.brokerId, r);
+    }
+  }
+  return out;
+}
