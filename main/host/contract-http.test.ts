@@ -203,6 +203,19 @@ describe('every contract method over HTTP on a real data directory', () => {
     expect(bad.body).toMatchObject({ ok: false, error: { code: 'INVALID_CONFIG' } });
   });
 
+  it('topics.stats counts the records consumers can read and the bytes of the leaders\' logs; an unknown topic is left out', async () => {
+    const [orders, ...rest] = await ok('topics.stats', { names: ['orders', 'no-such-topic'] });
+    expect(rest).toEqual([]);
+    const described = await ok('topics.describe', { name: 'orders' });
+    const readable = described.partitions.reduce((n, p) => n + p.highWatermark - p.logStartOffset, 0);
+    expect(readable).toBeGreaterThan(0); // the produce test above wrote to orders
+    expect(orders).toMatchObject({ name: 'orders', records: readable });
+    expect(orders!.sizeBytes).toBeGreaterThan(0);
+    expect(orders!.recordsPerSec).toBeGreaterThanOrEqual(0);
+    const bad = await post('topics.stats', { names: Array.from({ length: 501 }, (_, i) => `t${i}`) });
+    expect(bad.body).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+  });
+
   it('topics.durability explains RF 3 with min.insync.replicas 2', async () => {
     const d = await ok('topics.durability', { name: 'orders' });
     expect(d).toMatchObject({ replicationFactor: 3, minInsyncReplicas: 2, acks: 'all', uncleanLeaderElectionEnable: false });
