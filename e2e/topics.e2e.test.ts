@@ -217,7 +217,8 @@ describe('the Topics page in Chromium against npm run serve', () => {
   });
 
   it('shows each topic’s records, size and rate, and flags an RF 1 topic instead of calling it healthy', async () => {
-    await api(host, 'topics.create', { name: 'single-copy', partitions: 1, replicationFactor: 1 });
+    // On broker 1: a later test kills broker 3 and expects only its own topic to go offline.
+    await api(host, 'topics.create', { name: 'single-copy', assignments: [[1]] });
     for (let i = 0; i < 3; i++) await api(host, 'records.produce', { topic: 'payments-eu', acks: 'all', records: Array.from({ length: 10 }, (_, j) => ({ key: `p${i}-${j}`, value: 'payment' })) });
     const { page, pageErrors } = await openTopics(browser, host);
     const row = (name: string) => page.locator(`[data-testid="topic-row"][data-topic="${name}"]`);
