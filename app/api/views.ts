@@ -285,6 +285,7 @@ export interface ConsumeResultView {
 
 /** Metrics are event payloads as well as views: they live in metrics.ts, which events.ts imports too. */
 export type { BrokerMetricsView, MetricsView, MetricsWithHistoryView, TopicStatsView } from './metrics.js';
+export type * from './groups.js';
 
 /** The engine's clock (`clock.get`, `clock.setScale`). */
 export interface ClockView {

@@ -52,6 +52,8 @@ import type { CreateTopicInput, ElectionResult, ReassignmentResult } from './con
 import type { ReassignmentTarget } from './controller/reassign-command.js';
 import type { GroupApiRequest, GroupResponseOf } from './group/messages.js';
 import type { GroupRecordCodec } from './group/record-codec.js';
+import { OFFSETS_TOPIC } from './group/host.js';
+import { offsetsPartitionFor } from './group/partition-for.js';
 import type { StorageProvider } from './log/log-store.js';
 import type { LogRecord } from './log/records.js';
 import type { ClusterMetadata } from './metadata/image.js';
@@ -260,6 +262,12 @@ export class Engine {
   /** A partition as the controller records it, with every replica's log state. */
   describePartition(topic: string, partition: number): PartitionDescription | undefined {
     return this.read.describePartition(topic, partition);
+  }
+
+  /** The `__consumer_offsets` partition that holds `groupId` (Kafka's partitionFor). */
+  offsetsPartitionFor(groupId: string): number {
+    const topic = this.ctx.controller.image.topicsByName.get(OFFSETS_TOPIC);
+    return offsetsPartitionFor(groupId, topic ? topic.partitions.size : this.clusterConfig().groups.offsetsTopicNumPartitions);
   }
 
   /** Bytes of a partition's log (its leader's, or a live replica's; 0 when none is served). */

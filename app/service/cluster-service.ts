@@ -45,6 +45,8 @@ import {
   topicView,
 } from './cluster-views.js';
 import { adminHandlers } from './admin-handlers.js';
+import { consumerHandlers } from './consumer-handlers.js';
+import { groupHandlers } from './group-handlers.js';
 import { profileHandlers } from './profile-handlers.js';
 import { RecentEvents, UNBUFFERED_EVENTS } from './recent-events.js';
 import type { RealtimeDriver } from './realtime-driver.js';
@@ -183,6 +185,8 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
 
   const handlers: Handlers = {
     ...adminHandlers(engine),
+    ...groupHandlers(engine, answer),
+    ...consumerHandlers(engine),
     ...profileHandlers(engine, staticConfigs, options.profilesDir),
     'cluster.describe': () => {
       const brokers = engine.listBrokers().map(brokerView);

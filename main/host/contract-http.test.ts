@@ -520,12 +520,51 @@ describe('every contract method over HTTP on a real data directory', () => {
     await ok('topics.delete', { name: 'alpha' });
   });
 
+  it('consumers.start runs a group; groups.list / describe show it; resetOffsets and delete only once it is empty; consumers.list / stop', async () => {
+    await ok('topics.create', { name: 'grouped', partitions: 2, replicationFactor: 3 });
+    await settled('grouped');
+    for (const partition of [0, 1]) await ok('records.produce', { topic: 'grouped', partition, acks: 'all', records: [{ value: 'a' }, { value: 'b' }, { value: 'c' }] });
+    const started = await ok('consumers.start', { groupId: 'http-group', topics: ['grouped'], members: 2 });
+    expect(started.members).toHaveLength(2);
+    const g = await until('the group to consume and commit everything', async () => {
+      const d = await post('groups.describe', { groupId: 'http-group' });
+      return d.body.ok && d.body.value.state === 'Stable' && d.body.value.partitions.length === 2 && d.body.value.partitions.every((p) => p.committedOffset === 3) ? d.body.value : undefined;
+    });
+    expect(g.members.map((m) => m.assignment.flatMap((a) => a.partitions)).flat().sort()).toEqual([0, 1]);
+    expect(g.partitions.map((p) => [p.partition, p.logEndOffset, p.lag])).toEqual([
+      [0, 3, 0],
+      [1, 3, 0],
+    ]);
+    expect((await ok('groups.list', {})).find((l) => l.groupId === 'http-group')).toMatchObject({ state: 'Stable', members: 2, protocolType: 'consumer', totalLag: 0, coordinatorId: g.coordinatorId });
+    expect((await ok('consumers.list', {}))[0]!.members.every((m) => m.state === 'stable')).toBe(true);
+
+    const busy = await post('groups.resetOffsets', { groupId: 'http-group', to: { earliest: true } });
+    expect(busy.body.ok ? null : busy.body.error.code).toBe('NON_EMPTY_GROUP');
+    const undeletable = await post('groups.delete', { groupId: 'http-group' });
+    expect(undeletable.body.ok ? null : undeletable.body.error.code).toBe('NON_EMPTY_GROUP');
+
+    expect(await ok('consumers.stop', { groupId: 'http-group' })).toEqual({ groupId: 'http-group' });
+    await until('the group to empty', async () => ((await ok('groups.describe', { groupId: 'http-group' })).state === 'Empty' ? true : undefined));
+    const preview = await ok('groups.resetOffsets', { groupId: 'http-group', to: { shiftBy: -2 }, dryRun: true });
+    expect(preview.partitions.map((p) => [p.partition, p.previousOffset, p.newOffset])).toEqual([
+      [0, 3, 1],
+      [1, 3, 1],
+    ]);
+    await ok('groups.resetOffsets', { groupId: 'http-group', to: { shiftBy: -2 }, dryRun: false });
+    expect((await ok('groups.describe', { groupId: 'http-group' })).totalLag).toBe(4);
+    expect(await ok('groups.delete', { groupId: 'http-group' })).toEqual({ groupId: 'http-group' });
+    const gone = await post('groups.describe', { groupId: 'http-group' });
+    expect(gone.body.ok ? null : gone.body.error.code).toBe('GROUP_ID_NOT_FOUND');
+    await ok('topics.delete', { name: 'grouped' });
+  });
+
   it('the cluster ends healthy', async () => {
     const c = await ok('cluster.describe', {});
     expect(c.brokers.map((b) => b.id)).toEqual([1, 2, 3, 4]);
     expect(c.controllerId).not.toBeNull();
     expect(c.offlinePartitions).toBe(0);
-    expect(c.topicCount).toBe(2);
+    // The two topics left, and __consumer_offsets, created by the consumer group.
+    expect(c.topicCount).toBe(3);
   });
 
   it('called every method in methodNames over HTTP', () => {

@@ -31,6 +31,11 @@ const HELP: Partial<Record<ErrorCode, string>> = {
   INVALID_INPUT: 'A field is missing or has the wrong type: see the message.',
   INVALID_REQUEST: 'The request was refused: see the message.',
   INTERNAL: 'This is a bug in Replica Studio; the host logged it with its stack.',
+  NON_EMPTY_GROUP: 'The group still has members: stop its consumers (they leave the group), wait for the state Empty, then try again.',
+  GROUP_ID_NOT_FOUND: 'No such consumer group (it may have been deleted, or never committed an offset): refresh the list.',
+  COORDINATOR_NOT_AVAILABLE: 'The group coordinator is moving (its broker is down or __consumer_offsets is being created): retry in a few seconds.',
+  COORDINATOR_LOAD_IN_PROGRESS: 'A new coordinator is loading the group from __consumer_offsets: retry in a moment.',
+  NOT_COORDINATOR: 'The group coordinator moved while the request was in flight: retry.',
 };
 
 export function errorHelp(code: ErrorCode): string | undefined {

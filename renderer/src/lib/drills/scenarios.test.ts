@@ -8,8 +8,14 @@ import { SCENARIOS, scenarioById } from './scenarios.js';
 import { nextDrillTopicName } from './steps.js';
 
 describe('drill scenario definitions', () => {
-  it('offers the four drills, each explained, with every wait bounded in cluster time', () => {
-    expect(SCENARIOS.map((s) => s.name)).toEqual(['Leader failover', 'acks=all with too few replicas', 'Unclean election loses data', 'Power loss with default flush settings']);
+  it('offers the five drills, each explained, with every wait bounded in cluster time', () => {
+    expect(SCENARIOS.map((s) => s.name)).toEqual([
+      'Leader failover',
+      'acks=all with too few replicas',
+      'Unclean election loses data',
+      'Power loss with default flush settings',
+      'The coordinator’s broker dies while a group consumes',
+    ]);
     for (const s of SCENARIOS) {
       expect(s.explanation.length).toBeGreaterThan(200);
       expect(s.watch.length).toBeGreaterThan(50);
@@ -76,6 +82,25 @@ describe('drill scenarios run against a real host at 60×', () => {
     const recent = await h.client.call('events.recent', { types: ['leader.changed', 'replica.truncated'] });
     expect(recent.some((e) => e.type === 'leader.changed' && e.topic === topic && e.unclean)).toBe(true);
     expect(recent.some((e) => e.type === 'replica.truncated' && e.topic === topic && e.reason === 'diverging-epoch' && e.fromOffset === 11 && e.toOffset === 5)).toBe(true);
+  });
+
+  it('The coordinator dies while a group consumes: a new leader of its offsets partition takes the group over with every committed offset, no rebalance', async () => {
+    const { results, topic } = await run(scenarioById('coordinator-failover')!);
+    const killed = results.find((r) => r.summary.startsWith('Killed broker'))!;
+    const taken = results.find((r) => r.summary.includes('now leads __consumer_offsets'))!;
+    expect(taken.summary).toContain('every committed offset survived (0:5 1:5 2:5)');
+    expect(taken.summary).not.toContain(killed.summary.match(/Killed broker (\d+)/)![0].replace('Killed broker', 'Broker'));
+    const caughtUp = results.find((r) => r.summary.includes('Same generation as before the failover'));
+    expect(caughtUp).toBeDefined();
+    const group = await h.client.call('groups.describe', { groupId: `${topic}-consumers` });
+    expect(group.state).toBe('Empty');
+    expect(group.partitions.map((p) => p.committedOffset)).toEqual([10, 10, 10]);
+    const recent = await h.client.call('events.recent', { types: ['coordinator.loaded', 'group.stateChanged'] });
+    expect(recent.some((e) => e.type === 'coordinator.loaded' && e.groups.includes(`${topic}-consumers`))).toBe(true);
+    // From the kill until the group had read everything again: no rebalance (the members' leaving at the end is one).
+    const rebalances = recent.filter((e): e is Extract<typeof e, { type: 'group.stateChanged' }> => e.type === 'group.stateChanged' && e.groupId === `${topic}-consumers` && e.state === 'PreparingRebalance');
+    expect(rebalances.filter((e) => e.atMs > killed.startedAtMs && e.atMs <= caughtUp!.endedAtMs)).toEqual([]);
+    expect(rebalances.at(-1)!.reason).toContain('the consumer is closing');
   });
 
   it('Power loss with default flush settings: one broker recovers from its replicas, a power cut of all three loses every acknowledged record', async () => {

@@ -3,6 +3,7 @@
  * Kafka does and what to watch on the page. Every scenario starts by bringing every broker back
  * and works on a fresh `drill-<n>` topic, so scenarios run in any order on any cluster state.
  */
+import { COORDINATOR_FAILOVER } from './group-scenarios.js';
 import type { DrillScenario, DrillStep } from './runner.js';
 import {
   createTopicStep,
@@ -110,6 +111,7 @@ export const SCENARIOS: DrillScenario[] = [
       verifyAcknowledgedStep(true),
     ],
   },
+  COORDINATOR_FAILOVER,
 ];
 
 export function scenarioById(id: string): DrillScenario | undefined {
