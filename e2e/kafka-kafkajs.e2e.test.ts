@@ -17,6 +17,29 @@ const PARTITIONS = 6;
 const SENDS = 60;
 const PER_SEND = 10;
 
+/**
+ * The producer's retry budget, spelled out in full as a kafkajs user facing a real cluster would.
+ *
+ * A killed leader stays the leader in Metadata (its port refusing connections) until the
+ * controller fences it: broker.session.timeout.ms (9 s) after its last heartbeat, or, when the
+ * killed broker also hosted the active controller, 9 s after the controller failover
+ * (controller.quorum.fetch.timeout.ms 2 s + election 1–2 s), since a new KRaft controller gives
+ * every unfenced broker a fresh session: up to ~13 s.
+ *
+ * kafkajs 2.2.4 retries a send in src/producer/sendMessages.js with the producer's retrier; each
+ * attempt goes to the leader of the metadata refreshed after the previous failure, and once
+ * `retries` are spent it throws KafkaJSNumberOfRetriesExceeded (ECONNREFUSED from
+ * cluster/brokerPool.js connectBroker). Its documented idempotent default of MAX_SAFE_INTEGER
+ * retries never applies through `kafka.producer()`: src/index.js always passes
+ * `{ ...clientRetry, ...retry }`, an object, to the `retry || { retries: MAX_SAFE_INTEGER }` of
+ * src/producer/index.js. And under vitest (NODE_ENV=test) src/retry/index.js starts from
+ * defaults.test.js (50 ms × 1.5), so `{ retries: 12 }` gave ~9 s of backoff before the last
+ * metadata refresh: short of a failover that also moved the controller (1 run in 3 kills the
+ * controller's host). Hence the Java producer's budget: retry.backoff.ms 100 doubling to
+ * retry.backoff.max.ms 1 s with 20 % jitter, for about its delivery.timeout.ms (120 s).
+ */
+const DELIVERY_RETRY = { initialRetryTime: 100, multiplier: 2, factor: 0.2, maxRetryTime: 1_000, retries: 120 };
+
 describe('kafkajs against the local cluster', () => {
   let k: KafkaServe;
   beforeAll(async () => {
@@ -47,12 +70,8 @@ describe('kafkajs against the local cluster', () => {
   }
 
   it('an idempotent producer writes every acknowledged record exactly once across a leader failover', async () => {
-    const kafka = new Kafka({ clientId: 'kafkajs-e2e', brokers: k.bootstrap.split(','), logLevel: logLevel.NOTHING, connectionTimeout: 3_000, requestTimeout: 30_000,
-      // kafkajs gives up after ~9 s of retries by default, which is the broker.session.timeout.ms a
-      // killed leader takes to be fenced (longer on a loaded machine); a Java producer keeps
-      // retrying for delivery.timeout.ms (120 s). Give kafkajs a budget like the Java client's.
-      retry: { retries: 12, maxRetryTime: 10_000 } });
-    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 5 });
+    const kafka = new Kafka({ clientId: 'kafkajs-e2e', brokers: k.bootstrap.split(','), logLevel: logLevel.NOTHING, connectionTimeout: 3_000, requestTimeout: 30_000 });
+    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 5, retry: DELIVERY_RETRY });
     await producer.connect();
     const victim = (await k.topic('events')).partitions[0]!.leader;
     const acknowledged: string[] = [];

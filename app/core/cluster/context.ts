@@ -171,6 +171,11 @@ export class ClusterContext {
   // ================================================================ controller hosting
 
   private activateController(hostId: number, reason: string): void {
+    // An election armed before this activation (the first broker's start arms one; "cluster
+    // started" then activates at once) is over: left armed, it would elect a successor early if
+    // this controller were lost within its first seconds, not a quorum fetch timeout after the loss.
+    this.scheduler.cancel(this.electionTimer);
+    this.electionTimer = null;
     const previous = this.controller.hostBrokerId;
     this.controller.activate(hostId);
     this.emit({ type: 'controller.changed', atMs: this.scheduler.now(), controllerId: hostId, previousControllerId: previous, reason });

@@ -301,4 +301,46 @@ describe('Metadata through the engine', () => {
     expect(bad!.error).toBe('INVALID_TOPIC_EXCEPTION');
     expect(metadata(sim, 3, null)).toEqual({ kind: 'unreachable', reason: 'disconnected' });
   });
+
+  /**
+   * How long a client retries against a dead leader: Metadata names it until the controller
+   * fences it, broker.session.timeout.ms (9 s) after its last heartbeat (one every 2 s); when it
+   * also hosted the controller, the quorum first elects another (controller.quorum.fetch.timeout.ms
+   * 2 s + one to two election timeouts of 1 s), which gives every unfenced broker a fresh session.
+   */
+  function killAndWatchLeader(seed: number, victim: number, afterMs: number): { movedAfterMs: number; failoverAfterMs: number | null } {
+    const sim = new Simulation({ seed });
+    sim.createTopic('t', 1, 3, {}, [[victim, ...[1, 2, 3].filter((b) => b !== victim)]]);
+    sim.advance(afterMs);
+    expect(sim.engine.controllerId).toBe(1);
+    const witness = victim === 2 ? 3 : 2;
+    const killedAt = sim.now;
+    sim.engine.killBroker(victim);
+    let failoverAfterMs: number | null = null;
+    for (;;) {
+      const m = response<ClientMetadataResponse>(metadata(sim, witness, ['t']));
+      if (m.topics[0]!.partitions[0]!.leader !== victim) return { movedAfterMs: sim.now - killedAt, failoverAfterMs };
+      expect(m.brokers.map((b) => b.id)).toContain(victim);
+      if (sim.now - killedAt > 30_000) throw new Error(`broker ${victim} was never fenced`);
+      sim.advance(50);
+      if (failoverAfterMs === null && sim.engine.controllerId !== null && sim.engine.controllerId !== 1) failoverAfterMs = sim.now - killedAt;
+    }
+  }
+
+  it('a killed leader stays the leader in Metadata until its session lapses: 7–9 s, or 12–13 s when it hosted the controller', () => {
+    // Kills anywhere in a heartbeat interval, in the cluster's first seconds (while the election
+    // armed at start-up would still be pending) and later.
+    for (const [i, afterMs] of [0, 250, 500, 750, 1_000, 1_250, 1_500, 1_750, 5_000, 20_000].entries()) {
+      const seed = 71 + i;
+      const follower = killAndWatchLeader(seed, 3, afterMs);
+      expect(follower.failoverAfterMs).toBeNull();
+      expect(follower.movedAfterMs).toBeGreaterThan(7_000);
+      expect(follower.movedAfterMs).toBeLessThanOrEqual(9_050);
+      const controllerHost = killAndWatchLeader(seed, 1, afterMs);
+      expect(controllerHost.failoverAfterMs).toBeGreaterThanOrEqual(3_000);
+      expect(controllerHost.failoverAfterMs).toBeLessThanOrEqual(4_050);
+      expect(controllerHost.movedAfterMs).toBeGreaterThan(12_000);
+      expect(controllerHost.movedAfterMs).toBeLessThanOrEqual(13_050);
+    }
+  });
 });
