@@ -43,10 +43,12 @@ import type {
   TopicView,
 } from './views.js';
 import type { BalancePlanView } from './balance-views.js';
+import type { FeatureUpdateResultView, FeatureView } from './feature-views.js';
 
 /** The DTOs (`…View`) every result is made of; see `views.ts` and `balance-views.ts`. */
 export type * from './views.js';
 export type * from './balance-views.js';
+export type * from './feature-views.js';
 
 // ================================================================ envelope
 
@@ -119,6 +121,7 @@ export const createTopicSchema = z.strictObject({
 /** Every event name once (a `Record` over `EventName`, so adding an event without naming it here fails to compile). */
 const eventNameSet: Record<EventName, true> = {
   'broker.stateChanged': true,
+  'feature.updated': true,
   'controller.changed': true,
   'isr.shrunk': true,
   'isr.expanded': true,
@@ -172,6 +175,28 @@ function method<S extends z.ZodType, T>(input: S, result: ResultMarker<T>): { in
 export const contract = {
   /** Id, controller, brokers, counts and health of the cluster. */
   'cluster.describe': method(empty, returns<ClusterView>()),
+  /** Every feature the controller supports with its finalized level (`kafka-features.sh describe`). */
+  'cluster.features': method(empty, returns<FeatureView[]>()),
+  /**
+   * UpdateFeatures (`kafka-features.sh upgrade|downgrade --feature name=level`): per feature,
+   * NONE or INVALID_UPDATE_VERSION (unknown feature, level out of range, a downgrade asked as an
+   * upgrade). `eligible.leader.replicas.version=1` turns on eligible leader replicas (KIP-966).
+   */
+  'cluster.updateFeatures': method(
+    z.strictObject({
+      updates: z
+        .array(
+          z.strictObject({
+            feature: z.string().min(1),
+            maxVersionLevel: z.int().min(0),
+            upgradeType: z.enum(['upgrade', 'safe-downgrade', 'unsafe-downgrade']).optional(),
+          }),
+        )
+        .min(1),
+      validateOnly: z.boolean().optional(),
+    }),
+    returns<FeatureUpdateResultView[]>(),
+  ),
 
   /** Every broker with its rack, state and replica/leader counts. */
   'brokers.list': method(empty, returns<BrokerView[]>()),

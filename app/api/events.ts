@@ -61,6 +61,8 @@ export interface EventMap {
   'partitions.added': { topic: string; previousCount: number; totalCount: number };
   /** A dynamic config changed (value null = deleted, back to its default). */
   'config.changed': { resourceType: 'topic' | 'broker'; resourceName: string; name: string; value: string | null };
+  /** A feature's finalized level changed (UpdateFeatures, `kafka-features.sh upgrade|downgrade`). */
+  'feature.updated': { feature: string; level: number; previousLevel: number };
   /** How far a moving partition's new replicas have caught up (every second while it changes). */
   'reassignment.progress': {
     topic: string;

@@ -100,6 +100,14 @@ export interface PartitionView {
   removingReplicas: number[];
   /** RECOVERING after an unclean election until the new leader has settled its log. */
   leaderRecoveryState: 'RECOVERED' | 'RECOVERING';
+  /**
+   * Eligible leader replicas (KIP-966, with `eligible.leader.replicas.version` 1): replicas that
+   * left the ISR while it was below min.insync.replicas, so they hold every committed record and
+   * may be elected cleanly when the ISR is empty. Empty when the feature is off.
+   */
+  eligibleLeaderReplicas: number[];
+  /** The last known leader, kept while the ISR is empty (KIP-966's LastKnownElr). */
+  lastKnownElr: number[];
   /** The leader's high watermark: consumers read below it. */
   highWatermark: number;
   logStartOffset: number;
@@ -378,6 +386,8 @@ export interface ProfileView {
   description?: string;
   cluster: { brokers: number; racks?: string[] | number };
   brokerConfigs: ConfigStringsView;
+  /** Finalized feature levels to set with `kafka-features.sh upgrade` (e.g. eligible.leader.replicas.version: 1). */
+  features: Record<string, number>;
   topicDefaults: { partitions: number; replicationFactor: number; configs: ConfigStringsView };
   producer: ConfigStringsView;
   consumer: ConfigStringsView;
@@ -409,7 +419,7 @@ export interface ExportedFileView {
 
 /** One differing setting between two profiles, or a profile and the live cluster. */
 export interface SettingChangeView {
-  section: 'cluster' | 'brokerConfigs' | 'topicDefaults' | 'producer' | 'consumer';
+  section: 'cluster' | 'brokerConfigs' | 'features' | 'topicDefaults' | 'producer' | 'consumer';
   key: string;
   path: string;
   kind: 'added' | 'removed' | 'changed';
@@ -435,6 +445,8 @@ export interface ApplyPlanView {
   profile: string;
   clusterConfigs: { resource: { type: 'broker'; name: string }; set: Record<string, string | null>; changes: PlannedChangeView[] } | null;
   restartRequired: PlannedChangeView[];
+  /** Feature levels to finalize (UpdateFeatures, as `cluster.updateFeatures` takes them). */
+  features: { feature: string; maxVersionLevel: number; upgradeType: 'upgrade' | 'safe-downgrade'; from: number }[];
   topics: { resource: { type: 'topic'; name: string }; set: Record<string, string | null>; changes: PlannedChangeView[] }[];
   manual: string[];
   upToDate: boolean;

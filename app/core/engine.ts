@@ -49,6 +49,7 @@ import type {
   ReassignmentProgress,
 } from './cluster/types.js';
 import type { CreateTopicInput, ElectionResult, ReassignmentResult } from './controller/controller.js';
+import type { FeatureDescription, FeatureUpdate, FeatureUpdateResult } from './controller/features.js';
 import type { ReassignmentTarget } from './controller/reassign-command.js';
 import type { GroupApiRequest, GroupResponseOf } from './group/messages.js';
 import type { GroupRecordCodec } from './group/record-codec.js';
@@ -101,6 +102,8 @@ export type { ListenerAddress } from './cluster/listeners.js';
 export type { ProducedBatchValidator } from './log/produced-batch.js';
 export type { CreateTopicInput, ElectionResult, ReassignmentResult } from './controller/controller.js';
 export type { ReassignmentTarget } from './controller/reassign-command.js';
+export type { FeatureDescription, FeatureUpdate, FeatureUpdateResult } from './controller/features.js';
+export { ELR_FEATURE } from './controller/features.js';
 
 const CLOCK_KEY = 'clock.ms';
 const CLOCK_CHECKPOINT_MS = 1_000;
@@ -294,6 +297,16 @@ export class Engine {
   /** IncrementalAlterConfigs for one resource (broker name '' = the cluster-wide default). */
   alterConfigs(resourceType: 'topic' | 'broker', resourceName: string, set: Record<string, string | null>, validateOnly = false): void {
     this.ctx.controller.alterConfigs(resourceType, resourceName, set, validateOnly);
+  }
+
+  /** The features the controller supports with their finalized levels (`kafka-features.sh describe`). */
+  describeFeatures(): FeatureDescription[] {
+    return this.ctx.controller.features.describe();
+  }
+
+  /** UpdateFeatures (`kafka-features.sh upgrade|downgrade`): per feature, NONE or INVALID_UPDATE_VERSION. */
+  updateFeatures(updates: FeatureUpdate[], validateOnly = false): FeatureUpdateResult[] {
+    return this.ctx.controller.features.update(updates, validateOnly);
   }
 
   /** ElectLeaders (KIP-460); `partitions` undefined = every partition. */

@@ -214,6 +214,12 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
       return view;
     },
 
+    'cluster.features': () => engine.describeFeatures().map((f) => ({ ...f })),
+    'cluster.updateFeatures': ({ updates, validateOnly }) =>
+      engine.updateFeatures(
+        updates.map((u) => ({ feature: u.feature, maxVersionLevel: u.maxVersionLevel, ...(u.upgradeType ? { upgradeType: u.upgradeType } : {}) })),
+        validateOnly ?? false,
+      ).map((r) => ({ feature: r.feature, errorCode: r.errorCode, ...(r.message !== undefined ? { message: r.message } : {}) })),
     'brokers.list': () => engine.listBrokers().map(brokerView),
     'brokers.add': ({ id, rack }) => findBroker(engine, engine.addBroker({ ...(id !== undefined ? { id } : {}), rack: rack ?? null })),
     'brokers.remove': ({ brokerId }) => {

@@ -161,6 +161,8 @@ export function partitionView(p: PartitionDescription): PartitionView {
     addingReplicas: [...p.addingReplicas],
     removingReplicas: [...p.removingReplicas],
     leaderRecoveryState: p.leaderRecoveryState,
+    eligibleLeaderReplicas: [...(p.elr ?? [])],
+    lastKnownElr: [...(p.lastKnownElr ?? [])],
     highWatermark: p.highWatermark,
     logStartOffset: p.logStartOffset,
     replicaStates: p.replicaStates.map((r) => ({

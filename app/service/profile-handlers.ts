@@ -66,6 +66,7 @@ export function profileHandlers(engine: Engine, staticConfigs: Readonly<Record<s
     const members = engine.members();
     return {
       clusterConfigs: { ...staticConfigs, ...image.clusterConfigs() },
+      features: Object.fromEntries(engine.describeFeatures().map((f) => [f.name, f.finalizedLevel])),
       brokerCount: members.length,
       racks: members.map((m) => m.rack),
       topics: [...image.topicsByName.values()].map((t) => {
@@ -109,6 +110,9 @@ export function profileHandlers(engine: Engine, staticConfigs: Readonly<Record<s
       const plan = planApply(find(name), live(), { includeExistingTopics: includeExistingTopics ?? false });
       const apply = dryRun === false;
       if (apply) {
+        // Features first: enabling ELR pins the cluster-level min.insync.replicas the configs may then set.
+        const refused = engine.updateFeatures(plan.features.map(({ feature, maxVersionLevel, upgradeType }) => ({ feature, maxVersionLevel, upgradeType }))).find((r) => r.errorCode !== 'NONE');
+        if (refused) throw new KafkaError(refused.errorCode, refused.message ?? `UpdateFeatures refused ${refused.feature}.`);
         if (plan.clusterConfigs) engine.alterConfigs('broker', '', plan.clusterConfigs.set);
         for (const t of plan.topics) engine.alterConfigs('topic', t.resource.name, t.set);
       }

@@ -39,6 +39,7 @@ function settingPaths(p: Profile): string[] {
     'cluster.brokers',
     ...(p.cluster.racks !== undefined ? ['cluster.racks'] : []),
     ...Object.keys(p.brokerConfigs).map((k) => `brokerConfigs.${k}`),
+    ...Object.keys(p.features).map((k) => `features.${k}`),
     'topicDefaults.partitions',
     'topicDefaults.replicationFactor',
     ...Object.keys(p.topicDefaults.configs).map((k) => `topicDefaults.configs.${k}`),

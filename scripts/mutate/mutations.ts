@@ -192,19 +192,19 @@ export const MUTATIONS: Mutation[] = [
     name: 'election-ignores-isr',
     file: CHANGE,
     rule: 'A clean election picks only an ISR member.',
-    edits: [{ search: 'const valid = (r: number): boolean => isr.includes(r) && ctx.isAcceptable(r);', replace: 'const valid = (r: number): boolean => ctx.isAcceptable(r);' }],
+    edits: [{ search: 'const valid = (r: number): boolean => (isr.includes(r) || (elrOn && isr.length === 0 && elr.includes(r))) && acceptable(r);', replace: 'const valid = (r: number): boolean => acceptable(r);' }],
   },
   {
     name: 'election-in-isr-order',
     file: CHANGE,
     rule: 'A clean election takes the first valid replica in assignment order, not ISR order.',
-    edits: [{ search: '    else leader = replicas.find(valid) ?? -1;\n    if (leader < 0 &&', replace: '    else leader = isr.find(valid) ?? -1;\n    if (leader < 0 &&' }],
+    edits: [{ search: '    else leader = replicas.find(valid) ?? -1;\n  }\n  let fromElr', replace: '    else leader = isr.find(valid) ?? -1;\n  }\n  let fromElr' }],
   },
   {
     name: 'unclean-always-allowed',
     file: CHANGE,
     rule: 'Unclean election happens only when unclean.leader.election.enable allows it (or ElectLeaders UNCLEAN).',
-    edits: [{ search: "if (leader < 0 && (mode === 'unclean' || ctx.uncleanAllowed)) {", replace: 'if (leader < 0) {' }],
+    edits: [{ search: "} else if (mode !== 'preferred' && (mode === 'unclean' || ctx.uncleanAllowed)) {", replace: "} else if (mode !== 'preferred') {" }],
   },
   {
     name: 'unclean-stays-recovered',
@@ -222,7 +222,7 @@ export const MUTATIONS: Mutation[] = [
     name: 'keep-leader-out-of-isr',
     file: CHANGE,
     rule: 'A leader removed from the ISR (fenced, shutting down) loses its leadership.',
-    edits: [{ search: 'if (current.leader >= 0 && replicas.includes(current.leader) && valid(current.leader)) leader = current.leader;\n    else leader = replicas.find(valid) ?? -1;\n    if (leader < 0 &&', replace: 'if (current.leader >= 0 && replicas.includes(current.leader)) leader = current.leader;\n    else leader = replicas.find(valid) ?? -1;\n    if (leader < 0 &&' }],
+    edits: [{ search: 'if (current.leader >= 0 && replicas.includes(current.leader) && valid(current.leader)) leader = current.leader;\n    else leader = replicas.find(valid) ?? -1;\n  }\n  let fromElr', replace: 'if (current.leader >= 0 && replicas.includes(current.leader)) leader = current.leader;\n    else leader = replicas.find(valid) ?? -1;\n  }\n  let fromElr' }],
   },
   {
     name: 'reassignment-completes-early',
@@ -261,10 +261,33 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'reregistration-keeps-isr',
     file: CONTROLLER,
-    rule: 'A new incarnation is processed as a shutdown of the old one (4.0+, KAFKA-18106).',
-    edits: [{ search: "this.commit(this.removeFromIsrs(req.brokerId, 'broker-reregistered'));", replace: '' }],
-    equivalent:
-      'A killed broker is refused as a duplicate until its session expires and it is fenced, and an orderly stop already left every ISR, so by the time a new incarnation registers it is in no ISR it could keep (the rule matters in Kafka only for ELR members and the clean-shutdown file).',
+    rule: 'A new incarnation is processed as a shutdown of the old one (4.0+, KAFKA-18106); after an unclean one it also leaves the ELR.',
+    edits: [{ search: "this.commit(this.removeFromIsrs(req.brokerId, 'broker-reregistered', !clean));", replace: '' }],
+  },
+  {
+    name: 'reregistration-always-clean',
+    file: CONTROLLER,
+    rule: 'A broker whose previous broker epoch does not match (no clean shutdown) is treated as an unclean shutdown (KIP-966).',
+    edits: [{ search: 'const clean = req.previousBrokerEpoch === existing.brokerEpoch;', replace: 'const clean = existing.brokerEpoch >= 0;' }],
+  },
+  // ---------------------------------------------------------------- eligible leader replicas (KIP-966)
+  {
+    name: 'elr-not-kept',
+    file: CHANGE,
+    rule: 'Members leaving an ISR below min ISR are kept as eligible leader replicas.',
+    edits: [{ search: '    if (isr.length >= ctx.elr!.minIsr) elr = [];\n    else elr =', replace: '    if (isr.length >= 0) elr = [];\n    else elr =' }],
+  },
+  {
+    name: 'unclean-shutdown-stays-eligible',
+    file: CHANGE,
+    rule: 'A broker back from an unclean shutdown leaves the ELR.',
+    edits: [{ search: '.filter((r) => !isr.includes(r) && r !== uncleanShutdown && replicas.includes(r))', replace: '.filter((r) => !isr.includes(r) && replicas.includes(r))' }],
+  },
+  {
+    name: 'elr-elects-fenced',
+    file: CHANGE,
+    rule: 'Only an unfenced (acceptable) ELR member may be elected.',
+    edits: [{ search: "const valid = (r: number): boolean => (isr.includes(r) || (elrOn && isr.length === 0 && elr.includes(r))) && acceptable(r);", replace: "const valid = (r: number): boolean => isr.includes(r) ? acceptable(r) : elrOn && isr.length === 0 && elr.includes(r);" }],
   },
   // ---------------------------------------------------------------- the product's health figures
   {

@@ -22,9 +22,10 @@
  * - `effect`: see `effects.ts`; a topic config's broker synonyms share its effect.
  *
  * Simulator choices, stated rather than hidden:
- * - `eligible.leader.replicas.enable` is a 3.9 config; from 4.0 ELR is the feature
- *   `eligible.leader.replicas.version` set with kafka-features.sh. The simulator exposes it as
- *   this cluster-wide switch (default false; Kafka 4.1+ enables it on new clusters).
+ * - There is no `eligible.leader.replicas.enable`: it was a 3.9 controller config, and Kafka 4.x
+ *   turns eligible leader replicas on as the feature `eligible.leader.replicas.version`
+ *   (kafka-features.sh upgrade; `cluster.updateFeatures` here). The feature is off on a new
+ *   cluster, as in 4.0 (4.1 enables it on new clusters).
  * - `default.replication.factor` gets `>= 1`, stricter than Kafka, which has no validator.
  */
 import { BROKER_EFFECTS } from './effects.js';
@@ -142,9 +143,6 @@ const SERVER_CONFIGS: readonly BrokerConfigDef[] = [
     'Replication factor of topics created without one (including auto-created topics).'),
   broker('delete.topic.enable', HIGH, 'boolean', 'true', ANY, RO,
     'Whether topics may be deleted; otherwise deletion fails with TOPIC_DELETION_DISABLED.'),
-  // HIGH in Kafka 3.9's KRaftConfigs/KafkaConfig; 4.x dropped the config for a feature flag.
-  broker('eligible.leader.replicas.enable', HIGH, 'boolean', 'false', ANY, CW,
-    'Whether the controller keeps eligible leader replicas (KIP-966); a feature flag from Kafka 4.0.'),
   // importance not confirmed in the docs table: MEDIUM is from QuotaConfig.brokerQuotaConfigs(), the
   // ConfigDef of the dynamic-only throttle rates, which the generated broker table may not include.
   broker('follower.replication.throttled.rate', MEDIUM, 'long', LONG_MAX, atLeast(0), PB,

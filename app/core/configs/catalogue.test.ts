@@ -60,7 +60,6 @@ describe('config catalogue', () => {
       'leader.replication.throttled.rate': [LONG_MAX, 'per-broker'],
       'follower.replication.throttled.rate': [LONG_MAX, 'per-broker'],
       'num.replica.fetchers': ['1', 'cluster-wide'],
-      'eligible.leader.replicas.enable': ['false', 'cluster-wide'],
       'log.retention.ms': [null, 'cluster-wide'],
       'log.retention.hours': ['168', 'read-only'],
       'log.retention.check.interval.ms': ['300000', 'read-only'],

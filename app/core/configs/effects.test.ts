@@ -20,7 +20,7 @@ const NAMED_IN_BRIEF = {
   broker: [
     'auto.create.topics.enable', 'auto.leader.rebalance.enable', 'broker.heartbeat.interval.ms', 'broker.session.timeout.ms',
     'compression.type', 'controller.quorum.election.timeout.ms', 'controller.quorum.fetch.timeout.ms',
-    'default.replication.factor', 'delete.topic.enable', 'eligible.leader.replicas.enable',
+    'default.replication.factor', 'delete.topic.enable',
     'follower.replication.throttled.rate', 'leader.imbalance.check.interval.seconds', 'leader.replication.throttled.rate',
     'log.cleaner.delete.retention.ms', 'log.cleaner.max.compaction.lag.ms', 'log.cleaner.min.cleanable.ratio',
     'log.cleaner.min.compaction.lag.ms', 'log.cleanup.policy', 'log.flush.interval.messages', 'log.flush.interval.ms',

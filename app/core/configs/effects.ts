@@ -157,11 +157,6 @@ export const BROKER_EFFECTS: Readonly<Record<string, ConfigEffect>> = {
   'delete.topic.enable': {
     durability: 'When false, deleting a topic fails with TOPIC_DELETION_DISABLED, which guards against removing data by mistake.',
   },
-  'eligible.leader.replicas.enable': {
-    durability:
-      'The controller remembers replicas that left the ISR while it was below min.insync.replicas and still hold every committed record, so a broker that lost data in an unclean shutdown is no longer re-elected as the last replica standing.',
-    availability: 'When the ISR is empty, a clean eligible leader replica can take over without an unclean election.',
-  },
   'follower.replication.throttled.rate': {
     availability: 'Set below the incoming write rate, a throttled replica never catches up, so it never joins the ISR and its reassignment never completes.',
     performance: 'Caps the bytes per second this broker fetches for throttled, out-of-sync replicas, so reassignments do not crowd out client traffic.',

@@ -56,6 +56,8 @@ export interface AdminHost {
   /** Who may lead a partition (and whether unclean election is allowed) for a change. */
   changeContext(topic: TopicImage, state: PartitionState, excluded?: number): ChangeContext;
   topicUncleanAllowed(topic: TopicImage): boolean;
+  /** What a min.insync.replicas change means for the ELR (features.ts): refusals, and the ELRs it clears. */
+  minIsrChange(resourceType: 'topic' | 'broker', resourceName: string, set: Readonly<Record<string, string | null>>): MetadataRecord[];
 }
 
 export class ControllerAdmin {
@@ -190,8 +192,9 @@ export class ControllerAdmin {
       throw new KafkaError('BROKER_NOT_FOUND', `Broker ${resourceName} is not registered.`);
     }
     validateConfigs(resourceType, set);
+    const elrChanges = this.host.minIsrChange(resourceType, resourceName, set);
     if (validateOnly) return;
-    this.host.commit(Object.entries(set).map(([name, value]) => ({ type: 'Config', resourceType, resourceName, name, value })));
+    this.host.commit([...Object.entries(set).map(([name, value]): MetadataRecord => ({ type: 'Config', resourceType, resourceName, name, value })), ...elrChanges]);
   }
 
   /** ElectLeaders (KIP-460). `partitions` undefined = every partition. */

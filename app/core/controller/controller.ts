@@ -39,7 +39,8 @@ import type { Random } from '../random.js';
 import { resolveBrokerRuntimeConfig, resolveTopicRuntimeConfig, type BrokerRuntimeConfig, type TopicRuntimeConfig } from '../runtime-config.js';
 import type { Scheduler, TimerHandle } from '../time.js';
 import { ControllerAdmin, type CreateTopicInput, type ElectionResult, type ReassignmentResult } from './admin-apis.js';
-import { buildPartitionChange } from './partition-change.js';
+import { elrEnabled, FeatureControl } from './features.js';
+import { buildPartitionChange, type ChangeContext } from './partition-change.js';
 
 export interface ControllerDeps {
   scheduler: Scheduler;
@@ -87,6 +88,8 @@ export class Controller {
   private rebalanceTimer: TimerHandle | null = null;
   private uncleanTimer: TimerHandle | null = null;
   private readonly admin: ControllerAdmin;
+  /** Finalized feature levels (KIP-584): eligible.leader.replicas.version. */
+  readonly features: FeatureControl;
 
   constructor(private readonly deps: ControllerDeps) {
     this.admin = new ControllerAdmin({
@@ -100,6 +103,14 @@ export class Controller {
       emit: (event) => deps.emit(event),
       changeContext: (topic, state, excluded) => this.ctx(topic, state, excluded),
       topicUncleanAllowed: (topic) => this.topicUncleanAllowed(topic),
+      minIsrChange: (type, name, set) => this.features.minIsrChange(type, name, set),
+    });
+    this.features = new FeatureControl({
+      image: this.image,
+      staticConfigs: deps.staticConfigs,
+      requireActive: () => this.requireActive(),
+      commit: (records) => this.commit(records),
+      changeContext: (topic, state) => this.ctx(topic, state),
     });
     // KRaft's MetadataLoader: the latest snapshot, then only the records after it.
     const stored = deps.store.latestSnapshot();
@@ -262,6 +273,7 @@ export class Controller {
     const r = c.record;
     const atMs = c.timestampMs;
     if (r.type === 'Config') return [{ type: 'config.changed', atMs, resourceType: r.resourceType, resourceName: r.resourceName, name: r.name, value: r.value }];
+    if (r.type === 'FeatureLevel') return [{ type: 'feature.updated', atMs, feature: r.name, level: r.level, previousLevel: this.image.features.get(r.name) ?? 0 }];
     if (r.type === 'RemoveTopic') {
       const t = this.image.topicsById.get(r.topicId);
       return t ? [{ type: 'topic.deleted', atMs, topic: t.name, topicId: t.topicId }] : [];
@@ -370,8 +382,11 @@ export class Controller {
       return { error: 'DUPLICATE_BROKER_REGISTRATION', brokerEpoch: -1 };
     }
     if (existing) {
-      // 4.0+: a new incarnation is processed as a shutdown of the old one.
-      this.commit(this.removeFromIsrs(req.brokerId, 'broker-reregistered'));
+      // 4.0+: a new incarnation is processed as a shutdown of the old one; one that did not shut
+      // down cleanly (its previous broker epoch is not the registered one) also leaves every ELR
+      // and may not lead (KIP-966, KAFKA-18106).
+      const clean = req.previousBrokerEpoch === existing.brokerEpoch;
+      this.commit(this.removeFromIsrs(req.brokerId, 'broker-reregistered', !clean));
     }
     const brokerEpoch = this.endOffset;
     this.commit([{ type: 'RegisterBroker', brokerId: req.brokerId, brokerEpoch, incarnationId: req.incarnationId, rack: req.rack, fenced: true }]);
@@ -463,23 +478,30 @@ export class Controller {
     this.commit(changes);
   }
 
-  /** Partition changes that take `brokerId` out of every ISR it is in and re-elect where it led. */
-  private removeFromIsrs(brokerId: number, reason: ChangeReason): MetadataRecord[] {
+  /**
+   * Partition changes that take `brokerId` out of every ISR it is in and re-elect where it led;
+   * after an unclean shutdown also out of every ELR, and it may not lead.
+   */
+  private removeFromIsrs(brokerId: number, reason: ChangeReason, uncleanShutdown = false): MetadataRecord[] {
     const out: MetadataRecord[] = [];
     for (const { topic, state } of this.image.allPartitions()) {
-      if (!state.isr.includes(brokerId)) continue;
-      const change = buildPartitionChange(state, { targetIsr: state.isr.filter((b) => b !== brokerId) }, this.ctx(topic, state, brokerId));
+      if (!state.isr.includes(brokerId) && !(uncleanShutdown && (state.elr ?? []).includes(brokerId))) continue;
+      const ctx = this.ctx(topic, state, brokerId, uncleanShutdown ? brokerId : -1);
+      const change = buildPartitionChange(state, { targetIsr: state.isr.filter((b) => b !== brokerId) }, ctx);
       if (change) out.push({ type: 'PartitionChange', state: change.state, reason: change.unclean ? 'unclean-election' : reason, unclean: change.unclean });
     }
     return out;
   }
 
-  private ctx(topic: TopicImage, state: PartitionState, excluded = -1, uncleanOverride?: boolean) {
+  private ctx(topic: TopicImage, state: PartitionState, excluded = -1, uncleanShutdown = -1): ChangeContext {
     const key = `${state.topicId}:${state.partition}`;
-    return {
+    const base: ChangeContext = {
       isAcceptable: (b: number) => b !== excluded && this.image.isActive(b, key),
-      uncleanAllowed: uncleanOverride ?? this.topicUncleanAllowed(topic),
+      uncleanAllowed: this.topicUncleanAllowed(topic),
     };
+    if (!elrEnabled(this.image)) return base;
+    const minIsr = resolveTopicRuntimeConfig(topic.configs, this.image.clusterConfigs(), this.deps.staticConfigs).minInsyncReplicas;
+    return { ...base, elr: { minIsr: Math.min(minIsr, state.replicas.length), ...(uncleanShutdown >= 0 ? { uncleanShutdown } : {}) } };
   }
 
   private topicUncleanAllowed(topic: TopicImage): boolean {

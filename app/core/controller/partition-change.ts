@@ -1,11 +1,20 @@
 /**
  * Builds the next state of one partition from a requested change (Kafka's PartitionChangeBuilder).
  *
- * Rules (kafka-semantics.md §4, §7b):
- * - valid(r) = r in the target ISR and acceptable (registered, unfenced, not shutting down, not
- *   being removed). An online election keeps a valid leader, else takes the first valid replica
- *   in assignment order, else (unclean allowed) the first acceptable replica with ISR = [it] and
- *   RECOVERING, else leader -1 with the last ISR member kept.
+ * Rules (kafka-semantics.md §4, §7b, §10c):
+ * - valid(r) = (r in the target ISR, or the target ISR is empty and r is in the ELR) and
+ *   acceptable (registered, unfenced, not shutting down, not being removed, not re-registering
+ *   after an unclean shutdown). An online election keeps a valid leader, else takes the first
+ *   valid replica in assignment order (one taken from the ELR becomes the ISR alone and leaves the
+ *   ELR), else, with ELR, the last known leader if acceptable ("balanced" recovery: ISR = [it],
+ *   RECOVERING, whatever unclean.leader.election.enable says), else (unclean allowed) the first
+ *   acceptable replica with ISR = [it] and RECOVERING, else leader -1.
+ * - Without ELR an ISR is never written empty: the last member stays (leader -1). With ELR
+ *   (KIP-966) it may empty, and while the target ISR is below the effective min ISR the ELR is
+ *   (old ISR ∪ old ELR) − target ISR − the broker with an unclean shutdown; at or above min ISR
+ *   the ELR and the last known ELR are cleared. The last known ELR holds the last leader from the
+ *   moment the ISR first empties until the partition has a leader again. An unclean election
+ *   clears both.
  * - A preferred election takes replicas[0] if valid, else keeps a valid leader, else the first
  *   valid replica.
  * - A reassignment completes when ISR - removing is non-empty and holds every replica that stays.
@@ -19,6 +28,13 @@ export type ElectionMode = 'online' | 'preferred' | 'unclean';
 export interface ChangeContext {
   isAcceptable(brokerId: number): boolean;
   uncleanAllowed: boolean;
+  /** Set when eligible.leader.replicas.version >= 1 (KIP-966); absent: ELR disabled. */
+  elr?: {
+    /** The topic's effective min ISR: min(min.insync.replicas, replica count). */
+    minIsr: number;
+    /** A broker re-registering after an unclean shutdown: out of the ISR and the ELR, never leader. */
+    uncleanShutdown?: number;
+  };
 }
 
 export interface ChangeRequest {
@@ -28,6 +44,8 @@ export interface ChangeRequest {
   targetRemoving?: number[];
   election?: ElectionMode;
   recoveryState?: LeaderRecoveryState;
+  /** Clear the ELR and the last known ELR (min.insync.replicas changed, or ELR was disabled). */
+  clearElr?: boolean;
 }
 
 export interface ChangeResult {
@@ -35,6 +53,8 @@ export interface ChangeResult {
   leaderChanged: boolean;
   unclean: boolean;
   reassignmentCompleted: boolean;
+  /** The new leader came from the ELR. */
+  fromElr: boolean;
 }
 
 export function buildPartitionChange(current: PartitionState, req: ChangeRequest, ctx: ChangeContext): ChangeResult | null {
@@ -43,6 +63,12 @@ export function buildPartitionChange(current: PartitionState, req: ChangeRequest
   let removing = req.targetRemoving ?? current.removingReplicas;
   let isr = req.targetIsr ?? current.isr;
   let recovery: LeaderRecoveryState = req.recoveryState ?? current.leaderRecoveryState;
+  const currentElr = current.elr ?? [];
+  const currentLastKnown = current.lastKnownElr ?? [];
+  const elrOn = ctx.elr !== undefined;
+  const uncleanShutdown = ctx.elr?.uncleanShutdown;
+  let elr = req.clearElr ? [] : currentElr;
+  let lastKnown = req.clearElr ? [] : currentLastKnown;
 
   // Complete an ongoing reassignment when the ISR allows it.
   let reassignmentCompleted = false;
@@ -58,7 +84,14 @@ export function buildPartitionChange(current: PartitionState, req: ChangeRequest
     }
   }
 
-  const valid = (r: number): boolean => isr.includes(r) && ctx.isAcceptable(r);
+  // KIP-966: members leaving an ISR that is (or stays) below min ISR remain eligible leaders.
+  if (elrOn && !req.clearElr) {
+    if (isr.length >= ctx.elr!.minIsr) elr = [];
+    else elr = [...new Set([...current.isr, ...currentElr])].filter((r) => !isr.includes(r) && r !== uncleanShutdown && replicas.includes(r)).sort((a, b) => a - b);
+  }
+
+  const acceptable = (r: number): boolean => r !== uncleanShutdown && ctx.isAcceptable(r);
+  const valid = (r: number): boolean => (isr.includes(r) || (elrOn && isr.length === 0 && elr.includes(r))) && acceptable(r);
   let leader = -1;
   let unclean = false;
   const mode = req.election ?? 'online';
@@ -70,18 +103,40 @@ export function buildPartitionChange(current: PartitionState, req: ChangeRequest
   } else {
     if (current.leader >= 0 && replicas.includes(current.leader) && valid(current.leader)) leader = current.leader;
     else leader = replicas.find(valid) ?? -1;
-    if (leader < 0 && (mode === 'unclean' || ctx.uncleanAllowed)) {
-      const candidate = replicas.find((r) => ctx.isAcceptable(r));
+  }
+  let fromElr = false;
+  if (leader >= 0 && leader !== current.leader && !isr.includes(leader)) {
+    // Elected from the ELR: it holds everything up to the HW, so this election is clean.
+    fromElr = true;
+    isr = [leader];
+    elr = elr.filter((r) => r !== leader);
+  }
+  if (leader < 0) {
+    const lastLeader = lastKnown.length === 1 ? lastKnown[0]! : -1;
+    if (elrOn && isr.length === 0 && elr.length === 0 && lastLeader >= 0 && acceptable(lastLeader) && replicas.includes(lastLeader)) {
+      // "Balanced" recovery: the last known leader, treated as an unclean election.
+      leader = lastLeader;
+      unclean = true;
+    } else if (mode !== 'preferred' && (mode === 'unclean' || ctx.uncleanAllowed)) {
+      const candidate = replicas.find(acceptable);
       if (candidate !== undefined) {
         leader = candidate;
         unclean = true;
-        isr = [candidate];
-        recovery = 'RECOVERING';
       }
     }
+    if (unclean) {
+      isr = [leader];
+      recovery = 'RECOVERING';
+      elr = [];
+      lastKnown = [];
+    }
   }
-  // Without ELR an ISR is never written empty: the last member stays (leader -1).
-  if (isr.length === 0) isr = current.isr;
+  if (isr.length === 0 && !elrOn) isr = current.isr;
+  // The last known leader: recorded the first time the ISR empties, cleared once a leader exists.
+  if (elrOn && !unclean) {
+    if (isr.length === 0 && current.isr.length > 0 && current.leader >= 0) lastKnown = [current.leader];
+    else if (leader >= 0) lastKnown = [];
+  }
 
   const leaderChanged = leader !== current.leader;
   const droppedReplica = current.replicas.some((r) => !replicas.includes(r));
@@ -96,10 +151,12 @@ export function buildPartitionChange(current: PartitionState, req: ChangeRequest
     addingReplicas: [...adding],
     removingReplicas: [...removing],
     leaderRecoveryState: recovery,
+    ...(elr.length > 0 || currentElr.length > 0 ? { elr: [...elr] } : {}),
+    ...(lastKnown.length > 0 || currentLastKnown.length > 0 ? { lastKnownElr: [...lastKnown] } : {}),
   };
   if (samePartitionState(current, next)) return null;
   next.partitionEpoch = current.partitionEpoch + 1;
-  return { state: next, leaderChanged, unclean, reassignmentCompleted };
+  return { state: next, leaderChanged, unclean, reassignmentCompleted, fromElr };
 }
 
 const sameList = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -113,6 +170,8 @@ export function samePartitionState(a: PartitionState, b: PartitionState): boolea
     sameSet(a.isr, b.isr) &&
     sameList(a.addingReplicas, b.addingReplicas) &&
     sameList(a.removingReplicas, b.removingReplicas) &&
-    a.leaderRecoveryState === b.leaderRecoveryState
+    a.leaderRecoveryState === b.leaderRecoveryState &&
+    sameSet(a.elr ?? [], b.elr ?? []) &&
+    sameList(a.lastKnownElr ?? [], b.lastKnownElr ?? [])
   );
 }

@@ -35,6 +35,8 @@ export interface ClusterMetadata {
   readonly topicsById: ReadonlyMap<string, TopicImage>;
   readonly topicsByName: ReadonlyMap<string, TopicImage>;
   readonly brokerConfigs: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /** Finalized feature levels (KIP-584); a feature never set is at level 0. */
+  readonly features: ReadonlyMap<string, number>;
   partition(topicId: string, partition: number): PartitionState | undefined;
   allPartitions(): Iterable<{ topic: TopicImage; state: PartitionState }>;
   somePartition(test: (state: PartitionState) => boolean): boolean;
@@ -53,6 +55,7 @@ export class MetadataImage implements ClusterMetadata {
   readonly brokerConfigs = new Map<string, Record<string, string>>();
   /** The first producer id no broker has been given yet (idempotent producers). */
   nextProducerId = 0;
+  readonly features = new Map<string, number>();
 
   apply(committed: CommittedRecord): void {
     if (committed.offset <= this.offset) return;
@@ -111,6 +114,9 @@ export class MetadataImage implements ClusterMetadata {
       case 'ProducerIds':
         this.nextProducerId = Math.max(this.nextProducerId, r.nextProducerId);
         break;
+      case 'FeatureLevel':
+        this.features.set(r.name, r.level);
+        break;
       case 'Config': {
         let target: Record<string, string> | undefined;
         if (r.resourceType === 'topic') target = this.topicsByName.get(r.resourceName)?.configs;
@@ -166,5 +172,7 @@ export function clonePartition(p: PartitionState): PartitionState {
     isr: [...p.isr],
     addingReplicas: [...p.addingReplicas],
     removingReplicas: [...p.removingReplicas],
+    ...(p.elr ? { elr: [...p.elr] } : {}),
+    ...(p.lastKnownElr ? { lastKnownElr: [...p.lastKnownElr] } : {}),
   };
 }

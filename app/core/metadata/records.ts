@@ -22,6 +22,13 @@ export interface PartitionState {
   addingReplicas: number[];
   removingReplicas: number[];
   leaderRecoveryState: LeaderRecoveryState;
+  /**
+   * Eligible leader replicas (KIP-966): replicas that left the ISR while it was below min ISR and
+   * so still hold every committed record. Absent (records written before ELR) means empty.
+   */
+  elr?: number[];
+  /** The last known leader while the ISR is empty (KIP-966 "balanced" recovery); absent means empty. */
+  lastKnownElr?: number[];
 }
 
 export type MetadataRecord =
@@ -38,6 +45,8 @@ export type MetadataRecord =
       unclean?: boolean;
     }
   | { type: 'RemoveTopic'; topicId: string }
+  /** A finalized feature level (KIP-584), e.g. eligible.leader.replicas.version. */
+  | { type: 'FeatureLevel'; name: string; level: number }
   /** A broker can no longer serve one replica (its log failed to read); cleared when the broker re-registers. */
   | { type: 'ReplicaOffline'; brokerId: number; brokerEpoch: number; topicId: string; partition: number }
   | { type: 'Config'; resourceType: 'topic' | 'broker'; resourceName: string; name: string; value: string | null }

@@ -11,8 +11,11 @@
 import type { BrokerRegistration, MetadataImage } from './image.js';
 import type { LeaderRecoveryState, PartitionState } from './records.js';
 
-/** [partition, replicas, isr, leader, leaderEpoch, partitionEpoch, adding, removing, recovering (1) or not (0)] */
-type PartitionTuple = [number, number[], number[], number, number, number, number[], number[], 0 | 1];
+/**
+ * [partition, replicas, isr, leader, leaderEpoch, partitionEpoch, adding, removing, recovering (1)
+ * or not (0), then, only when either is non-empty, elr and lastKnownElr (KIP-966)]
+ */
+type PartitionTuple = [number, number[], number[], number, number, number, number[], number[], 0 | 1, number[]?, number[]?];
 
 export interface ImageSnapshot {
   /** The offset of the last record the snapshot includes. */
@@ -22,6 +25,8 @@ export interface ImageSnapshot {
   brokerConfigs: [string, Record<string, string>][];
   /** The first producer id not yet handed out (absent in snapshots from before producer ids: 0). */
   nextProducerId?: number;
+  /** Finalized feature levels (absent in snapshots written before features existed). */
+  features?: [string, number][];
 }
 
 export function snapshotOf(image: MetadataImage): ImageSnapshot {
@@ -33,11 +38,16 @@ export function snapshotOf(image: MetadataImage): ImageSnapshot {
       topicId: t.topicId,
       configs: { ...t.configs },
       partitions: [...t.partitions.values()].map(
-        (p): PartitionTuple => [p.partition, [...p.replicas], [...p.isr], p.leader, p.leaderEpoch, p.partitionEpoch, [...p.addingReplicas], [...p.removingReplicas], p.leaderRecoveryState === 'RECOVERING' ? 1 : 0],
+        (p): PartitionTuple => {
+          const t: PartitionTuple = [p.partition, [...p.replicas], [...p.isr], p.leader, p.leaderEpoch, p.partitionEpoch, [...p.addingReplicas], [...p.removingReplicas], p.leaderRecoveryState === 'RECOVERING' ? 1 : 0];
+          if ((p.elr ?? []).length > 0 || (p.lastKnownElr ?? []).length > 0) t.push([...(p.elr ?? [])], [...(p.lastKnownElr ?? [])]);
+          return t;
+        },
       ),
     })),
     brokerConfigs: [...image.brokerConfigs.entries()].map(([name, cfg]) => [name, { ...cfg }]),
     nextProducerId: image.nextProducerId,
+    features: [...image.features.entries()],
   };
 }
 
@@ -47,10 +57,11 @@ export function loadSnapshot(image: MetadataImage, snap: ImageSnapshot): void {
   image.topicsById.clear();
   image.topicsByName.clear();
   image.brokerConfigs.clear();
+  image.features.clear();
   for (const b of snap.brokers) image.brokers.set(b.id, { ...b, offlineReplicas: [...b.offlineReplicas] });
   for (const t of snap.topics) {
     const partitions = new Map<number, PartitionState>();
-    for (const [partition, replicas, isr, leader, leaderEpoch, partitionEpoch, adding, removing, recovering] of t.partitions) {
+    for (const [partition, replicas, isr, leader, leaderEpoch, partitionEpoch, adding, removing, recovering, elr, lastKnownElr] of t.partitions) {
       const leaderRecoveryState: LeaderRecoveryState = recovering === 1 ? 'RECOVERING' : 'RECOVERED';
       partitions.set(partition, {
         topicId: t.topicId,
@@ -63,6 +74,8 @@ export function loadSnapshot(image: MetadataImage, snap: ImageSnapshot): void {
         addingReplicas: [...adding],
         removingReplicas: [...removing],
         leaderRecoveryState,
+        ...(elr ? { elr: [...elr] } : {}),
+        ...(lastKnownElr ? { lastKnownElr: [...lastKnownElr] } : {}),
       });
     }
     const topic = { name: t.name, topicId: t.topicId, partitions, configs: { ...t.configs } };
@@ -71,5 +84,6 @@ export function loadSnapshot(image: MetadataImage, snap: ImageSnapshot): void {
   }
   for (const [name, cfg] of snap.brokerConfigs) image.brokerConfigs.set(name, { ...cfg });
   image.nextProducerId = snap.nextProducerId ?? 0;
+  for (const [name, level] of snap.features ?? []) image.features.set(name, level);
   image.offset = snap.offset;
 }

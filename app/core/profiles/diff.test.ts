@@ -41,6 +41,7 @@ describe('diffProfiles', () => {
 
 const live = (patch: Partial<LiveCluster> = {}): LiveCluster => ({
   clusterConfigs: {},
+  features: {},
   brokerCount: 3,
   racks: ['r1', 'r2', 'r3'],
   topics: [],
@@ -156,5 +157,19 @@ describe('planApply', () => {
     const plan = planApply(profile, matching, { removeUnlisted: true });
     expect(plan.clusterConfigs?.set).toEqual({ 'log.retention.ms': null });
     expect(plan.clusterConfigs?.changes).toEqual([{ key: 'log.retention.ms', from: '1000', to: null, updateMode: 'cluster-wide' }]);
+  });
+
+  it('plans feature levels as UpdateFeatures entries: an upgrade, or a safe downgrade', () => {
+    const profile = sampleProfile({ features: { 'eligible.leader.replicas.version': 1 } });
+    expect(diffProfileLive(profile, live({ features: {} })).filter((c) => c.section === 'features')).toEqual([
+      { section: 'features', key: 'eligible.leader.replicas.version', path: 'features["eligible.leader.replicas.version"]', kind: 'changed', from: '0', to: '1' },
+    ]);
+    expect(planApply(profile, live()).features).toEqual([{ feature: 'eligible.leader.replicas.version', maxVersionLevel: 1, upgradeType: 'upgrade', from: 0 }]);
+    const off = sampleProfile({ features: { 'eligible.leader.replicas.version': 0 } });
+    expect(planApply(off, live({ features: { 'eligible.leader.replicas.version': 1 } })).features).toEqual([
+      { feature: 'eligible.leader.replicas.version', maxVersionLevel: 0, upgradeType: 'safe-downgrade', from: 1 },
+    ]);
+    expect(planApply(profile, live({ features: { 'eligible.leader.replicas.version': 1 } })).features).toEqual([]);
+    expect(diffProfiles(sampleProfile(), profile).map((c) => [c.section, c.kind, c.to])).toEqual([['features', 'added', '1']]);
   });
 });

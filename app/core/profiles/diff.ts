@@ -69,12 +69,23 @@ function mapChanges(configSection: ConfigSection, section: ProfileSection, from:
   return changes;
 }
 
+/**
+ * Feature levels that differ. Between profiles a feature one does not list is absent; against the
+ * live cluster every feature has a level (0 when never set), and only the profile's count.
+ */
+function featureChanges(from: Record<string, number>, to: Record<string, number>, live: boolean): SettingChange[] {
+  const names = [...new Set([...(live ? [] : Object.keys(from)), ...Object.keys(to)])].sort(byCodeUnit);
+  const level = (map: Record<string, number>, name: string): string | null => (Object.hasOwn(map, name) ? String(map[name]) : live ? '0' : null);
+  return names.flatMap((n) => fieldChange('features', n, level(from, n), level(to, n)));
+}
+
 /** Every setting that differs between two profiles (name, description and notes are not settings). */
 export function diffProfiles(from: Profile, to: Profile): SettingChange[] {
   return [
     ...fieldChange('cluster', 'brokers', String(from.cluster.brokers), String(to.cluster.brokers)),
     ...fieldChange('cluster', 'racks', racksText(resolveRacks(from.cluster)), racksText(resolveRacks(to.cluster))),
     ...mapChanges('brokerConfigs', 'brokerConfigs', from.brokerConfigs, to.brokerConfigs),
+    ...featureChanges(from.features, to.features, false),
     ...fieldChange('topicDefaults', 'partitions', String(from.topicDefaults.partitions), String(to.topicDefaults.partitions)),
     ...fieldChange('topicDefaults', 'replicationFactor', String(from.topicDefaults.replicationFactor), String(to.topicDefaults.replicationFactor)),
     ...mapChanges('topicDefaults.configs', 'topicDefaults', from.topicDefaults.configs, to.topicDefaults.configs),
@@ -146,6 +157,7 @@ export function diffProfileLive(profile: Profile, live: LiveCluster): SettingCha
     ...fieldChange('cluster', 'brokers', String(live.brokerCount), String(profile.cluster.brokers)),
     ...fieldChange('cluster', 'racks', racksText(live.racks), racksText(resolveRacks(profile.cluster))),
     ...brokerConfigChanges(profile, live),
+    ...featureChanges(live.features, profile.features, true),
   ];
   for (const topic of [...live.topics].sort((a, b) => byCodeUnit(a.name, b.name))) {
     if (isInternal(topic)) continue;
@@ -176,10 +188,21 @@ export interface PlannedAlter<T extends 'broker' | 'topic'> {
   changes: PlannedChange[];
 }
 
+/** One UpdateFeatures entry of a plan (`kafka-features.sh upgrade|downgrade`). */
+export interface PlannedFeature {
+  feature: string;
+  maxVersionLevel: number;
+  upgradeType: 'upgrade' | 'safe-downgrade';
+  /** The level the cluster runs at now. */
+  from: number;
+}
+
 export interface ApplyPlan {
   profile: string;
   /** Dynamic broker configs for the cluster-wide default entity (name ''), or null if none differ. */
   clusterConfigs: PlannedAlter<'broker'> | null;
+  /** Feature levels to finalize before the configs (enabling ELR pins the cluster-level min.insync.replicas). */
+  features: PlannedFeature[];
   /** Read-only broker configs that differ: set them in every broker's server.properties and restart. */
   restartRequired: PlannedChange[];
   /** Per existing topic, the topic configs to set (only with `includeExistingTopics`). */
@@ -265,12 +288,21 @@ export function planApply(profile: Profile, live: LiveCluster, options: PlanOpti
       });
     }
   }
+  const features: PlannedFeature[] = Object.keys(profile.features)
+    .sort(byCodeUnit)
+    .filter((n) => (live.features[n] ?? 0) !== profile.features[n])
+    .map((n) => {
+      const from = live.features[n] ?? 0;
+      const to = profile.features[n]!;
+      return { feature: n, maxVersionLevel: to, upgradeType: to < from ? 'safe-downgrade' : 'upgrade', from };
+    });
   return {
     profile: profile.name,
     clusterConfigs,
+    features,
     restartRequired,
     topics,
     manual,
-    upToDate: clusterConfigs === null && restartRequired.length === 0 && topics.length === 0 && manual.length === 0,
+    upToDate: clusterConfigs === null && features.length === 0 && restartRequired.length === 0 && topics.length === 0 && manual.length === 0,
   };
 }

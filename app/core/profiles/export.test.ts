@@ -133,4 +133,25 @@ describe('client properties export', () => {
       'consumer.properties',
     ]);
   });
+
+  it('turns on a feature the way Kafka 4.x does: one kafka-features.sh upgrade for the cluster, not a broker config', () => {
+    const profile = sampleProfile({
+      features: { 'eligible.leader.replicas.version': 1 },
+      notes: { 'features.eligible.leader.replicas.version': 'Eligible leader replicas (KIP-966).' },
+    });
+    const files = exportProfile(profile, { formats: ['server-properties'], bootstrapServers: 'kafka-1:9092' });
+    expect(files.map((f) => f.filename)).toEqual(['server-1.properties', 'server-2.properties', 'server-3.properties', 'features.sh']);
+    expect(file(files, 'features.sh')).toContain(
+      '\n# eligible.leader.replicas.version: Eligible leader replicas (KIP-966).\nkafka-features.sh --bootstrap-server kafka-1:9092 upgrade --feature eligible.leader.replicas.version=1\n',
+    );
+    for (const f of files) expect(f.contents).not.toContain('eligible.leader.replicas.enable');
+    // The profile JSON keeps the section, in canonical order, and reads back the same.
+    const json = profileToJson(profile);
+    expect(json.indexOf('"features"')).toBeGreaterThan(json.indexOf('"brokerConfigs"'));
+    expect(json.indexOf('"features"')).toBeLessThan(json.indexOf('"topicDefaults"'));
+    const back = parseProfileJson(json);
+    expect(back.ok && profileToJson(back.profile)).toBe(json);
+    // No feature levels: no features.sh.
+    expect(exportProfile(sampleProfile(), { formats: ['server-properties'] }).map((f) => f.filename)).not.toContain('features.sh');
+  });
 });

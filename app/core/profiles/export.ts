@@ -1,6 +1,7 @@
 /**
- * Exporting a validated profile: as canonical profile JSON, as one server.properties per broker,
- * as Kafka CLI commands for the topic defaults, and as producer/consumer .properties files.
+ * Exporting a validated profile: as canonical profile JSON, as one server.properties per broker
+ * (with a features.sh of `kafka-features.sh upgrade` commands when the profile sets feature
+ * levels), as Kafka CLI commands for the topic defaults, and as producer/consumer .properties files.
  *
  * Guarantees:
  * - Profile JSON is canonical: fixed field order, config keys sorted by code unit, notes in
@@ -38,7 +39,7 @@ function sortedMap(map: ConfigStrings): ConfigStrings {
 }
 
 /** Document order of note keys: the order the settings appear in the profile. */
-const NOTE_ORDER = ['cluster.brokers', 'cluster.racks', 'brokerConfigs.', 'topicDefaults.partitions', 'topicDefaults.replicationFactor', 'topicDefaults.configs.', 'producer.', 'consumer.'];
+const NOTE_ORDER = ['cluster.brokers', 'cluster.racks', 'brokerConfigs.', 'features.', 'topicDefaults.partitions', 'topicDefaults.replicationFactor', 'topicDefaults.configs.', 'producer.', 'consumer.'];
 
 function noteRank(key: string): number {
   const i = NOTE_ORDER.findIndex((p) => (p.endsWith('.') ? key.startsWith(p) : key === p));
@@ -59,6 +60,9 @@ export function canonicalProfile(profile: Profile): Record<string, unknown> {
     ...(profile.description !== undefined ? { description: profile.description } : {}),
     cluster,
     brokerConfigs: sortedMap(profile.brokerConfigs),
+    ...(Object.keys(profile.features).length > 0
+      ? { features: Object.fromEntries(Object.keys(profile.features).sort(byCodeUnit).map((k) => [k, profile.features[k]!])) }
+      : {}),
     topicDefaults: {
       partitions: profile.topicDefaults.partitions,
       replicationFactor: profile.topicDefaults.replicationFactor,
@@ -161,6 +165,26 @@ function clientProperties(profile: Profile, client: 'producer' | 'consumer', boo
 
 // ---- shell ---------------------------------------------------------------------------------
 
+/**
+ * The profile's feature levels as `kafka-features.sh upgrade` commands (KIP-584): how Kafka 4.x
+ * turns on a feature such as eligible leader replicas, once for the cluster, not per broker.
+ */
+function featureCommands(profile: Profile, bootstrap: string): ExportedFile | null {
+  const names = Object.keys(profile.features).sort(byCodeUnit).filter((n) => profile.features[n]! > 0);
+  if (names.length === 0) return null;
+  const lines = [
+    '#!/bin/sh',
+    ...header(profile, 'Feature levels as kafka-features.sh commands (run once, against the running cluster)'),
+    `# Replace ${bootstrap} with your cluster's bootstrap servers.`,
+    'set -eu',
+    ...names.flatMap((n) => [
+      ...(profile.notes[`features.${n}`] ? comment(`${n}: ${profile.notes[`features.${n}`]}`) : []),
+      `kafka-features.sh --bootstrap-server ${shellWord(bootstrap)} upgrade --feature ${shellWord(`${n}=${profile.features[n]}`)}`,
+    ]),
+  ];
+  return { filename: 'features.sh', contents: `${lines.join('\n')}\n` };
+}
+
 /** A POSIX shell word: bare if plainly safe, otherwise single-quoted. */
 function shellWord(word: string): string {
   return /^[A-Za-z0-9_.,:=/@%+-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
@@ -221,6 +245,8 @@ export function exportProfile(profile: Profile, options: ExportOptions = {}): Ex
   if (formats.includes('profile')) files.push({ filename: `${profile.name}.profile.json`, contents: profileToJson(profile) });
   if (formats.includes('server-properties')) {
     resolveRacks(profile.cluster).forEach((rack, i) => files.push(serverProperties(profile, i + 1, rack)));
+    const features = featureCommands(profile, bootstrap);
+    if (features) files.push(features);
   }
   if (formats.includes('topic-commands')) files.push(topicCommands(profile, bootstrap));
   if (formats.includes('client-properties')) {

@@ -9,6 +9,7 @@
  * config values (`min.insync.replicas` >= 1), cross-field rules (racks per broker, replication
  * factor <= brokers, idempotence needs acks=all, notes name present settings) and warnings.
  */
+import { SUPPORTED_FEATURES } from '../controller/features.js';
 import { BROKER_CONFIGS, TOPIC_CONFIGS } from '../configs/catalogue.js';
 import type { ConfigRule, ConfigType } from '../configs/catalogue.js';
 import { CONSUMER_CONFIGS, PRODUCER_CONFIGS } from './client-configs.js';
@@ -104,6 +105,12 @@ export function profileJsonSchema(): Schema {
         },
       },
       brokerConfigs: configMap('Broker configs (Kafka keys, string values), read-only ones included: they go to server.properties.', BROKER_CONFIGS),
+      features: {
+        type: 'object',
+        description: 'Finalized feature levels, set with kafka-features.sh upgrade --feature name=level (KIP-584), e.g. eligible.leader.replicas.version: 1 turns on eligible leader replicas (KIP-966).',
+        additionalProperties: false,
+        properties: Object.fromEntries(SUPPORTED_FEATURES.map((f) => [f.name, { type: 'integer', minimum: f.minVersion, maximum: f.maxVersion, description: f.description }])),
+      },
       topicDefaults: {
         type: 'object',
         required: ['partitions', 'replicationFactor'],
@@ -118,7 +125,7 @@ export function profileJsonSchema(): Schema {
       consumer: configMap('Java consumer settings.', CONSUMER_CONFIGS),
       notes: {
         type: 'object',
-        description: 'One-line rationale per setting, keyed by its path, e.g. "brokerConfigs.min.insync.replicas" or "producer.acks".',
+        description: 'One-line rationale per setting, keyed by its path, e.g. "brokerConfigs.min.insync.replicas", "features.eligible.leader.replicas.version" or "producer.acks".',
         propertyNames: { pattern: NOTE_KEY_PATTERN.source },
         additionalProperties: { type: 'string', pattern: '\\S' },
       },

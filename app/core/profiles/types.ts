@@ -6,7 +6,7 @@
  * `.properties` file. `notes` holds a one-line rationale per setting, keyed by the setting's
  * path: `cluster.brokers`, `cluster.racks`, `topicDefaults.partitions`,
  * `topicDefaults.replicationFactor`, `topicDefaults.configs.<key>`, `brokerConfigs.<key>`,
- * `producer.<key>`, `consumer.<key>`.
+ * `features.<name>`, `producer.<key>`, `consumer.<key>`.
  *
  * Brokers of a profile are numbered 1..brokers (Kafka's `node.id`).
  */
@@ -43,6 +43,12 @@ export interface Profile {
   cluster: ProfileCluster;
   /** Broker configs, static (read-only) ones included: they go to server.properties. */
   brokerConfigs: ConfigStrings;
+  /**
+   * Finalized feature levels (KIP-584) to set with `kafka-features.sh upgrade`, e.g.
+   * `eligible.leader.replicas.version: 1`; Kafka 4.x turns eligible leader replicas on this way,
+   * not with a broker config.
+   */
+  features: Record<string, number>;
   topicDefaults: ProfileTopicDefaults;
   /** Java producer settings (acks, enable.idempotence, linger.ms, …). */
   producer: ConfigStrings;
@@ -77,10 +83,12 @@ export interface LiveTopic {
  */
 export interface LiveCluster {
   clusterConfigs: ConfigStrings;
+  /** Finalized feature levels (a feature never set is at level 0). */
+  features: Record<string, number>;
   brokerCount: number;
   racks: (string | null)[];
   topics: LiveTopic[];
 }
 
 /** Sections of a profile that hold settings. */
-export type ProfileSection = 'cluster' | 'brokerConfigs' | 'topicDefaults' | 'producer' | 'consumer';
+export type ProfileSection = 'cluster' | 'brokerConfigs' | 'features' | 'topicDefaults' | 'producer' | 'consumer';

@@ -23,6 +23,7 @@ describe('validateProfile', () => {
       name: 'minimal',
       cluster: { brokers: 1 },
       brokerConfigs: {},
+      features: {},
       topicDefaults: { partitions: 1, replicationFactor: 1, configs: {} },
       producer: {},
       consumer: {},
@@ -76,7 +77,19 @@ describe('validateProfile', () => {
 
   it('points broker.rack and node.id to the cluster section', () => {
     expect(errorsOf(withSection('brokerConfigs', { 'broker.rack': 'r1' }))).toEqual([
-      'brokerConfigs["broker.rack"]: Unknown broker config name: broker.rack (racks are set per broker in cluster.racks)',
+      'brokerConfigs["broker.rack"]: broker.rack does not belong in brokerConfigs: racks are set per broker in cluster.racks',
+    ]);
+  });
+
+  it('takes feature levels as kafka-features.sh does, and points the 3.9 ELR config to the feature', () => {
+    const ok = validateProfile({ ...sampleDocument(), features: { 'eligible.leader.replicas.version': 1 }, notes: { 'features.eligible.leader.replicas.version': 'KIP-966.' } });
+    expect(ok.ok && ok.profile.features).toEqual({ 'eligible.leader.replicas.version': 1 });
+    expect(errorsOf(withSection('features', { 'eligible.leader.replicas.version': 2, 'metadata.versions': 1 }))).toEqual([
+      'features["eligible.leader.replicas.version"]: must be a level from 0 to 1, got number 2',
+      'features["metadata.versions"]: Unknown feature metadata.versions (supported: eligible.leader.replicas.version)',
+    ]);
+    expect(errorsOf(withSection('brokerConfigs', { 'eligible.leader.replicas.enable': 'true' }))).toEqual([
+      'brokerConfigs["eligible.leader.replicas.enable"]: eligible.leader.replicas.enable does not belong in brokerConfigs: Kafka 4.x has no such broker config (it was a 3.9 controller config): eligible leader replicas are the feature eligible.leader.replicas.version, set in features and exported as kafka-features.sh upgrade --feature eligible.leader.replicas.version=1',
     ]);
   });
 
@@ -121,7 +134,7 @@ describe('validateProfile', () => {
     const notes = { 'producer.linger.ms': 'ok', 'producer.batch.size': 'stale', 'somewhere.else': 'x', 'cluster.racks': ' ' };
     expect(errorsOf(withSection('notes', notes))).toEqual([
       'notes["producer.batch.size"]: explains producer.batch.size, which this profile does not set',
-      'notes["somewhere.else"]: must name a setting: cluster.brokers, cluster.racks, topicDefaults.<field>, topicDefaults.configs.<key>, brokerConfigs.<key>, producer.<key> or consumer.<key>',
+      'notes["somewhere.else"]: must name a setting: cluster.brokers, cluster.racks, topicDefaults.<field>, topicDefaults.configs.<key>, brokerConfigs.<key>, features.<name>, producer.<key> or consumer.<key>',
       'notes["cluster.racks"]: must be a non-empty string, got string " "',
     ]);
   });

@@ -21,6 +21,7 @@ import { clientConfigDef, asConfigDef } from './client-configs.js';
 import type { ClientKind } from './client-configs.js';
 import { normalizeValue, profileDurability, settingPath } from './settings.js';
 import type { DurabilityWarningCode } from '../durability.js';
+import { SUPPORTED_FEATURES } from '../controller/features.js';
 import { PROFILE_FORMAT_VERSION } from './types.js';
 import type { ConfigStrings, Profile, ProfileCluster, ProfileIssue, ProfileValidation } from './types.js';
 
@@ -29,12 +30,12 @@ export const PROFILE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** Paths a note may be keyed by (the setting must also be present in the profile). */
 export const NOTE_KEY_PATTERN =
-  /^(cluster\.(brokers|racks)|topicDefaults\.(partitions|replicationFactor)|topicDefaults\.configs\..+|brokerConfigs\..+|producer\..+|consumer\..+)$/;
+  /^(cluster\.(brokers|racks)|topicDefaults\.(partitions|replicationFactor)|topicDefaults\.configs\..+|brokerConfigs\..+|features\..+|producer\..+|consumer\..+)$/;
 
 /** Kafka's largest replication factor (an int16 on the wire). */
 export const MAX_REPLICATION_FACTOR = 32767;
 
-const ROOT_FIELDS = ['$schema', 'version', 'name', 'description', 'cluster', 'brokerConfigs', 'topicDefaults', 'producer', 'consumer', 'notes'];
+const ROOT_FIELDS = ['$schema', 'version', 'name', 'description', 'cluster', 'brokerConfigs', 'features', 'topicDefaults', 'producer', 'consumer', 'notes'];
 const CLUSTER_FIELDS = ['brokers', 'racks'];
 const TOPIC_DEFAULT_FIELDS = ['partitions', 'replicationFactor', 'configs'];
 
@@ -111,17 +112,23 @@ const PLACED_ELSEWHERE: Readonly<Record<string, string>> = {
   'broker.rack': 'racks are set per broker in cluster.racks',
   'node.id': 'node ids are 1..cluster.brokers',
   'broker.id': 'node ids are 1..cluster.brokers',
+  'eligible.leader.replicas.enable':
+    'Kafka 4.x has no such broker config (it was a 3.9 controller config): eligible leader replicas are the feature eligible.leader.replicas.version, set in features and exported as kafka-features.sh upgrade --feature eligible.leader.replicas.version=1',
 };
 
 function checkCatalogueConfigs(c: Collector, scope: 'broker' | 'topic', map: ConfigStrings, base: string): void {
   let keyErrors = 0;
   for (const [key, value] of Object.entries(map)) {
+    if (scope === 'broker' && Object.hasOwn(PLACED_ELSEWHERE, key)) {
+      keyErrors++;
+      c.error(settingPath(base, key), `${key} does not belong in brokerConfigs: ${PLACED_ELSEWHERE[key]}`);
+      continue;
+    }
     try {
       validateConfigs(scope, { [key]: value }, { static: true });
     } catch (e) {
       keyErrors++;
-      const hint = scope === 'broker' && Object.hasOwn(PLACED_ELSEWHERE, key) ? ` (${PLACED_ELSEWHERE[key]})` : '';
-      c.error(settingPath(base, key), `${errorMessage(e)}${hint}`);
+      c.error(settingPath(base, key), errorMessage(e));
     }
   }
   if (keyErrors > 0) return;
@@ -220,6 +227,25 @@ function checkCluster(c: Collector, value: unknown): ProfileCluster | undefined 
   return ok && brokers !== undefined ? { brokers, racks: racks as string[] } : undefined;
 }
 
+/** Feature levels, as `kafka-features.sh upgrade --feature name=level` takes them (KIP-584). */
+function checkFeatures(c: Collector, value: unknown): Record<string, number> | undefined {
+  if (value === undefined) return {};
+  if (!isObject(value)) {
+    c.error('features', `must be an object of feature names to levels, got ${describe(value)}`);
+    return undefined;
+  }
+  const out: Record<string, number> = {};
+  for (const [name, level] of Object.entries(value)) {
+    const path = settingPath('features', name);
+    const spec = SUPPORTED_FEATURES.find((f) => f.name === name);
+    if (!spec) c.error(path, `Unknown feature ${name} (supported: ${SUPPORTED_FEATURES.map((f) => f.name).join(', ')})`);
+    else if (typeof level !== 'number' || !Number.isInteger(level) || level < spec.minVersion || level > spec.maxVersion) {
+      c.error(path, `must be a level from ${spec.minVersion} to ${spec.maxVersion}, got ${describe(level)}`);
+    } else out[name] = level;
+  }
+  return out;
+}
+
 function checkNotes(c: Collector, value: unknown, present: (key: string) => boolean): Record<string, string> {
   const notes: Record<string, string> = {};
   if (value === undefined) return notes;
@@ -231,7 +257,7 @@ function checkNotes(c: Collector, value: unknown, present: (key: string) => bool
     const path = settingPath('notes', key);
     if (typeof v !== 'string' || v.trim() === '') c.error(path, `must be a non-empty string, got ${describe(v)}`);
     else if (!NOTE_KEY_PATTERN.test(key)) {
-      c.error(path, 'must name a setting: cluster.brokers, cluster.racks, topicDefaults.<field>, topicDefaults.configs.<key>, brokerConfigs.<key>, producer.<key> or consumer.<key>');
+      c.error(path, 'must name a setting: cluster.brokers, cluster.racks, topicDefaults.<field>, topicDefaults.configs.<key>, brokerConfigs.<key>, features.<name>, producer.<key> or consumer.<key>');
     } else if (!present(key)) c.error(path, `explains ${key}, which this profile does not set`);
     else notes[key] = v;
   }
@@ -307,6 +333,7 @@ export function validateProfile(input: unknown): ProfileValidation {
 
   const brokerConfigs = stringMap(c, input['brokerConfigs'], 'brokerConfigs');
   if (brokerConfigs) checkCatalogueConfigs(c, 'broker', brokerConfigs, 'brokerConfigs');
+  const features = checkFeatures(c, input['features']);
 
   let topicDefaults: Profile['topicDefaults'] | undefined;
   let topicConfigs: ConfigStrings | undefined;
@@ -342,6 +369,7 @@ export function validateProfile(input: unknown): ProfileValidation {
     const prefixes: [string, ConfigStrings | undefined][] = [
       ['topicDefaults.configs.', topicConfigs],
       ['brokerConfigs.', brokerConfigs],
+      ['features.', features ? Object.fromEntries(Object.keys(features).map((k) => [k, ''])) : undefined],
       ['producer.', producer],
       ['consumer.', consumer],
     ];
@@ -349,7 +377,7 @@ export function validateProfile(input: unknown): ProfileValidation {
     return false;
   });
 
-  if (c.errors.length > 0 || !cluster || !brokerConfigs || !topicDefaults || !producer || !consumer || typeof name !== 'string') {
+  if (c.errors.length > 0 || !cluster || !brokerConfigs || !features || !topicDefaults || !producer || !consumer || typeof name !== 'string') {
     return { ok: false, errors: c.errors, warnings: c.warnings };
   }
   const profile: Profile = {
@@ -359,6 +387,7 @@ export function validateProfile(input: unknown): ProfileValidation {
     ...(typeof description === 'string' ? { description } : {}),
     cluster,
     brokerConfigs,
+    features,
     topicDefaults,
     producer,
     consumer,

@@ -1,7 +1,6 @@
 /**
- * Scenario 25 of kafka-semantics.md: the Jepsen (2013) failure and "last replica standing".
- * The ELR half of part (c) needs eligible.leader.replicas (KIP-966), which the engine does not
- * build yet; the part without ELR is tested here.
+ * Scenario 25 of kafka-semantics.md: the Jepsen (2013) failure and "last replica standing",
+ * part (c) without and with eligible leader replicas (KIP-966, eligible.leader.replicas.version=1).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProduceResult } from '../../core/engine.js';
@@ -105,5 +104,57 @@ describe.each(STORAGES)('scenario 25 (c), $name', ({ make }) => {
     for (const b of [1, 2, 3]) expect(sim.replicaLog(b, 't')).toHaveLength(0);
     expect(sim.eventsOf('replica.truncated').filter((e) => e.reason === 'diverging-epoch').map((e) => e.brokerId).sort()).toEqual([2, 3]);
     expect(sim.consumeAll('t', 0).map(recordText)).toEqual([]);
+  });
+
+  it('scenario 25: (c) last replica standing with ELR: the eligible replica leads and nothing committed is lost', () => {
+    const sim = new Simulation({ seed: 253, storage: make() });
+    // kafka-features.sh upgrade --feature eligible.leader.replicas.version=1
+    expect(sim.engine.updateFeatures([{ feature: 'eligible.leader.replicas.version', maxVersionLevel: 1 }])).toEqual([
+      { feature: 'eligible.leader.replicas.version', errorCode: 'NONE' },
+    ]);
+    sim.createTopic('t', 1, 3, { 'min.insync.replicas': '2' }, [[1, 2, 3]]);
+    for (const v of values(0, 9, 'all3-')) expect(sim.produce('t', 0, [v]).errorCode).toBe('NONE');
+    sim.engine.stallFollower(3);
+    sim.produce('t', 0, ['nudge3'], 1);
+    waitForIsr(sim, 't', 0, [1, 2], 60_000);
+    expect(sim.partition('t', 0).elr ?? []).toEqual([]); // ISR {1,2} is at min ISR: 3 is not eligible
+    const committedWith2 = values(0, 9, 'isr12-');
+    for (const v of committedWith2) expect(sim.produce('t', 0, [v]).errorCode).toBe('NONE');
+    sim.engine.stallFollower(2);
+    sim.produce('t', 0, ['nudge2'], 1);
+    waitForIsr(sim, 't', 0, [1], 60_000);
+    // The ISR fell below min ISR: 2, which left it then, holds everything up to the (frozen) HW.
+    expect(sim.partition('t', 0).elr).toEqual([2]);
+    const committed = replica(sim, 1, 't').log.highWatermark;
+    expect(committed).toBe(21);
+
+    sim.engine.powerLossBroker(1);
+    sim.waitFor(() => sim.partition('t', 0).leader === 2, 20_000, 'the ELR member elected');
+    const election = sim.eventsOf('leader.changed').at(-1)!;
+    expect(election).toMatchObject({ leader: 2, previousLeader: 1, reason: 'broker-fenced', unclean: false });
+    // 1 was the last ISR member: it leaves the ISR and joins the ELR; 2 leads with ISR {2}.
+    expect(sim.partition('t', 0)).toMatchObject({ leader: 2, isr: [2], elr: [1] });
+    // The new leader starts from its own HW (a follower's lags one fetch) and, with ISR {2}
+    // below min ISR, keeps it frozen; its log holds every committed record.
+    const hwAtElection = replica(sim, 2, 't').log.highWatermark;
+    expect(hwAtElection).toBeLessThanOrEqual(committed);
+    sim.advance(5_000);
+    expect(replica(sim, 2, 't').log.highWatermark).toBe(hwAtElection);
+    expect(sim.replicaLog(2, 't').slice(0, committed).map((r) => r.value)).toEqual([...values(0, 9, 'all3-'), 'nudge3', ...committedWith2]);
+
+    // 1 comes back after a power loss: an unclean shutdown, so it leaves the ELR.
+    sim.engine.startBroker(1);
+    sim.waitFor(() => !(sim.partition('t', 0).elr ?? []).includes(1), 30_000, '1 out of the ELR');
+    expect(sim.eventsOf('replica.truncated').some((e) => e.brokerId === 1 && e.reason === 'power-loss' && e.topic === 't')).toBe(true);
+    expect(sim.partition('t', 0).leader).toBe(2);
+    // Once 1 has copied 2's log and rejoined, the ISR is back at min ISR and the HW moves again.
+    waitForIsr(sim, 't', 0, [1, 2], 60_000);
+    sim.engine.stallFollower(3, false);
+    waitForIsr(sim, 't', 0, [1, 2, 3], 60_000);
+    sim.advance(2_000);
+    expect(sim.eventsOf('replica.truncated').filter((e) => e.reason === 'diverging-epoch' && e.brokerId !== 1)).toEqual([]);
+    const all = sim.consumeAll('t', 0).map(recordText);
+    expect(all.slice(0, committed)).toEqual([...values(0, 9, 'all3-'), 'nudge3', ...committedWith2]);
+    expect(sim.produce('t', 0, ['after']).errorCode).toBe('NONE');
   });
 });

@@ -133,6 +133,13 @@ const RULES: { [K in EventName]: Rule<K> } = {
       return e.value === null ? `${e.name} on ${where} deleted: back to its inherited value` : `${e.name} = ${e.value} on ${where}`;
     },
   },
+  'feature.updated': {
+    group: 'brokers',
+    label: () => 'Feature',
+    severity: () => 'info',
+    text: (e) => `${e.feature} finalized at level ${e.level} (was ${e.previousLevel})`,
+  },
+
   'reassignment.progress': {
     group: 'reassignments',
     label: () => 'Reassignment',
