@@ -466,6 +466,16 @@ export interface DurabilityView {
   acknowledgedWrites: { brokerFailures: number; explanation: string };
   summary: string;
   warnings: { code: string; message: string }[];
+  /**
+   * Eligible leader replicas (KIP-966) for this topic: the cluster's finalized
+   * `eligible.leader.replicas.version`, what it changes in one paragraph, and the partitions that
+   * have eligible replicas or a last known leader now.
+   */
+  eligibleLeaderReplicas: {
+    featureLevel: number;
+    explanation: string;
+    partitions: { partition: number; eligibleLeaderReplicas: number[]; lastKnownElr: number[] }[];
+  };
 }
 
 // ================================================================ balance.plan (issue 4)

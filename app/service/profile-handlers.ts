@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { KafkaError } from '../api/errors.js';
 import type { MethodParsedInput, MethodResult } from '../api/contract.js';
 import { explainDurability } from '../core/durability.js';
-import type { Engine } from '../core/engine.js';
+import { explainEligibleLeaders } from '../core/durability-elr.js';
+import { ELR_FEATURE, type Engine } from '../core/engine.js';
 import { diffProfileLive, diffProfiles, exportProfile, formatProfileIssue, parseProfileJson, planApply, profileDurability, profileToJson, type LiveCluster, type Profile } from '../core/profiles/index.js';
 import { resolveTopicRuntimeConfig } from '../core/runtime-config.js';
 import { mergeConfigs, requireTopic } from './cluster-views.js';
@@ -123,7 +124,13 @@ export function profileHandlers(engine: Engine, staticConfigs: Readonly<Record<s
       const cfg = resolveTopicRuntimeConfig(set ? mergeConfigs(topic.configs, set) : topic.configs, image.clusterConfigs(), staticConfigs);
       const p0 = topic.partitions.get(0);
       const rf = p0 ? p0.replicas.length - p0.addingReplicas.length : 0;
-      return explainDurability({ replicationFactor: rf, minInsyncReplicas: cfg.minInsyncReplicas, uncleanLeaderElectionEnable: cfg.uncleanLeaderElectionEnable, acks: acks ?? 'all' });
+      const d = explainDurability({ replicationFactor: rf, minInsyncReplicas: cfg.minInsyncReplicas, uncleanLeaderElectionEnable: cfg.uncleanLeaderElectionEnable, acks: acks ?? 'all' });
+      const level = engine.describeFeatures().find((f) => f.name === ELR_FEATURE)?.finalizedLevel ?? 0;
+      const partitions = [...topic.partitions.values()]
+        .filter((p) => (p.elr ?? []).length > 0 || (p.lastKnownElr ?? []).length > 0)
+        .sort((a, b) => a.partition - b.partition)
+        .map((p) => ({ partition: p.partition, eligibleLeaderReplicas: [...(p.elr ?? [])], lastKnownElr: [...(p.lastKnownElr ?? [])] }));
+      return { ...d, eligibleLeaderReplicas: { ...explainEligibleLeaders(level, rf, d.effectiveMinIsr, d.uncleanLeaderElectionEnable), partitions } };
     },
   };
 }

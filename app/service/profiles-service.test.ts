@@ -89,6 +89,9 @@ describe('config profiles through the contract', () => {
     expect(d).toMatchObject({ replicationFactor: 3, effectiveMinIsr: 2, acks: 'all' });
     expect(d.writes.brokerFailures).toBe(1);
     expect(d.acknowledgedWrites.brokerFailures).toBe(1);
+    // A new cluster runs with eligible leader replicas off (Kafka 4.0): the explainer says so.
+    expect(d.eligibleLeaderReplicas).toMatchObject({ featureLevel: 0, partitions: [] });
+    expect(d.eligibleLeaderReplicas.explanation).toContain('eligible.leader.replicas.version 0');
     const acks1 = await ok(s.call('topics.durability', { name: 'payments', acks: 1 }));
     expect(acks1.acknowledgedWrites.brokerFailures).toBe(0);
     expect(acks1.warnings.map((w) => w.code)).toContain('ACKS_NOT_ALL');

@@ -63,6 +63,14 @@ function randomHistory(sim: Simulation, seed: number, steps: number): void {
       case 7:
         if (topic) sim.engine.produce({ topic, partition: 0, acks: 1, timeoutMs: 1_000, records: [{ key: null, value: new Uint8Array([next(256)]), headers: [], timestamp: 0 }] }, () => {});
         break;
+      case 9:
+        // eligible.leader.replicas.version on or off, and min ISR 2 on a topic, so ELRs come and go
+        if (topic) tryIt(() => sim.engine.alterConfigs('topic', topic, { 'min.insync.replicas': next(2) ? '2' : null }));
+        {
+          const level = next(3) ? 1 : 0;
+          tryIt(() => sim.engine.updateFeatures([{ feature: 'eligible.leader.replicas.version', maxVersionLevel: level, upgradeType: level ? 'upgrade' : 'safe-downgrade' }]));
+        }
+        break;
       case 8:
         if (topic) tryIt(() => sim.engine.createPartitions(topic, (sim.engine.metadata.topicsByName.get(topic)?.partitions.size ?? 0) + 1));
         break;
@@ -123,6 +131,38 @@ describe('metadata snapshots', () => {
       }),
       { numRuns: 6 },
     );
+  });
+
+  it('a reopened cluster keeps the eligible.leader.replicas.version level, the ELR and the last known ELR (KIP-966) from its snapshot', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'replica-snapshot-elr-'));
+    dirs.push(dir);
+    let storage = SqliteStorage.open(dir);
+    let sim = new Simulation({ seed: 12, brokers: 3, storage });
+    expect(sim.engine.updateFeatures([{ feature: 'eligible.leader.replicas.version', maxVersionLevel: 1 }])[0]!.errorCode).toBe('NONE');
+    sim.createTopic('t', 1, 3, { 'min.insync.replicas': '2' }, [[1, 2, 3]]);
+    expect(sim.produce('t', 0, ['a']).errorCode).toBe('NONE');
+    sim.engine.stallFollower(3);
+    sim.produce('t', 0, ['b'], 1);
+    sim.waitFor(() => sim.partition('t', 0).isr.length === 2, 60_000, 'ISR {1,2}');
+    sim.engine.stallFollower(2);
+    sim.produce('t', 0, ['c'], 1);
+    sim.waitFor(() => sim.partition('t', 0).isr.length === 1, 60_000, 'ISR {1}');
+    sim.engine.killBroker(2);
+    sim.engine.killBroker(1);
+    sim.waitFor(() => sim.partition('t', 0).isr.length === 0, 60_000, 'an empty ISR');
+    expect(sim.partition('t', 0)).toMatchObject({ leader: -1, isr: [], lastKnownElr: [2] });
+    expect([...(sim.partition('t', 0).elr ?? [])].sort()).toEqual([1, 2]);
+    sim.internals.controller.takeSnapshot(); // the ELR state is in the snapshot, not only in records after it
+    const closed = snapshotOf(sim.internals.controller.image);
+    expect(closed.features).toEqual([['eligible.leader.replicas.version', 1]]);
+    storage.close();
+
+    storage = SqliteStorage.open(dir);
+    sim = new Simulation({ seed: 12, brokers: 3, storage, start: false });
+    expect(snapshotOf(sim.internals.controller.image)).toEqual(closed);
+    expect(sim.engine.describeFeatures()[0]!.finalizedLevel).toBe(1);
+    expect(sim.internals.controller.image.topicsByName.get('t')!.partitions.get(0)).toMatchObject({ isr: [], lastKnownElr: [2] });
+    storage.close();
   });
 
   it('a broker behind the records the controller keeps loads the latest snapshot: same image, its replicas, and the log of a topic deleted meanwhile is gone', () => {

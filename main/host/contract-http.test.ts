@@ -558,6 +558,30 @@ describe('every contract method over HTTP on a real data directory', () => {
     await ok('topics.delete', { name: 'grouped' });
   });
 
+  it('cluster.features lists eligible.leader.replicas.version off; cluster.updateFeatures upgrades it as kafka-features.sh does, and downgrades it safely', async () => {
+    const ELR = 'eligible.leader.replicas.version';
+    expect(await ok('cluster.features', {})).toEqual([expect.objectContaining({ name: ELR, minVersion: 0, maxVersion: 1, finalizedLevel: 0 })]);
+    // Out of range or unknown: answered per feature with Kafka's error, nothing finalized.
+    const refused = await ok('cluster.updateFeatures', { updates: [{ feature: ELR, maxVersionLevel: 2 }, { feature: 'no.such.feature', maxVersionLevel: 1 }] });
+    expect(refused.map((r) => r.errorCode)).toEqual(['INVALID_UPDATE_VERSION', 'INVALID_UPDATE_VERSION']);
+    expect(await ok('cluster.updateFeatures', { updates: [{ feature: ELR, maxVersionLevel: 1 }], validateOnly: true })).toEqual([{ feature: ELR, errorCode: 'NONE' }]);
+    expect((await ok('cluster.features', {}))[0]!.finalizedLevel).toBe(0);
+    expect(await ok('cluster.updateFeatures', { updates: [{ feature: ELR, maxVersionLevel: 1 }] })).toEqual([{ feature: ELR, errorCode: 'NONE' }]);
+    expect((await ok('cluster.features', {}))[0]!.finalizedLevel).toBe(1);
+    // With the ISR full, no replica is eligible: the partition view shows empty sets.
+    const orders = await settled('orders');
+    expect(orders.partitions.every((p) => p.eligibleLeaderReplicas.length === 0 && p.lastKnownElr.length === 0)).toBe(true);
+    // A per-broker min.insync.replicas is refused while ELR is on.
+    const perBroker = await post('configs.alter', { resource: { type: 'broker', name: '1' }, set: { 'min.insync.replicas': '2' } });
+    expect(perBroker.body).toMatchObject({ ok: false, error: { code: 'INVALID_CONFIG' } });
+    // A downgrade must be asked as one.
+    expect((await ok('cluster.updateFeatures', { updates: [{ feature: ELR, maxVersionLevel: 0 }] }))[0]!.errorCode).toBe('INVALID_UPDATE_VERSION');
+    expect(await ok('cluster.updateFeatures', { updates: [{ feature: ELR, maxVersionLevel: 0, upgradeType: 'safe-downgrade' }] })).toEqual([{ feature: ELR, errorCode: 'NONE' }]);
+    expect((await ok('cluster.features', {}))[0]!.finalizedLevel).toBe(0);
+    // Schema: a level must be a non-negative integer.
+    expect((await post('cluster.updateFeatures', { updates: [{ feature: ELR, maxVersionLevel: -1 }] })).status).toBe(400);
+  });
+
   it('the cluster ends healthy', async () => {
     const c = await ok('cluster.describe', {});
     expect(c.brokers.map((b) => b.id)).toEqual([1, 2, 3, 4]);

@@ -635,7 +635,7 @@ export class Controller {
 function freezeState(record: MetadataRecord): MetadataRecord {
   if (record.type !== 'Partition' && record.type !== 'PartitionChange') return record;
   const st = record.state;
-  for (const list of [st.replicas, st.isr, st.addingReplicas, st.removingReplicas]) Object.freeze(list);
+  for (const list of [st.replicas, st.isr, st.addingReplicas, st.removingReplicas, st.elr, st.lastKnownElr]) if (list) Object.freeze(list);
   Object.freeze(st);
   return record;
 }

@@ -86,6 +86,10 @@ describe('eligible leader replicas (KIP-966)', () => {
     const described = await svc.call('topics.describe', { name: 't' });
     if (!described.ok) throw new Error(described.error.message);
     expect(described.value.partitions[0]).toMatchObject({ isr: [1], eligibleLeaderReplicas: [2], lastKnownElr: [] });
+    const durability = await svc.call('topics.durability', { name: 't' });
+    if (!durability.ok) throw new Error(durability.error.message);
+    expect(durability.value.eligibleLeaderReplicas).toMatchObject({ featureLevel: 1, partitions: [{ partition: 0, eligibleLeaderReplicas: [2], lastKnownElr: [] }] });
+    expect(durability.value.eligibleLeaderReplicas.explanation).toContain('Eligible leader replicas are on');
     const features = await svc.call('cluster.features', {});
     expect(features.ok && features.value.map((f) => [f.name, f.finalizedLevel])).toEqual([[ELR, 1]]);
     const bad = await svc.call('cluster.updateFeatures', { updates: [{ feature: ELR, maxVersionLevel: 7 }] });

@@ -11,12 +11,16 @@
  *   - after an unclean election the partition is RECOVERING until the new leader settles;
  *   - a broker whose process died stays leader and ISR member in the metadata until the
  *     controller fences it (broker.session.timeout.ms without a heartbeat): the explainer says so
- *     rather than repeat "in sync" (broker-trouble.ts).
+ *     rather than repeat "in sync" (broker-trouble.ts);
+ *   - with eligible leader replicas (KIP-966, eligible.leader.replicas.version 1) a replica that
+ *     left the ISR while it was below min ISR holds every committed record and may be elected
+ *     cleanly once the ISR is empty; the last known leader is kept while the ISR is empty.
  * Pure: no Vue, no DOM, no client, so the store and the components share it.
  */
 import type { BrokerView, EngineEvent, PartitionView } from '../../../../app/api/contract.js';
 import { clusterTime, duration } from '../../lib/format.js';
 import { brokerAlive, brokerTrouble, reasonText, unfencedDeadBroker, type UnfencedDeadBroker } from './broker-trouble.js';
+import { elrDetail } from './elr-detail.js';
 
 export { brokerAlive, brokerTrouble, reasonText } from './broker-trouble.js';
 
@@ -101,9 +105,11 @@ export function explainPartition(p: PartitionView, ctx: ExplainContext): Partiti
     const liveIsr = p.isr.filter((id) => brokerAlive(ctx.brokers.get(id)));
     const why = p.isr.map((id) => brokerTrouble(id, ctx.brokers.get(id)) ?? `broker ${id} has not taken over yet`);
     details.push(
-      liveIsr.length === 0
-        ? `No live ISR member can lead: its last ISR is [${list(p.isr)}] and ${why.join('; ')}.`
-        : `The ISR [${list(p.isr)}] has a live member, so the controller should elect it shortly.`,
+      p.isr.length === 0
+        ? 'The ISR is empty: every in-sync replica has failed, and with eligible leader replicas on the controller lets the ISR empty rather than keep the last member in it.'
+        : liveIsr.length === 0
+          ? `No live ISR member can lead: its last ISR is [${list(p.isr)}] and ${why.join('; ')}.`
+          : `The ISR [${list(p.isr)}] has a live member, so the controller should elect it shortly.`,
     );
     const liveOthers = p.replicas.filter((id) => !p.isr.includes(id) && brokerAlive(ctx.brokers.get(id)));
     // What an unclean election to `id` would lose: what the last ISR member has beyond it.
@@ -126,6 +132,10 @@ export function explainPartition(p: PartitionView, ctx: ExplainContext): Partiti
     }
     details.push('Until then producers cannot write to it (their records wait for a leader and time out) and consumers cannot read it.');
   }
+
+  // ---- eligible leader replicas (KIP-966)
+  const elrText = elrDetail(p, effMin, ctx.brokers);
+  if (elrText) details.push(elrText);
 
   // ---- a leader or ISR member whose broker is gone but not fenced yet (Kafka's metadata still lists it)
   const dead = (id: number): UnfencedDeadBroker | null => unfencedDeadBroker(id, ctx.brokers.get(id), ctx.events, ctx.brokerSessionTimeoutMs);
