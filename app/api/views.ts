@@ -403,6 +403,8 @@ export interface ProfileSummaryView {
   replicationFactor: number;
   /** The durability explainer's one-line summary for the profile's topic defaults and producer acks. */
   durability: string;
+  /** The profile's topic defaults and acks beside a majority-vote quorum. */
+  quorum: QuorumComparisonView;
 }
 
 /** A problem in a profile, at a field path such as `brokerConfigs["min.insync.replicas"]`. */
@@ -455,6 +457,30 @@ export interface ApplyPlanView {
 }
 
 /** How many broker failures a topic's settings tolerate, in one sentence each. */
+/**
+ * ISR replication beside a majority-vote quorum for one setup (Kafka's design: f+1 replicas
+ * tolerate f failures where a majority quorum needs 2f+1).
+ */
+export interface QuorumComparisonView {
+  /** f: broker failures (that stop, keeping their disks) an acknowledged record survives. */
+  failuresTolerated: number;
+  isr: QuorumSideView;
+  /** A majority quorum giving the same f. */
+  majority: QuorumSideView;
+  note: string;
+}
+
+/** One side of the comparison. */
+export interface QuorumSideView {
+  replicas: number;
+  /** Copies that must have a record before it is acknowledged (an ISR waits for all its members: max, never fewer than min). */
+  copiesPerRecord: { min: number; max: number };
+  /** Bytes stored per byte produced. */
+  diskPerByte: number;
+  /** Broker failures after which writes are still accepted. */
+  writeFailuresTolerated: number;
+}
+
 export interface DurabilityView {
   replicationFactor: number;
   minInsyncReplicas: number;
@@ -466,6 +492,8 @@ export interface DurabilityView {
   acknowledgedWrites: { brokerFailures: number; explanation: string };
   summary: string;
   warnings: { code: string; message: string }[];
+  /** The same setup beside a majority-vote quorum. */
+  quorum: QuorumComparisonView;
   /**
    * Eligible leader replicas (KIP-966) for this topic: the cluster's finalized
    * `eligible.leader.replicas.version`, what it changes in one paragraph, and the partitions that

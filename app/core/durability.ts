@@ -25,6 +25,7 @@
  *   *down* instead of having lost their disks (§4c).
  */
 import { KafkaError } from '../api/errors.js';
+import { compareWithMajority, type QuorumComparison } from './quorum-comparison.js';
 
 /** A producer's acks as a user writes it: Kafka's numbers or strings; -1 is Kafka's "all". */
 export type AcksSetting = 0 | 1 | -1 | 'all' | '0' | '1' | '-1';
@@ -72,6 +73,8 @@ export interface DurabilityExplanation {
   /** One line for a tooltip or a table cell. */
   summary: string;
   warnings: DurabilityWarning[];
+  /** The same setup beside a majority-vote quorum (quorum-comparison.ts). */
+  quorum: QuorumComparison;
 }
 
 /** Kafka's acks in canonical form: "all" (also -1), 1 or 0. Throws INVALID_REQUIRED_ACKS. */
@@ -257,5 +260,6 @@ export function explainDurability(input: DurabilityInput): DurabilityExplanation
     acknowledgedWrites,
     summary,
     warnings: warningsFor(n, input.minInsyncReplicas, m, acks, unclean),
+    quorum: compareWithMajority(n, m, acks, unclean),
   };
 }

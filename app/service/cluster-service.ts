@@ -149,7 +149,10 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     if (!engine.hasBroker(id) && !image.brokers.has(id)) {
       throw new KafkaError('BROKER_NOT_FOUND', `Broker ${JSON.stringify(name)} is not a member of this cluster ('' names the cluster-wide default).`);
     }
-    return describeBrokerConfigs(mergeConfigs(image.brokerConfigs.get(name) ?? {}, set), image.clusterConfigs(), staticConfigs);
+    // broker.rack is each broker's own server.properties line: its rack, as the broker registered it.
+    const rack = engine.members().find((m) => m.id === id)?.rack ?? image.brokers.get(id)?.rack ?? null;
+    const ownStatic = rack !== null ? { ...staticConfigs, 'broker.rack': rack } : staticConfigs;
+    return describeBrokerConfigs(mergeConfigs(image.brokerConfigs.get(name) ?? {}, set), image.clusterConfigs(), ownStatic);
   }
 
   function clockView(): ClockView {

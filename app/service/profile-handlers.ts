@@ -83,14 +83,18 @@ export function profileHandlers(engine: Engine, staticConfigs: Readonly<Record<s
       const all = new Map<string, { profile: Profile; builtIn: boolean }>();
       for (const p of builtIns.values()) all.set(p.name, { profile: p, builtIn: true });
       for (const p of imported().values()) all.set(p.name, { profile: p, builtIn: false });
-      return [...all.values()].map(({ profile, builtIn }) => ({
-        name: profile.name,
-        ...(profile.description !== undefined ? { description: profile.description } : {}),
-        builtIn,
-        brokers: profile.cluster.brokers,
-        replicationFactor: profile.topicDefaults.replicationFactor,
-        durability: profileDurability(profile).summary,
-      }));
+      return [...all.values()].map(({ profile, builtIn }) => {
+        const durability = profileDurability(profile);
+        return {
+          name: profile.name,
+          ...(profile.description !== undefined ? { description: profile.description } : {}),
+          builtIn,
+          brokers: profile.cluster.brokers,
+          replicationFactor: profile.topicDefaults.replicationFactor,
+          durability: durability.summary,
+          quorum: durability.quorum,
+        };
+      });
     },
     'profiles.get': ({ name }) => find(name),
     'profiles.export': ({ name, formats, bootstrapServers }) =>

@@ -16,6 +16,9 @@ describe('config profiles through the contract', () => {
       expect(p.builtIn).toBe(true);
       expect(p.durability.length).toBeGreaterThan(10);
     }
+    // The durability profile (RF 3, min ISR 2, acks=all) beside a majority quorum with the same guarantee.
+    const durability = list.find((p) => p.name === 'durability')!;
+    expect([durability.quorum.failuresTolerated, durability.quorum.isr.replicas, durability.quorum.majority.replicas]).toEqual([2, 3, 5]);
   });
 
   it("cites Kafka's documentation and KIPs, never our internal documents, in every exported file of the built-in profiles", async () => {
@@ -89,6 +92,8 @@ describe('config profiles through the contract', () => {
     expect(d).toMatchObject({ replicationFactor: 3, effectiveMinIsr: 2, acks: 'all' });
     expect(d.writes.brokerFailures).toBe(1);
     expect(d.acknowledgedWrites.brokerFailures).toBe(1);
+    // Beside a majority quorum: the ISR survives 2 failures with 3 replicas; a quorum would need 5.
+    expect(d.quorum).toMatchObject({ failuresTolerated: 2, isr: { replicas: 3, diskPerByte: 3, writeFailuresTolerated: 1 }, majority: { replicas: 5, copiesPerRecord: { min: 3, max: 3 }, diskPerByte: 5 } });
     // A new cluster runs with eligible leader replicas off (Kafka 4.0): the explainer says so.
     expect(d.eligibleLeaderReplicas).toMatchObject({ featureLevel: 0, partitions: [] });
     expect(d.eligibleLeaderReplicas.explanation).toContain('eligible.leader.replicas.version 0');

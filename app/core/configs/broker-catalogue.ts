@@ -90,6 +90,10 @@ const LOG_CONFIGS: readonly BrokerConfigDef[] = [
   broker('log.cleaner.min.cleanable.ratio', MEDIUM, 'double', '0.5', between(0, 1), CW, 'Default min.cleanable.dirty.ratio.'),
   broker('log.cleaner.min.compaction.lag.ms', MEDIUM, 'long', '0', atLeast(0), CW, 'Default min.compaction.lag.ms.'),
   broker('log.flush.interval.messages', HIGH, 'long', LONG_MAX, atLeast(1), CW, 'Default flush.messages.'),
+  broker('log.flush.offset.checkpoint.interval.ms', HIGH, 'int', '60000', atLeast(0), RO,
+    'How often the recovery point (the offset up to which each log is flushed) is written to disk; recovery after a crash starts from it.'),
+  broker('log.flush.start.offset.checkpoint.interval.ms', HIGH, 'int', '60000', atLeast(0), RO,
+    'How often each log start offset is written to disk. Here the log start offset is stored with the log as it changes, so this interval does not change what a restart sees.'),
   broker('log.flush.interval.ms', HIGH, 'long', null, ANY, CW,
     'Default flush.ms; when unset, log.flush.scheduler.interval.ms applies.'),
   broker('log.flush.scheduler.interval.ms', HIGH, 'long', LONG_MAX, ANY, RO,
@@ -120,10 +124,49 @@ const LOG_CONFIGS: readonly BrokerConfigDef[] = [
   broker('log.segment.bytes', HIGH, 'int', '1073741824', atLeast(1048576), CW, 'Default segment.bytes (at least 1 MiB).'),
   broker('log.segment.delete.delay.ms', HIGH, 'long', '60000', atLeast(0), CW, 'Default file.delete.delay.ms.'),
   broker('message.max.bytes', HIGH, 'int', '1048588', atLeast(0), CW, 'Default max.message.bytes: the largest batch a topic accepts.'),
+  broker('num.recovery.threads.per.data.dir', HIGH, 'int', '2', atLeast(1), CW,
+    'Threads per data directory that recover logs at startup and flush them at shutdown (2 from Kafka 4.0, KIP-1030). The simulator opens logs in one pass, so the value changes no timing here. Kafka also refuses a dynamic change to less than half or more than double the current value; the simulator takes any value of at least 1.'),
   broker('min.insync.replicas', HIGH, 'int', '1', atLeast(1), CW,
     'Default min.insync.replicas: the ISR size an acks=all write needs.'),
   broker('unclean.leader.election.enable', HIGH, 'boolean', 'false', ANY, CW,
     'Default unclean.leader.election.enable: whether an out-of-sync replica may be elected, losing data.'),
+];
+
+/**
+ * The log cleaner (apache/kafka `CleanerConfig`): its thread pool, buffers and throttle are
+ * cluster-wide dynamic (`LogCleaner.ReconfigurableConfigs`), `log.cleaner.enable` is read-only.
+ * Replica Studio does not compact: cleanup.policy=compact is refused with INVALID_CONFIG, so these
+ * are listed for an operator's reference and change nothing here.
+ */
+const NO_COMPACTION = ' Replica Studio does not compact logs (cleanup.policy=compact is refused), so here it changes nothing.';
+const CLEANER_CONFIGS: readonly BrokerConfigDef[] = [
+  broker('log.cleaner.backoff.ms', MEDIUM, 'long', '15000', atLeast(0), CW, `How long a cleaner thread sleeps when no log needs cleaning.${NO_COMPACTION}`),
+  broker('log.cleaner.dedupe.buffer.size', MEDIUM, 'long', '134217728', ANY, CW, `Memory for log deduplication across all cleaner threads.${NO_COMPACTION}`),
+  broker('log.cleaner.enable', MEDIUM, 'boolean', 'true', ANY, RO,
+    `Whether the broker runs the log cleaner, which compacts topics with cleanup.policy=compact (in Kafka, __consumer_offsets among them).${NO_COMPACTION}`),
+  broker('log.cleaner.io.buffer.load.factor', MEDIUM, 'double', '0.9', ANY, CW, `How full the dedupe buffer may become.${NO_COMPACTION}`),
+  broker('log.cleaner.io.buffer.size', MEDIUM, 'int', '524288', atLeast(0), CW, `Memory for cleaner I/O buffers across all cleaner threads.${NO_COMPACTION}`),
+  broker('log.cleaner.io.max.bytes.per.second', MEDIUM, 'double', '1.7976931348623157E308', ANY, CW,
+    `Throttle of the cleaner's combined read and write I/O.${NO_COMPACTION}`),
+  broker('log.cleaner.threads', MEDIUM, 'int', '1', atLeast(0), CW, `Background threads that clean logs (Kafka's dynamic update also refuses fewer than 1, or less than half or more than double the current value; the range here is ConfigDef's).${NO_COMPACTION}`),
+];
+
+/**
+ * The transaction coordinator's state topic (apache/kafka `TransactionLogConfig`), all read-only
+ * as in Kafka. Replica Studio has no transactions, so `__transaction_state` is never created.
+ */
+const NO_TRANSACTIONS = ' Replica Studio has no transactions, so __transaction_state is never created and this changes nothing here.';
+const TRANSACTION_LOG_CONFIGS: readonly BrokerConfigDef[] = [
+  broker('transaction.state.log.load.buffer.size', HIGH, 'int', '5242880', atLeast(1), RO,
+    `Batch size for reading the transaction log segments when loading producer ids and transactions.${NO_TRANSACTIONS}`),
+  broker('transaction.state.log.min.isr', HIGH, 'int', '2', atLeast(1), RO,
+    `min.insync.replicas of the transaction topic.${NO_TRANSACTIONS}`),
+  broker('transaction.state.log.num.partitions', HIGH, 'int', '50', atLeast(1), RO,
+    `Partitions of the transaction topic (should not change after deployment).${NO_TRANSACTIONS}`),
+  broker('transaction.state.log.replication.factor', HIGH, 'short', '3', atLeast(1), RO,
+    `Replication factor of the transaction topic; its creation fails until the cluster has this many brokers.${NO_TRANSACTIONS}`),
+  broker('transaction.state.log.segment.bytes', HIGH, 'int', '104857600', atLeast(1), RO,
+    `Segment size of the transaction topic, kept small for faster loading.${NO_TRANSACTIONS}`),
 ];
 
 /** Replication, liveness and cluster behaviour. */
@@ -132,6 +175,10 @@ const SERVER_CONFIGS: readonly BrokerConfigDef[] = [
     'Whether a Metadata request for an unknown topic creates it with the default settings.'),
   broker('auto.leader.rebalance.enable', HIGH, 'boolean', 'true', ANY, RO,
     'Whether the controller periodically moves leadership back to preferred replicas.'),
+  broker('broker.rack', MEDIUM, 'string', null, ANY, RO,
+    "The broker's rack, used by rack-aware replica placement (KIP-36) to spread a partition's replicas over racks. Each broker reports its own (set when the broker is added); a profile sets them in cluster.racks."),
+  broker('controlled.shutdown.enable', MEDIUM, 'boolean', 'true', ANY, RO,
+    'Whether a stopping broker first asks the controller to move its leaderships away and take it out of every ISR. The simulator always shuts down in this controlled way (brokers.stop); brokers.kill and brokers.powerLoss are the uncontrolled stops.'),
   broker('broker.heartbeat.interval.ms', MEDIUM, 'int', '2000', ANY, RO, 'How often a broker heartbeats to the controller.'),
   broker('broker.session.timeout.ms', MEDIUM, 'int', '9000', ANY, RO,
     'How long the controller waits without a heartbeat before fencing a broker.'),
@@ -168,6 +215,10 @@ const SERVER_CONFIGS: readonly BrokerConfigDef[] = [
     'How often each broker writes its high watermarks to disk.'),
   broker('replica.lag.time.max.ms', HIGH, 'long', '30000', ANY, RO,
     'A follower that has not caught up within this time is removed from the ISR.'),
+  broker('replica.selector.class', MEDIUM, 'string', null, ANY, RO,
+    'The ReplicaSelector that lets consumers fetch from the closest replica (KIP-392, with the consumer\'s client.rack); unset, consumers fetch from the leader. Replica Studio\'s consumers always fetch from the leader.'),
+  broker('replica.socket.receive.buffer.bytes', HIGH, 'int', '65536', ANY, RO,
+    'Socket receive buffer of replica fetch connections. Replication here runs over the simulated network, whose links have their own delay and bandwidth, so this value changes nothing.'),
   broker('replica.socket.timeout.ms', HIGH, 'int', '30000', ANY, RO, 'Network timeout of replica fetch requests.'),
   broker('replication.quota.window.num', LOW, 'int', '11', atLeast(1), RO,
     'Number of samples the replication throttle averages over.'),
@@ -212,4 +263,4 @@ const GROUP_COORDINATOR_CONFIGS: readonly BrokerConfigDef[] = [
     'The segment size of the offsets topic, kept small so that a new coordinator loads it quickly.'),
 ];
 
-export const BROKER_CONFIGS: readonly BrokerConfigDef[] = [...LOG_CONFIGS, ...SERVER_CONFIGS, ...GROUP_COORDINATOR_CONFIGS];
+export const BROKER_CONFIGS: readonly BrokerConfigDef[] = [...LOG_CONFIGS, ...CLEANER_CONFIGS, ...SERVER_CONFIGS, ...GROUP_COORDINATOR_CONFIGS, ...TRANSACTION_LOG_CONFIGS];

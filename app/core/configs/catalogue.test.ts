@@ -103,6 +103,41 @@ describe('config catalogue', () => {
     expect(() => parseConfigValue(brokerConfigDef('group.max.size')!, '0')).toThrow('Value must be at least 1');
   });
 
+  it("has the broker configs a Kafka 4.x operator expects, with Kafka's type, default, range, importance and update mode", () => {
+    const expected: Record<string, [string, string | null, string, string]> = {
+      'broker.rack': ['string', null, 'medium', 'read-only'],
+      'controlled.shutdown.enable': ['boolean', 'true', 'medium', 'read-only'],
+      'num.recovery.threads.per.data.dir': ['int', '2', 'high', 'cluster-wide'],
+      'log.flush.offset.checkpoint.interval.ms': ['int', '60000', 'high', 'read-only'],
+      'log.flush.start.offset.checkpoint.interval.ms': ['int', '60000', 'high', 'read-only'],
+      'replica.selector.class': ['string', null, 'medium', 'read-only'],
+      'replica.socket.receive.buffer.bytes': ['int', '65536', 'high', 'read-only'],
+      'log.cleaner.enable': ['boolean', 'true', 'medium', 'read-only'],
+      'log.cleaner.threads': ['int', '1', 'medium', 'cluster-wide'],
+      'log.cleaner.backoff.ms': ['long', '15000', 'medium', 'cluster-wide'],
+      'log.cleaner.dedupe.buffer.size': ['long', '134217728', 'medium', 'cluster-wide'],
+      'log.cleaner.io.buffer.size': ['int', '524288', 'medium', 'cluster-wide'],
+      'log.cleaner.io.buffer.load.factor': ['double', '0.9', 'medium', 'cluster-wide'],
+      'log.cleaner.io.max.bytes.per.second': ['double', '1.7976931348623157E308', 'medium', 'cluster-wide'],
+      'transaction.state.log.replication.factor': ['short', '3', 'high', 'read-only'],
+      'transaction.state.log.min.isr': ['int', '2', 'high', 'read-only'],
+      'transaction.state.log.num.partitions': ['int', '50', 'high', 'read-only'],
+      'transaction.state.log.segment.bytes': ['int', '104857600', 'high', 'read-only'],
+      'transaction.state.log.load.buffer.size': ['int', '5242880', 'high', 'read-only'],
+    };
+    for (const [name, [type, value, importance, mode]] of Object.entries(expected)) {
+      const def = brokerConfigDef(name);
+      expect([def?.type, def?.default, def?.importance, def?.updateMode], name).toEqual([type, value, importance, mode]);
+    }
+    expect(() => parseConfigValue(brokerConfigDef('num.recovery.threads.per.data.dir')!, '0')).toThrow('Value must be at least 1');
+    expect(() => parseConfigValue(brokerConfigDef('transaction.state.log.min.isr')!, '0')).toThrow('Value must be at least 1');
+    expect(() => parseConfigValue(brokerConfigDef('log.flush.offset.checkpoint.interval.ms')!, '-1')).toThrow('Value must be at least 0');
+    // What the engine does not have, the docs line says so.
+    expect(brokerConfigDef('log.cleaner.threads')!.doc).toContain('cleanup.policy=compact is refused');
+    expect(brokerConfigDef('transaction.state.log.min.isr')!.doc).toContain('no transactions');
+    expect(brokerConfigDef('num.recovery.threads.per.data.dir')!.doc).toContain('half or more than double');
+  });
+
   it('has unique names and a broker entry for every topic synonym', () => {
     expect(new Set(TOPIC_CONFIGS.map((d) => d.name)).size).toBe(TOPIC_CONFIGS.length);
     expect(new Set(BROKER_CONFIGS.map((d) => d.name)).size).toBe(BROKER_CONFIGS.length);

@@ -249,6 +249,64 @@ export const BROKER_EFFECTS: Readonly<Record<string, ConfigEffect>> = {
     durability: 'Each group\'s offsets and assignment are kept on this many brokers, so its coordinator can fail over without losing them.',
     availability: 'Until this many brokers are running, __consumer_offsets cannot be created and no consumer group can form.',
   },
+  'broker.rack': {
+    durability: 'Rack-aware placement puts the replicas of a partition in different racks, so losing one rack (power, switch) takes at most one copy when there are at least as many racks as replicas.',
+  },
+  'controlled.shutdown.enable': {
+    availability: 'A controlled shutdown moves leadership off the broker before it stops, so its partitions stay writable instead of waiting for broker.session.timeout.ms to fence it.',
+  },
+  'num.recovery.threads.per.data.dir': {
+    availability: 'After an unclean shutdown a broker recovers its logs before it serves them, and more threads shorten that time for a broker with many partitions.',
+  },
+  'log.flush.offset.checkpoint.interval.ms': {
+    availability: 'After a crash a broker recovers each log from its last checkpointed recovery point, so a longer interval means more log to scan before the broker serves again.',
+  },
+  'log.flush.start.offset.checkpoint.interval.ms': {
+    durability: 'A log start offset advanced by DeleteRecords or retention but not yet checkpointed can move back after a crash, so records already deleted briefly become readable again.',
+  },
+  'replica.selector.class': {
+    performance: 'With a rack-aware selector, consumers that set client.rack fetch from a replica in their own rack, which saves cross-rack traffic but reads only below that follower\'s high watermark.',
+  },
+  'replica.socket.receive.buffer.bytes': {
+    performance: 'A larger receive buffer lets a follower keep more fetched data in flight, which helps replication over links with a long round-trip time.',
+  },
+  'log.cleaner.enable': {
+    durability: 'Without the cleaner, compacted topics (__consumer_offsets among them in Kafka) are never compacted, so they keep every superseded record and grow without bound.',
+  },
+  'log.cleaner.threads': {
+    performance: 'More cleaner threads compact more logs at once, at the cost of disk I/O and CPU that client traffic would otherwise use.',
+  },
+  'log.cleaner.backoff.ms': {
+    performance: 'A cleaner thread with nothing to clean sleeps this long, so a longer backoff delays the compaction of a log that just became dirty enough.',
+  },
+  'log.cleaner.dedupe.buffer.size': {
+    performance: 'A larger dedupe buffer lets one cleaning pass cover more of a log, so fewer passes rewrite the same segments.',
+  },
+  'log.cleaner.io.buffer.load.factor': {
+    performance: 'A fuller dedupe buffer cleans more of a log per pass but makes hash collisions, and so extra work, more likely.',
+  },
+  'log.cleaner.io.buffer.size': {
+    performance: 'Larger cleaner I/O buffers read and write segments in fewer, bigger operations, using more memory.',
+  },
+  'log.cleaner.io.max.bytes.per.second': {
+    performance: 'Caps the disk throughput of compaction so that it does not crowd out produce and fetch traffic, at the cost of slower cleaning.',
+  },
+  'transaction.state.log.load.buffer.size': {
+    availability: 'A new transaction coordinator reads its state in batches of this size, so a larger buffer can shorten the time before it serves transactional producers.',
+  },
+  'transaction.state.log.min.isr': {
+    durability: 'Transaction state writes need this many in-sync replicas of __transaction_state, so a coordinator failover does not lose a committed or aborted transaction.',
+  },
+  'transaction.state.log.num.partitions': {
+    performance: 'More partitions spread the transactional ids over more coordinators; it counts only when __transaction_state is created.',
+  },
+  'transaction.state.log.replication.factor': {
+    durability: 'Transaction state is kept on this many brokers, so its coordinator can fail over without losing it.',
+    availability: 'Until this many brokers are running, __transaction_state cannot be created and no transactional producer can start.',
+  },
+  'transaction.state.log.segment.bytes': {
+    performance: 'Segment size of __transaction_state; Kafka keeps it small so that compaction and a new coordinator\'s load stay quick.',
+  },
   'offsets.topic.segment.bytes': {
     performance: 'Segment size of __consumer_offsets; Kafka keeps it small so that compaction and a new coordinator\'s load stay quick.',
   },

@@ -11,6 +11,7 @@
  */
 import { SUPPORTED_FEATURES } from '../controller/features.js';
 import { BROKER_CONFIGS, TOPIC_CONFIGS } from '../configs/catalogue.js';
+import { PLACED_ELSEWHERE } from './validate.js';
 import type { ConfigRule, ConfigType } from '../configs/catalogue.js';
 import { CONSUMER_CONFIGS, PRODUCER_CONFIGS } from './client-configs.js';
 import { MAX_REPLICATION_FACTOR, NOTE_KEY_PATTERN, PROFILE_NAME_PATTERN } from './validate.js';
@@ -104,7 +105,8 @@ export function profileJsonSchema(): Schema {
           },
         },
       },
-      brokerConfigs: configMap('Broker configs (Kafka keys, string values), read-only ones included: they go to server.properties.', BROKER_CONFIGS),
+      // broker.rack is in the catalogue (configs.describe shows it) but a profile sets racks in cluster.racks.
+      brokerConfigs: configMap('Broker configs (Kafka keys, string values), read-only ones included: they go to server.properties.', BROKER_CONFIGS.filter((d) => !Object.hasOwn(PLACED_ELSEWHERE, d.name))),
       features: {
         type: 'object',
         description: 'Finalized feature levels, set with kafka-features.sh upgrade --feature name=level (KIP-584), e.g. eligible.leader.replicas.version: 1 turns on eligible leader replicas (KIP-966).',

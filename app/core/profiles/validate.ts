@@ -107,8 +107,8 @@ function stringMap(c: Collector, value: unknown, base: string): ConfigStrings | 
   return out;
 }
 
-/** Broker settings a profile holds elsewhere, with where. */
-const PLACED_ELSEWHERE: Readonly<Record<string, string>> = {
+/** Broker settings a profile holds elsewhere, with where (the JSON schema leaves them out too). */
+export const PLACED_ELSEWHERE: Readonly<Record<string, string>> = {
   'broker.rack': 'racks are set per broker in cluster.racks',
   'node.id': 'node ids are 1..cluster.brokers',
   'broker.id': 'node ids are 1..cluster.brokers',
