@@ -39,7 +39,7 @@ function randomHistory(sim: Simulation, seed: number, steps: number): void {
   for (let i = 0; i < steps; i++) {
     const live = [...sim.engine.metadata.topicsByName.keys()];
     const topic = live[next(Math.max(1, live.length))];
-    switch (next(10)) {
+    switch (next(11)) {
       case 0:
       case 1:
         tryIt(() => sim.engine.createTopic({ name: `t${topics++}`, partitions: 1 + next(4), replicationFactor: 1 + next(3) }));
@@ -63,7 +63,7 @@ function randomHistory(sim: Simulation, seed: number, steps: number): void {
       case 7:
         if (topic) sim.engine.produce({ topic, partition: 0, acks: 1, timeoutMs: 1_000, records: [{ key: null, value: new Uint8Array([next(256)]), headers: [], timestamp: 0 }] }, () => {});
         break;
-      case 9:
+      case 10:
         // eligible.leader.replicas.version on or off, and min ISR 2 on a topic, so ELRs come and go
         if (topic) tryIt(() => sim.engine.alterConfigs('topic', topic, { 'min.insync.replicas': next(2) ? '2' : null }));
         {

@@ -13,6 +13,7 @@ const broker = (id: number, state: BrokerView['state'] = 'running'): BrokerView 
   isController: false,
   brokerEpoch: 1,
   logBytes: 0,
+  listener: null,
 });
 
 function partition(patch: Partial<PartitionView>): PartitionView {
