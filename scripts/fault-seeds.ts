@@ -1,7 +1,10 @@
 /**
  * Runs the seeded randomized fault test over many seeds (app/sim/fault-run/).
  *
- *   npm run faults -- --seeds 10000 [--from N] [--jobs J] [--bail]   run seeds N .. N+10000-1
+ *   npm run faults -- --seeds 10000 [--from N] [--jobs J] [--bail] [--minutes M] [--elr]
+ *                                                            run seeds N .. N+10000-1
+ *   --minutes M stops handing out seeds after M minutes of wall time and reports the seeds run;
+ *   --elr runs every seed with eligible leader replicas on (KIP-966).
  *   npm run faults -- --seed S [--verbose]                  replay one seed, print its history
  *
  * Prints progress and a summary; every failing seed is printed with its violations and its full
@@ -43,8 +46,8 @@ function outcome(r: FaultRunResult): SeedOutcome {
 }
 
 function usage(code: number): never {
-  console.log(`usage: npm run faults -- --seeds N [--from S] [--jobs J] [--bail]
-       npm run faults -- --seed S [--verbose]`);
+  console.log(`usage: npm run faults -- --seeds N [--from S] [--jobs J] [--bail] [--minutes M] [--elr]
+       npm run faults -- --seed S [--verbose] [--elr]`);
   process.exit(code);
 }
 
@@ -68,8 +71,9 @@ function printFailure(o: SeedOutcome): void {
 // ---------------------------------------------------------------- child process: run a range
 
 if (process.argv.includes('--worker')) {
+  const elr = process.argv.includes('--elr');
   process.on('message', (msg: { seeds: number[] }) => {
-    for (const seed of msg.seeds) process.send!({ outcome: outcome(runFaultSeed(seed)) });
+    for (const seed of msg.seeds) process.send!({ outcome: outcome(runFaultSeed(seed, { eligibleLeaderReplicas: elr })) });
     process.send!({ done: true });
   });
 } else {
@@ -87,6 +91,8 @@ function main(): void {
         jobs: { type: 'string' },
         verbose: { type: 'boolean', default: false },
         bail: { type: 'boolean', default: false },
+        minutes: { type: 'string' },
+        elr: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -96,15 +102,17 @@ function main(): void {
     usage(2);
   }
   if (args.help) usage(0);
-  if (args.seed !== undefined) return replay(positiveInt('seed', args.seed, 1), args.verbose ?? false);
+  const elr = args.elr ?? false;
+  if (args.seed !== undefined) return replay(positiveInt('seed', args.seed, 1), args.verbose ?? false, elr);
   const count = positiveInt('seeds', args.seeds, 200);
   const from = positiveInt('from', args.from, 1);
   const jobs = Math.max(1, Math.min(count, positiveInt('jobs', args.jobs, Math.min(4, availableParallelism()))));
-  runMany(from, count, jobs, args.bail ?? false);
+  const minutes = args.minutes === undefined ? Infinity : positiveInt('minutes', args.minutes, 0);
+  runMany(from, count, jobs, args.bail ?? false, { deadline: Date.now() + minutes * 60_000, elr });
 }
 
-function replay(seed: number, verbose: boolean): void {
-  const r = runFaultSeed(seed);
+function replay(seed: number, verbose: boolean, elr: boolean): void {
+  const r = runFaultSeed(seed, { eligibleLeaderReplicas: elr });
   console.log(`seed ${seed}: ${r.ok ? 'ok' : 'FAILED'}  history ${r.historyHash.slice(0, 16)}  ${r.stats.wallMs} ms`);
   if (verbose || !r.ok) {
     console.log('fault schedule:');
@@ -115,7 +123,7 @@ function replay(seed: number, verbose: boolean): void {
   process.exit(r.ok ? 0 : 1);
 }
 
-function runMany(from: number, count: number, jobs: number, bail: boolean): void {
+function runMany(from: number, count: number, jobs: number, bail: boolean, limits: { deadline: number; elr: boolean }): void {
   const started = Date.now();
   const seeds = Array.from({ length: count }, (_, i) => from + i);
   const failures: SeedOutcome[] = [];
@@ -124,7 +132,10 @@ function runMany(from: number, count: number, jobs: number, bail: boolean): void
   let acked = 0;
   let slowest = { seed: 0, wallMs: 0 };
   const step = Math.max(1, Math.floor(count / 20));
-  console.log(`fault test: seeds ${from}..${from + count - 1} on ${jobs} process(es)`);
+  console.log(`fault test: seeds ${from}..${from + count - 1} on ${jobs} process(es)${limits.elr ? ', eligible leader replicas on' : ''}${Number.isFinite(limits.deadline) ? `, stopping after ${((limits.deadline - started) / 60_000).toFixed(0)} min` : ''}`);
+  let stopped = false;
+  /** Seeds handed out so far. */
+  let next = 0;
 
   const record = (o: SeedOutcome): void => {
     done++;
@@ -139,7 +150,7 @@ function runMany(from: number, count: number, jobs: number, bail: boolean): void
         process.exit(1);
       }
     }
-    if (done % step === 0 || done === count) {
+    if (done % step === 0 || done === count || (stopped && done === next)) {
       const elapsed = (Date.now() - started) / 1000;
       const eta = (elapsed / done) * (count - done);
       console.log(`[${String(done).padStart(String(count).length)}/${count}] ${failures.length} failed  ${elapsed.toFixed(0)} s elapsed, ~${eta.toFixed(0)} s left`);
@@ -148,7 +159,8 @@ function runMany(from: number, count: number, jobs: number, bail: boolean): void
 
   const finish = (): void => {
     const elapsed = (Date.now() - started) / 1000;
-    console.log(`\n${count} seeds in ${elapsed.toFixed(1)} s (${((elapsed * 1000) / Math.max(1, count)).toFixed(0)} ms/seed wall, slowest seed ${slowest.seed}: ${slowest.wallMs} ms)`);
+    if (stopped) console.log(`\nstopped handing out seeds at the time limit (--minutes): seeds ${from}..${from + done - 1} ran`);
+    console.log(`\n${done} seeds in ${elapsed.toFixed(1)} s (${((elapsed * 1000) / Math.max(1, done)).toFixed(0)} ms/seed wall, slowest seed ${slowest.seed}: ${slowest.wallMs} ms)`);
     console.log(`${faults} faults applied, ${acked} acknowledged records checked`);
     if (failures.length === 0) {
       console.log('all seeds passed');
@@ -160,19 +172,26 @@ function runMany(from: number, count: number, jobs: number, bail: boolean): void
   };
 
   if (jobs === 1) {
-    for (const seed of seeds) record(outcome(runFaultSeed(seed)));
+    for (const seed of seeds) {
+      if (Date.now() >= limits.deadline) {
+        stopped = true;
+        break;
+      }
+      record(outcome(runFaultSeed(seed, { eligibleLeaderReplicas: limits.elr })));
+      next++;
+    }
     return finish();
   }
 
   // Hand out small batches so a slow child does not hold back the end of the run.
   const batch = Math.max(1, Math.min(25, Math.floor(count / (jobs * 8))));
-  let next = 0;
   let running = jobs;
   const script = fileURLToPath(import.meta.url);
   for (let j = 0; j < jobs; j++) {
-    const child = fork(script, ['--worker'], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(script, ['--worker', ...(limits.elr ? ['--elr'] : [])], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const feed = (): void => {
-      if (next >= seeds.length) {
+      if (!stopped && next < seeds.length && Date.now() >= limits.deadline) stopped = true;
+      if (next >= seeds.length || stopped) {
         child.disconnect();
         return;
       }
@@ -189,7 +208,7 @@ function runMany(from: number, count: number, jobs: number, bail: boolean): void
         process.exitCode = 1;
       }
       if (--running === 0) {
-        if (done < count) {
+        if (done < (stopped ? next : count)) {
           console.error(`only ${done} of ${count} seeds ran`);
           process.exit(1);
         }

@@ -27,6 +27,8 @@ export type ChangeReasonView =
   | 'preferred-election'
   | 'auto-rebalance'
   | 'unclean-election'
+  /** KIP-966 "balanced" recovery: the last known leader elected with the ISR and ELR empty (an unclean election). */
+  | 'last-known-leader'
   | 'reassignment'
   | 'reassignment-cancel'
   | 'config-change';

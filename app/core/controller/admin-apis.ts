@@ -17,7 +17,7 @@ import { placeReplicas, type PlacementStrategy } from '../placement/index.js';
 import type { Random } from '../random.js';
 import type { BrokerRuntimeConfig } from '../runtime-config.js';
 import { assertNoCollision, validateTopicName } from '../topic-names.js';
-import { buildPartitionChange, type ChangeContext, type ChangeRequest, type ElectionMode } from './partition-change.js';
+import { buildPartitionChange, changeReason, type ChangeContext, type ChangeRequest, type ElectionMode } from './partition-change.js';
 
 export interface CreateTopicInput {
   name: string;
@@ -230,7 +230,7 @@ export class ControllerAdmin {
       }
       const next = change!.state;
       results.push({ topic: name, partition, leader: next.leader, errorCode: 'NONE' });
-      changes.push({ type: 'PartitionChange', state: next, reason: change!.unclean ? 'unclean-election' : 'preferred-election', unclean: change!.unclean });
+      changes.push({ type: 'PartitionChange', state: next, reason: changeReason(change!, 'preferred-election'), unclean: change!.unclean });
     }
     if (!validateOnly) this.host.commit(changes);
     return results;

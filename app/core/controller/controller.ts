@@ -40,7 +40,7 @@ import { resolveBrokerRuntimeConfig, resolveTopicRuntimeConfig, type BrokerRunti
 import type { Scheduler, TimerHandle } from '../time.js';
 import { ControllerAdmin, type CreateTopicInput, type ElectionResult, type ReassignmentResult } from './admin-apis.js';
 import { elrEnabled, FeatureControl } from './features.js';
-import { buildPartitionChange, type ChangeContext } from './partition-change.js';
+import { buildPartitionChange, changeReason, type ChangeContext } from './partition-change.js';
 
 export interface ControllerDeps {
   scheduler: Scheduler;
@@ -354,7 +354,7 @@ export class Controller {
     const records: MetadataRecord[] = [{ type: 'ReplicaOffline', brokerId: req.brokerId, brokerEpoch: reg.brokerEpoch, topicId: req.topicId, partition: req.partition }];
     if (topic && state && state.isr.includes(req.brokerId)) {
       const change = buildPartitionChange(state, { targetIsr: state.isr.filter((b) => b !== req.brokerId) }, this.ctx(topic, state, req.brokerId));
-      if (change) records.push({ type: 'PartitionChange', state: change.state, reason: change.unclean ? 'unclean-election' : 'isr-shrink', unclean: change.unclean });
+      if (change) records.push({ type: 'PartitionChange', state: change.state, reason: changeReason(change, 'isr-shrink'), unclean: change.unclean });
     }
     this.commit(records);
     return { error: 'NONE' };
@@ -473,7 +473,7 @@ export class Controller {
     for (const { topic, state } of this.image.allPartitions()) {
       if (state.leader >= 0) continue;
       const change = buildPartitionChange(state, { election: 'online' }, this.ctx(topic, state));
-      if (change) changes.push({ type: 'PartitionChange', state: change.state, reason: change.unclean ? 'unclean-election' : 'broker-unfenced', unclean: change.unclean });
+      if (change) changes.push({ type: 'PartitionChange', state: change.state, reason: changeReason(change, 'broker-unfenced'), unclean: change.unclean });
     }
     this.commit(changes);
   }
@@ -488,7 +488,7 @@ export class Controller {
       if (!state.isr.includes(brokerId) && !(uncleanShutdown && (state.elr ?? []).includes(brokerId))) continue;
       const ctx = this.ctx(topic, state, brokerId, uncleanShutdown ? brokerId : -1);
       const change = buildPartitionChange(state, { targetIsr: state.isr.filter((b) => b !== brokerId) }, ctx);
-      if (change) out.push({ type: 'PartitionChange', state: change.state, reason: change.unclean ? 'unclean-election' : reason, unclean: change.unclean });
+      if (change) out.push({ type: 'PartitionChange', state: change.state, reason: changeReason(change, reason), unclean: change.unclean });
     }
     return out;
   }
@@ -577,7 +577,7 @@ export class Controller {
       for (const { topic, state } of this.image.allPartitions()) {
         if (state.leader >= 0 || !this.topicUncleanAllowed(topic)) continue;
         const change = buildPartitionChange(state, { election: 'online' }, this.ctx(topic, state));
-        if (change && change.state.leader >= 0) changes.push({ type: 'PartitionChange', state: change.state, reason: change.unclean ? 'unclean-election' : 'broker-unfenced', unclean: change.unclean });
+        if (change && change.state.leader >= 0) changes.push({ type: 'PartitionChange', state: change.state, reason: changeReason(change, 'broker-unfenced'), unclean: change.unclean });
       }
       this.commit(changes);
       this.maybeScheduleUncleanCheck();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PartitionState } from '../metadata/records.js';
-import { buildPartitionChange } from './partition-change.js';
+import { buildPartitionChange, changeReason } from './partition-change.js';
 
 const state = (over: Partial<PartitionState> = {}): PartitionState => ({
   topicId: 't',
@@ -91,6 +91,11 @@ describe('buildPartitionChange', () => {
       expect(r.state).toMatchObject({ leader: 1, isr: [1], leaderRecoveryState: 'RECOVERING', lastKnownElr: [] });
       expect(r.state.elr ?? []).toEqual([]);
       expect(r.unclean).toBe(true);
+      // Recorded as its own kind of unclean election, so the console can say why it happened.
+      expect(r.fromLastKnownLeader).toBe(true);
+      expect(changeReason(r, 'broker-unfenced')).toBe('last-known-leader');
+      const ordinary = buildPartitionChange(state({ leader: -1, isr: [1], replicas: [1, 2, 3] }), { election: 'unclean' }, { isAcceptable: (b) => b === 2, uncleanAllowed: false })!;
+      expect([ordinary.unclean, ordinary.fromLastKnownLeader, changeReason(ordinary, 'broker-unfenced')]).toEqual([true, false, 'unclean-election']);
     });
 
     it('clearing the ELR (min.insync.replicas changed) keeps the ISR and the leader', () => {

@@ -21,7 +21,7 @@
  * - Leader epoch +1 on every leader change and when a reassignment drops replicas; partition
  *   epoch +1 on every change. No epoch bump on an ISR shrink (metadata version 3.6+).
  */
-import type { LeaderRecoveryState, PartitionState } from '../metadata/records.js';
+import type { ChangeReason, LeaderRecoveryState, PartitionState } from '../metadata/records.js';
 
 export type ElectionMode = 'online' | 'preferred' | 'unclean';
 
@@ -55,6 +55,14 @@ export interface ChangeResult {
   reassignmentCompleted: boolean;
   /** The new leader came from the ELR. */
   fromElr: boolean;
+  /** The new leader is the last known leader, elected with ISR and ELR empty (KIP-966; `unclean` too). */
+  fromLastKnownLeader: boolean;
+}
+
+/** The reason a committed change records: an unclean election says which kind, else `fallback`. */
+export function changeReason(change: ChangeResult, fallback: ChangeReason): ChangeReason {
+  if (!change.unclean) return fallback;
+  return change.fromLastKnownLeader ? 'last-known-leader' : 'unclean-election';
 }
 
 export function buildPartitionChange(current: PartitionState, req: ChangeRequest, ctx: ChangeContext): ChangeResult | null {
@@ -111,12 +119,14 @@ export function buildPartitionChange(current: PartitionState, req: ChangeRequest
     isr = [leader];
     elr = elr.filter((r) => r !== leader);
   }
+  let fromLastKnownLeader = false;
   if (leader < 0) {
     const lastLeader = lastKnown.length === 1 ? lastKnown[0]! : -1;
     if (elrOn && isr.length === 0 && elr.length === 0 && lastLeader >= 0 && acceptable(lastLeader) && replicas.includes(lastLeader)) {
       // "Balanced" recovery: the last known leader, treated as an unclean election.
       leader = lastLeader;
       unclean = true;
+      fromLastKnownLeader = true;
     } else if (mode !== 'preferred' && (mode === 'unclean' || ctx.uncleanAllowed)) {
       const candidate = replicas.find(acceptable);
       if (candidate !== undefined) {
@@ -156,7 +166,7 @@ export function buildPartitionChange(current: PartitionState, req: ChangeRequest
   };
   if (samePartitionState(current, next)) return null;
   next.partitionEpoch = current.partitionEpoch + 1;
-  return { state: next, leaderChanged, unclean, reassignmentCompleted, fromElr };
+  return { state: next, leaderChanged, unclean, reassignmentCompleted, fromElr, fromLastKnownLeader };
 }
 
 const sameList = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);

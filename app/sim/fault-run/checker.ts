@@ -12,7 +12,10 @@
  *    ever exposed.
  * 3. At checkpoints, every live ISR member agrees with the leader (value and batch epoch) on every
  *    offset below min(leader HW, its LEO); every live replica agrees below its own HW.
- * 4. No value is written at two offsets; no unclean election happens while it is disabled.
+ * 4. No value is written at two offsets; no unclean election happens while it is disabled, except,
+ *    with eligible leader replicas on, the last known leader's (KIP-966 balanced recovery, which
+ *    Kafka counts as unclean); invariant 1 still holds for it.
+ * With eligible leader replicas on, an ISR may be empty while the partition has no leader.
  * 5. Liveness while faults run: once the controller has been active for longer than
  *    broker.session.timeout.ms plus a heartbeat interval (a new controller gives every broker a
  *    fresh session), a broker that has been unable to heartbeat for that long (its process down,
@@ -40,6 +43,7 @@ export class Checker {
   constructor(
     private readonly ctx: RunContext,
     private readonly uncleanAllowed: boolean,
+    private readonly elr = false,
   ) {}
 
   onEvent(e: EngineEvent): void {
@@ -49,7 +53,7 @@ export class Checker {
         return this.onHighWatermark(e.topic, e.partition, e.brokerId, e.highWatermark, e.previous);
       case 'leader.changed':
         ctx.stats.leaderChanges++;
-        if (e.unclean && !this.uncleanAllowed) ctx.violation(`${e.topic}-${e.partition}: unclean election of ${e.leader} although unclean.leader.election.enable=false`);
+        if (e.unclean && !this.uncleanAllowed && !(this.elr && e.reason === 'last-known-leader')) ctx.violation(`${e.topic}-${e.partition}: unclean election of ${e.leader} although unclean.leader.election.enable=false`);
         return;
       case 'replica.truncated':
         ctx.stats.truncations++;
@@ -163,7 +167,7 @@ export class Checker {
     for (const tp of ctx.tps) {
       const state = engine.metadata.topicsByName.get(tp.topic)?.partitions.get(tp.partition);
       if (!state) continue;
-      if (state.isr.length === 0 || state.isr.some((b) => !state.replicas.includes(b)) || (state.leader >= 0 && !state.isr.includes(state.leader))) {
+      if ((state.isr.length === 0 && !(this.elr && state.leader < 0)) || state.isr.some((b) => !state.replicas.includes(b)) || (state.leader >= 0 && !state.isr.includes(state.leader))) {
         ctx.violation(`${tp.key}: controller state is malformed: leader ${state.leader}, ISR [${state.isr}], replicas [${state.replicas}]`, `malformed|${tp.key}|${state.partitionEpoch}`);
       }
       for (const b of brokers.values()) {

@@ -8,6 +8,9 @@
  * member that has not lost power since it (re)joined stays up and reachable, and, while a
  * power-lost replica is still in an ISR, the last such safe holder is never taken down (otherwise
  * the controller can be left with ISR = {power-lost replica}: the last-replica-standing loss).
+ * With eligible leader replicas on, the eligible replicas and the last known leader count as
+ * members too: a power-lost ELR member leaves the ELR when it re-registers, but the last known
+ * leader is elected whatever its shutdown was (Kafka's "balanced" recovery).
  */
 import type { EngineEvent } from '../../api/events.js';
 import type { RunContext } from './context.js';
@@ -275,8 +278,12 @@ export class FaultInjector {
     if (!strict && !powerLoss) return true;
     for (const tp of this.ctx.tps) {
       const state = this.ctx.sim.engine.metadata.topicsByName.get(tp.topic)?.partitions.get(tp.partition);
-      if (!state || !state.isr.includes(broker)) continue;
-      const others = state.isr.filter((m) => m !== broker);
+      // Who may be elected: the ISR, and with ELR on (KIP-966) the eligible replicas and, once
+      // both are empty, the last known leader, which Kafka elects even after a power loss.
+      if (!state) continue;
+      const electable = [...new Set([...state.isr, ...(state.elr ?? []), ...(state.lastKnownElr ?? [])])];
+      if (!electable.includes(broker)) continue;
+      const others = electable.filter((m) => m !== broker);
       const atRisk = powerLoss || others.some((m) => this.tainted(tp.key, m));
       if (atRisk && !others.some((m) => this.safeHolder(tp.key, m))) return false;
     }

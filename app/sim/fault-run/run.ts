@@ -9,6 +9,7 @@
  * phases and sums it up, with a hash over its whole history.
  */
 import { createHash } from 'node:crypto';
+import { ELR_FEATURE } from '../../core/engine.js';
 import { seededRandom } from '../../core/random.js';
 import { Simulation } from '../simulation.js';
 import { Checker } from './checker.js';
@@ -32,6 +33,11 @@ export interface FaultRunOptions {
   uncleanLeaderElectionEnable?: boolean;
   /** A fixed fault schedule (times from the start of the fault phase) instead of random faults. */
   faults?: TimedFault[];
+  /**
+   * Turn eligible leader replicas on first (kafka-features.sh upgrade --feature
+   * eligible.leader.replicas.version=1, KIP-966): the same checks then hold with ELR elections.
+   */
+  eligibleLeaderReplicas?: boolean;
   /** Which power losses the generator allows (see faults.ts); default 'safe-holder'. */
   powerLossGuard?: PowerLossGuard;
   /** Called with the simulation once it exists (debugging a failing seed: subscribe, inspect). */
@@ -80,7 +86,7 @@ class FaultRun {
     this.ctx = new RunContext(seededRandom((seed * 2654435761) ^ 0x5bd1e995));
     this.traffic = new Traffic(this.ctx);
     this.faults = new FaultInjector(this.ctx, options.powerLossGuard ?? 'safe-holder');
-    this.checker = new Checker(this.ctx, options.uncleanLeaderElectionEnable ?? false);
+    this.checker = new Checker(this.ctx, options.uncleanLeaderElectionEnable ?? false, options.eligibleLeaderReplicas ?? false);
   }
 
   run(): FaultRunResult {
@@ -118,6 +124,10 @@ class FaultRun {
       this.checker.onEvent(e);
     });
     o.inspect?.(ctx.sim);
+    if (o.eligibleLeaderReplicas) {
+      const [r] = ctx.sim.engine.updateFeatures([{ feature: ELR_FEATURE, maxVersionLevel: 1 }]);
+      if (r?.errorCode !== 'NONE') ctx.violation(`could not enable ${ELR_FEATURE}: ${r?.errorCode}`);
+    }
     const configs: Record<string, string> = { 'min.insync.replicas': String(o.minInsyncReplicas ?? 2) };
     if (o.uncleanLeaderElectionEnable) configs['unclean.leader.election.enable'] = 'true';
     // Some seeds flush often, so a power loss drops only part of a tail.
@@ -129,7 +139,7 @@ class FaultRun {
     });
     ctx.stats.brokers = brokers;
     ctx.stats.partitions = ctx.tps.length;
-    ctx.log(`cluster: ${brokers} brokers, topics ${topics.map((n, i) => `t${i}×${n}`).join(' ')}, RF=3, ${Object.entries(configs).map(([k, v]) => `${k}=${v}`).join(' ')}, networkDelayMs=${networkDelayMs}, up to ${this.maxConcurrent} concurrent faults${this.withAcks1 ? ', plus an acks=1 producer' : ''}`);
+    ctx.log(`cluster: ${brokers} brokers${o.eligibleLeaderReplicas ? ', ELR on' : ''}, topics ${topics.map((n, i) => `t${i}×${n}`).join(' ')}, RF=3, ${Object.entries(configs).map(([k, v]) => `${k}=${v}`).join(' ')}, networkDelayMs=${networkDelayMs}, up to ${this.maxConcurrent} concurrent faults${this.withAcks1 ? ', plus an acks=1 producer' : ''}`);
   }
 
   private faultPhase(): void {

@@ -54,6 +54,7 @@ const REASON_TEXT: Record<ChangeReasonView, string> = {
   'preferred-election': 'a preferred leader election ran',
   'auto-rebalance': 'the automatic leader rebalance ran',
   'unclean-election': 'an unclean election chose a leader from outside the ISR',
+  'last-known-leader': 'the ISR and the eligible leader replicas were empty, so the controller elected the last known leader (an unclean election, KIP-966)',
   reassignment: 'a reassignment changed the replicas',
   'reassignment-cancel': 'a reassignment was cancelled',
   'config-change': 'a config changed',
