@@ -38,6 +38,7 @@ export const ADVERTISED_VERSIONS: Readonly<Record<number, readonly [number, numb
   [ApiKey.AlterConfigs]: [0, 1],
   [ApiKey.CreatePartitions]: [0, 1],
   [ApiKey.DeleteGroups]: [0, 1],
+  [ApiKey.OffsetDelete]: [0, 0],
   [ApiKey.ElectLeaders]: [0, 1],
   [ApiKey.IncrementalAlterConfigs]: [0, 0],
   [ApiKey.AlterPartitionReassignments]: [0, 0],

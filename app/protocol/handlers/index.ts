@@ -7,6 +7,10 @@
 import { type ApiHandler, createDispatcher, type Dispatcher, type DispatcherOptions } from '../dispatcher.js';
 import type { BrokerGateway } from './broker-gateway.js';
 import { fetchHandler } from './fetch.js';
+import { findCoordinatorHandler } from './find-coordinator.js';
+import { deleteGroupsHandler, describeGroupsHandler, listGroupsHandler } from './group-admin.js';
+import { heartbeatHandler, joinGroupHandler, leaveGroupHandler, syncGroupHandler } from './group-membership.js';
+import { offsetCommitHandler, offsetDeleteHandler, offsetFetchHandler } from './group-offsets.js';
 import { initProducerIdHandler } from './init-producer-id.js';
 import { listOffsetsHandler } from './list-offsets.js';
 import { metadataHandler } from './metadata.js';
@@ -23,6 +27,18 @@ export const BROKER_HANDLERS: readonly ((gateway: BrokerGateway) => ApiHandler)[
   metadataHandler,
   initProducerIdHandler,
   offsetForLeaderEpochHandler,
+  // The classic group protocol (KIP-848's ConsumerGroupHeartbeat is never advertised).
+  findCoordinatorHandler,
+  joinGroupHandler,
+  syncGroupHandler,
+  heartbeatHandler,
+  leaveGroupHandler,
+  offsetCommitHandler,
+  offsetFetchHandler,
+  offsetDeleteHandler,
+  listGroupsHandler,
+  describeGroupsHandler,
+  deleteGroupsHandler,
 ] as unknown as readonly ((gateway: BrokerGateway) => ApiHandler)[];
 
 /** The dispatcher of one broker's listener: its handlers, `extra` ones, and ApiVersions. */
