@@ -90,4 +90,25 @@ describe('incremental fetch sessions (KIP-227)', () => {
     // It was caught up until it stalled: credited with its last fetch, not with the append.
     expect(sim.partition('t', 0).isr).toEqual([1, 2]);
   });
+
+  it('a broker fenced and back re-checks only the partitions it is a replica of; it leaves and rejoins their ISRs', () => {
+    const sim = new Simulation({ seed: 14, brokers: 4 });
+    // Partitions 0–2 live on brokers 1–3 only; 3–5 have broker 4 as a replica.
+    sim.createTopic('t', 6, 3, {}, [[1, 2, 3], [2, 3, 1], [3, 1, 2], [1, 2, 4], [2, 4, 1], [4, 1, 2]]);
+    const all = [0, 1, 2, 3, 4, 5];
+    sim.waitFor(() => all.every((p) => sim.partition('t', p).isr.length === 3), 30_000, 'all in sync');
+    sim.advance(3_000);
+    const checks = vi.spyOn(ReplicaPartition.prototype, 'checkFollowerFetch');
+    sim.engine.killBroker(4);
+    sim.waitFor(() => sim.engine.metadata.brokers.get(4)?.fenced === true, 60_000, 'broker 4 fenced');
+    sim.waitFor(() => [3, 4, 5].every((p) => !sim.partition('t', p).isr.includes(4) && sim.partition('t', p).leader !== 4), 10_000, 'broker 4 out of every ISR');
+    sim.engine.startBroker(4);
+    sim.waitFor(() => all.every((p) => sim.partition('t', p).isr.length === 3), 60_000, 'broker 4 back in its ISRs');
+    sim.advance(3_000);
+    const checked = new Set(checks.mock.contexts.map((p) => (p as ReplicaPartition).partition));
+    // Fencing and unfencing broker 4 changed nothing about partitions 0–2: no leader looked at them.
+    expect([...checked].sort()).toEqual([3, 4, 5]);
+    expect(sim.produce('t', 0, ['a']).errorCode).toBe('NONE');
+    expect(sim.produce('t', 5, ['b']).errorCode).toBe('NONE');
+  });
 });

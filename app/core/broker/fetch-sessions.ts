@@ -8,8 +8,8 @@
  * Beyond KIP-227 (where the leader still reads every partition of the session on each fetch), an
  * idle partition is not walked at all: the leader marks a partition *dirty* in the sessions that
  * hold it when something about it changes (an append, the HW, the log start, its leader state,
- * an AlterPartition answer, a broker registration or a config), and a fetch looks at the
- * partitions it names plus the dirty ones only. What a walk of an untouched partition would have
+ * an AlterPartition answer, the registration of one of its replicas' brokers, a config), and a
+ * fetch looks at the partitions it names plus the dirty ones only. What a walk of an untouched partition would have
  * changed is applied when it matters: before a leader appends, `settle` credits each follower
  * sitting at the log end with its session's last fetch (Kafka's lastCaughtUpTimeMs), which is what
  * every fetch since its position last changed would have done.
@@ -28,6 +28,9 @@ export interface SessionPartition extends FetchPartitionRequest {
   sentLogStartOffset: number;
 }
 
+/** Which sessions hold a partition, kept by the sessions as they gain and lose partitions. */
+type HolderIndex = Map<string, LeaderFetchSession[]>;
+
 export class LeaderFetchSession {
   readonly partitions = new Map<string, SessionPartition>();
   /** Partitions whose state changed since a fetch of this session last checked them. */
@@ -41,6 +44,7 @@ export class LeaderFetchSession {
     readonly brokerEpoch: number,
     /** When the follower's latest fetch of this session arrived. */
     public lastFetchMs: number,
+    private readonly holders: HolderIndex = new Map(),
   ) {}
 
   /** Add or update a partition at the position the follower sent. */
@@ -57,12 +61,30 @@ export class LeaderFetchSession {
       sentLogStartOffset: old?.sentLogStartOffset ?? -2,
     };
     this.partitions.set(key, sp);
+    if (!old) {
+      const list = this.holders.get(key);
+      if (list) list.push(this);
+      else this.holders.set(key, [this]);
+    }
     return sp;
   }
 
   forget(key: string): void {
-    this.partitions.delete(key);
+    if (this.partitions.delete(key)) this.unhold(key);
     this.dirty.delete(key);
+  }
+
+  /** The session is replaced or dropped: it holds nothing any more. */
+  release(): void {
+    for (const key of this.partitions.keys()) this.unhold(key);
+  }
+
+  private unhold(key: string): void {
+    const list = this.holders.get(key);
+    if (!list) return;
+    const i = list.indexOf(this);
+    if (i >= 0) list.splice(i, 1);
+    if (list.length === 0) this.holders.delete(key);
   }
 }
 
@@ -71,11 +93,17 @@ export type SessionError = 'FETCH_SESSION_ID_NOT_FOUND' | 'INVALID_FETCH_SESSION
 /** The sessions of one leader broker (at most one per follower broker: a new full fetch replaces it). */
 export class FetchSessionCache {
   private readonly byReplica = new Map<number, LeaderFetchSession>();
+  /**
+   * Partition → the sessions holding it, so a change to one partition touches only its holders
+   * (a leader of thousands of partitions changes thousands at once when a broker is fenced).
+   */
+  private readonly holders: HolderIndex = new Map();
   private nextId = 1;
 
   /** A full fetch: a new session holding exactly `partitions`. */
   open(replicaId: number, brokerEpoch: number, nowMs: number): LeaderFetchSession {
-    const s = new LeaderFetchSession(this.nextId++, replicaId, brokerEpoch, nowMs);
+    this.byReplica.get(replicaId)?.release();
+    const s = new LeaderFetchSession(this.nextId++, replicaId, brokerEpoch, nowMs, this.holders);
     this.byReplica.set(replicaId, s);
     return s;
   }
@@ -90,12 +118,9 @@ export class FetchSessionCache {
 
   /** Something about partition `key` changed: every session holding it must look at it again. */
   markDirty(key: string): LeaderFetchSession[] {
-    const out: LeaderFetchSession[] = [];
-    for (const s of this.byReplica.values()) {
-      if (!s.partitions.has(key)) continue;
-      s.dirty.add(key);
-      out.push(s);
-    }
+    const out = this.holders.get(key);
+    if (!out) return [];
+    for (const s of out) s.dirty.add(key);
     return out;
   }
 
@@ -106,13 +131,13 @@ export class FetchSessionCache {
 
   /** Sessions holding `key`, with the position each follower last sent for it. */
   *holding(key: string): Iterable<[LeaderFetchSession, SessionPartition]> {
-    for (const s of this.byReplica.values()) {
-      const sp = s.partitions.get(key);
-      if (sp) yield [s, sp];
-    }
+    const list = this.holders.get(key);
+    if (!list) return;
+    for (const s of list) yield [s, s.partitions.get(key)!];
   }
 
   clear(): void {
     this.byReplica.clear();
+    this.holders.clear();
   }
 }

@@ -34,7 +34,7 @@ export interface ReplicaManagerHost extends PartitionHost, FetcherHost {
   noticeReplicaOffline(topicId: string, partition: number): void;
   /** A replica became leader or follower: client fetches parked on it may answer now. */
   onLeadershipChanged(partition: ReplicaPartition): void;
-  /** A broker registration or a config changed: follower fetch sessions look at every partition again. */
+  /** A config changed (or a snapshot was loaded): follower fetch sessions look at every partition again. */
   recheckFetchSessions(): void;
 }
 
@@ -111,21 +111,29 @@ export class ReplicaManager {
   /** Apply committed metadata records in order; a gap waits for the next heartbeat to fill it. */
   applyMetadata(records: readonly CommittedRecord[]): void {
     const image = this.host.image;
+    const brokerId = this.host.brokerId;
     const changed = new Map<string, { topic: TopicImage; state: PartitionState }>();
     const removedTopics: string[] = [];
     let configsChanged = false;
-    let brokersChanged = false;
+    const brokersChanged = new Set<number>();
     for (const rec of records) {
       if (rec.offset <= image.offset) continue;
       if (rec.offset !== image.offset + 1) break;
       const r = rec.record;
       if (r.type === 'RemoveTopic') removedTopics.push(r.topicId);
+      const prev = r.type === 'Partition' || r.type === 'PartitionChange' ? image.topicsById.get(r.state.topicId)?.partitions.get(r.state.partition) : undefined;
       image.apply(rec);
       if (r.type === 'Partition' || r.type === 'PartitionChange') {
+        // Only what this broker hosts before or after the record, or a log of it here that no
+        // replica list names (offline, or stray), needs reconciling: fencing a broker changes
+        // tens of thousands of partitions, most of them elsewhere. (A replica this broker serves
+        // is always in the replicas of the state before.)
+        const mine = r.state.replicas.includes(brokerId) || (prev !== undefined && prev.replicas.includes(brokerId));
+        const k = mine || this.localLogs.size > this.partitions.size ? replicaKey(r.state.topicId, r.state.partition) : '';
         const topic = image.topicsById.get(r.state.topicId);
-        if (topic) changed.set(replicaKey(r.state.topicId, r.state.partition), { topic, state: topic.partitions.get(r.state.partition)! });
+        if (topic && (mine || (k !== '' && this.localLogs.has(k)))) changed.set(k, { topic, state: topic.partitions.get(r.state.partition)! });
       } else if (r.type === 'Config') configsChanged = true;
-      else if (r.type === 'RegisterBroker' || r.type === 'BrokerRegistrationChange' || r.type === 'UnregisterBroker') brokersChanged = true;
+      else if (r.type === 'RegisterBroker' || r.type === 'BrokerRegistrationChange' || r.type === 'UnregisterBroker') brokersChanged.add(r.brokerId);
     }
     if (configsChanged) this.host.configsChanged();
     for (const topicId of removedTopics) {
@@ -134,7 +142,29 @@ export class ReplicaManager {
     }
     for (const [k, { topic, state }] of changed) this.reconcile(k, topic, state);
     if (configsChanged) for (const p of this.partitions.values()) p.maybeIncrementHighWatermark();
-    if (configsChanged || brokersChanged) this.host.recheckFetchSessions();
+    if (configsChanged) this.host.recheckFetchSessions();
+    else if (brokersChanged.size > 0) this.recheckReplicasOf(brokersChanged, changed);
+  }
+
+  /**
+   * Brokers' registrations changed (fenced, unfenced, shutting down, a new epoch): what a follower
+   * fetch checks and the HW rule read only the registrations of a partition's own replicas, so
+   * only the partitions this broker leads with one of them as a replica are looked at again.
+   * (Re-checking every partition of every session made fencing one broker of a 100,000-partition
+   * cluster cost each leader a walk of all it leads.)
+   */
+  private recheckReplicasOf(brokerIds: ReadonlySet<number>, reconciled: ReadonlyMap<string, unknown>): void {
+    for (const [k, p] of this.partitions) {
+      // A partition reconciled in this batch was marked already (onLeadershipChanged).
+      if (!p.isLeader || reconciled.has(k)) continue;
+      const replicas = p.state.replicas;
+      for (let i = 0; i < replicas.length; i++) {
+        if (brokerIds.has(replicas[i]!)) {
+          this.host.onLeaderStateChanged(p);
+          break;
+        }
+      }
+    }
   }
 
   /** Make this broker's replica of one partition match its committed state. */

@@ -169,8 +169,17 @@ export function buildPartitionChange(current: PartitionState, req: ChangeRequest
   return { state: next, leaderChanged, unclean, reassignmentCompleted, fromElr, fromLastKnownLeader };
 }
 
-const sameList = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
-const sameSet = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((x) => b.includes(x));
+// Plain loops: these run for every partition a fenced broker is in (tens of thousands at once).
+function sameList(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+function sameSet(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!b.includes(a[i]!)) return false;
+  return true;
+}
 
 export function samePartitionState(a: PartitionState, b: PartitionState): boolean {
   return (
