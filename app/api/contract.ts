@@ -139,6 +139,7 @@ const eventNameSet: Record<EventName, true> = {
   'group.stateChanged': true,
   'coordinator.loaded': true,
   'metrics.sampled': true,
+  'cluster.opening': true,
 };
 
 /** Every event name, for inputs that filter the event stream. */

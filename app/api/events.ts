@@ -85,6 +85,13 @@ export interface EventMap {
    * Not kept by `events.recent` (too frequent); `metrics.get` returns the latest.
    */
   'metrics.sampled': Omit<MetricsView, 'atMs'>;
+  /**
+   * A cluster that takes a while to open (a big data directory) says how far it got: every few
+   * seconds while its brokers start (`done` false), and once when every broker that should run
+   * does (`done` true). An open that finishes within the first interval emits none.
+   * `elapsedMs` is wall time since the host began opening the data directory.
+   */
+  'cluster.opening': { brokersRunning: number; brokers: number; elapsedMs: number; done: boolean };
 }
 
 export type EventName = keyof EventMap;

@@ -96,6 +96,11 @@ export interface ClusterService extends EngineService {
   readonly engine: Engine;
   readonly scheduler: ManualScheduler;
   readonly driver: RealtimeDriver | undefined;
+  /**
+   * Send an event of the host's own (e.g. `cluster.opening`, which the engine cannot know: it is
+   * about wall time and the host's wait) to every subscriber and `events.recent`, as the engine's are.
+   */
+  publish(event: EngineEvent): void;
 }
 
 type Handlers = { [M in MethodName]: (input: MethodParsedInput<M>) => MethodResult<M> | Promise<MethodResult<M>> };
@@ -118,6 +123,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     recentEvents.push(e);
     traffic.onEvent(e);
   });
+  const hostListeners = new Set<(event: EngineEvent) => void>();
 
   /** Start an async engine operation and resolve with its answer. */
   function answer<T>(start: (done: (value: T) => void) => void): Promise<T> {
@@ -403,13 +409,23 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
   return {
     call: call as ClusterService['call'],
     subscribe(listener) {
-      return engine.subscribe((event) => {
+      const guarded = (event: EngineEvent): void => {
         try {
           listener(event);
         } catch (error) {
           logger.error(`An event listener failed on ${event.type}`, error);
         }
-      });
+      };
+      const unsubscribe = engine.subscribe(guarded);
+      hostListeners.add(guarded);
+      return () => {
+        unsubscribe();
+        hostListeners.delete(guarded);
+      };
+    },
+    publish(event) {
+      recentEvents.push(event);
+      for (const listener of [...hostListeners]) listener(event);
     },
     engine,
     scheduler,

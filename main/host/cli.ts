@@ -35,7 +35,7 @@ import { startHttpHost, type HttpHost } from './http-host.js';
 import { builtInProfiles } from '../../app/service/profile-handlers.js';
 import type { KafkaPortChoice } from './kafka-listeners.js';
 import { NEW_CLUSTER_PROFILE, openCluster } from './open-cluster.js';
-import { reportOpening } from './open-progress.js';
+import { reportLoading, reportOpening } from './open-progress.js';
 import { startRemoteService } from './remote-service.js';
 import { loadOrCreateToken } from './token.js';
 
@@ -159,11 +159,14 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   let running: { cluster: ServedCluster; host: HttpHost };
+  const loading = reportLoading(args.dataDir, (line) => process.stderr.write(`replica-studio serve: ${line}\n`));
   try {
     running = await serve(args);
   } catch (e) {
     process.stderr.write(`replica-studio serve: cannot start on ${args.dataDir}: ${oneLine(e)}\n`);
     process.exit(1);
+  } finally {
+    loading.stop();
   }
   const asked = process.argv.slice(2).find((a) => /^--(profile|brokers)(=|$)/.test(a));
   if (!running.cluster.created && asked) {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { EngineEvent } from '../../app/api/events.js';
 import { openCluster, type OpenCluster } from './open-cluster.js';
 
 const quiet = { error: () => {} };
@@ -79,5 +80,25 @@ describe('openCluster', () => {
     const c = openCluster({ dataDir: dir, logger: quiet, initialProfile: 'throughput', profilesDir: profiles });
     open.push(c);
     expect(c.engine.listBrokers().length).toBeGreaterThan(0);
+  });
+
+  it('a cluster slow to open says how far it got on the event stream, then that it opened', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rs-open-'));
+    dirs.push(dir);
+    // Every millisecond counts as "a while" here, so the few ms its brokers take to register are a long open.
+    const cluster = openCluster({ dataDir: dir, logger: quiet, brokers: 3, openingEventEveryMs: 1 });
+    open.push(cluster);
+    const seen: EngineEvent[] = [];
+    cluster.service.subscribe((e) => seen.push(e));
+    expect(await cluster.ready(10_000)).toBe(true);
+    const opening = seen.flatMap((e) => (e.type === 'cluster.opening' ? [e] : []));
+    expect(opening.length).toBeGreaterThanOrEqual(2);
+    const last = opening[opening.length - 1]!;
+    expect(last).toMatchObject({ done: true, brokersRunning: 3, brokers: 3 });
+    expect(opening.slice(0, -1).every((e) => !e.done && e.brokers === 3 && e.brokersRunning < 3)).toBe(true);
+    expect(opening.map((e) => e.elapsedMs)).toEqual([...opening.map((e) => e.elapsedMs)].sort((a, b) => a - b));
+    // The console that connects later finds them in the recent events.
+    const recent = await cluster.service.call('events.recent', {});
+    expect(recent.ok && recent.value.some((e) => e.type === 'cluster.opening' && e.done)).toBe(true);
   });
 });

@@ -63,6 +63,8 @@ export interface OpenClusterOptions {
    * Unset: no Kafka listeners (only the contract is served).
    */
   kafkaPort?: KafkaPortChoice;
+  /** While brokers start, a `cluster.opening` event this often (default OPENING_EVENT_EVERY_MS). */
+  openingEventEveryMs?: number;
 }
 
 /** The cluster id `cluster.describe` and Kafka's Metadata report. */
@@ -97,9 +99,13 @@ export interface OpenCluster {
 
 const defaultLogger: ServiceLogger = { error: (message, error) => console.error(message, error) };
 
+/** While the brokers of an opening cluster start, a `cluster.opening` event this often (wall ms). */
+export const OPENING_EVENT_EVERY_MS = 2_000;
+
 export function openCluster(options: OpenClusterOptions): OpenCluster {
   const { dataDir } = options;
   const logger = options.logger ?? defaultLogger;
+  const openedAt = Date.now();
   const storage = SqliteStorage.open(dataDir);
   try {
     const isNew = Engine.savedTimeMs(storage) === 0 && storage.metadata().isEmpty();
@@ -186,6 +192,18 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
     };
 
     const states = (): string[] => engine.listBrokers().map((b) => b.state);
+    // A long open tells the console (and anyone on the event stream) how far it got.
+    const everyMs = options.openingEventEveryMs ?? OPENING_EVENT_EVERY_MS;
+    let announced = 0;
+    let announcedDone = false;
+    const announce = (now: string[], done: boolean): void => {
+      const elapsedMs = Date.now() - openedAt;
+      if (done ? announced === 0 || announcedDone : elapsedMs < (announced + 1) * everyMs) return;
+      if (done) announcedDone = true;
+      else announced = Math.floor(elapsedMs / everyMs);
+      const running = now.filter((s) => s === 'running').length;
+      service.publish({ type: 'cluster.opening', atMs: scheduler.now(), brokersRunning: running, brokers: now.length, elapsedMs, done });
+    };
     const ready = async (timeoutMs = 30_000): Promise<boolean> => {
       // A big cluster takes a while to open: the wait ends after `timeoutMs` without progress
       // (no broker changed state), not after `timeoutMs` in all.
@@ -197,7 +215,11 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
         if (closed) return false;
         driver.sync();
         const now = states();
-        if (now.every((s) => s !== 'starting' && s !== 'fenced')) return true;
+        if (now.every((s) => s !== 'starting' && s !== 'fenced')) {
+          announce(now, true);
+          return true;
+        }
+        announce(now, false);
         if (now.join() !== last) {
           last = now.join();
           deadline = Date.now() + timeoutMs;

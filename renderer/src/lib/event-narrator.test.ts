@@ -34,6 +34,20 @@ describe('the event narrator', () => {
     expect(p.text).toContain('removing 1 offset (its unflushed tail was lost with the power)');
   });
 
+  it('tells how far a long open got, then that the cluster opened', () => {
+    expect(narrate(e({ type: 'cluster.opening', brokersRunning: 4, brokers: 12, elapsedMs: 14_600, done: false }))).toMatchObject({
+      label: 'Opening',
+      severity: 'info',
+      group: 'brokers',
+      text: 'Opening the cluster: 4 of 12 brokers running after 15 s',
+    });
+    expect(narrate(e({ type: 'cluster.opening', brokersRunning: 12, brokers: 12, elapsedMs: 31_000, done: true }))).toMatchObject({
+      label: 'Opened',
+      severity: 'success',
+      text: 'The cluster opened after 31 s: 12 of 12 brokers running',
+    });
+  });
+
   it('says a broker state change without repeating a reason its new state already names', () => {
     expect(narrate(e({ type: 'broker.stateChanged', brokerId: 2, previous: 'running', state: 'killed', reason: 'killed' })).text).toBe('Broker 2: running → killed');
     expect(narrate(e({ type: 'broker.stateChanged', brokerId: 2, previous: 'running', state: 'fenced', reason: 'session timed out' }))).toMatchObject({

@@ -170,6 +170,15 @@ const RULES: { [K in EventName]: Rule<K> } = {
     text: (e) =>
       `Broker ${e.brokerId} is the group coordinator of __consumer_offsets-${e.offsetsPartition} (leader epoch ${e.leaderEpoch}) and loaded ${e.groups.length === 0 ? 'no groups' : `${plural(e.groups.length, 'group')}: ${e.groups.join(', ')}`}`,
   },
+  'cluster.opening': {
+    group: 'brokers',
+    label: (e) => (e.done ? 'Opened' : 'Opening'),
+    severity: (e) => (e.done ? 'success' : 'info'),
+    text: (e) =>
+      e.done
+        ? `The cluster opened after ${Math.round(e.elapsedMs / 1000)} s: ${e.brokersRunning} of ${plural(e.brokers, 'broker')} running`
+        : `Opening the cluster: ${e.brokersRunning} of ${plural(e.brokers, 'broker')} running after ${Math.round(e.elapsedMs / 1000)} s`,
+  },
   'metrics.sampled': {
     group: 'brokers',
     label: () => 'Throughput',
