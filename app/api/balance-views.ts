@@ -99,4 +99,10 @@ export interface BalancePlanView {
   goals: BalanceGoalView[];
   /** What the plan cannot judge, in plain words (e.g. brokers without `broker.rack` beside brokers with one). */
   warnings: string[];
+  /**
+   * Why the plan moves many replicas (more than 5% of them), in plain words, or null: a cluster
+   * whose topics the controller placed needs few, so a big plan names the goal that asked for
+   * most moves and the brokers far from the average (e.g. added after the topics were created).
+   */
+  manyMovesReason: string | null;
 }

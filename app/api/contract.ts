@@ -139,6 +139,7 @@ const eventNameSet: Record<EventName, true> = {
   'group.stateChanged': true,
   'coordinator.loaded': true,
   'metrics.sampled': true,
+  'balance.progress': true,
   'cluster.opening': true,
 };
 
@@ -349,9 +350,20 @@ export const contract = {
    * `excludeBrokers` drains brokers (before removing them); `leadersOnly` only reorders replicas.
    */
   'balance.plan': method(
-    z.strictObject({ excludeBrokers: z.array(brokerIdSchema).optional(), leadersOnly: z.boolean().optional() }),
+    z.strictObject({
+      excludeBrokers: z.array(brokerIdSchema).optional(),
+      leadersOnly: z.boolean().optional(),
+      /**
+       * Name this plan to follow and stop it: it then runs a goal at a time, emits
+       * `balance.progress` after each, and `balance.cancel` with the same id ends it with
+       * CANCELLED. Two running plans may not share an id (INVALID_REQUEST).
+       */
+      planId: z.string().min(1).max(64).optional(),
+    }),
     returns<BalancePlanView>(),
   ),
+  /** Stop the running `balance.plan` of this id (it answers CANCELLED); `cancelled` false when none runs. */
+  'balance.cancel': method(z.strictObject({ planId: z.string().min(1).max(64) }), returns<{ cancelled: boolean }>()),
 
   /** Per-broker leader counts, the partitions not led by their preferred replica, and the auto-rebalance settings. */
   'leaders.balance': method(empty, returns<LeaderBalanceView>()),

@@ -88,6 +88,8 @@ export const PRODUCT_ERRORS = {
   BROKER_NOT_FOUND: { retriable: false },
   /** The operation is not possible in the broker's current state (e.g. start a running broker). */
   INVALID_STATE: { retriable: false },
+  /** The caller cancelled the operation before it finished (e.g. `balance.cancel`). */
+  CANCELLED: { retriable: false },
   /** A bug in Replica Studio; logged with its stack, never shown as "invalid input". */
   INTERNAL: { retriable: false },
 } as const;

@@ -85,6 +85,8 @@ export interface EventMap {
    * Not kept by `events.recent` (too frequent); `metrics.get` returns the latest.
    */
   'metrics.sampled': Omit<MetricsView, 'atMs'>;
+  /** A named `balance.plan` optimised one more goal (`goalsDone` of `goals`; `elapsedMs` since it began, wall time). */
+  'balance.progress': { planId: string; goal: string; goalsDone: number; goals: number; elapsedMs: number };
   /**
    * A cluster that takes a while to open (a big data directory) says how far it got: every few
    * seconds while its brokers start (`done` false), and once when every broker that should run

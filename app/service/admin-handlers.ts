@@ -7,12 +7,11 @@
 import { KafkaError } from '../api/errors.js';
 import type { MethodParsedInput, MethodResult } from '../api/contract.js';
 import type { ElectionResultView, TopicBulkResultView } from '../api/views.js';
-import { buildBalanceModel, planBalance } from '../core/balance/index.js';
 import type { Engine } from '../core/engine.js';
 import type { PartitionState } from '../core/metadata/records.js';
 import { reassignmentResultView, requireTopic } from './cluster-views.js';
 
-type AdminMethod = 'balance.plan' | 'leaders.balance' | 'leaders.preview' | 'topics.createMany' | 'topics.deleteMany' | 'topics.setReplicationFactor' | 'reassignments.export';
+type AdminMethod = 'leaders.balance' | 'leaders.preview' | 'topics.createMany' | 'topics.deleteMany' | 'topics.setReplicationFactor' | 'reassignments.export';
 export type AdminHandlers = { [M in AdminMethod]: (input: MethodParsedInput<M>) => MethodResult<M> };
 
 function outcome(name: string, fn: () => void): TopicBulkResultView {
@@ -65,12 +64,6 @@ export function adminHandlers(engine: Engine): AdminHandlers {
   }
 
   return {
-    'balance.plan': ({ excludeBrokers, leadersOnly }) => {
-      // Bytes per partition: the leader's log size (or any live replica's).
-      const sizes = (topic: string, partition: number): number => engine.partitionSizeBytes(topic, partition);
-      return planBalance(buildBalanceModel(image, sizes), { ...(excludeBrokers ? { excludeBrokers } : {}), ...(leadersOnly !== undefined ? { leadersOnly } : {}) });
-    },
-
     'leaders.balance': () => {
       const brokers = new Map<number, { leaders: number; preferredLeaders: number; replicas: number; preferredButNotLeading: number }>();
       for (const { id } of engine.members()) brokers.set(id, { leaders: 0, preferredLeaders: 0, replicas: 0, preferredButNotLeading: 0 });

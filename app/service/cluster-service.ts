@@ -47,6 +47,7 @@ import {
 import { adminHandlers } from './admin-handlers.js';
 import { consumerHandlers } from './consumer-handlers.js';
 import { groupHandlers } from './group-handlers.js';
+import { balanceHandlers } from './balance-runs.js';
 import { profileHandlers } from './profile-handlers.js';
 import { RecentEvents, UNBUFFERED_EVENTS } from './recent-events.js';
 import type { RealtimeDriver } from './realtime-driver.js';
@@ -124,6 +125,11 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     traffic.onEvent(e);
   });
   const hostListeners = new Set<(event: EngineEvent) => void>();
+  /** An event of the service's or the host's own, delivered as the engine's are. */
+  function publish(event: EngineEvent): void {
+    recentEvents.push(event);
+    for (const listener of [...hostListeners]) listener(event);
+  }
 
   /** Start an async engine operation and resolve with its answer. */
   function answer<T>(start: (done: (value: T) => void) => void): Promise<T> {
@@ -196,6 +202,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     ...adminHandlers(engine),
     ...groupHandlers(engine, answer),
     ...consumerHandlers(engine),
+    ...balanceHandlers(engine, publish),
     ...profileHandlers(engine, staticConfigs, options.profilesDir),
     'cluster.describe': () => {
       const brokers = engine.listBrokers().map(brokerView);
@@ -423,10 +430,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
         hostListeners.delete(guarded);
       };
     },
-    publish(event) {
-      recentEvents.push(event);
-      for (const listener of [...hostListeners]) listener(event);
-    },
+    publish,
     engine,
     scheduler,
     driver,

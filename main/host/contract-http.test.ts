@@ -325,6 +325,25 @@ describe('every contract method over HTTP on a real data directory', () => {
     expect(leadersOnly.replicaMoves).toBe(0);
   });
 
+  it('balance.plan with a planId reports balance.progress per goal; balance.cancel stops a running plan (CANCELLED) and says when none runs', async () => {
+    const unnamed = await ok('balance.plan', {});
+    const named = await ok('balance.plan', { planId: 'http-plan' });
+    expect(named.partitions).toEqual(unnamed.partitions);
+    const progress = (await ok('events.recent', { types: ['balance.progress'] })).flatMap((e) => (e.type === 'balance.progress' && e.planId === 'http-plan' ? [e] : []));
+    expect(progress.map((e) => e.goal)).toEqual(named.goals.map((g) => g.name));
+    expect(progress.map((e) => e.goalsDone)).toEqual(named.goals.map((_, i) => i + 1));
+    // Nothing runs under that id any more.
+    expect(await ok('balance.cancel', { planId: 'http-plan' })).toEqual({ cancelled: false });
+
+    // A plan and its cancel race over two requests: either the cancel found it running and the
+    // plan answers CANCELLED, or the plan had finished and answers its plan.
+    const [plan, cancel] = await Promise.all([post('balance.plan', { planId: 'raced' }), post('balance.cancel', { planId: 'raced' })]);
+    expect(plan.status).toBe(200);
+    expect(cancel.body).toMatchObject({ ok: true });
+    if (cancel.body.ok && cancel.body.value.cancelled) expect(plan.body).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+    else expect(plan.body).toMatchObject({ ok: true, value: { partitions: unnamed.partitions } });
+  });
+
   it('reassignments.execute / list / verify / cancel, with broker 4 stalled, then to completion', async () => {
     const orders = await settled('orders');
     const p0 = orders.partitions[0]!;

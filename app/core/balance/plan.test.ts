@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { KafkaError } from '../../api/errors.js';
 import type { Goal } from './goals.js';
 import { Runner } from './goals.js';
-import { optimizeGoal, planBalance } from './plan.js';
+import { optimizeGoal, planBalance, planBalanceSteps } from './plan.js';
+import { placeReplicas } from '../placement/index.js';
+import { seededRandom } from '../random.js';
 import { ClusterState } from './state.js';
 import type { BalanceModel, BalancePartition, BalancePlanView } from './types.js';
 
@@ -289,4 +291,43 @@ describe('balance.plan', () => {
       { numRuns: 300, seed: 7 },
     );
   });
+
+  it('a cluster the controller placed needs few moves and no explanation; brokers added later are named as the reason for many', () => {
+    const placed = brokersOf([1, 2, 3, 4, 5, 6]).map((b) => ({ ...b, fenced: false, inControlledShutdown: false }));
+    const random = seededRandom(5);
+    const partitions: BalancePartition[] = [];
+    for (const topic of ['a', 'b', 'c']) {
+      placeReplicas({ brokers: placed, numPartitions: 40, replicationFactor: 3, strategy: 'classic', random }).forEach((replicas, p) =>
+        partitions.push({ topic, partition: p, replicas, leader: replicas[0]!, isr: [...replicas], bytes: 0 }),
+      );
+    }
+    const calm = planBalance({ brokers: brokersOf([1, 2, 3, 4, 5, 6]), partitions });
+    expect(calm.replicaMoves).toBeLessThanOrEqual(0.05 * 360);
+    expect(calm.manyMovesReason).toBeNull();
+
+    // The same topics after brokers 7 and 8 joined: the controller never fills them by itself.
+    const grown = planBalance({ brokers: brokersOf([1, 2, 3, 4, 5, 6, 7, 8]), partitions });
+    expect(grown.replicaMoves).toBeGreaterThan(0.05 * 360);
+    expect(grown.manyMovesReason).toContain(`This plan moves ${grown.replicaMoves} of 360 replicas`);
+    expect(grown.manyMovesReason).toContain('Broker 7 (0), 8 (0) hold far fewer replicas than the average of 45');
+    expect(grown.manyMovesReason).toContain('brokers added later stay empty until replicas are moved to them');
+    const top = [...grown.goals].sort((x, y) => y.planReplicaMoves - x.planReplicaMoves)[0]!;
+    expect(grown.manyMovesReason).toContain(`${top.planReplicaMoves} of them for ${top.name}`);
+  });
+
+  it('plans in steps, one per goal, and ends with the same plan as planning in one go', () => {
+    const model = { brokers: brokersOf([1, 2, 3, 4]), partitions: partitionsOf('t', 24, 3, [1, 2, 3]) };
+    const steps = planBalanceSteps(model);
+    const seen = [];
+    let r = steps.next();
+    while (!r.done) {
+      seen.push(r.value);
+      r = steps.next();
+    }
+    expect(seen.map((x) => x.goal)).toEqual(r.value.goals.map((g) => g.name));
+    expect(seen.map((x) => x.goalsDone)).toEqual(seen.map((_, i) => i + 1));
+    expect(seen.every((x) => x.goals === seen.length)).toBe(true);
+    expect(r.value).toEqual(planBalance(model));
+  });
 });
+

@@ -22,6 +22,7 @@ import { RackAwareGoal, ReplicaCapacityGoal, Runner, type Goal } from './goals.j
 import { ClusterState, type PartitionLoad } from './state.js';
 import {
   DEFAULT_BALANCE_THRESHOLDS,
+  type BalanceBrokerLoadView,
   type BalanceDistributionView,
   type BalanceGoalView,
   type BalanceLeaderChangeView,
@@ -98,7 +99,27 @@ export function optimizeGoal(goal: Goal, run: Runner): void {
   run.prior.push(goal);
 }
 
+/** Where a plan in steps got: `goalsDone` of `goals` goals optimised, the last one named. */
+export interface BalancePlanStep {
+  goal: string;
+  goalsDone: number;
+  goals: number;
+}
+
+/** Plan in one go (what `planBalanceSteps` yields, run to its end). */
 export function planBalance(model: BalanceModel, options: BalanceOptions = {}): BalancePlanView {
+  const steps = planBalanceSteps(model, options);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * The plan one goal at a time: yields after each goal is optimised, so a caller can report
+ * progress and stop between goals (a big cluster's plan takes seconds); returns the plan.
+ */
+export function* planBalanceSteps(model: BalanceModel, options: BalanceOptions = {}): Generator<BalancePlanStep, BalancePlanView, void> {
   const thresholds = resolveThresholds(options.thresholds);
   const exclude = new Set(options.excludeBrokers ?? []);
   const known = new Set(model.brokers.map((b) => b.id));
@@ -112,7 +133,10 @@ export function planBalance(model: BalanceModel, options: BalanceOptions = {}): 
   const before = distribution(state);
   const goals = makeGoals(state, thresholds, options.settleInsideBand ?? true);
   const run = new Runner(state, options.leadersOnly === true);
-  for (const goal of goals) optimizeGoal(goal, run);
+  for (const [i, goal] of goals.entries()) {
+    optimizeGoal(goal, run);
+    yield { goal: goal.name, goalsDone: i + 1, goals: goals.length };
+  }
 
   const partitions: BalanceReassignmentView[] = [];
   const leaderChanges: BalanceLeaderChangeView[] = [];
@@ -184,5 +208,44 @@ export function planBalance(model: BalanceModel, options: BalanceOptions = {}): 
     },
     goals: goalViews,
     warnings,
+    manyMovesReason: whyManyMoves(before, replicaMoves, goalViews, exclude),
   };
 }
+
+/** A plan moving more than this share of all replicas says why. */
+export const MANY_MOVES_SHARE = 0.05;
+
+/**
+ * A cluster whose topics the controller placed needs few moves: its placer already spreads each
+ * topic's replicas and leaders evenly over the brokers that existed when the topic was created.
+ * When a plan moves many, say why in the terms a user can act on: which goal asked for most of
+ * them, and the brokers far from the average (typically brokers added after the topics were
+ * created, which the controller never fills by itself, or brokers being drained).
+ */
+export function whyManyMoves(before: BalanceDistributionView, replicaMoves: number, goals: readonly BalanceGoalView[], excluded: ReadonlySet<number>): string | null {
+  const total = before.brokers.reduce((s, b) => s + b.replicas, 0);
+  if (total === 0 || replicaMoves <= MANY_MOVES_SHARE * total) return null;
+  const pct = Math.round((100 * replicaMoves) / total);
+  const top = [...goals].sort((a, b) => b.planReplicaMoves - a.planReplicaMoves)[0];
+  let text = `This plan moves ${replicaMoves} of ${total} replicas (${pct}%)`;
+  if (top && top.planReplicaMoves > 0) text += `, ${top.planReplicaMoves} of them for ${top.name}`;
+  text += '.';
+  const live = before.brokers.filter((b) => b.alive && !excluded.has(b.id));
+  const mean = live.length > 0 ? live.reduce((s, b) => s + b.replicas, 0) / live.length : 0;
+  const empty = live.filter((b) => b.replicas < 0.5 * mean);
+  const full = live.filter((b) => b.replicas > 1.5 * mean);
+  const drained = before.brokers.filter((b) => excluded.has(b.id) && b.replicas > 0);
+  const list = (bs: BalanceBrokerLoadView[]): string => bs.map((b) => `${b.id} (${b.replicas})`).join(', ');
+  if (drained.length > 0) text += ` Broker ${list(drained)} ${drained.length === 1 ? 'is' : 'are'} drained: every replica there moves.`;
+  if (empty.length > 0) {
+    text +=
+      ` Broker ${list(empty)} ${empty.length === 1 ? 'holds' : 'hold'} far fewer replicas than the average of ${Math.round(mean)}: ` +
+      'the controller places replicas only when a topic or partition is created, so brokers added later stay empty until replicas are moved to them.';
+  }
+  if (full.length > 0) text += ` Broker ${list(full)} ${full.length === 1 ? 'holds' : 'hold'} far more than the average: topics created with explicit assignments, or while other brokers were down, are not spread by the controller.`;
+  if (drained.length === 0 && empty.length === 0 && full.length === 0) {
+    text += ' No broker is far from the average: the moves even out smaller differences (per topic, disk or leaders) that the goals\' bands do not accept.';
+  }
+  return text;
+}
+

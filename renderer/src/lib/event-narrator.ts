@@ -170,6 +170,12 @@ const RULES: { [K in EventName]: Rule<K> } = {
     text: (e) =>
       `Broker ${e.brokerId} is the group coordinator of __consumer_offsets-${e.offsetsPartition} (leader epoch ${e.leaderEpoch}) and loaded ${e.groups.length === 0 ? 'no groups' : `${plural(e.groups.length, 'group')}: ${e.groups.join(', ')}`}`,
   },
+  'balance.progress': {
+    group: 'reassignments',
+    label: () => 'Balance plan',
+    severity: () => 'info',
+    text: (e) => `Balance plan ${e.planId}: ${e.goalsDone} of ${e.goals} goals optimised (${e.goal}) after ${(e.elapsedMs / 1000).toFixed(1)} s`,
+  },
   'cluster.opening': {
     group: 'brokers',
     label: (e) => (e.done ? 'Opened' : 'Opening'),
