@@ -165,6 +165,25 @@ describe('metadata snapshots', () => {
     storage.close();
   });
 
+  it('images loading the same snapshot share one frozen copy of each partition state, and records still change each image on its own', () => {
+    const sim = new Simulation({ seed: 9, brokers: 4 });
+    sim.createTopic('shared', 8, 3);
+    const snap = JSON.parse(JSON.stringify(snapshotOf(sim.internals.controller.image))) as ReturnType<typeof snapshotOf>;
+    const [a, b] = [new MetadataImage(), new MetadataImage()];
+    loadSnapshot(a, snap);
+    loadSnapshot(b, snap);
+    const states = (image: MetadataImage) => [...image.topicsByName.get('shared')!.partitions.values()];
+    states(a).forEach((s, i) => expect(s).toBe(states(b)[i]));
+    expect(states(a).every((s) => Object.isFrozen(s) && Object.isFrozen(s.isr) && Object.isFrozen(s.replicas))).toBe(true);
+    // A record replaces the state in one image only.
+    const first = states(a)[0]!;
+    const next = { ...first, isr: first.isr.slice(1), partitionEpoch: first.partitionEpoch + 1 };
+    a.apply({ offset: snap.offset + 1, timestampMs: 0, record: { type: 'PartitionChange', state: next, reason: 'isr-shrink', unclean: false } });
+    expect(states(a)[0]!.isr).toEqual(first.isr.slice(1));
+    expect(states(b)[0]).toBe(first);
+    expect(snapshotOf(b)).toEqual(snap);
+  });
+
   it('a broker behind the records the controller keeps loads the latest snapshot: same image, its replicas, and the log of a topic deleted meanwhile is gone', () => {
     const sim = new Simulation({ seed: 7, brokers: 3 });
     sim.createTopic('kept', -1, -1, {}, [[1, 2, 3], [2, 3, 1], [3, 1, 2]]);
