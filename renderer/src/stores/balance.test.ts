@@ -105,4 +105,23 @@ describe('balance store against a real host', () => {
     const after = await h.client.call('topics.describe', { name: 'orders' });
     for (const target of plan!.partitions) expect(after.partitions[target.partition]!.replicas).toEqual(target.replicas);
   });
+
+  it('a suggestion can be stopped: it ends without a plan and without an error, or had already finished with one', async () => {
+    const connection = useConnectionStore();
+    connection.start();
+    await until(() => connection.status === 'open');
+    const store = useBalanceStore();
+    store.clearSuggestion();
+    const planning = store.suggest({ excludeBrokers: [], leadersOnly: false });
+    expect(store.suggesting).toBe(true);
+    await store.stopSuggesting();
+    const plan = await planning;
+    if (plan === null) expect(store.suggestion).toBeNull();
+    else expect(plan.goals.length).toBeGreaterThan(0);
+    expect(store.suggestError).toBeNull();
+    expect(store.suggesting).toBe(false);
+    expect(store.suggestProgress).toBeNull();
+    await store.stopSuggesting(); // nothing runs: nothing happens
+  });
 });
+

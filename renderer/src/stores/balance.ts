@@ -16,10 +16,12 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef, watch } from 'vue';
 import type { BalancePlanView, BalanceReassignmentView, BrokerView, EngineEvent, PartitionView, TopicView } from '../../../app/api/contract.js';
+import { ClientError } from '../api/client.js';
 import { client } from '../api/instance.js';
 import { useLeases, useLiveQuery } from '../composables/live-query.js';
 import { describeError, notifyError } from '../lib/notify.js';
 import { useBrokersStore } from './brokers.js';
+import { useConnectionStore } from './connection.js';
 
 /** A partition of the assignment, flattened. */
 export interface AssignedPartition {
@@ -162,6 +164,10 @@ export const useBalanceStore = defineStore('balance', () => {
   const suggestion = shallowRef<BalancePlanView | null>(null);
   const suggesting = ref(false);
   const suggestError = ref<ReturnType<typeof describeError> | null>(null);
+  /** How far the running suggestion got (its `balance.progress` events), null when none runs. */
+  const suggestProgress = ref<{ goalsDone: number; goals: number; goal: string } | null>(null);
+  let runningPlanId: string | null = null;
+  let planSeq = 0;
   const suggestOptions = ref<SuggestOptions>({ excludeBrokers: [], leadersOnly: false });
 
   const byKey = computed(() => new Map(partitions.value.map((p) => [p.key, p])));
@@ -265,21 +271,38 @@ export const useBalanceStore = defineStore('balance', () => {
 
   async function suggest(options: SuggestOptions = suggestOptions.value): Promise<BalancePlanView | null> {
     suggesting.value = true;
+    // A named plan reports each goal and can be stopped (a big cluster's plan takes seconds).
+    const planId = `console-${Date.now().toString(36)}-${++planSeq}`;
+    runningPlanId = planId;
+    suggestProgress.value = null;
+    const off = useConnectionStore().on((e) => {
+      if (e.type === 'balance.progress' && e.planId === planId) suggestProgress.value = { goalsDone: e.goalsDone, goals: e.goals, goal: e.goal };
+    });
     try {
       const plan = await client().call('balance.plan', {
         ...(options.excludeBrokers.length ? { excludeBrokers: options.excludeBrokers } : {}),
         ...(options.leadersOnly ? { leadersOnly: true } : {}),
+        planId,
       });
       suggestion.value = plan;
       suggestError.value = null;
       return plan;
     } catch (e) {
+      if (e instanceof ClientError && e.code === 'CANCELLED') return null; // stopped on purpose
       suggestError.value = describeError(e);
       notifyError(e, 'Suggest a plan');
       return null;
     } finally {
+      off();
+      runningPlanId = null;
+      suggestProgress.value = null;
       suggesting.value = false;
     }
+  }
+
+  /** Stop the running suggestion (it ends without a plan). */
+  async function stopSuggesting(): Promise<void> {
+    if (runningPlanId) await client().call('balance.cancel', { planId: runningPlanId });
   }
 
   function clearSuggestion(): void {
@@ -302,6 +325,8 @@ export const useBalanceStore = defineStore('balance', () => {
     suggestion,
     suggesting,
     suggestError,
+    suggestProgress,
+    stopSuggesting,
     suggestOptions,
     effective,
     load,
