@@ -51,7 +51,9 @@ export class ClusterContext {
       random: opts.random,
       store: opts.storage.metadata(),
       staticConfigs: this.staticConfigs,
-      placement: opts.placement ?? 'classic',
+      // Kafka 4.x's KRaft controller places with StripedReplicaPlacer; 'classic' (the [ZK]-era
+      // AdminUtils algorithm) stays available through EngineOptions.placement.
+      placement: opts.placement ?? 'striped',
       emit: (e) => this.emit(e),
       onChange: (reason) => this.refreshBrokerStates(reason),
     });

@@ -24,6 +24,7 @@ export interface EngineOptions {
   brokers: { id: number; rack?: string | null }[];
   /** The brokers' static configuration (server.properties); Kafka's defaults otherwise. */
   staticConfigs?: Record<string, string>;
+  /** How the controller places new replicas: 'striped' (default, Kafka 4.x's KRaft placer) or 'classic'. */
   placement?: PlacementStrategy;
   /** One-way network latency in ms (default 0). */
   networkDelayMs?: number;

@@ -76,6 +76,25 @@ function classicPattern(brokers: number[], partitions: number, rf: number, start
 }
 
 describe('replica placement and topic creation through the controller', () => {
+  it("places new topics with the KRaft controller's striped placer by default, as Kafka 4.x does (classic only when asked for)", () => {
+    const assignment = (seed: number, placement?: PlacementStrategy): number[][] => {
+      const sim = new Simulation({ seed, brokers: 5, ...(placement ? { placement } : {}) });
+      sim.createTopic('orders', 5, 3);
+      return assignmentOf(sim, 'orders');
+    };
+    let differsFromClassic = 0;
+    for (let seed = 1; seed <= 8; seed++) {
+      const byDefault = assignment(seed);
+      expect(byDefault).toEqual(assignment(seed, 'striped'));
+      if (JSON.stringify(byDefault) !== JSON.stringify(assignment(seed, 'classic'))) differsFromClassic++;
+      // §6d single rack: each of the first n partitions takes consecutive brokers of the sorted
+      // list from a rotating start, so every broker leads one of them.
+      for (const replicas of byDefault) for (let j = 1; j < replicas.length; j++) expect(replicas[j]).toBe((replicas[j - 1]! % 5) + 1);
+      expect(new Set(byDefault.map((r) => r[0])).size).toBe(5);
+    }
+    expect(differsFromClassic).toBeGreaterThan(0);
+  });
+
   it('scenario 19: classic assignment through topic creation is reproducible', () => {
     const created = (seed: number, strategy: PlacementStrategy = 'classic'): number[][][] => {
       const sim = new Simulation({ seed, brokers: 5, placement: strategy });
