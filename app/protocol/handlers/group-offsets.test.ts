@@ -110,7 +110,9 @@ describe('OffsetDelete (key 47)', () => {
     expect(r.topics.map((t) => [t.name, t.partitions[0]!.errorCode])).toEqual([['orders', 86], ['audit', 0]]);
     const f = await settle(w, send(w, nodeId, ApiKey.OffsetFetch, 4, { groupId: 'g', topics: null }));
     expect(f.topics.map((t) => t.name)).toEqual(['orders']);
-    const unknown = await settle(w, send(w, nodeId, ApiKey.OffsetDelete, 0, { groupId: 'nobody', topics: [] }));
+    // Asked of its own coordinator (another broker answers NOT_COORDINATOR, whatever the placement).
+    const nobody = await coordinatorOf(w, 'nobody');
+    const unknown = await settle(w, send(w, nobody.nodeId, ApiKey.OffsetDelete, 0, { groupId: 'nobody', topics: [] }));
     expect(unknown.errorCode).toBe(69); // GROUP_ID_NOT_FOUND
   });
 });
