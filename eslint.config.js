@@ -244,16 +244,39 @@ export default defineConfig(
     why: 'Tests in app/storage import only app/storage, app/protocol, app/core, app/api and app/sim (the simulation).',
   }),
   layer({
+    // The client side of the Kafka protocol, for external clusters: network I/O beside
+    // app/storage's disk I/O, never in app/core. kafkajs for what it covers; the generated codecs
+    // of app/protocol for what it lacks, sent over kafkajs's own connections.
+    name: 'app/kafka-client',
+    dirs: ['app/kafka-client'],
+    ignores: TESTS,
+    paths: ['app/kafka-client', 'app/protocol', 'app/api'],
+    packages: [only(['kafkajs', 'node:*'], 'app/kafka-client adds only kafkajs and node:* (sockets, TLS, certificate files).')],
+    why: 'app/kafka-client imports only app/kafka-client, app/protocol (the generated codecs) and app/api.',
+    behindTheDoor: true,
+  }),
+  layer({
+    // Its tests speak to real listeners: our own (main/host), TLS and SASL test servers.
+    name: 'app/kafka-client tests',
+    dirs: ['app/kafka-client'],
+    files: TESTS.map((t) => `app/kafka-client/${t}`),
+    paths: ['app/kafka-client', 'app/protocol', 'app/api', 'app/sim', 'app/service', 'main/host', 'e2e/support'],
+    packages: [only(['kafkajs', 'node:*', 'vitest', 'fast-check'], 'Tests in app/kafka-client may add vitest and fast-check.')],
+    why: 'Tests in app/kafka-client import only app/kafka-client, app/protocol, app/api, app/sim, app/service, main/host and e2e/support.',
+  }),
+  layer({
     // The product only: the simulation and its tools live in app/sim, which builds on this.
+    // app/kafka-client: the Kafka driver reaches external clusters through it, as the engine
+    // reaches disks through app/storage.
     name: 'app/service',
     dirs: ['app/service'],
     ignores: TESTS,
-    paths: ['app/service', 'app/storage', 'app/core', 'app/api'],
+    paths: ['app/service', 'app/storage', 'app/kafka-client', 'app/core', 'app/api'],
     packages: [
       deny(UI_PACKAGES, 'app/ never imports electron, vue or pinia.'),
       deny(['better-sqlite3'], 'app/service reaches SQLite only through app/storage.'),
     ],
-    why: 'app/service imports only app/service, app/storage, app/core and app/api (never app/sim).',
+    why: 'app/service imports only app/service, app/storage, app/kafka-client, app/core and app/api (never app/sim).',
     behindTheDoor: true,
   }),
   layer({
@@ -262,12 +285,12 @@ export default defineConfig(
     name: 'app/service tests',
     dirs: ['app/service'],
     files: TESTS.map((t) => `app/service/${t}`),
-    paths: ['app/service', 'app/storage', 'app/protocol', 'app/core', 'app/api', 'app/sim'],
+    paths: ['app/service', 'app/storage', 'app/protocol', 'app/kafka-client', 'app/core', 'app/api', 'app/sim', 'e2e/support'],
     packages: [
       deny(UI_PACKAGES, 'app/ never imports electron, vue or pinia.'),
       deny(['better-sqlite3'], 'Service tests reach SQLite only through app/storage.'),
     ],
-    why: 'Tests in app/service import only app/service, app/storage, app/protocol, app/core, app/api and app/sim.',
+    why: 'Tests in app/service import only app/service, app/storage, app/protocol, app/kafka-client, app/core, app/api, app/sim and e2e/support (a served host to drive over the Kafka protocol).',
     behindTheDoor: true,
   }),
   layer({
@@ -288,7 +311,7 @@ export default defineConfig(
     // Files directly in app/ or in a folder not named in DESIGN.md: at least keep the UI out.
     name: 'app/other',
     dirs: ['app'],
-    ignores: ['app/core/**', 'app/api/**', 'app/protocol/**', 'app/storage/**', 'app/service/**', 'app/sim/**'],
+    ignores: ['app/core/**', 'app/api/**', 'app/protocol/**', 'app/storage/**', 'app/kafka-client/**', 'app/service/**', 'app/sim/**'],
     paths: ['app'],
     packages: [deny(UI_PACKAGES, 'app/ never imports electron, vue or pinia.')],
     why: 'app/ never imports main/ or renderer/.',

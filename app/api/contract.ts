@@ -44,11 +44,15 @@ import type {
 } from './views.js';
 import type { BalancePlanView } from './balance-views.js';
 import type { FeatureUpdateResultView, FeatureView } from './feature-views.js';
+import { method, returns, type ResultMarker } from './contract-kit.js';
+import { connectionMethods } from './connections-contract.js';
 
 /** The DTOs (`…View`) every result is made of; see `views.ts` and `balance-views.ts`. */
 export type * from './views.js';
 export type * from './balance-views.js';
 export type * from './feature-views.js';
+export type * from './connections.js';
+export type * from './capabilities.js';
 
 // ================================================================ envelope
 
@@ -156,20 +160,7 @@ const brokerTarget = z.strictObject({ brokerId: brokerIdSchema });
 
 // ================================================================ result markers
 
-declare const resultType: unique symbol;
-
-/** A type-only marker of a method's result type; it carries no runtime value. */
-export interface ResultMarker<T> {
-  readonly [resultType]?: T;
-}
-
-function returns<T>(): ResultMarker<T> {
-  return {};
-}
-
-function method<S extends z.ZodType, T>(input: S, result: ResultMarker<T>): { input: S; result: ResultMarker<T> } {
-  return { input, result };
-}
+export type { ResultMarker } from './contract-kit.js';
 
 // ================================================================ the contract
 
@@ -500,6 +491,9 @@ export const contract = {
   'clock.get': method(empty, returns<ClockView>()),
   /** Real-time mode: set how many virtual ms pass per real ms (1–60). */
   'clock.setScale': method(z.strictObject({ scale: z.number().min(1).max(60) }), returns<ClockView>()),
+
+  // The connections.* methods: the list of clusters, not a cluster (connections-contract.ts).
+  ...connectionMethods,
 } as const;
 
 // ================================================================ helper types
@@ -513,8 +507,28 @@ export type MethodName = keyof Contract;
 /** The list of method names, for bridges that expose one function per method. */
 export const methodNames = Object.keys(contract) as MethodName[];
 
+/** Methods that act on the list of connections rather than on a cluster (they take no `connection`). */
+export type ConnectionMethodName = Extract<MethodName, `connections.${string}`>;
+
+/** Methods that target a cluster: what a driver (embedded engine or Kafka client) serves. */
+export type ClusterMethodName = Exclude<MethodName, ConnectionMethodName>;
+
+/** Whether `method` targets a cluster (and so takes an optional `connection`). */
+export function targetsCluster(method: MethodName): boolean {
+  return !method.startsWith('connections.');
+}
+
+/** What every method that targets a cluster takes beside its own input: which connection (default: the host's own cluster). */
+export interface ConnectionTarget {
+  connection?: string;
+}
+
 /** What a caller sends for method `M` (before schema defaults/transforms). */
-export type MethodInput<M extends MethodName> = z.input<Contract[M]['input']>;
+export type MethodInput<M extends MethodName> = M extends ConnectionMethodName
+  ? z.input<Contract[M]['input']>
+  : z.input<Contract[M]['input']> extends Record<string, never>
+    ? ConnectionTarget
+    : z.input<Contract[M]['input']> & ConnectionTarget;
 
 /** What the service receives for method `M` after parsing. */
 export type MethodParsedInput<M extends MethodName> = z.output<Contract[M]['input']>;

@@ -32,7 +32,12 @@ export const KAFKA_ERRORS = {
   INVALID_SESSION_TIMEOUT: { code: 26, retriable: false },
   REBALANCE_IN_PROGRESS: { code: 27, retriable: false },
   INVALID_COMMIT_OFFSET_SIZE: { code: 28, retriable: false },
+  TOPIC_AUTHORIZATION_FAILED: { code: 29, retriable: false },
+  GROUP_AUTHORIZATION_FAILED: { code: 30, retriable: false },
+  CLUSTER_AUTHORIZATION_FAILED: { code: 31, retriable: false },
   INVALID_TIMESTAMP: { code: 32, retriable: false },
+  UNSUPPORTED_SASL_MECHANISM: { code: 33, retriable: false },
+  ILLEGAL_SASL_STATE: { code: 34, retriable: false },
   UNSUPPORTED_VERSION: { code: 35, retriable: false },
   TOPIC_ALREADY_EXISTS: { code: 36, retriable: false },
   INVALID_PARTITIONS: { code: 37, retriable: false },
@@ -50,6 +55,7 @@ export const KAFKA_ERRORS = {
   TRANSACTIONAL_ID_AUTHORIZATION_FAILED: { code: 53, retriable: false },
   OPERATION_NOT_ATTEMPTED: { code: 55, retriable: false },
   KAFKA_STORAGE_ERROR: { code: 56, retriable: true },
+  SASL_AUTHENTICATION_FAILED: { code: 58, retriable: false },
   UNKNOWN_PRODUCER_ID: { code: 59, retriable: false },
   REASSIGNMENT_IN_PROGRESS: { code: 60, retriable: false },
   NON_EMPTY_GROUP: { code: 68, retriable: false },
@@ -68,8 +74,9 @@ export const KAFKA_ERRORS = {
   ELECTION_NOT_NEEDED: { code: 84, retriable: false },
   NO_REASSIGNMENT_IN_PROGRESS: { code: 85, retriable: false },
   GROUP_SUBSCRIBED_TO_TOPIC: { code: 86, retriable: false },
-  UNSTABLE_OFFSET_COMMIT: { code: 88, retriable: true },
   INVALID_RECORD: { code: 87, retriable: false },
+  UNSTABLE_OFFSET_COMMIT: { code: 88, retriable: true },
+  THROTTLING_QUOTA_EXCEEDED: { code: 89, retriable: true },
   INVALID_UPDATE_VERSION: { code: 95, retriable: false },
   UNKNOWN_TOPIC_ID: { code: 100, retriable: true },
   DUPLICATE_BROKER_REGISTRATION: { code: 101, retriable: false },
@@ -90,6 +97,14 @@ export const PRODUCT_ERRORS = {
   INVALID_STATE: { retriable: false },
   /** The caller cancelled the operation before it finished (e.g. `balance.cancel`). */
   CANCELLED: { retriable: false },
+  /**
+   * The connection cannot do this: a real Kafka cluster has no fault drills, no per-follower log
+   * end offsets, no controller timeline. `details` names the capability and the reason
+   * (`UnsupportedDetailsView`).
+   */
+  UNSUPPORTED_FOR_CONNECTION: { retriable: false },
+  /** No connection has that id (it was deleted, or never saved). */
+  CONNECTION_NOT_FOUND: { retriable: false },
   /** A bug in Replica Studio; logged with its stack, never shown as "invalid input". */
   INTERNAL: { retriable: false },
 } as const;
@@ -111,6 +126,12 @@ export interface ErrorView {
 export function isRetriable(code: ErrorCode): boolean {
   if (code in KAFKA_ERRORS) return KAFKA_ERRORS[code as KafkaErrorName].retriable;
   return PRODUCT_ERRORS[code as ProductErrorName].retriable;
+}
+
+/** The Kafka error name of a wire code, or undefined for a code this table does not name. */
+export function kafkaErrorName(code: number): KafkaErrorName | undefined {
+  for (const [name, e] of Object.entries(KAFKA_ERRORS)) if (e.code === code) return name as KafkaErrorName;
+  return undefined;
 }
 
 /** Kafka's numeric code for a Kafka error name (undefined for product-only codes). */

@@ -98,7 +98,10 @@ export interface EventMap {
 
 export type EventName = keyof EventMap;
 
-/** One emitted event: its name, when, and its payload. */
-export type EngineEvent = { [K in EventName]: { type: K; atMs: number } & EventMap[K] }[EventName];
+/**
+ * One emitted event: its name, when, and its payload. `connection` names the cluster it happened
+ * in when a host relays events of several (absent: the host's own cluster).
+ */
+export type EngineEvent = { [K in EventName]: { type: K; atMs: number; connection?: string } & EventMap[K] }[EventName];
 
 export type EventSink = (event: EngineEvent) => void;

@@ -6,6 +6,7 @@
  */
 import type { ErrorCode, KafkaErrorName } from './errors.js';
 import type { BrokerState } from './events.js';
+import type { Capability } from './capabilities.js';
 
 /** One broker as `brokers.list` shows it. */
 export interface BrokerView {
@@ -121,6 +122,11 @@ export interface TopicView {
   /** The topic's own overrides (dynamic topic configs); `configs.describe` shows every value. */
   configs: Record<string, string>;
   partitions: PartitionView[];
+  /**
+   * What this connection cannot show, with the reason: an external cluster reports no replica
+   * log states (`replicaStates` is then empty because it is unknown, not because there are none).
+   */
+  unavailable?: Partial<Record<Capability, string>>;
 }
 
 /** One line of `topics.list`. */
@@ -172,6 +178,11 @@ export interface ConfigEntryView {
   importance: 'high' | 'medium' | 'low';
   /** What the config does to the cluster's guarantees; absent where the catalogue states nothing. */
   effect?: ConfigEffectView;
+  /**
+   * Every layer that sets this config, most specific first (Kafka's DescribeConfigs synonyms),
+   * where the connection reports them (an external cluster does).
+   */
+  synonyms?: { name: string; value: string; source: ConfigSourceView }[];
 }
 
 /** A config's effect, one plain sentence per aspect (each absent where it has none). */
@@ -213,8 +224,18 @@ export interface ReassignmentView {
   replicas: number[];
   addingReplicas: number[];
   removingReplicas: number[];
-  /** How far the new replicas have caught up with the leader (the slowest one counts). */
-  progress: { leaderLogEndOffset: number; addingReplicas: { brokerId: number; logEndOffset: number; inIsr: boolean }[]; percent: number };
+  /**
+   * How far the new replicas have caught up with the leader (the slowest one counts). `basis`
+   * `bytes` (an external cluster: the protocol reports replica sizes, not follower offsets): the
+   * percent compares sizes, and the log end offsets read -1.
+   */
+  progress: {
+    leaderLogEndOffset: number;
+    addingReplicas: { brokerId: number; logEndOffset: number; inIsr: boolean; sizeBytes?: number }[];
+    percent: number;
+    basis?: 'offsets' | 'bytes';
+    leaderSizeBytes?: number;
+  };
 }
 
 /** Where one partition's reassignment stands (`reassignments.verify`, like `--verify`). */

@@ -104,6 +104,18 @@ export type { CreateTopicInput, ElectionResult, ReassignmentResult } from './con
 export type { ReassignmentTarget } from './controller/reassign-command.js';
 export type { FeatureDescription, FeatureUpdate, FeatureUpdateResult } from './controller/features.js';
 export { ELR_FEATURE } from './controller/features.js';
+/** kafka-reassign-partitions.sh's own rules (pure), for drivers of clusters this engine does not run. */
+export {
+  BROKER_THROTTLE_CONFIGS,
+  TOPIC_THROTTLE_CONFIGS,
+  followerThrottles,
+  leaderThrottles,
+  mergeThrottledReplicas,
+  proposedMoveMap,
+  reassigningBrokers,
+  validateReassignmentTargets,
+  verifyLine,
+} from './controller/reassign-command.js';
 
 const CLOCK_KEY = 'clock.ms';
 const CLOCK_CHECKPOINT_MS = 1_000;

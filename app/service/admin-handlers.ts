@@ -6,8 +6,9 @@
  */
 import { KafkaError } from '../api/errors.js';
 import type { MethodParsedInput, MethodResult } from '../api/contract.js';
-import type { ElectionResultView, TopicBulkResultView } from '../api/views.js';
+import type { ElectionResultView, LeaderBalanceView, TopicBulkResultView } from '../api/views.js';
 import type { Engine } from '../core/engine.js';
+import type { ClusterMetadata } from '../core/metadata/image.js';
 import type { PartitionState } from '../core/metadata/records.js';
 import { reassignmentResultView, requireTopic } from './cluster-views.js';
 
@@ -24,6 +25,71 @@ function outcome(name: string, fn: () => void): TopicBulkResultView {
   }
 }
 
+/**
+ * New replica lists for one partition at replication factor `rf` (topics.setReplicationFactor):
+ * a decrease keeps the preferred leader and drops followers outside the ISR first, then from the
+ * end; an increase adds the brokers on racks the partition lacks first, then the least loaded
+ * (`load` counts replicas per broker and is updated with each pick).
+ */
+export function resizeReplicas(image: ClusterMetadata, state: PartitionState, rf: number, load: Map<number, number>): number[] {
+  const current = state.replicas;
+  if (rf === current.length) return [...current];
+  if (rf < current.length) {
+    const followers = current.slice(1);
+    const keep = new Set(
+      [...followers]
+        .sort((a, b) => Number(state.isr.includes(b)) - Number(state.isr.includes(a)) || followers.indexOf(a) - followers.indexOf(b))
+        .slice(0, rf - 1),
+    );
+    return [current[0]!, ...followers.filter((b) => keep.has(b))];
+  }
+  const next = [...current];
+  const rackOf = (b: number): string | null => image.brokers.get(b)?.rack ?? null;
+  while (next.length < rf) {
+    const racks = new Set(next.map(rackOf));
+    const candidates = [...image.brokers.values()]
+      .filter((b) => !b.inControlledShutdown && !next.includes(b.id))
+      .sort((a, b) => Number(racks.has(a.rack)) - Number(racks.has(b.rack)) || Number(a.fenced) - Number(b.fenced) || (load.get(a.id) ?? 0) - (load.get(b.id) ?? 0) || a.id - b.id);
+    const pick = candidates[0];
+    if (!pick) throw new KafkaError('INVALID_REPLICATION_FACTOR', `Replication factor ${rf} is larger than the ${image.brokers.size} registered broker(s).`);
+    next.push(pick.id);
+    load.set(pick.id, (load.get(pick.id) ?? 0) + 1);
+  }
+  return next;
+}
+
+/**
+ * Leaders, preferred leaders and replicas per broker, and the partitions their preferred replica
+ * does not lead (electable when it is in the ISR and its broker active), from the metadata.
+ */
+export function leaderBalanceView(
+  image: ClusterMetadata,
+  memberIds: readonly number[],
+  settings: { autoLeaderRebalanceEnable: boolean; leaderImbalanceCheckIntervalSeconds: number },
+): LeaderBalanceView {
+  const brokers = new Map<number, { leaders: number; preferredLeaders: number; replicas: number; preferredButNotLeading: number }>();
+  for (const id of memberIds) brokers.set(id, { leaders: 0, preferredLeaders: 0, replicas: 0, preferredButNotLeading: 0 });
+  const notPreferred = [];
+  for (const { topic, state } of image.allPartitions()) {
+    const preferred = state.replicas[0]!;
+    for (const r of state.replicas) {
+      const b = brokers.get(r);
+      if (b) b.replicas++;
+    }
+    const pb = brokers.get(preferred);
+    if (pb) pb.preferredLeaders++;
+    const lb = brokers.get(state.leader);
+    if (lb) lb.leaders++;
+    if (state.leader !== preferred) {
+      if (pb) pb.preferredButNotLeading++;
+      const electable = state.isr.includes(preferred) && image.isActive(preferred, `${state.topicId}:${state.partition}`);
+      notPreferred.push({ topic: topic.name, partition: state.partition, leader: state.leader, preferredLeader: preferred, electable });
+    }
+  }
+  notPreferred.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
+  return { brokers: [...brokers].map(([brokerId, c]) => ({ brokerId, ...c })), notPreferred, ...settings };
+}
+
 export function adminHandlers(engine: Engine): AdminHandlers {
   const image = engine.metadata;
 
@@ -34,64 +100,14 @@ export function adminHandlers(engine: Engine): AdminHandlers {
     return counts;
   }
 
-  /** New replica lists for one partition at replication factor `rf` (see topics.setReplicationFactor). */
-  function resize(state: PartitionState, rf: number, load: Map<number, number>): number[] {
-    const current = state.replicas;
-    if (rf === current.length) return [...current];
-    if (rf < current.length) {
-      // Keep the preferred leader; drop followers outside the ISR first, then from the end.
-      const followers = current.slice(1);
-      const keep = new Set(
-        [...followers]
-          .sort((a, b) => Number(state.isr.includes(b)) - Number(state.isr.includes(a)) || followers.indexOf(a) - followers.indexOf(b))
-          .slice(0, rf - 1),
-      );
-      return [current[0]!, ...followers.filter((b) => keep.has(b))];
-    }
-    const next = [...current];
-    const rackOf = (b: number): string | null => image.brokers.get(b)?.rack ?? null;
-    while (next.length < rf) {
-      const racks = new Set(next.map(rackOf));
-      const candidates = [...image.brokers.values()]
-        .filter((b) => !b.inControlledShutdown && !next.includes(b.id))
-        .sort((a, b) => Number(racks.has(a.rack)) - Number(racks.has(b.rack)) || Number(a.fenced) - Number(b.fenced) || (load.get(a.id) ?? 0) - (load.get(b.id) ?? 0) || a.id - b.id);
-      const pick = candidates[0];
-      if (!pick) throw new KafkaError('INVALID_REPLICATION_FACTOR', `Replication factor ${rf} is larger than the ${image.brokers.size} registered broker(s).`);
-      next.push(pick.id);
-      load.set(pick.id, (load.get(pick.id) ?? 0) + 1);
-    }
-    return next;
-  }
-
   return {
     'leaders.balance': () => {
-      const brokers = new Map<number, { leaders: number; preferredLeaders: number; replicas: number; preferredButNotLeading: number }>();
-      for (const { id } of engine.members()) brokers.set(id, { leaders: 0, preferredLeaders: 0, replicas: 0, preferredButNotLeading: 0 });
-      const notPreferred = [];
-      for (const { topic, state } of image.allPartitions()) {
-        const preferred = state.replicas[0]!;
-        for (const r of state.replicas) {
-          const b = brokers.get(r);
-          if (b) b.replicas++;
-        }
-        const pb = brokers.get(preferred);
-        if (pb) pb.preferredLeaders++;
-        const lb = brokers.get(state.leader);
-        if (lb) lb.leaders++;
-        if (state.leader !== preferred) {
-          if (pb) pb.preferredButNotLeading++;
-          const electable = state.isr.includes(preferred) && image.isActive(preferred, `${state.topicId}:${state.partition}`);
-          notPreferred.push({ topic: topic.name, partition: state.partition, leader: state.leader, preferredLeader: preferred, electable });
-        }
-      }
-      notPreferred.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
       const cfg = engine.clusterConfig();
-      return {
-        brokers: [...brokers].map(([brokerId, c]) => ({ brokerId, ...c })),
-        notPreferred,
-        autoLeaderRebalanceEnable: cfg.autoLeaderRebalanceEnable,
-        leaderImbalanceCheckIntervalSeconds: cfg.leaderImbalanceCheckIntervalMs / 1000,
-      };
+      return leaderBalanceView(
+        image,
+        engine.members().map((m) => m.id),
+        { autoLeaderRebalanceEnable: cfg.autoLeaderRebalanceEnable, leaderImbalanceCheckIntervalSeconds: cfg.leaderImbalanceCheckIntervalMs / 1000 },
+      );
     },
 
     'leaders.preview': ({ type, partitions }) => {
@@ -137,7 +153,7 @@ export function adminHandlers(engine: Engine): AdminHandlers {
           if (state.addingReplicas.length + state.removingReplicas.length > 0) {
             throw new KafkaError('REASSIGNMENT_IN_PROGRESS', `${name}-${state.partition} is being reassigned; cancel or finish that first.`);
           }
-          return { topic: name, partition: state.partition, replicas: resize(state, replicationFactor, load), currentReplicas: [...state.replicas] };
+          return { topic: name, partition: state.partition, replicas: resizeReplicas(image, state, replicationFactor, load), currentReplicas: [...state.replicas] };
         })
         .filter((p) => p.replicas.join() !== p.currentReplicas.join());
       if (validateOnly || partitions.length === 0) return { topic: name, replicationFactor, partitions };

@@ -15,9 +15,10 @@
 import { KafkaError, type ErrorView } from '../api/errors.js';
 import {
   RECENT_EVENTS_CAPACITY,
+  targetsCluster,
   type ClockView,
+  type ClusterMethodName,
   type ClusterView,
-  type MethodName,
   type MethodParsedInput,
   type MethodResult,
   type Result,
@@ -104,7 +105,7 @@ export interface ClusterService extends EngineService {
   publish(event: EngineEvent): void;
 }
 
-type Handlers = { [M in MethodName]: (input: MethodParsedInput<M>) => MethodResult<M> | Promise<MethodResult<M>> };
+type Handlers = { [M in ClusterMethodName]: (input: MethodParsedInput<M>) => MethodResult<M> | Promise<MethodResult<M>> };
 
 const defaultLogger: ServiceLogger = {
   error: (message, error) => console.error(message, error),
@@ -400,9 +401,11 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
   async function call(method: string, rawInput: unknown): Promise<Result<unknown>> {
     const checked = checkCall(method, rawInput);
     if (!checked.ok) return checked;
+    if (checked.connection !== undefined) return { ok: false, error: notRouted(checked.connection) };
+    if (!targetsCluster(checked.method)) return { ok: false, error: { code: 'INVALID_REQUEST', message: `${checked.method} is answered by the host's connection list; this service runs one cluster.`, retriable: false } };
     try {
       driver?.sync();
-      const handler = handlers[checked.method] as (input: unknown) => unknown;
+      const handler = handlers[checked.method as ClusterMethodName] as (input: unknown) => unknown;
       const pending = handler(checked.input);
       driver?.wake();
       return { ok: true, value: await pending };
@@ -435,6 +438,11 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     scheduler,
     driver,
   };
+}
+
+/** A call that names a connection reached a service that runs one cluster: the host did not route it. */
+function notRouted(connection: string): ErrorView {
+  return { code: 'CONNECTION_NOT_FOUND', message: `This service runs one cluster and knows no connection ${JSON.stringify(connection)}; connections are routed by the host.`, retriable: false };
 }
 
 function consumeError(input: { topic: string; partition: number; offset: number }, r: ConsumeResult): KafkaError {

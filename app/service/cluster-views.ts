@@ -137,6 +137,20 @@ export function topicHealth(topic: TopicImage, minIsr: number): HealthCounts {
   return counts;
 }
 
+/** Topic and partition counts and health of a cluster's topics (`cluster.describe`). */
+export function clusterHealth(topics: Iterable<TopicImage>, minIsr: (topic: TopicImage) => number): { topicCount: number; partitionCount: number } & HealthCounts {
+  const totals = { topicCount: 0, partitionCount: 0, offlinePartitions: 0, underReplicatedPartitions: 0, underMinIsrPartitions: 0 };
+  for (const topic of topics) {
+    const health = topicHealth(topic, minIsr(topic));
+    totals.topicCount++;
+    totals.partitionCount += topic.partitions.size;
+    totals.offlinePartitions += health.offlinePartitions;
+    totals.underReplicatedPartitions += health.underReplicatedPartitions;
+    totals.underMinIsrPartitions += health.underMinIsrPartitions;
+  }
+  return totals;
+}
+
 /** A topic's line in `topics.list`, given its effective min ISR. */
 export function topicSummaryView(topic: TopicImage, minIsr: number): TopicSummaryView {
   const p0 = topic.partitions.get(0);

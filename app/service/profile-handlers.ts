@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KafkaError } from '../api/errors.js';
-import type { MethodParsedInput, MethodResult } from '../api/contract.js';
+import type { MethodParsedInput, MethodResult, ProfileSummaryView } from '../api/contract.js';
 import { explainDurability } from '../core/durability.js';
 import { explainEligibleLeaders } from '../core/durability-elr.js';
 import { ELR_FEATURE, type Engine } from '../core/engine.js';
@@ -42,6 +42,25 @@ export function builtInProfiles(dir?: string): Map<string, Profile> {
   }
   builtInCache.set(folder, map);
   return map;
+}
+
+/** `profiles.list`: every built-in profile, then the imported ones (an imported name replaces nothing built in). */
+export function profileSummaries(builtIns: ReadonlyMap<string, Profile>, imported: ReadonlyMap<string, Profile>): ProfileSummaryView[] {
+  const all = new Map<string, { profile: Profile; builtIn: boolean }>();
+  for (const p of builtIns.values()) all.set(p.name, { profile: p, builtIn: true });
+  for (const p of imported.values()) all.set(p.name, { profile: p, builtIn: false });
+  return [...all.values()].map(({ profile, builtIn }) => {
+    const durability = profileDurability(profile);
+    return {
+      name: profile.name,
+      ...(profile.description !== undefined ? { description: profile.description } : {}),
+      builtIn,
+      brokers: profile.cluster.brokers,
+      replicationFactor: profile.topicDefaults.replicationFactor,
+      durability: durability.summary,
+      quorum: durability.quorum,
+    };
+  });
 }
 
 export function profileHandlers(engine: Engine, staticConfigs: Readonly<Record<string, string>>, profilesDir?: string): ProfileHandlers {
@@ -78,24 +97,7 @@ export function profileHandlers(engine: Engine, staticConfigs: Readonly<Record<s
   }
 
   return {
-    'profiles.list': () => {
-      const builtIns = builtInProfiles(profilesDir);
-      const all = new Map<string, { profile: Profile; builtIn: boolean }>();
-      for (const p of builtIns.values()) all.set(p.name, { profile: p, builtIn: true });
-      for (const p of imported().values()) all.set(p.name, { profile: p, builtIn: false });
-      return [...all.values()].map(({ profile, builtIn }) => {
-        const durability = profileDurability(profile);
-        return {
-          name: profile.name,
-          ...(profile.description !== undefined ? { description: profile.description } : {}),
-          builtIn,
-          brokers: profile.cluster.brokers,
-          replicationFactor: profile.topicDefaults.replicationFactor,
-          durability: durability.summary,
-          quorum: durability.quorum,
-        };
-      });
-    },
+    'profiles.list': () => profileSummaries(builtInProfiles(profilesDir), imported()),
     'profiles.get': ({ name }) => find(name),
     'profiles.export': ({ name, formats, bootstrapServers }) =>
       exportProfile(find(name), { ...(formats ? { formats } : {}), ...(bootstrapServers ? { bootstrapServers } : {}) }),

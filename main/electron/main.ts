@@ -10,13 +10,17 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BrowserWindow, Menu, app, dialog, ipcMain, protocol, screen, session, shell, utilityProcess, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
+import { BrowserWindow, Menu, app, dialog, ipcMain, protocol, safeStorage, screen, session, shell, utilityProcess, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
 import type { EngineEvent, Result } from '../../app/api/contract.js';
 import type { ErrorView } from '../../app/api/errors.js';
 import type { RemoteService } from '../host/remote-service.js';
 import { APP_ORIGIN, EVENT_CHANNEL, INVOKE_CHANNEL, handleInvoke } from './ipc-bridge.js';
 import { APP_SCHEME_PRIVILEGES, installPermissionPolicy, isAllowedNavigation, registerAppProtocol } from './security.js';
 import { startUtilityEngine } from './utility-engine.js';
+import { safeStorageSealer } from './secret-sealer.js';
+import { createHostConnections } from '../../app/service/connections/host-connections.js';
+import type { ConnectionsService } from '../../app/service/connections/connections-service.js';
+import { embeddedDriver } from '../../app/service/driver.js';
 import { loadBounds, saveBounds } from './window-state.js';
 import { createSecureWindow } from './window.js';
 
@@ -37,6 +41,12 @@ let engine: RemoteService | undefined;
 let engineDataDir: string | undefined;
 let unsubscribe: (() => void) | undefined;
 let win: BrowserWindow | undefined;
+/**
+ * The connection list (app.getPath('userData')): calls without `connection` go to the open
+ * cluster above; other local clusters run in utility processes of their own, external ones
+ * through the Kafka driver. Created once the app is ready (safeStorage needs it).
+ */
+let connections: ConnectionsService | undefined;
 
 function defaultDataDir(): string {
   return join(app.getPath('userData'), 'clusters', 'default');
@@ -80,8 +90,34 @@ async function switchCluster(dataDir: string): Promise<void> {
 const NO_CLUSTER: { ok: false; error: ErrorView } = { ok: false, error: { code: 'INVALID_STATE', message: 'No cluster is open.', retriable: true } };
 
 async function call(method: string, input: unknown): Promise<Result<unknown>> {
-  if (!engine) return NO_CLUSTER;
-  return engine.call(method, input);
+  if (!engine || !connections) return NO_CLUSTER;
+  return connections.call(method, input);
+}
+
+function startConnections(): ConnectionsService {
+  const service = createHostConnections({
+    configDir: app.getPath('userData'),
+    sealer: safeStorageSealer(safeStorage),
+    host: () => (engine && engineDataDir ? { dataDir: engineDataDir, driver: engine } : undefined),
+    async openLocal(dataDir, how) {
+      mkdirSync(dataDir, { recursive: true });
+      const started = await startUtilityEngine(utilityProcess, {
+        enginePath,
+        dataDir,
+        killAfterMs: ENGINE_CLOSE_MS,
+        ...(profilesDir ? { profilesDir } : {}),
+        ...(how.brokers !== undefined ? { brokers: how.brokers } : how.profile !== undefined ? { initialProfile: how.profile } : {}),
+      });
+      await started.ready();
+      return embeddedDriver(started, async () => void (await started.close()));
+    },
+    ...(profilesDir ? { profilesDir } : {}),
+  });
+  // Events of the other local clusters, tagged with their connection; the open cluster's are relayed by switchCluster.
+  service.subscribeConnections((event: EngineEvent) => {
+    if (win && !win.isDestroyed()) win.webContents.send(EVENT_CHANNEL, event);
+  });
+  return service;
 }
 
 function showError(title: string, message: string): void {
@@ -201,9 +237,10 @@ if (!app.requestSingleInstanceLock()) {
       registerAppProtocol(protocol, rendererDir);
       if (!existsSync(rendererDir)) console.warn(`replica-studio: no built renderer in ${rendererDir}; the window shows a placeholder`);
       await switchCluster(defaultDataDir());
+      connections = startConnections();
       ipcMain.handle(INVOKE_CHANNEL, (event: IpcMainInvokeEvent, method: unknown, payload: unknown) => {
         const frame = event.senderFrame;
-        const service = engine;
+        const service = engine && connections;
         if (!service) return NO_CLUSTER;
         return handleInvoke({ senderUrl: frame?.url, isMainFrame: frame !== null && frame === event.sender.mainFrame, method, payload }, service, APP_ORIGIN);
       });
@@ -219,9 +256,12 @@ if (!app.requestSingleInstanceLock()) {
   // would otherwise end the utility process with the app. Every appended batch is already on disk,
   // so a kill loses nothing written; the orderly close keeps the brokers' shutdown clean.
   app.on('will-quit', (event) => {
-    if (!engine) return; // nothing open, or already closed: quit now
+    if (!engine && !connections) return; // nothing open, or already closed: quit now
     event.preventDefault();
-    void closeEngine()
+    const closingConnections = connections;
+    connections = undefined;
+    void (closingConnections?.close() ?? Promise.resolve())
+      .then(() => closeEngine())
       .catch((e: unknown) => console.error('replica-studio: the engine did not close in order', e))
       .finally(() => app.quit());
   });

@@ -1,7 +1,7 @@
 /**
  * The headless host's command line:
  *
- *   npm run serve -- [--data DIR] [--port N] [--kafka-port N] [--profile NAME | --brokers N] [--static DIR] [--in-process]
+ *   npm run serve -- [--data DIR] [--port N] [--kafka-port N] [--profile NAME | --brokers N] [--config DIR] [--static DIR] [--in-process]
  *
  * The engine runs in a child process of its own (`engine-process.ts`, reached through
  * `remote-service.ts`), so the HTTP server answers promptly while the cluster works at full speed;
@@ -24,6 +24,11 @@
  * takes free ports; without it the cluster's ports from its last run are reused, else broker 1
  * tries 9092 (broker k 9091+k), and a taken port falls back to a free one, said on one stderr line.
  * `cluster.describe` reports them as `bootstrapServers`.
+ *
+ * The cluster in DIR is the host's default connection; the connection list (other local clusters,
+ * external Kafka clusters) lives in the app's configuration directory, `--config DIR` or the
+ * default of `config-dir.ts`. Local clusters other than DIR run in engine processes of their own,
+ * started on first use.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -38,11 +43,15 @@ import { NEW_CLUSTER_PROFILE, openCluster } from './open-cluster.js';
 import { reportLoading, reportOpening } from './open-progress.js';
 import { startRemoteService } from './remote-service.js';
 import { loadOrCreateToken } from './token.js';
+import { defaultConfigDir } from './config-dir.js';
+import { createHostConnections } from '../../app/service/connections/host-connections.js';
+import type { ConnectionsService } from '../../app/service/connections/connections-service.js';
+import { embeddedDriver } from '../../app/service/driver.js';
 
 /** The console built by `npm run build:renderer`, served at `/` unless --static names another folder. */
 export const BUILT_RENDERER = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
 
-const USAGE = 'usage: npm run serve -- [--data DIR] [--port N] [--kafka-port N] [--profile NAME | --brokers N] [--static DIR] [--in-process]';
+const USAGE = 'usage: npm run serve -- [--data DIR] [--port N] [--kafka-port N] [--profile NAME | --brokers N] [--config DIR] [--static DIR] [--in-process]';
 
 /**
  * How long the host waits for the brokers, without any of them changing state, before printing
@@ -56,6 +65,8 @@ export interface ServeArgs {
   port: number;
   /** Where the brokers' Kafka listeners go: a base port, 0 for free ports, 'default' for 9092…. */
   kafkaPort: KafkaPortChoice;
+  /** The app's configuration directory (the connection list). */
+  configDir: string;
   staticDir?: string;
   /** How a new cluster starts: a built-in profile (default NEW_CLUSTER_PROFILE), or N bare brokers. */
   newCluster: { profile: string } | { brokers: number };
@@ -83,6 +94,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
       port: { type: 'string', default: '0' },
       'kafka-port': { type: 'string' },
       static: { type: 'string' },
+      config: { type: 'string' },
       profile: { type: 'string' },
       brokers: { type: 'string' },
       'in-process': { type: 'boolean', default: false },
@@ -109,6 +121,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     dataDir: resolve(values.data),
     port,
     kafkaPort: kafka === undefined ? 'default' : Number(kafka),
+    configDir: values.config !== undefined ? resolve(values.config) : defaultConfigDir(),
     newCluster,
     ...(values.static !== undefined ? { staticDir: resolve(values.static) } : existsSync(BUILT_RENDERER) ? { staticDir: BUILT_RENDERER } : {}),
     ...(values['in-process'] ? { inProcess: true } : {}),
@@ -116,25 +129,40 @@ export function parseServeArgs(argv: string[]): ServeArgs {
 }
 
 /** Start cluster and host; resolves with both once the host listens. */
-export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; host: HttpHost }> {
-  const cluster = await openServedCluster(args);
+export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; host: HttpHost; connections: ConnectionsService }> {
+  const how = 'brokers' in args.newCluster ? { brokers: args.newCluster.brokers } : { profile: args.newCluster.profile };
+  const cluster = await openServedCluster(args, args.dataDir, { ...how, kafkaPort: args.kafkaPort });
+  const connections = createHostConnections({
+    configDir: args.configDir,
+    host: () => ({ dataDir: args.dataDir, driver: cluster.service }),
+    async openLocal(dataDir, how) {
+      const local = await openServedCluster(args, dataDir, how);
+      await local.ready();
+      return embeddedDriver(local.service, () => local.close());
+    },
+  });
   try {
     const token = loadOrCreateToken(args.dataDir);
-    const host = await startHttpHost({ service: cluster.service, port: args.port, host: '127.0.0.1', token, ...(args.staticDir ? { staticDir: args.staticDir } : {}) });
-    return { cluster, host };
+    const host = await startHttpHost({ service: connections, port: args.port, host: '127.0.0.1', token, ...(args.staticDir ? { staticDir: args.staticDir } : {}) });
+    return { cluster, host, connections };
   } catch (e) {
+    await connections.close();
     await cluster.close();
     throw e;
   }
 }
 
-async function openServedCluster(args: ServeArgs): Promise<ServedCluster> {
-  const how = { ...('brokers' in args.newCluster ? { brokers: args.newCluster.brokers } : { initialProfile: args.newCluster.profile }), kafkaPort: args.kafkaPort };
+/** The cluster in `dataDir` (created as `how` says when new), wherever its engine runs. */
+async function openServedCluster(args: Pick<ServeArgs, 'inProcess'>, dataDir: string, how: { profile?: string; brokers?: number; kafkaPort?: KafkaPortChoice }): Promise<ServedCluster> {
+  const newCluster = {
+    ...(how.brokers !== undefined ? { brokers: how.brokers } : { initialProfile: how.profile ?? NEW_CLUSTER_PROFILE }),
+    kafkaPort: how.kafkaPort ?? 'default',
+  };
   if (args.inProcess) {
-    const cluster = openCluster({ dataDir: args.dataDir, ...how });
+    const cluster = openCluster({ dataDir, ...newCluster });
     return { service: cluster.service, created: cluster.created, ready: () => cluster.ready(READY_TIMEOUT_MS), close: () => Promise.resolve(cluster.close()) };
   }
-  const remote = await startRemoteService({ dataDir: args.dataDir, ...how });
+  const remote = await startRemoteService({ dataDir, ...newCluster });
   return {
     service: remote,
     created: remote.created,
@@ -158,7 +186,7 @@ async function main(): Promise<void> {
     process.stderr.write(`replica-studio serve: ${oneLine(e)}\n${USAGE}\n`);
     process.exit(2);
   }
-  let running: { cluster: ServedCluster; host: HttpHost };
+  let running: { cluster: ServedCluster; host: HttpHost; connections: ConnectionsService };
   const loading = reportLoading(args.dataDir, (line) => process.stderr.write(`replica-studio serve: ${line}\n`));
   try {
     running = await serve(args);
@@ -189,6 +217,7 @@ async function main(): Promise<void> {
     process.stderr.write(`replica-studio serve: ${signal}, shutting down\n`);
     running.host
       .close()
+      .then(() => running.connections.close())
       .then(() => running.cluster.close())
       .then(() => process.exit(0))
       .catch((e: unknown) => {

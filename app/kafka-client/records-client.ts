@@ -1,0 +1,140 @@
+/**
+ * Produce and consume on an external cluster with kafkajs, sharing the admin client's cluster
+ * (its connections and metadata).
+ *
+ * produce: one batch to one named partition (the caller partitions records, as the embedded
+ * service does, so it knows which record went where), with the caller's acks and no retries: the
+ * outcome the console shows is the broker's own answer, not what a retry loop made of it.
+ * consume: one Fetch to the partition's leader from an offset, read_uncommitted, records below
+ * the high watermark, as `records.consume` does on the embedded cluster.
+ */
+import type { Cluster, Producer, RetryOptions } from 'kafkajs';
+import createProducer from 'kafkajs/src/producer/index.js';
+import { errorName, rootCause, toKafkaError } from './errors.js';
+import type { KafkaErrorName } from '../api/errors.js';
+
+export interface ProduceRecordData {
+  key: string | null;
+  value: string | null;
+  headers: { key: string; value: string | null }[];
+  timestamp?: number;
+}
+
+export interface ProduceOutcomeData {
+  partition: number;
+  baseOffset: number;
+  errorCode: KafkaErrorName;
+  errorMessage?: string;
+}
+
+export interface FetchedRecordData {
+  offset: number;
+  key: string | null;
+  value: string | null;
+  headers: { key: string; value: string | null }[];
+  timestamp: number;
+  leaderEpoch: number;
+}
+
+export interface FetchOutcomeData {
+  errorCode: KafkaErrorName;
+  highWatermark: number;
+  logStartOffset: number;
+  records: FetchedRecordData[];
+}
+
+interface KafkajsFetchedMessage {
+  offset: string;
+  key: Buffer | null;
+  value: Buffer | null;
+  headers?: Record<string, Buffer | Buffer[] | null | undefined>;
+  timestamp: string;
+  batchContext?: { partitionLeaderEpoch?: number };
+}
+
+const text = (b: Buffer | null | undefined): string | null => (b === null || b === undefined ? null : b.toString('utf8'));
+
+export class RecordsClient {
+  private producer: Producer | undefined;
+
+  constructor(
+    private readonly cluster: Cluster,
+    private readonly logger: unknown,
+    private readonly retry: RetryOptions,
+  ) {}
+
+  private async connectedProducer(): Promise<Producer> {
+    if (!this.producer) {
+      this.producer = createProducer({ cluster: this.cluster, logger: this.logger, retry: { ...this.retry, retries: 0 } });
+      await this.producer.connect();
+    }
+    return this.producer;
+  }
+
+  async produce(topic: string, partition: number, acks: 0 | 1 | -1, records: ProduceRecordData[], timeoutMs: number): Promise<ProduceOutcomeData> {
+    try {
+      const producer = await this.connectedProducer();
+      const sent = await producer.send({
+        topic,
+        acks,
+        timeout: timeoutMs,
+        messages: records.map((r) => ({
+          partition,
+          key: r.key,
+          value: r.value,
+          headers: Object.fromEntries(r.headers.filter((h) => h.value !== null).map((h) => [h.key, h.value!])),
+          ...(r.timestamp !== undefined ? { timestamp: String(r.timestamp) } : {}),
+        })),
+      });
+      const meta = sent.find((m) => m.partition === partition);
+      if (!meta || acks === 0) return { partition, baseOffset: -1, errorCode: 'NONE' };
+      return { partition, baseOffset: Number(meta.baseOffset ?? meta.offset ?? -1), errorCode: errorName(meta.errorCode) };
+    } catch (e) {
+      const cause = rootCause(e) as { code?: number; message?: string };
+      if (typeof cause?.code === 'number') return { partition, baseOffset: -1, errorCode: errorName(cause.code), ...(cause.message ? { errorMessage: cause.message } : {}) };
+      throw toKafkaError(e, `Producing to ${topic}-${partition}`);
+    }
+  }
+
+  async fetch(topic: string, partition: number, offset: number, maxRecords: number): Promise<FetchOutcomeData> {
+    try {
+      await this.cluster.addTargetTopic(topic);
+      await this.cluster.refreshMetadataIfNecessary();
+      const leaders = this.cluster.findLeaderForPartitions(topic, [partition]);
+      const leader = Object.keys(leaders)[0];
+      if (leader === undefined) return { errorCode: 'LEADER_NOT_AVAILABLE', highWatermark: -1, logStartOffset: -1, records: [] };
+      const broker = await this.cluster.findBroker({ nodeId: leader });
+      const res = (await broker.fetch({
+        isolationLevel: 0,
+        maxWaitTime: 0,
+        minBytes: 0,
+        maxBytes: 4 * 1024 * 1024,
+        topics: [{ topic, partitions: [{ partition, fetchOffset: String(offset), maxBytes: 4 * 1024 * 1024 }] }],
+      })) as { responses: { partitions: { partition: number; errorCode: number; highWatermark: string; logStartOffset?: string; messages: KafkajsFetchedMessage[] }[] }[] };
+      const p = res.responses[0]?.partitions.find((x) => x.partition === partition);
+      if (!p) return { errorCode: 'UNKNOWN_TOPIC_OR_PARTITION', highWatermark: -1, logStartOffset: -1, records: [] };
+      const highWatermark = Number(p.highWatermark);
+      const records = p.messages
+        .filter((m) => Number(m.offset) >= offset && Number(m.offset) < highWatermark)
+        .slice(0, maxRecords)
+        .map((m) => ({
+          offset: Number(m.offset),
+          key: text(m.key),
+          value: text(m.value),
+          headers: Object.entries(m.headers ?? {}).flatMap(([key, v]) => (Array.isArray(v) ? v : [v]).map((one) => ({ key, value: text(one ?? null) }))),
+          timestamp: Number(m.timestamp),
+          leaderEpoch: m.batchContext?.partitionLeaderEpoch ?? -1,
+        }));
+      return { errorCode: errorName(p.errorCode), highWatermark, logStartOffset: p.logStartOffset !== undefined ? Number(p.logStartOffset) : -1, records };
+    } catch (e) {
+      const cause = rootCause(e) as { code?: number };
+      if (typeof cause?.code === 'number') return { errorCode: errorName(cause.code), highWatermark: -1, logStartOffset: -1, records: [] };
+      throw toKafkaError(e, `Fetching ${topic}-${partition}`);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.producer?.disconnect();
+    this.producer = undefined;
+  }
+}

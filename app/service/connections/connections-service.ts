@@ -1,0 +1,167 @@
+/**
+ * The connections service: the one `EngineService` a host serves once it manages several
+ * clusters. It answers the `connections.*` methods itself (connection-list.ts) and routes every
+ * other call by its `connection` to that connection's driver:
+ *
+ *   absent / the default's id   the cluster this host serves (its own data directory)
+ *   a local connection          an engine of its own, started on first use (`openLocal`)
+ *   an external connection      a Kafka driver, connected on first use
+ *
+ * Events: the default cluster's events pass as they are; a local connection's carry its id in
+ * `connection`, so a window bound to one cluster ignores another's. External clusters push none.
+ *
+ * Invariants: `call` never throws or rejects; a connection is opened at most once at a time (a
+ * second caller waits for the first open); `close()` closes every driver this service opened
+ * (the host's own cluster is its host's to close).
+ */
+import type { ConnectionMethodName, Result } from '../../api/contract.js';
+import { targetsCluster } from '../../api/contract.js';
+import type { EngineEvent } from '../../api/events.js';
+import { KafkaError } from '../../api/errors.js';
+import { checkCall, splitConnection, type EngineEventListener, type EngineService, type ErrorLogger } from '../../api/service.js';
+import type { ConnectionTestView } from '../../api/connections.js';
+import type { StoredConnection, StoredSecrets } from '../../storage/config-files.js';
+import type { KafkaConnectionConfig } from '../../kafka-client/config.js';
+import { failureEnvelope, type ClusterDriver } from '../driver.js';
+import { ConnectionList } from './connection-list.js';
+
+export interface ConnectionStore {
+  listConnections(): StoredConnection[];
+  saveConnections(connections: StoredConnection[]): void;
+}
+
+export interface SecretStore {
+  get(id: string): StoredSecrets | undefined;
+  set(id: string, secrets: StoredSecrets): void;
+  delete(id: string): void;
+}
+
+export interface ConnectionsServiceOptions {
+  store: ConnectionStore;
+  secrets: SecretStore;
+  /** The cluster this host serves (calls without `connection` go there), if it serves one now. */
+  host: () => { dataDir: string; driver: EngineService } | undefined;
+  /** Where new local clusters get their data directories. */
+  clustersDir: string;
+  /** Folder of the built-in profiles a new local cluster may start from (default resources/profiles). */
+  profilesDir?: string;
+  /** Start the engine of a local cluster (creating it: from `profile`, or `brokers` bare brokers). */
+  openLocal(dataDir: string, how: { profile?: string; brokers?: number }): Promise<ClusterDriver>;
+  /** A driver for an external cluster (not connected yet). */
+  connectExternal(config: KafkaConnectionConfig, id: string): ClusterDriver;
+  /** One connection attempt, reported (connections.test). */
+  testExternal(config: KafkaConnectionConfig): Promise<ConnectionTestView>;
+  /** Delete a local cluster's data directory; `owned`: the app created it in `clustersDir`. */
+  removeLocalData(dataDir: string, owned: boolean): { deleted: boolean; note?: string };
+  logger?: ErrorLogger;
+}
+
+export interface ConnectionsService extends EngineService {
+  /**
+   * Only the events of the connections this service opened (each tagged with its id), for a host
+   * that relays its own cluster's events itself (the desktop app, which switches that cluster).
+   */
+  subscribeConnections(listener: EngineEventListener): () => void;
+  /** Close every driver this service opened. */
+  close(): Promise<void>;
+}
+
+const defaultLogger: ErrorLogger = { error: (message, error) => console.error(message, error) };
+
+export function createConnectionsService(options: ConnectionsServiceOptions): ConnectionsService {
+  const logger = options.logger ?? defaultLogger;
+  const listeners = new Set<EngineEventListener>();
+  /** Open drivers by connection id, with what unsubscribes their events. */
+  const open = new Map<string, { driver: ClusterDriver; off: () => void }>();
+  const opening = new Map<string, Promise<ClusterDriver>>();
+
+  function relay(id: string, driver: ClusterDriver): () => void {
+    return driver.subscribe((event) => {
+      const tagged = { ...event, connection: id } as EngineEvent;
+      for (const l of [...listeners]) {
+        try {
+          l(tagged);
+        } catch (e) {
+          logger.error(`An event listener failed on ${event.type}`, e);
+        }
+      }
+    });
+  }
+
+  function adopt(id: string, driver: ClusterDriver): ClusterDriver {
+    open.set(id, { driver, off: relay(id, driver) });
+    return driver;
+  }
+
+  async function closeDriver(id: string): Promise<void> {
+    const pending = opening.get(id);
+    if (pending) await pending.catch(() => undefined);
+    const entry = open.get(id);
+    if (!entry) return;
+    open.delete(id);
+    entry.off();
+    await entry.driver.close();
+  }
+
+  const list = new ConnectionList({ ...options, isOpen: (id) => open.has(id), closeDriver, adopt });
+
+  /** The driver of connection `id`, opening it on first use. */
+  async function driverFor(id: string): Promise<EngineService> {
+    const host = options.host();
+    if (list.isDefault(id)) {
+      if (!host) throw new KafkaError('INVALID_STATE', 'No cluster is open.');
+      return host.driver;
+    }
+    const ready = open.get(id);
+    if (ready) return ready.driver;
+    let pending = opening.get(id);
+    if (!pending) {
+      const c = list.stored(id);
+      pending = (async () => {
+        const driver = c.kind === 'local' ? await options.openLocal(c.dataDir!, {}) : options.connectExternal(list.kafkaConfig(c), c.id);
+        return adopt(id, driver);
+      })().finally(() => opening.delete(id));
+      opening.set(id, pending);
+    }
+    return pending;
+  }
+
+  async function call(method: string, input: unknown): Promise<Result<unknown>> {
+    const checked = checkCall(method, input);
+    if (!checked.ok) return checked;
+    try {
+      if (!targetsCluster(checked.method)) return { ok: true, value: await list.handle(checked.method as ConnectionMethodName, checked.input) };
+      const host = options.host();
+      if (checked.connection === undefined) {
+        if (!host) throw new KafkaError('INVALID_STATE', 'No cluster is open.');
+        return await host.driver.call(method, input);
+      }
+      const driver = await driverFor(checked.connection);
+      // The driver checks the input again, without the connection it no longer needs.
+      const split = splitConnection(checked.method, input);
+      return await driver.call(method, split.ok ? split.input : input);
+    } catch (error) {
+      return failureEnvelope(method, error, logger);
+    }
+  }
+
+  return {
+    call: call as EngineService['call'],
+    subscribe(listener) {
+      listeners.add(listener);
+      const host = options.host();
+      const offHost = host?.driver.subscribe(listener);
+      return () => {
+        listeners.delete(listener);
+        offHost?.();
+      };
+    },
+    subscribeConnections(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      await Promise.all([...open.keys(), ...opening.keys()].map((id) => closeDriver(id).catch((e: unknown) => logger.error(`Closing connection ${id} failed`, e))));
+    },
+  };
+}

@@ -1,0 +1,251 @@
+/**
+ * The Kafka driver's cluster, broker, topic, config and record methods. Each reads the cluster
+ * fresh (snapshot.ts) and builds the same views the embedded service does; brokers, replicas and
+ * offsets are Kafka's own answers. Faults and broker membership are refused by capability before
+ * a handler runs (kafka-driver.ts); their entries here only name the capability.
+ */
+import type { BrokerView, ClusterView, PartitionView, TopicView } from '../../api/contract.js';
+import type { Capability } from '../../api/capabilities.js';
+import { KafkaError } from '../../api/errors.js';
+import { placeReplicas } from '../../core/placement/index.js';
+import { seededRandom } from '../../core/random.js';
+import type { KafkaAdminClient } from '../../kafka-client/admin-client.js';
+import { clusterHealth, partitionView, topicSummaryView, toLogRecord } from '../cluster-views.js';
+import { ProducerPartitioner } from '../producer-partitioner.js';
+import { kafkaConfigEntryViews } from './config-views.js';
+import type { KafkaHandlers } from './kafka-driver.js';
+import { readSnapshot, topicNumber, type KafkaSnapshot } from './snapshot.js';
+
+type ClusterMethods =
+  | 'cluster.describe'
+  | 'brokers.list'
+  | 'brokers.add'
+  | 'brokers.remove'
+  | 'brokers.stop'
+  | 'brokers.start'
+  | 'brokers.kill'
+  | 'brokers.powerLoss'
+  | 'brokers.isolate'
+  | 'brokers.heal'
+  | 'brokers.stallFollower'
+  | 'topics.list'
+  | 'topics.describe'
+  | 'topics.describeMany'
+  | 'topics.create'
+  | 'topics.createMany'
+  | 'topics.delete'
+  | 'topics.deleteMany'
+  | 'partitions.add'
+  | 'configs.describe'
+  | 'configs.alter'
+  | 'records.produce'
+  | 'records.consume'
+  | 'metrics.get'
+  | 'events.recent'
+  | 'clock.get'
+  | 'clock.setScale';
+
+const REPLICA_STATES_REASON = 'The Kafka protocol does not report each replica’s log end offset, high watermark or flushed offset (brokers publish them as JMX metrics).';
+
+function minIsrOf(s: KafkaSnapshot, topic: string): number {
+  const n = topicNumber(s, topic, 'min.insync.replicas');
+  return Number.isFinite(n) ? n : 1;
+}
+
+function brokerViews(s: KafkaSnapshot, logBytes: Map<number, number>): BrokerView[] {
+  const replicas = new Map<number, number>();
+  const leaders = new Map<number, number>();
+  for (const { state } of s.image.allPartitions()) {
+    for (const r of state.replicas) replicas.set(r, (replicas.get(r) ?? 0) + 1);
+    if (state.leader >= 0) leaders.set(state.leader, (leaders.get(state.leader) ?? 0) + 1);
+  }
+  return [...s.image.brokers.values()]
+    .sort((a, b) => a.id - b.id)
+    .map((b) => ({
+      id: b.id,
+      rack: b.rack,
+      // Metadata lists live brokers only: one that replicas name but Metadata does not is not running.
+      state: b.fenced ? 'fenced' : 'running',
+      partitionCount: replicas.get(b.id) ?? 0,
+      leaderCount: leaders.get(b.id) ?? 0,
+      isolated: false,
+      fetcherStalled: false,
+      isController: b.id === s.controllerId,
+      brokerEpoch: b.brokerEpoch,
+      logBytes: logBytes.get(b.id) ?? -1,
+    }));
+}
+
+/** Bytes each live broker stores (DescribeLogDirs), -1 for one that cannot say. */
+async function brokerLogBytes(client: KafkaAdminClient, s: KafkaSnapshot): Promise<Map<number, number>> {
+  const live = [...s.image.brokers.values()].filter((b) => !b.fenced).map((b) => b.id);
+  const dirs = await client.describeLogDirs(live).catch(() => []);
+  return new Map(dirs.map((d) => [d.brokerId, d.logDirs.reduce((sum, dir) => sum + dir.replicas.filter((r) => !r.isFuture).reduce((a, r) => a + r.sizeBytes, 0), 0)]));
+}
+
+async function topicViews(client: KafkaAdminClient, s: KafkaSnapshot, names: string[]): Promise<TopicView[]> {
+  return Promise.all(
+    names.map(async (name) => {
+      const topic = s.image.topicsByName.get(name);
+      if (!topic) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `This server does not host this topic: ${name}`);
+      const offsets = new Map((await client.offsets(name)).map((o) => [o.partition, o]));
+      // No replica states: the protocol does not report followers' logs (`unavailable` says so).
+      const partitions: PartitionView[] = [...topic.partitions.values()]
+        .sort((a, b) => a.partition - b.partition)
+        .map((p) => partitionView({ ...p, highWatermark: offsets.get(p.partition)?.highWatermark ?? -1, logStartOffset: offsets.get(p.partition)?.logStartOffset ?? -1, replicaStates: [] }));
+      return { name, topicId: topic.topicId, configs: { ...topic.configs }, partitions, unavailable: { replicaStates: REPLICA_STATES_REASON } };
+    }),
+  );
+}
+
+/** The placement a new topic would get, as a KRaft controller places it (its random start aside). */
+function plannedTopic(s: KafkaSnapshot, input: { name: string; partitions?: number | undefined; replicationFactor?: number | undefined; assignments?: number[][] | undefined; configs?: Record<string, string> | undefined }): TopicView {
+  const defaults = s.image.clusterConfigs();
+  const numPartitions = input.assignments?.length ?? (input.partitions === undefined || input.partitions === -1 ? Number(defaults['num.partitions'] ?? 1) : input.partitions);
+  const rf = input.replicationFactor === undefined || input.replicationFactor === -1 ? Number(defaults['default.replication.factor'] ?? 1) : input.replicationFactor;
+  const brokers = [...s.image.brokers.values()].map((b) => ({ id: b.id, rack: b.rack, fenced: b.fenced, inControlledShutdown: false }));
+  const assignments = input.assignments ?? placeReplicas({ brokers, numPartitions, replicationFactor: rf, strategy: 'striped', random: seededRandom(numPartitions * 31 + rf) });
+  return {
+    name: input.name,
+    topicId: '',
+    configs: { ...(input.configs ?? {}) },
+    partitions: assignments.map((replicas, partition) =>
+      partitionView({ topicId: '', partition, replicas, isr: replicas, leader: replicas[0] ?? -1, leaderEpoch: 0, partitionEpoch: 0, addingReplicas: [], removingReplicas: [], leaderRecoveryState: 'RECOVERED', highWatermark: 0, logStartOffset: 0, replicaStates: [] }),
+    ),
+    unavailable: { replicaStates: REPLICA_STATES_REASON },
+  };
+}
+
+export function kafkaClusterHandlers(client: KafkaAdminClient, missing: (capability: Capability) => never): Pick<KafkaHandlers, ClusterMethods> {
+  const partitioner = new ProducerPartitioner(seededRandom(Date.now()));
+
+  async function create(input: { name: string; partitions?: number | undefined; replicationFactor?: number | undefined; assignments?: number[][] | undefined; configs?: Record<string, string> | undefined }, validateOnly: boolean): Promise<TopicView> {
+    // Kafka validates (name, configs, counts) with validateOnly; the placement shown is ours, and
+    // creating with it (the wizard passes the reviewed assignments) gives exactly that placement.
+    await client.createTopic({ name: input.name, ...(input.partitions !== undefined ? { partitions: input.partitions } : {}), ...(input.replicationFactor !== undefined ? { replicationFactor: input.replicationFactor } : {}), ...(input.assignments ? { assignments: input.assignments } : {}), ...(input.configs ? { configs: input.configs } : {}) }, validateOnly);
+    const s = await readSnapshot(client, validateOnly ? [] : [input.name]);
+    if (validateOnly) return plannedTopic(s, input);
+    return (await topicViews(client, s, [input.name]))[0]!;
+  }
+
+  async function outcome(name: string, fn: () => Promise<unknown>) {
+    try {
+      await fn();
+      return { name, errorCode: 'NONE' as const };
+    } catch (e) {
+      if (e instanceof KafkaError && e.code !== 'INTERNAL') return { name, errorCode: e.code, message: e.message };
+      throw e;
+    }
+  }
+
+  return {
+    'cluster.describe': async () => {
+      const s = await readSnapshot(client);
+      const view: ClusterView = {
+        clusterId: s.clusterId,
+        controllerId: s.controllerId,
+        brokers: brokerViews(s, await brokerLogBytes(client, s)),
+        // Brokers that replicas name but Metadata does not list (not live: fenced or down).
+        fencedBrokers: [...s.image.brokers.values()].filter((b) => b.fenced).length,
+        ...clusterHealth(s.image.topicsByName.values(), (t) => minIsrOf(s, t.name)),
+      };
+      return view;
+    },
+    'brokers.list': async () => {
+      const s = await readSnapshot(client);
+      return brokerViews(s, await brokerLogBytes(client, s));
+    },
+    'brokers.add': () => missing('brokerMembership'),
+    'brokers.remove': () => missing('brokerMembership'),
+    'brokers.stop': () => missing('faults'),
+    'brokers.start': () => missing('faults'),
+    'brokers.kill': () => missing('faults'),
+    'brokers.powerLoss': () => missing('faults'),
+    'brokers.isolate': () => missing('faults'),
+    'brokers.heal': () => missing('faults'),
+    'brokers.stallFollower': () => missing('faults'),
+
+    'topics.list': async () => {
+      const s = await readSnapshot(client);
+      return [...s.image.topicsByName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((t) => topicSummaryView(t, minIsrOf(s, t.name)));
+    },
+    'topics.describe': async ({ name }) => (await topicViews(client, await readSnapshot(client, [name]), [name]))[0]!,
+    'topics.describeMany': async ({ names }) => {
+      const s = await readSnapshot(client, names);
+      return topicViews(client, s, names ?? [...s.image.topicsByName.keys()].sort());
+    },
+    'topics.create': (input) => create(input, input.validateOnly ?? false),
+    'topics.createMany': ({ topics, validateOnly }) => Promise.all(topics.map((t) => outcome(t.name, () => create(t, validateOnly ?? false)))),
+    'topics.delete': async ({ name }) => {
+      const s = await readSnapshot(client, [name]);
+      await client.deleteTopic(name);
+      return { name, topicId: s.image.topicsByName.get(name)?.topicId ?? '' };
+    },
+    'topics.deleteMany': ({ names }) => Promise.all(names.map((name) => outcome(name, () => client.deleteTopic(name)))),
+
+    'partitions.add': async ({ topic, totalCount, assignments, validateOnly }) => {
+      await client.createPartitions(topic, totalCount, assignments, validateOnly ?? false);
+      const s = await readSnapshot(client, [topic]);
+      const view = (await topicViews(client, s, [topic]))[0]!;
+      if (!validateOnly) return view;
+      const current = view.partitions.length;
+      const planned = plannedTopic(s, { name: topic, partitions: totalCount - current, replicationFactor: view.partitions[0]?.replicas.length ?? 1, ...(assignments ? { assignments } : {}) });
+      return { ...view, partitions: [...view.partitions, ...planned.partitions.map((p, i) => ({ ...p, partition: current + i }))] };
+    },
+
+    'configs.describe': async ({ resource }) => {
+      const [d] = await client.describeConfigs([resource]);
+      if (d!.errorCode !== 'NONE') throw new KafkaError(d!.errorCode, d!.errorMessage ?? `Describing ${resource.type} '${resource.name}' failed.`);
+      return kafkaConfigEntryViews(resource.type, d!.entries);
+    },
+    'configs.alter': async ({ resource, set, validateOnly }) => {
+      await client.incrementalAlterConfigs(resource, set, validateOnly ?? false);
+      const [d] = await client.describeConfigs([resource]);
+      const views = kafkaConfigEntryViews(resource.type, d!.entries);
+      if (!validateOnly) return views;
+      // As the change would leave them: the set keys at their new value and layer.
+      const layer = resource.type === 'topic' ? 'DYNAMIC_TOPIC_CONFIG' : resource.name === '' ? 'DYNAMIC_DEFAULT_BROKER_CONFIG' : 'DYNAMIC_BROKER_CONFIG';
+      return views.map((v) => (Object.hasOwn(set, v.name) && set[v.name] !== null ? { ...v, value: set[v.name]!, source: layer } : v));
+    },
+
+    'records.produce': async (input) => {
+      const s = await readSnapshot(client, [input.topic]);
+      const t = s.image.topicsByName.get(input.topic)!;
+      const now = Date.now();
+      const records = input.records.map((r) => toLogRecord(r, now));
+      const groups = new Map<number, number[]>();
+      const targets =
+        input.partition !== undefined
+          ? records.map(() => input.partition!)
+          : partitioner.assign(input.topic, [...t.partitions.values()].sort((a, b) => a.partition - b.partition).map((p) => ({ partition: p.partition, hasLeader: p.leader >= 0 })), records);
+      targets.forEach((p, i) => groups.set(p, [...(groups.get(p) ?? []), i]));
+      const acks = input.acks === 'all' || input.acks === -1 ? -1 : input.acks;
+      const batches = await Promise.all(
+        [...groups].map(async ([partition, indexes]) => {
+          const r = await client.records.produce(
+            input.topic,
+            partition,
+            acks,
+            indexes.map((i) => ({ key: input.records[i]!.key ?? null, value: input.records[i]!.value, headers: input.records[i]!.headers ?? [], ...(input.records[i]!.timestamp !== undefined ? { timestamp: input.records[i]!.timestamp } : {}) })),
+            input.timeoutMs ?? 30_000,
+          );
+          const leaderEpoch = r.errorCode === 'NONE' && acks !== 0 ? (t.partitions.get(partition)?.leaderEpoch ?? -1) : -1;
+          return { partition, baseOffset: r.baseOffset, errorCode: r.errorCode, ...(r.errorMessage ? { errorMessage: r.errorMessage } : {}), leaderEpoch, appendedAtMs: -1, records: indexes };
+        }),
+      );
+      const headline = batches.find((b) => b.errorCode !== 'NONE') ?? batches[0]!;
+      const { records: _indexes, ...fields } = headline;
+      return { ...fields, batches };
+    },
+    'records.consume': async ({ topic, partition, offset, maxRecords }) => {
+      const r = await client.records.fetch(topic, partition, offset, maxRecords ?? 500);
+      if (r.errorCode !== 'NONE') throw new KafkaError(r.errorCode, `Fetching ${topic}-${partition} at offset ${offset} failed with ${r.errorCode}.`, { highWatermark: r.highWatermark, logStartOffset: r.logStartOffset });
+      return { records: r.records, highWatermark: r.highWatermark, logStartOffset: r.logStartOffset };
+    },
+
+    'metrics.get': () => missing('metrics'),
+    'events.recent': () => missing('timeline'),
+    'clock.get': () => ({ nowMs: Date.now(), scale: 1, mode: 'realtime' as const }),
+    'clock.setScale': () => missing('clockScale'),
+  };
+}
