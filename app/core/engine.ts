@@ -290,6 +290,11 @@ export class Engine {
     return this.read.partitionSizeBytes(topic, partition);
   }
 
+  /** Bytes of broker `brokerId`'s own replica of a partition; undefined when it holds none. */
+  replicaSizeBytes(brokerId: number, topic: string, partition: number): number | undefined {
+    return this.read.replicaSizeBytes(brokerId, topic, partition);
+  }
+
   // ================================================================ admin (the controller's APIs)
 
   /** CreateTopics; `validateOnly` returns the partitions it would create. */
@@ -334,6 +339,15 @@ export class Engine {
   /** `--cancel` (undefined = every ongoing reassignment). */
   cancelReassignment(partitions?: { topic: string; partition: number }[]): ReassignmentResult[] {
     return this.reassignments.cancel(partitions);
+  }
+
+  /**
+   * AlterPartitionReassignments as the API has it (KIP-455): replicas per partition, null
+   * cancels; no throttles set or cleared (that is the tool's business, `executeReassignment`).
+   */
+  alterPartitionReassignments(items: { topic: string; partition: number; replicas: number[] | null }[]): ReassignmentResult[] {
+    this.ctx.controller.requireActive();
+    return this.ctx.controller.alterReassignments(items);
   }
 
   /** `--list`, with how far each new replica has caught up. */

@@ -61,6 +61,11 @@ export class ReadModel {
     return 0;
   }
 
+  /** Bytes of broker `brokerId`'s replica of a partition; undefined when it holds none (DescribeLogDirs). */
+  replicaSizeBytes(brokerId: number, topic: string, partition: number): number | undefined {
+    return this.ctx.brokers.get(brokerId)?.partitionFor(topic, partition)?.log.sizeBytes();
+  }
+
   /** Member brokers by id, with their racks. */
   members(): BrokerMember[] {
     return [...this.ctx.brokers.values()].sort((a, b) => a.brokerId - b.brokerId).map((b) => ({ id: b.brokerId, rack: b.rack }));

@@ -1,0 +1,196 @@
+/**
+ * DescribeConfigs (32), AlterConfigs (33) and IncrementalAlterConfigs (44) for topics (type 2)
+ * and brokers (type 4), over the engine's config resolution and its controller's config changes.
+ *
+ *   DescribeConfigs  => [resource_type resource_name [configuration_keys]] include_synonyms(v1+)
+ *                       include_documentation(v3+)
+ *   Resp             => [error_code error_message resource_type resource_name [name value read_only
+ *                       is_default(v0) config_source(v1+) is_sensitive [synonyms](v1+)
+ *                       config_type(v3+) documentation(v3+)]]
+ *   AlterConfigs     => [resource_type resource_name [name value]] validate_only
+ *   IncrementalAlterConfigs => [resource_type resource_name [name op value]] validate_only
+ *                       (op: 0 SET, 1 DELETE, 2 APPEND, 3 SUBTRACT)
+ *
+ * Kafka's rules kept: a broker resource is '' (the cluster-wide default) or this broker's id
+ * ("Unexpected broker id, expected N or empty string, but received M"); '' describes only the
+ * dynamic defaults that are set; AlterConfigs replaces every dynamic config of the resource (what
+ * it omits is deleted); APPEND and SUBTRACT apply to list configs only, starting from the
+ * resource's own value or the config's default. Other resource types are INVALID_REQUEST.
+ */
+import { KafkaError } from '../../../api/errors.js';
+import { configDef } from '../../../core/configs/catalogue.js';
+import { describeBrokerConfigs, describeTopicConfigs, type ResolvedConfig } from '../../../core/configs/resolve.js';
+import { brokerConfigSynonyms, topicConfigSynonyms } from '../../../core/configs/synonyms.js';
+import { CLUSTER_DEFAULT } from '../../../core/metadata/image.js';
+import type { ApiHandler } from '../../dispatcher.js';
+import { ApiKey } from '../../generated/index.js';
+import { ADVERTISED_VERSIONS } from '../api-versions.js';
+import { CONFIG_SOURCE, CONFIG_TYPE, RESOURCE_TYPE } from './config-source.js';
+import { type AdminGateway, outcome, resultError, run } from './gateway.js';
+
+type Scope = 'topic' | 'broker';
+
+function scopeOf(resourceType: number): Scope {
+  if (resourceType === RESOURCE_TYPE.topic) return 'topic';
+  if (resourceType === RESOURCE_TYPE.broker) return 'broker';
+  throw new KafkaError('INVALID_REQUEST', `Unsupported resource type ${resourceType} (this broker serves topic and broker configs).`);
+}
+
+/** The resource's own dynamic configs, checking it exists (and, for a broker, that it is this one or ''). */
+function ownConfigs(gateway: AdminGateway, scope: Scope, name: string, forDescribe: boolean): Record<string, string> {
+  const image = gateway.engine.metadata;
+  if (scope === 'topic') {
+    const topic = image.topicsByName.get(name);
+    if (!topic) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Topic ${name} does not exist.`);
+    return { ...topic.configs };
+  }
+  if (name === CLUSTER_DEFAULT) return { ...image.clusterConfigs() };
+  if (!/^\d+$/.test(name)) throw new KafkaError('INVALID_REQUEST', `Broker id must be an integer, but it is: ${name}`);
+  if (forDescribe && Number(name) !== gateway.brokerId) throw new KafkaError('INVALID_REQUEST', `Unexpected broker id, expected ${gateway.brokerId} or empty string, but received ${name}`);
+  return { ...(image.brokerConfigs.get(name) ?? {}) };
+}
+
+function described(gateway: AdminGateway, scope: Scope, name: string): ResolvedConfig[] {
+  const image = gateway.engine.metadata;
+  const statics = gateway.engine.staticConfigs;
+  const own = ownConfigs(gateway, scope, name, true);
+  if (scope === 'topic') return describeTopicConfigs(own, image.clusterConfigs(), statics);
+  if (name === CLUSTER_DEFAULT) return describeBrokerConfigs({}, own, statics).filter((c) => c.source === 'DYNAMIC_DEFAULT_BROKER_CONFIG');
+  return describeBrokerConfigs(own, image.clusterConfigs(), statics);
+}
+
+export function describeConfigsHandler(gateway: AdminGateway): ApiHandler<typeof ApiKey.DescribeConfigs> {
+  return {
+    apiKey: ApiKey.DescribeConfigs,
+    advertised: ADVERTISED_VERSIONS[ApiKey.DescribeConfigs]!,
+    async handle(request, ctx) {
+      const image = gateway.engine.metadata;
+      const statics = gateway.engine.staticConfigs;
+      const results = await Promise.all(
+        request.resources.map(async (r) => {
+          const base = { resourceType: r.resourceType, resourceName: r.resourceName };
+          try {
+            const scope = scopeOf(r.resourceType);
+            const configs = await run(gateway, () => described(gateway, scope, r.resourceName));
+            const own = ownConfigs(gateway, scope, r.resourceName, true);
+            const keys = r.configurationKeys === null ? null : new Set(r.configurationKeys);
+            return {
+              ...base,
+              errorCode: 0,
+              errorMessage: null,
+              configs: configs
+                .filter((c) => keys === null || keys.has(c.name))
+                .map((c) => {
+                  const synonyms =
+                    request.includeSynonyms && ctx.apiVersion >= 1
+                      ? (scope === 'topic'
+                          ? topicConfigSynonyms(c.name, own, image.clusterConfigs(), statics)
+                          : brokerConfigSynonyms(c.name, r.resourceName === CLUSTER_DEFAULT ? undefined : own, image.clusterConfigs(), statics)
+                        ).map((s) => ({ name: s.name, value: s.value, source: CONFIG_SOURCE[s.source] }))
+                      : [];
+                  return {
+                    name: c.name,
+                    // Kafka reports null where a config has no value of its own (it defers to a synonym).
+                    value: c.value === '' && c.default === '' ? null : c.value,
+                    readOnly: c.readOnly,
+                    isDefault: ctx.apiVersion === 0 && c.source === 'DEFAULT_CONFIG', // a v0 field: later versions have config_source
+                    configSource: CONFIG_SOURCE[c.source],
+                    isSensitive: c.sensitive,
+                    synonyms,
+                    configType: CONFIG_TYPE[configDef(scope, c.name)?.type ?? 'string'],
+                    documentation: request.includeDocumentation ? c.doc : null,
+                  };
+                }),
+            };
+          } catch (e) {
+            return { ...base, ...resultError(e), configs: [] };
+          }
+        }),
+      );
+      return { throttleTimeMs: 0, results };
+    },
+    errorResponse: (request, code) => ({
+      throttleTimeMs: 0,
+      results: request.resources.map((r) => ({ errorCode: code, errorMessage: null, resourceType: r.resourceType, resourceName: r.resourceName, configs: [] })),
+    }),
+  };
+}
+
+/** Apply `set` (null deletes) to one resource through the controller, or only validate it. */
+function alter(gateway: AdminGateway, scope: Scope, name: string, set: Record<string, string | null>, validateOnly: boolean): Promise<void> {
+  return run(gateway, () => {
+    ownConfigs(gateway, scope, name, false);
+    gateway.engine.alterConfigs(scope, name, set, validateOnly);
+  });
+}
+
+const listOf = (value: string | undefined): string[] => (value ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '');
+
+/** An IncrementalAlterConfigs resource's operations as one `set`. */
+function incrementalSet(gateway: AdminGateway, scope: Scope, name: string, ops: { name: string; configOperation: number; value: string | null }[]): Record<string, string | null> {
+  const own = ownConfigs(gateway, scope, name, false);
+  const set: Record<string, string | null> = {};
+  const seen = new Set<string>();
+  for (const op of ops) {
+    if (seen.has(op.name)) throw new KafkaError('INVALID_REQUEST', `Error due to duplicate config keys: ${op.name}`);
+    seen.add(op.name);
+    if (op.configOperation === 0) set[op.name] = op.value;
+    else if (op.configOperation === 1) set[op.name] = null;
+    else if (op.configOperation === 2 || op.configOperation === 3) {
+      const def = configDef(scope, op.name);
+      if (def?.type !== 'list') throw new KafkaError('INVALID_CONFIG', `Config value ${op.configOperation === 2 ? 'append' : 'subtract'} is not allowed for config key: ${op.name}`);
+      const current = listOf(own[op.name] ?? def.default ?? '');
+      const given = listOf(op.value ?? '');
+      set[op.name] = (op.configOperation === 2 ? [...current, ...given.filter((v) => !current.includes(v))] : current.filter((v) => !given.includes(v))).join(',');
+    } else throw new KafkaError('INVALID_REQUEST', `Unknown config operation ${op.configOperation} for ${op.name}.`);
+  }
+  return set;
+}
+
+export function incrementalAlterConfigsHandler(gateway: AdminGateway): ApiHandler<typeof ApiKey.IncrementalAlterConfigs> {
+  return {
+    apiKey: ApiKey.IncrementalAlterConfigs,
+    advertised: ADVERTISED_VERSIONS[ApiKey.IncrementalAlterConfigs]!,
+    async handle(request) {
+      const responses = await Promise.all(
+        request.resources.map(async (r) => {
+          const res = await outcome(async () => {
+            const scope = scopeOf(r.resourceType);
+            const set = await run(gateway, () => incrementalSet(gateway, scope, r.resourceName, r.configs));
+            await alter(gateway, scope, r.resourceName, set, request.validateOnly);
+          });
+          return { errorCode: res.errorCode, errorMessage: res.errorMessage, resourceType: r.resourceType, resourceName: r.resourceName };
+        }),
+      );
+      return { throttleTimeMs: 0, responses };
+    },
+    errorResponse: (request, code) => ({ throttleTimeMs: 0, responses: request.resources.map((r) => ({ errorCode: code, errorMessage: null, resourceType: r.resourceType, resourceName: r.resourceName })) }),
+  };
+}
+
+export function alterConfigsHandler(gateway: AdminGateway): ApiHandler<typeof ApiKey.AlterConfigs> {
+  return {
+    apiKey: ApiKey.AlterConfigs,
+    advertised: ADVERTISED_VERSIONS[ApiKey.AlterConfigs]!,
+    async handle(request) {
+      const responses = await Promise.all(
+        request.resources.map(async (r) => {
+          const res = await outcome(async () => {
+            const scope = scopeOf(r.resourceType);
+            // The legacy API replaces the resource's dynamic configs: what it omits is deleted.
+            const set = await run(gateway, () => {
+              const own = ownConfigs(gateway, scope, r.resourceName, false);
+              const next: Record<string, string | null> = Object.fromEntries(Object.keys(own).map((k) => [k, null]));
+              for (const c of r.configs) next[c.name] = c.value;
+              return next;
+            });
+            await alter(gateway, scope, r.resourceName, set, request.validateOnly);
+          });
+          return { errorCode: res.errorCode, errorMessage: res.errorMessage, resourceType: r.resourceType, resourceName: r.resourceName };
+        }),
+      );
+      return { throttleTimeMs: 0, responses };
+    },
+    errorResponse: (request, code) => ({ throttleTimeMs: 0, responses: request.resources.map((r) => ({ errorCode: code, errorMessage: null, resourceType: r.resourceType, resourceName: r.resourceName })) }),
+  };
+}
