@@ -5,6 +5,7 @@
  * `extra`: nothing else changes.
  */
 import { type ApiHandler, createDispatcher, type Dispatcher, type DispatcherOptions } from '../dispatcher.js';
+import { ADMIN_HANDLERS } from './admin/index.js';
 import type { BrokerGateway } from './broker-gateway.js';
 import { fetchHandler } from './fetch.js';
 import { findCoordinatorHandler } from './find-coordinator.js';
@@ -39,6 +40,8 @@ export const BROKER_HANDLERS: readonly ((gateway: BrokerGateway) => ApiHandler)[
   listGroupsHandler,
   describeGroupsHandler,
   deleteGroupsHandler,
+  // The admin APIs (issue 14).
+  ...ADMIN_HANDLERS,
 ] as unknown as readonly ((gateway: BrokerGateway) => ApiHandler)[];
 
 /** The dispatcher of one broker's listener: its handlers, `extra` ones, and ApiVersions. */

@@ -68,6 +68,7 @@ function brokerViews(s: KafkaSnapshot, logBytes: Map<number, number>): BrokerVie
       state: b.fenced ? 'fenced' : 'running',
       partitionCount: replicas.get(b.id) ?? 0,
       leaderCount: leaders.get(b.id) ?? 0,
+      listener: s.listeners.get(b.id) ?? null,
       isolated: false,
       fetcherStalled: false,
       isController: b.id === s.controllerId,
@@ -145,6 +146,7 @@ export function kafkaClusterHandlers(client: KafkaAdminClient, missing: (capabil
         clusterId: s.clusterId,
         controllerId: s.controllerId,
         brokers: brokerViews(s, await brokerLogBytes(client, s)),
+        bootstrapServers: [...s.listeners.entries()].sort(([a], [b]) => a - b).map(([, l]) => `${l.host}:${l.port}`).join(','),
         // Brokers that replicas name but Metadata does not list (not live: fenced or down).
         fencedBrokers: [...s.image.brokers.values()].filter((b) => b.fenced).length,
         ...clusterHealth(s.image.topicsByName.values(), (t) => minIsrOf(s, t.name)),

@@ -1,5 +1,6 @@
 /** Kafka's ConfigSource and ConfigType numbers (DescribeConfigsResponse), from the catalogue's names. */
 import type { ConfigSource } from '../../../core/configs/resolve.js';
+import type { ConfigType } from '../../../core/configs/types.js';
 
 export const CONFIG_SOURCE: Record<ConfigSource, number> = {
   DYNAMIC_TOPIC_CONFIG: 1,
@@ -10,10 +11,11 @@ export const CONFIG_SOURCE: Record<ConfigSource, number> = {
 };
 
 /** ConfigType (DescribeConfigs v3+): BOOLEAN 1, STRING 2, INT 3, SHORT 4, LONG 5, DOUBLE 6, LIST 7, CLASS 8, PASSWORD 9. */
-export const CONFIG_TYPE: Record<'boolean' | 'int' | 'long' | 'double' | 'string' | 'list', number> = {
+export const CONFIG_TYPE: Record<ConfigType, number> = {
   boolean: 1,
   string: 2,
   int: 3,
+  short: 4,
   long: 5,
   double: 6,
   list: 7,

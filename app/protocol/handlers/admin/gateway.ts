@@ -3,22 +3,13 @@
  * door) and a way to run them as one step of the cluster's clock. Kafka's brokers forward admin
  * requests to the active controller; here every broker's listener calls the controller's
  * operations on the engine directly, with the controller's own validation and errors.
- *
- * The broker gateway of the data-path handlers (`broker-gateway.ts`) has this shape, so one
- * gateway serves both.
  */
 import { KafkaError, type ErrorCode } from '../../../api/errors.js';
-import type { Engine } from '../../../core/engine.js';
 import { errorCode } from '../../error-codes.js';
+import type { BrokerGateway } from '../broker-gateway.js';
 
-export interface AdminGateway {
-  readonly brokerId: number;
-  readonly engine: Engine;
-  /** The cluster id (DescribeCluster, as Metadata reports it). */
-  readonly clusterId: string;
-  /** Start an engine call and resolve with its answer (run inside the cluster's clock step). */
-  call<T>(start: (done: (value: T) => void) => void): Promise<T>;
-}
+/** The gateway of the data-path handlers: every broker's listener serves both with one. */
+export type AdminGateway = BrokerGateway;
 
 /** Run a synchronous engine operation in a step of the cluster's clock. */
 export function run<T>(gateway: AdminGateway, fn: () => T): Promise<T> {

@@ -12,18 +12,21 @@ import { createPartitionsHandler, createTopicsHandler, deleteTopicsHandler } fro
 
 export type { AdminGateway } from './gateway.js';
 
+/** Every admin handler, each built for one broker's gateway. */
+export const ADMIN_HANDLERS: readonly ((gateway: AdminGateway) => ApiHandler)[] = [
+  createTopicsHandler,
+  deleteTopicsHandler,
+  createPartitionsHandler,
+  describeConfigsHandler,
+  alterConfigsHandler,
+  incrementalAlterConfigsHandler,
+  electLeadersHandler,
+  alterPartitionReassignmentsHandler,
+  listPartitionReassignmentsHandler,
+  describeLogDirsHandler,
+] as unknown as readonly ((gateway: AdminGateway) => ApiHandler)[];
+
 /** Every admin handler, for one broker. */
 export function adminHandlers(gateway: AdminGateway): ApiHandler[] {
-  return [
-    createTopicsHandler(gateway),
-    deleteTopicsHandler(gateway),
-    createPartitionsHandler(gateway),
-    describeConfigsHandler(gateway),
-    alterConfigsHandler(gateway),
-    incrementalAlterConfigsHandler(gateway),
-    electLeadersHandler(gateway),
-    alterPartitionReassignmentsHandler(gateway),
-    listPartitionReassignmentsHandler(gateway),
-    describeLogDirsHandler(gateway),
-  ] as unknown as ApiHandler[];
+  return ADMIN_HANDLERS.map((make) => make(gateway));
 }
