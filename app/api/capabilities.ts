@@ -19,6 +19,8 @@ export const CAPABILITY_TITLES = {
   liveEvents: 'Live events: ISR changes, elections and high watermarks as they happen',
   clockScale: "Running the cluster's clock faster than real time",
   metrics: 'Produce, consume and replication throughput per broker',
+  consumerGroups: 'Consumer groups: members, committed offsets and lag, offset resets, deletion',
+  inAppConsumers: 'In-app consumer groups the console runs for drills',
 } as const;
 
 /** A capability's name. */

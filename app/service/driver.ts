@@ -39,6 +39,13 @@ export const METHOD_CAPABILITY: Partial<Record<ClusterMethodName, Capability>> =
   'events.recent': 'timeline',
   'clock.setScale': 'clockScale',
   'metrics.get': 'metrics',
+  'groups.list': 'consumerGroups',
+  'groups.describe': 'consumerGroups',
+  'groups.resetOffsets': 'consumerGroups',
+  'groups.delete': 'consumerGroups',
+  'consumers.start': 'inAppConsumers',
+  'consumers.stop': 'inAppConsumers',
+  'consumers.list': 'inAppConsumers',
 };
 
 /**

@@ -3,8 +3,9 @@
  * wire-protocol.md §1.3: low minimum versions (librdkafka before 2.11 enables features only when
  * the range contains old versions, e.g. Produce 0 for compression), maxima below the flexible
  * versions on the data path, ApiVersions 0-4 (v4 is v3 on the wire). Never advertised: the
- * transaction APIs, SASL, DescribeCluster and KIP-848's ConsumerGroupHeartbeat, so clients stay
- * non-transactional, PLAINTEXT and on classic groups.
+ * transaction APIs, SASL and KIP-848's ConsumerGroupHeartbeat, so clients stay non-transactional,
+ * PLAINTEXT and on classic groups. DescribeCluster v0 is served (issue 14: the Java AdminClient's
+ * describeCluster, with racks); clients that do not send it keep using Metadata.
  *
  * A v3+ request names the client software; a name or version outside Kafka's pattern gets
  * INVALID_REQUEST (ApiVersionsRequest.isValid).
@@ -44,6 +45,7 @@ export const ADVERTISED_VERSIONS: Readonly<Record<number, readonly [number, numb
   [ApiKey.IncrementalAlterConfigs]: [0, 0],
   [ApiKey.AlterPartitionReassignments]: [0, 0],
   [ApiKey.ListPartitionReassignments]: [0, 0],
+  [ApiKey.DescribeCluster]: [0, 0],
 };
 
 /** API keys a broker of ours never advertises, whatever handlers exist. */
@@ -55,7 +57,6 @@ export const NEVER_ADVERTISED: ReadonlySet<number> = new Set([
   27, // WriteTxnMarkers
   28, // TxnOffsetCommit
   36, // SaslAuthenticate
-  60, // DescribeCluster
   68, // ConsumerGroupHeartbeat (KIP-848)
   69, // ConsumerGroupDescribe (KIP-848)
 ]);

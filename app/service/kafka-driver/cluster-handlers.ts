@@ -29,6 +29,14 @@ type ClusterMethods =
   | 'brokers.heal'
   | 'brokers.stallFollower'
   | 'topics.list'
+  | 'topics.stats'
+  | 'groups.list'
+  | 'groups.describe'
+  | 'groups.resetOffsets'
+  | 'groups.delete'
+  | 'consumers.start'
+  | 'consumers.stop'
+  | 'consumers.list'
   | 'topics.describe'
   | 'topics.describeMany'
   | 'topics.create'
@@ -119,6 +127,17 @@ function plannedTopic(s: KafkaSnapshot, input: { name: string; partitions?: numb
 
 export function kafkaClusterHandlers(client: KafkaAdminClient, missing: (capability: Capability) => never): Pick<KafkaHandlers, ClusterMethods> {
   const partitioner = new ProducerPartitioner(seededRandom(Date.now()));
+  /** Per topic, the high watermarks' sum at each read of topics.stats (the last minute's): the commit rate between reads. */
+  const hwSamples = new Map<string, { atMs: number; sum: number }[]>();
+
+  function commitRate(topic: string, sum: number, nowMs: number): number {
+    const kept = (hwSamples.get(topic) ?? []).filter((x) => nowMs - x.atMs <= 60_000);
+    kept.push({ atMs: nowMs, sum });
+    hwSamples.set(topic, kept);
+    const first = kept[0]!;
+    // A real cluster reports no throughput over the Kafka protocol: the rate is the high watermarks' advance between the console's reads.
+    return nowMs > first.atMs ? Math.max(0, ((sum - first.sum) * 1000) / (nowMs - first.atMs)) : 0;
+  }
 
   async function create(input: { name: string; partitions?: number | undefined; replicationFactor?: number | undefined; assignments?: number[][] | undefined; configs?: Record<string, string> | undefined }, validateOnly: boolean): Promise<TopicView> {
     // Kafka validates (name, configs, counts) with validateOnly; the placement shown is ours, and
@@ -171,6 +190,35 @@ export function kafkaClusterHandlers(client: KafkaAdminClient, missing: (capabil
       const s = await readSnapshot(client);
       return [...s.image.topicsByName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((t) => topicSummaryView(t, minIsrOf(s, t.name)));
     },
+    'topics.stats': async ({ names }) => {
+      // Every topic's metadata: a name that does not exist is left out, as the embedded driver does.
+      const s = await readSnapshot(client);
+      const known = names.filter((n) => s.image.topicsByName.has(n));
+      const leaders = [...new Set(known.flatMap((n) => [...s.image.topicsByName.get(n)!.partitions.values()].map((p) => p.leader).filter((l) => l >= 0)))];
+      const dirs = await client.describeLogDirs(leaders).catch(() => []);
+      const size = new Map<string, number>();
+      for (const d of dirs) for (const dir of d.logDirs) for (const r of dir.replicas) {
+        if (!r.isFuture && s.image.topicsByName.get(r.topic)?.partitions.get(r.partition)?.leader === d.brokerId) size.set(`${r.topic}\u0000${r.partition}`, r.sizeBytes);
+      }
+      const nowMs = Date.now();
+      return Promise.all(
+        known.map(async (name) => {
+          const offsets = await client.offsets(name);
+          const records = offsets.reduce((a, o) => a + Math.max(0, o.highWatermark - o.logStartOffset), 0);
+          const sizeBytes = offsets.reduce((a, o) => a + (size.get(`${name}\u0000${o.partition}`) ?? 0), 0);
+          const recordsPerSec = commitRate(name, offsets.reduce((a, o) => a + o.highWatermark, 0), nowMs);
+          return { name, records, sizeBytes, recordsPerSec };
+        }),
+      );
+    },
+    // Refused before they get here (METHOD_CAPABILITY): the reasons are in KAFKA_MISSING.
+    'groups.list': () => missing('consumerGroups'),
+    'groups.describe': () => missing('consumerGroups'),
+    'groups.resetOffsets': () => missing('consumerGroups'),
+    'groups.delete': () => missing('consumerGroups'),
+    'consumers.start': () => missing('inAppConsumers'),
+    'consumers.stop': () => missing('inAppConsumers'),
+    'consumers.list': () => missing('inAppConsumers'),
     'topics.describe': async ({ name }) => (await topicViews(client, await readSnapshot(client, [name]), [name]))[0]!,
     'topics.describeMany': async ({ names }) => {
       const s = await readSnapshot(client, names);

@@ -34,6 +34,9 @@ export const KAFKA_MISSING: Partial<Record<Capability, string>> = {
   liveEvents: 'A Kafka cluster pushes no events to its clients: the console re-reads it every few seconds instead.',
   clockScale: 'A real cluster runs on real time.',
   metrics: 'Produce, consume and replication throughput per broker are JMX metrics, which the Kafka protocol does not carry.',
+  // Kafka has these (ListGroups, DescribeGroups, OffsetFetch, DeleteGroups): not built yet for external clusters.
+  consumerGroups: 'Consumer groups of an external cluster are not built into the console yet: use kafka-consumer-groups.sh --describe / --reset-offsets meanwhile.',
+  inAppConsumers: "The console's in-app consumers are a drill tool of the clusters it runs; against a real cluster, run your own consumers.",
 };
 
 export type KafkaHandlers = { [M in ClusterMethodName]: (input: MethodParsedInput<M>) => Promise<MethodResult<M>> | MethodResult<M> };

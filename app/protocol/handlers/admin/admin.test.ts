@@ -9,6 +9,7 @@ import { createDispatcher } from '../../dispatcher.js';
 import { ApiKey, type ApiKeyNumber, type ApiMessages } from '../../generated/index.js';
 import type { Init } from '../../runtime/index.js';
 import { readResponse, requestFrame } from '../../test-support/frames.js';
+import { CLUSTER_ID, WireSim } from '../../test-support/wire-sim.js';
 import { adminHandlers, type AdminGateway } from './index.js';
 
 function cluster(brokerId = 1) {
@@ -215,5 +216,26 @@ describe('admin APIs on the wire: leaders, reassignments, log dirs', () => {
     expect(sized.partitions.map((p) => p.partitionIndex)).toEqual([0]);
     expect(Number(sized.partitions[0]!.partitionSize)).toBe(sim.engine.replicaSizeBytes(1, 'sized', 0));
     expect(Number(sized.partitions[0]!.partitionSize)).toBeGreaterThan(20 * 7);
+  });
+});
+
+describe('admin APIs on the wire: DescribeCluster', () => {
+  it('DescribeCluster v0 (flexible) names the cluster, the controller and the live brokers with racks at their listeners', async () => {
+    const wire = new WireSim({ seed: 5, brokers: [{ id: 1, rack: 'a' }, { id: 2, rack: 'b' }, { id: 3, rack: 'c' }] });
+    const r = await wire.respond(1, ApiKey.DescribeCluster, 0, { includeClusterAuthorizedOperations: false });
+    expect(r).toMatchObject({ errorCode: 0, clusterId: CLUSTER_ID });
+    expect(r.brokers).toEqual([
+      { brokerId: 1, host: '127.0.0.1', port: 19_091, rack: 'a' },
+      { brokerId: 2, host: '127.0.0.1', port: 19_092, rack: 'b' },
+      { brokerId: 3, host: '127.0.0.1', port: 19_093, rack: 'c' },
+    ]);
+    expect([1, 2, 3]).toContain(r.controllerId);
+    // A killed broker leaves the list once the controller fences it, as it leaves Metadata's.
+    wire.sim.engine.killBroker(3);
+    wire.sim.waitFor(() => wire.sim.engine.metadata.brokers.get(3)?.fenced === true, 60_000, 'broker 3 fenced');
+    wire.sim.advance(1_000);
+    const after = await wire.respond(1, ApiKey.DescribeCluster, 0, { includeClusterAuthorizedOperations: false });
+    expect(after.brokers.map((b) => b.brokerId)).toEqual([1, 2]);
+    expect(wire.handlerErrors).toEqual([]);
   });
 });

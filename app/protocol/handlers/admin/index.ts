@@ -5,6 +5,7 @@
  */
 import type { ApiHandler } from '../../dispatcher.js';
 import { alterConfigsHandler, describeConfigsHandler, incrementalAlterConfigsHandler } from './configs.js';
+import { describeClusterHandler } from './describe-cluster.js';
 import { describeLogDirsHandler } from './describe-log-dirs.js';
 import type { AdminGateway } from './gateway.js';
 import { alterPartitionReassignmentsHandler, electLeadersHandler, listPartitionReassignmentsHandler } from './leaders-and-reassignments.js';
@@ -24,6 +25,7 @@ export const ADMIN_HANDLERS: readonly ((gateway: AdminGateway) => ApiHandler)[] 
   alterPartitionReassignmentsHandler,
   listPartitionReassignmentsHandler,
   describeLogDirsHandler,
+  describeClusterHandler,
 ] as unknown as readonly ((gateway: AdminGateway) => ApiHandler)[];
 
 /** Every admin handler, for one broker. */
