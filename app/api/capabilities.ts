@@ -21,6 +21,7 @@ export const CAPABILITY_TITLES = {
   metrics: 'Produce, consume and replication throughput per broker',
   consumerGroups: 'Consumer groups: members, committed offsets and lag, offset resets, deletion',
   inAppConsumers: 'In-app consumer groups the console runs for drills',
+  featureUpdates: 'Upgrading and downgrading feature levels (kafka-features.sh)',
 } as const;
 
 /** A capability's name. */

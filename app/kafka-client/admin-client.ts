@@ -85,6 +85,20 @@ export class KafkaAdminClient {
     });
   }
 
+  /**
+   * Feature levels (KIP-584) as ApiVersions v3+ reports them: what the broker supports, and the
+   * finalized level of each feature (one not listed is at level 0).
+   */
+  async features(): Promise<{ supported: { name: string; minVersion: number; maxVersion: number }[]; finalized: Record<string, number> }> {
+    return this.run('Reading the feature levels', async () => {
+      const r = await sendCodecRequest(await this.broker(), ApiKey.ApiVersions, [3, 4], { clientSoftwareName: 'replica-studio', clientSoftwareVersion: '0' }, this.requestTimeoutMs);
+      return {
+        supported: r.supportedFeatures.map((f) => ({ name: f.name, minVersion: f.minVersion, maxVersion: f.maxVersion })),
+        finalized: Object.fromEntries(r.finalizedFeatures.map((f) => [f.name, f.maxVersionLevel])),
+      };
+    });
+  }
+
   /** Brokers with racks, the controller, the cluster id, and every (or the named) topic's partitions. */
   async metadata(topics?: string[]): Promise<ClusterMetadataData> {
     return this.run('Reading the cluster metadata', async () => {

@@ -46,6 +46,7 @@ export const METHOD_CAPABILITY: Partial<Record<ClusterMethodName, Capability>> =
   'consumers.start': 'inAppConsumers',
   'consumers.stop': 'inAppConsumers',
   'consumers.list': 'inAppConsumers',
+  'cluster.updateFeatures': 'featureUpdates',
 };
 
 /**

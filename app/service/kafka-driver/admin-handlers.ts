@@ -12,6 +12,8 @@ import type { ElectionResultView, ReassignmentView } from '../../api/contract.js
 import { KafkaError, type KafkaErrorName } from '../../api/errors.js';
 import { buildBalanceModel, balancePartitionKey, planBalance } from '../../core/balance/index.js';
 import { explainDurability } from '../../core/durability.js';
+import { explainEligibleLeaders } from '../../core/durability-elr.js';
+import { ELR_FEATURE } from '../../core/engine.js';
 import {
   BROKER_THROTTLE_CONFIGS,
   TOPIC_THROTTLE_CONFIGS,
@@ -211,7 +213,11 @@ export function kafkaAdminHandlers(client: KafkaAdminClient, options: KafkaProfi
       const s = await readSnapshot(client, [name]);
       const p0 = s.image.topicsByName.get(name)?.partitions.get(0);
       const rf = p0 ? p0.replicas.length - p0.addingReplicas.length : 0;
-      return explainDurability({ replicationFactor: rf, minInsyncReplicas: Number(value('min.insync.replicas') ?? 1), uncleanLeaderElectionEnable: value('unclean.leader.election.enable') === 'true', acks: acks ?? 'all' });
+      const explained = explainDurability({ replicationFactor: rf, minInsyncReplicas: Number(value('min.insync.replicas') ?? 1), uncleanLeaderElectionEnable: value('unclean.leader.election.enable') === 'true', acks: acks ?? 'all' });
+      // A feature the cluster has not finalized is at level 0 (KIP-584); Metadata does not carry ELR members, so no partitions are listed.
+      const level = (await client.features()).finalized[ELR_FEATURE] ?? 0;
+      const elr = explainEligibleLeaders(level, rf, explained.effectiveMinIsr, explained.uncleanLeaderElectionEnable);
+      return { ...explained, eligibleLeaderReplicas: { ...elr, explanation: `${elr.explanation} Which partitions hold eligible replicas right now is not read from external clusters yet.`, partitions: [] } };
     },
 
     'reassignments.export': async ({ topics }) => {

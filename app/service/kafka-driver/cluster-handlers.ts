@@ -7,6 +7,7 @@
 import type { BrokerView, ClusterView, PartitionView, TopicView } from '../../api/contract.js';
 import type { Capability } from '../../api/capabilities.js';
 import { KafkaError } from '../../api/errors.js';
+import { SUPPORTED_FEATURES } from '../../core/engine.js';
 import { placeReplicas } from '../../core/placement/index.js';
 import { seededRandom } from '../../core/random.js';
 import type { KafkaAdminClient } from '../../kafka-client/admin-client.js';
@@ -30,6 +31,8 @@ type ClusterMethods =
   | 'brokers.stallFollower'
   | 'topics.list'
   | 'topics.stats'
+  | 'cluster.features'
+  | 'cluster.updateFeatures'
   | 'groups.list'
   | 'groups.describe'
   | 'groups.resetOffsets'
@@ -211,7 +214,13 @@ export function kafkaClusterHandlers(client: KafkaAdminClient, missing: (capabil
         }),
       );
     },
+    'cluster.features': async () => {
+      const { supported, finalized } = await client.features();
+      const known = new Map(SUPPORTED_FEATURES.map((f) => [f.name, f.description]));
+      return supported.map((f) => ({ name: f.name, minVersion: f.minVersion, maxVersion: f.maxVersion, finalizedLevel: finalized[f.name] ?? 0, description: known.get(f.name) ?? `Kafka feature ${f.name} (ApiVersions reports it; the console has no description of it).` }));
+    },
     // Refused before they get here (METHOD_CAPABILITY): the reasons are in KAFKA_MISSING.
+    'cluster.updateFeatures': () => missing('featureUpdates'),
     'groups.list': () => missing('consumerGroups'),
     'groups.describe': () => missing('consumerGroups'),
     'groups.resetOffsets': () => missing('consumerGroups'),

@@ -36,6 +36,7 @@ export const KAFKA_MISSING: Partial<Record<Capability, string>> = {
   metrics: 'Produce, consume and replication throughput per broker are JMX metrics, which the Kafka protocol does not carry.',
   // Kafka has these (ListGroups, DescribeGroups, OffsetFetch, DeleteGroups): not built yet for external clusters.
   consumerGroups: 'Consumer groups of an external cluster are not built into the console yet: use kafka-consumer-groups.sh --describe / --reset-offsets meanwhile.',
+  featureUpdates: 'Changing feature levels of an external cluster is not built into the console yet: use kafka-features.sh upgrade --feature name=level meanwhile.',
   inAppConsumers: "The console's in-app consumers are a drill tool of the clusters it runs; against a real cluster, run your own consumers.",
 };
 

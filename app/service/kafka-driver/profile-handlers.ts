@@ -50,6 +50,7 @@ export function kafkaProfileHandlers(client: KafkaAdminClient, options: KafkaPro
     const brokers = [...s.image.brokers.values()].sort((a, b) => a.id - b.id);
     return {
       clusterConfigs,
+      features: (await client.features()).finalized,
       brokerCount: brokers.length,
       racks: brokers.map((b) => b.rack),
       topics: [...s.image.topicsByName.values()].map((t) => {
