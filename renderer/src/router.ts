@@ -15,6 +15,7 @@ export const routes: RouteRecordRaw[] = [
   { path: '/configs', name: 'configs', component: () => import('./views/ConfigsView.vue'), meta: { title: 'Configs' } },
   { path: '/profiles', name: 'profiles', component: () => import('./views/ProfilesView.vue'), meta: { title: 'Profiles' } },
   { path: '/drills', name: 'drills', component: () => import('./views/DrillsView.vue'), meta: { title: 'Drills' } },
+  { path: '/connections', name: 'connections', component: () => import('./views/ConnectionsView.vue'), meta: { title: 'Connections' } },
   { path: '/groups', name: 'groups', component: () => import('./views/GroupsView.vue'), meta: { title: 'Consumer groups' } },
   { path: '/messages', name: 'messages', component: () => import('./views/MessagesView.vue'), meta: { title: 'Messages' } },
   { path: '/:pathMatch(.*)*', name: 'not-found', component: () => import('./views/NotFoundView.vue'), meta: { title: 'Not found' } },

@@ -1,9 +1,11 @@
 /**
  * The typed client every store uses: `client.call('topics.describe', { name })` resolves with the
  * method's value or rejects with a `ClientError` carrying the contract's error (Kafka's name,
- * message, retriable). Types come from app/api/contract.ts; nothing is re-declared here.
+ * message, retriable). Types come from app/api/contract.ts; nothing is re-declared here. Calls
+ * that target a cluster go to the connection this window looks at (active-connection.ts).
  */
 import type { EngineEvent, ErrorView, MethodInput, MethodName, MethodResult, Result } from '../../../app/api/contract.js';
+import { isActiveClusterEvent, withConnection } from './active-connection.js';
 import type { ConnectionStatus, Transport } from './transport.js';
 
 export class ClientError extends Error {
@@ -39,12 +41,13 @@ export function createClient(transport: Transport): Client {
   return {
     transport,
     async call(method, input) {
-      const result = await transport.call(method, input);
+      const result = await transport.call(method, withConnection(method, input) as MethodInput<typeof method>);
       if (!result.ok) throw new ClientError(result.error, method);
       return result.value;
     },
-    result: (method, input) => transport.call(method, input),
-    subscribe: (listener) => transport.subscribe(listener),
+    result: (method, input) => transport.call(method, withConnection(method, input) as MethodInput<typeof method>),
+    // Only the events of the cluster this window looks at (other local clusters' carry their connection).
+    subscribe: (listener) => transport.subscribe((event) => isActiveClusterEvent(event) && listener(event)),
     onStatus: (listener) => transport.onStatus(listener),
   };
 }

@@ -18,6 +18,7 @@
  */
 import { computed, ref, shallowRef, type Ref, type ShallowRef } from 'vue';
 import type { EngineEvent } from '../../../app/api/contract.js';
+import { activeConnection } from '../api/active-connection.js';
 import { useConnectionStore } from '../stores/connection.js';
 
 export interface LiveQueryOptions<T> {
@@ -56,6 +57,9 @@ export interface LiveQuery<T> {
   /** Use it: starts it (with a read) on the first lease; the returned release is idempotent. */
   acquire(): () => void;
 }
+
+/** How often a live query re-reads an external cluster, which sends no events. */
+const EXTERNAL_POLL_MS = 5_000;
 
 export function useLiveQuery<T>(options: LiveQueryOptions<T>): LiveQuery<T> {
   const connection = useConnectionStore();
@@ -131,7 +135,9 @@ export function useLiveQuery<T>(options: LiveQueryOptions<T>): LiveQuery<T> {
       if (options.invalidatedBy?.(event)) soon();
     });
     const offReconnect = connection.onReconnect(() => void refresh());
-    if (options.pollMs) poll = setInterval(() => void refresh(), options.pollMs);
+    // An external Kafka cluster pushes no events: re-read it every few seconds instead.
+    const pollMs = options.pollMs ?? (activeConnection()?.kind === 'external' ? EXTERNAL_POLL_MS : undefined);
+    if (pollMs) poll = setInterval(() => void refresh(), pollMs);
     listeners = () => {
       offEvent();
       offReconnect();
