@@ -34,6 +34,7 @@ import { readSnapshot, type KafkaSnapshot } from './snapshot.js';
 
 type AdminMethods =
   | 'balance.plan'
+  | 'balance.cancel'
   | 'leaders.balance'
   | 'leaders.preview'
   | 'leaders.elect'
@@ -132,6 +133,8 @@ export function kafkaAdminHandlers(client: KafkaAdminClient, options: KafkaProfi
   return {
     ...kafkaProfileHandlers(client, options),
 
+    // Plans of an external cluster are computed in one go (no named run a goal at a time), so none is ever running to cancel.
+    'balance.cancel': () => ({ cancelled: false }),
     'balance.plan': async ({ excludeBrokers, leadersOnly }) => {
       const s = await readSnapshot(client);
       const live = [...s.listeners.keys()];
