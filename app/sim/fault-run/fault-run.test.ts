@@ -90,6 +90,16 @@ describe('the seeded randomized fault test (RF=3, min.insync.replicas=2, acks=al
     expect(r.violations.join('\n')).toMatch(/acknowledged record '.*' lost|committed records lost/);
   });
 
+  it('a replica the controller adds to the ISR after it lost power (the AlterPartition was in flight) is no safe holder: the guard keeps another member up', () => {
+    // Seeds from the 10,000-seed run where that join untainted broker 3, both ISR partners went
+    // down, and broker 3 came back empty as the last ISR member (the excluded last-replica case).
+    for (const seed of [6582, 8027]) {
+      const r = runFaultSeed(seed);
+      expect(r.schedule.some((line) => line.includes('power-loss'))).toBe(true);
+      expect(r.violations, `seed ${seed}`).toEqual([]);
+    }
+  });
+
   it('with unclean election enabled the same Jepsen schedule still loses nothing under min.insync.replicas=2', () => {
     // Scenario 25(b): after the shrink to ISR={1} writes are refused, so nothing acked is lost.
     const r = runFaultSeed(1, { brokers: 3, topics: [3], minInsyncReplicas: 2, uncleanLeaderElectionEnable: true, faults: JEPSEN });

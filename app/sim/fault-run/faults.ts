@@ -82,7 +82,14 @@ export class FaultInjector {
   ) {}
 
   onEvent(e: EngineEvent): void {
-    if (e.type === 'isr.expanded') for (const b of e.added) this.lastJoin.set(`${e.topic}-${e.partition}|${b}`, ++this.seq);
+    if (e.type !== 'isr.expanded') return;
+    // A join counts only for a running incarnation. The leader's AlterPartition can reach the
+    // controller after the follower lost power (its fetches were in flight, the broker is not
+    // fenced before broker.session.timeout.ms, and Kafka's controller accepts it then too): such
+    // a join brings no durable copy, so the replica stays tainted (seed 8027 lost records so).
+    for (const b of e.added) {
+      if (this.ctx.sim.engine.brokerState(b) === 'running') this.lastJoin.set(`${e.topic}-${e.partition}|${b}`, ++this.seq);
+    }
   }
 
   /** Play a fixed schedule (times from now). */
