@@ -1,6 +1,6 @@
 /**
  * `balance.plan` at scale: 50 brokers × 100,000 partitions (RF 3), every topic placed by the
- * controller's own placer (classic, as a new cluster's controller places them), planned in
+ * controller's own placer (striped, as a new Kafka 4.x controller places them), planned in
  * process. Reports the wall time and how many moves such a cluster needs (a cluster the
  * controller placed needs few: its placement already spreads replicas and leaders evenly).
  */
@@ -27,7 +27,7 @@ export function measureBalancePlan(brokers = PLAN_BROKERS, partitions = PLAN_PAR
   const random = seededRandom(17);
   const parts: BalancePartition[] = [];
   for (let t = 0; t < partitions / PER_TOPIC; t++) {
-    const assignment = placeReplicas({ brokers: placement, numPartitions: PER_TOPIC, replicationFactor: 3, strategy: 'classic', random });
+    const assignment = placeReplicas({ brokers: placement, numPartitions: PER_TOPIC, replicationFactor: 3, strategy: 'striped', random });
     assignment.forEach((replicas, p) => parts.push({ topic: `topic-${String(t).padStart(4, '0')}`, partition: p, replicas, leader: replicas[0]!, isr: [...replicas], bytes: 0 }));
   }
   const model: BalanceModel = { brokers: placement.map((b) => ({ id: b.id, rack: null, alive: true })), partitions: parts };
