@@ -3,7 +3,7 @@
  * partition (leader, ISR, replicas, epochs, each replica's log end), the brokers' states, the
  * topic's effective `min.insync.replicas` and `unclean.leader.election.enable`, the broker's
  * `replica.lag.time.max.ms`, and the recent events of this partition (why a replica left the
- * ISR, how the leader changed). It follows Kafka's rules (reference/kafka-semantics.md):
+ * ISR, how the leader changed). It follows Kafka's rules (Kafka's replication documentation, KIP-966):
  *   - a follower leaves the ISR when it has not caught up with the leader's log end for
  *     replica.lag.time.max.ms, or at once when the controller fences its broker;
  *   - acks=all is refused with NOT_ENOUGH_REPLICAS while |ISR| < min(min.insync.replicas, RF);
