@@ -24,6 +24,9 @@
  * Errors are Kafka's: UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, REBALANCE_IN_PROGRESS,
  * INCONSISTENT_GROUP_PROTOCOL, INVALID_SESSION_TIMEOUT, GROUP_MAX_SIZE_REACHED, and the
  * coordinator errors from `GroupStore.validateGroupStatus`.
+ *
+ * One file (a little over 500 lines) on purpose: the four requests and the delayed join/sync
+ * completions move the same state machine, and each transition reads best beside the others.
  */
 import type { KafkaErrorName } from '../../api/errors.js';
 import { type ClassicGroup, errorJoin, GroupMember } from './group.js';
