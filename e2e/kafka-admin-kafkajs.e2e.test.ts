@@ -55,6 +55,22 @@ describe('kafkajs admin against the local cluster', () => {
     expect(after.find((c) => c.name === 'retention.ms')!.source).not.toBe('DYNAMIC_TOPIC_CONFIG');
   });
 
+  it('deletes records below an offset (deleteTopicRecords): the log start moves on every replica and fetchTopicOffsets reports it', async () => {
+    await api(k.host, 'records.produce', { topic: 'orders', partition: 0, acks: 'all', records: [1, 2, 3, 4, 5].map((i) => ({ value: `o${i}` })) });
+    await admin.deleteTopicRecords({ topic: 'orders', partitions: [{ partition: 0, offset: '3' }] });
+    const p0 = (await k.topic('orders')).partitions[0]!;
+    expect(p0.logStartOffset).toBe(3);
+    await until(async () => (await k.topic('orders')).partitions[0]!.replicaStates.every((r) => r.logStartOffset === 3), 30_000, 'every replica to follow the log start');
+    const offsets = await admin.fetchTopicOffsets('orders');
+    expect(offsets.find((o) => o.partition === 0)).toMatchObject({ low: '3', high: '5' });
+    // Past the high watermark: Kafka's OFFSET_OUT_OF_RANGE, and nothing moves.
+    const refused = await admin.deleteTopicRecords({ topic: 'orders', partitions: [{ partition: 0, offset: '9' }] }).catch((e: unknown) => e);
+    // kafkajs's retrier wraps its KafkaJSDeleteTopicRecordsError, which names each partition's error.
+    const cause = (refused as { cause?: { partitions?: { error?: { type?: string } }[] } }).cause;
+    expect(cause?.partitions?.[0]?.error?.type).toBe('OFFSET_OUT_OF_RANGE');
+    expect((await k.topic('orders')).partitions[0]!.logStartOffset).toBe(3);
+  });
+
   it('grows a topic, moves a replica with a reassignment it lists until done, and deletes the topic', async () => {
     await admin.createPartitions({ topicPartitions: [{ topic: 'orders', count: 4 }] });
     expect((await k.topic('orders')).partitions).toHaveLength(4);
@@ -71,6 +87,6 @@ describe('kafkajs admin against the local cluster', () => {
     await until(async () => !(await admin.listTopics()).includes('orders'), 30_000, 'orders to be gone from Metadata');
     const sent = k.versions('kafkajs-admin-e2e');
     console.info(`kafkajs 2.2.4 admin sent: ${JSON.stringify(sent)}`);
-    expect(Object.keys(sent)).toEqual(expect.arrayContaining(['CreateTopics', 'DescribeConfigs', 'AlterConfigs', 'CreatePartitions', 'AlterPartitionReassignments', 'ListPartitionReassignments', 'DeleteTopics']));
+    expect(Object.keys(sent)).toEqual(expect.arrayContaining(['CreateTopics', 'DescribeConfigs', 'AlterConfigs', 'CreatePartitions', 'AlterPartitionReassignments', 'ListPartitionReassignments', 'DeleteTopics', 'DeleteRecords']));
   });
 });

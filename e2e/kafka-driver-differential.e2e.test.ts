@@ -4,7 +4,8 @@
  * host's Kafka listener, reached only over the Kafka protocol) gives the same observable results.
  * Both clusters start alike (the `balanced` profile: brokers 1-3 on racks a-c). What is compared
  * is what a user sees: created topics, Kafka's errors, configs with their source layers, partition
- * counts, a throttled reassignment to its end, a preferred election, balance.plan, health counts;
+ * counts, a throttled reassignment to its end, a preferred election, balance.plan, health counts,
+ * produce, consume and DeleteRecords;
  * and what the Kafka driver cannot do answers UNSUPPORTED_FOR_CONNECTION with its reason.
  */
 import { mkdtempSync } from 'node:fs';
@@ -96,6 +97,21 @@ describe('the same admin scenario through the embedded driver and the Kafka driv
     out.produced = [produced.errorCode, produced.baseOffset];
     const consumed = await value(run<{ records: { offset: number; value: string | null }[]; highWatermark: number }>('records.consume', { topic: 'diff', partition: 1, offset: 0 }));
     out.consumed = { values: consumed.records.map((r) => [r.offset, r.value]), highWatermark: consumed.highWatermark };
+    // DeleteRecords: below offset 2, then up to the high watermark; past it and on no such topic, Kafka's errors.
+    const deleted = await value(
+      run<{ topic: string; partition: number; lowWatermark: number; errorCode: string }[]>('records.delete', {
+        partitions: [
+          { topic: 'diff', partition: 1, offset: 2 },
+          { topic: 'diff', partition: 2, offset: 99 },
+          { topic: 'never-was', partition: 0, offset: 0 },
+        ],
+      }),
+    );
+    out.deleted = deleted.map((d) => [d.topic, d.partition, d.lowWatermark, d.errorCode]);
+    const afterDelete = await value(run<{ records: { offset: number }[]; logStartOffset: number }>('records.consume', { topic: 'diff', partition: 1, offset: 2 }));
+    out.afterDelete = { first: afterDelete.records[0]?.offset, logStart: afterDelete.logStartOffset };
+    out.consumeDeleted = code(await run('records.consume', { topic: 'diff', partition: 1, offset: 0 }));
+    out.deletedAll = (await value(run<{ lowWatermark: number; errorCode: string }[]>('records.delete', { partitions: [{ topic: 'diff', partition: 1, offset: -1 }] }))).map((d) => [d.lowWatermark, d.errorCode]);
     const stats = await value(run<{ name: string; records: number; sizeBytes: number }[]>('topics.stats', { names: ['diff', 'never-was'] }));
     out.stats = stats.map((x) => [x.name, x.records, x.sizeBytes > 0]);
     out.groups = code(await run('groups.list', {}));

@@ -49,6 +49,7 @@ import type { BalancePlanView } from './balance-views.js';
 import type { FeatureUpdateResultView, FeatureView } from './feature-views.js';
 import { method, returns, type ResultMarker } from './contract-kit.js';
 import { connectionMethods } from './connections-contract.js';
+import { recordsDeleteMethods } from './records-delete-contract.js';
 
 /** The DTOs (`…View`) every result is made of; see `views.ts` and `balance-views.ts`. */
 export type * from './views.js';
@@ -415,6 +416,8 @@ export const contract = {
     }),
     returns<ConsumeResultView>(),
   ),
+  // records.delete: Kafka's DeleteRecords (records-delete-contract.ts).
+  ...recordsDeleteMethods,
 
   /**
    * Every consumer group, from every running broker (ListGroups), with its coordinator, member

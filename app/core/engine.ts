@@ -13,10 +13,14 @@
  * controller commits (the engine validates nothing the controller would not); metrics are sampled
  * once per second of engine time and the engine time is saved every second, so a reopened cluster
  * resumes its clock.
+ *
+ * Over 500 lines: it is the one door, so every operation the product reaches has a short method here.
  */
 import type { BrokerState, EventSink } from '../api/events.js';
 import type { MetricsView } from '../api/views.js';
 import type {
+  ClientDeleteRecordsRequest,
+  ClientDeleteRecordsResponse,
   ClientFetchRequest,
   ClientFetchResponse,
   ClientInitProducerIdRequest,
@@ -68,6 +72,9 @@ export type { BrokerProduceResult, ConsumeInput, ListOffsetsResult } from './clu
 export type { BrokerAnswer, ProduceAnswer, Unreachable } from './cluster/kafka-requests.js';
 export { DEFAULT_REQUEST_TIMEOUT_MS } from './cluster/kafka-requests.js';
 export type {
+  ClientDeleteRecordsPartitionResponse,
+  ClientDeleteRecordsRequest,
+  ClientDeleteRecordsResponse,
   ClientFetchPartition,
   ClientFetchPartitionResponse,
   ClientFetchRequest,
@@ -480,6 +487,11 @@ export class Engine {
   /** Metadata (API key 3): live brokers and each partition's leader, replicas and ISR, from this broker's copy. */
   metadataRequest(brokerId: number, request: ClientMetadataRequest, done: (answer: BrokerAnswer<ClientMetadataResponse>) => void, requestTimeoutMs?: number): void {
     this.requests.metadata(brokerId, request, done, requestTimeoutMs);
+  }
+
+  /** DeleteRecords (API key 21): each leader moves its log start up (-1: to the HW) and waits for its followers. */
+  deleteRecordsRequest(brokerId: number, request: ClientDeleteRecordsRequest, done: (answer: BrokerAnswer<ClientDeleteRecordsResponse>) => void): void {
+    this.requests.deleteRecords(brokerId, request, done);
   }
 
   // ================================================================ the group APIs, to one broker

@@ -17,7 +17,7 @@
  */
 import type { Admin, Broker, Cluster, RetryOptions } from 'kafkajs';
 import createAdmin from 'kafkajs/src/admin/index.js';
-import { KafkaError } from '../api/errors.js';
+import { KafkaError, type KafkaErrorName } from '../api/errors.js';
 import { ApiKey } from '../protocol/generated/index.js';
 import { sendCodecRequest, type BrokerInternals } from './codec-request.js';
 import { createKafkajsCluster, quietLogger, type KafkaConnectionConfig } from './config.js';
@@ -282,6 +282,33 @@ export class KafkaAdminClient {
         }),
       ),
     );
+  }
+
+  /**
+   * DeleteRecords, as Kafka's admin client sends it: each partition to its leader (from a fresh
+   * Metadata), one request per leader; per partition its low watermark or Kafka's error. A topic or
+   * partition the metadata lacks is UNKNOWN_TOPIC_OR_PARTITION, one without a leader LEADER_NOT_AVAILABLE.
+   */
+  async deleteRecords(partitions: { topic: string; partition: number; offset: number }[], timeoutMs: number): Promise<{ topic: string; partition: number; lowWatermark: number; errorCode: KafkaErrorName }[]> {
+    const meta = await this.metadata([...new Set(partitions.map((p) => p.topic))]);
+    const leaderOf = (topic: string, partition: number): number | undefined => meta.topics.find((t) => t.name === topic)?.partitions.find((p) => p.partition === partition)?.leader;
+    const out = new Map<string, { topic: string; partition: number; lowWatermark: number; errorCode: KafkaErrorName }>();
+    const byLeader = new Map<number, typeof partitions>();
+    for (const p of partitions) {
+      const leader = leaderOf(p.topic, p.partition);
+      if (leader === undefined || leader < 0) out.set(`${p.topic}\u0000${p.partition}`, { ...p, lowWatermark: -1, errorCode: leader === undefined ? 'UNKNOWN_TOPIC_OR_PARTITION' : 'LEADER_NOT_AVAILABLE' });
+      else byLeader.set(leader, [...(byLeader.get(leader) ?? []), p]);
+    }
+    await this.run('Deleting records', () =>
+      Promise.all(
+        [...byLeader].map(async ([leader, ps]) => {
+          const topics = groupByTopic(ps).map(({ topic, partitions: idx }) => ({ name: topic, partitions: idx.map((i) => ({ partitionIndex: i, offset: BigInt(ps.find((p) => p.topic === topic && p.partition === i)!.offset) })) }));
+          const res = await sendCodecRequest(await this.broker(leader), ApiKey.DeleteRecords, [0, 2], { topics, timeoutMs }, timeoutMs + this.requestTimeoutMs);
+          for (const t of res.topics) for (const p of t.partitions) out.set(`${t.name}\u0000${p.partitionIndex}`, { topic: t.name, partition: p.partitionIndex, lowWatermark: Number(p.lowWatermark), errorCode: errorName(p.errorCode) });
+        }),
+      ),
+    );
+    return partitions.map((p) => out.get(`${p.topic}\u0000${p.partition}`) ?? { ...p, lowWatermark: -1, errorCode: 'UNKNOWN_SERVER_ERROR' as KafkaErrorName }).map(({ topic, partition, lowWatermark, errorCode }) => ({ topic, partition, lowWatermark, errorCode }));
   }
 
   /** Log start and high watermark of every partition of `topic`. */

@@ -110,7 +110,8 @@ export class RecordsClient {
         minBytes: 0,
         maxBytes: 4 * 1024 * 1024,
         topics: [{ topic, partitions: [{ partition, fetchOffset: String(offset), maxBytes: 4 * 1024 * 1024 }] }],
-      })) as { responses: { partitions: { partition: number; errorCode: number; highWatermark: string; logStartOffset?: string; messages: KafkajsFetchedMessage[] }[] }[] };
+      })) as { responses: { partitions: { partition: number; errorCode: number; highWatermark: string; lastStartOffset?: string; messages: KafkajsFetchedMessage[] }[] }[] };
+      // kafkajs names Fetch v5+'s log_start_offset `lastStartOffset` (sic).
       const p = res.responses[0]?.partitions.find((x) => x.partition === partition);
       if (!p) return { errorCode: 'UNKNOWN_TOPIC_OR_PARTITION', highWatermark: -1, logStartOffset: -1, records: [] };
       const highWatermark = Number(p.highWatermark);
@@ -125,7 +126,7 @@ export class RecordsClient {
           timestamp: Number(m.timestamp),
           leaderEpoch: m.batchContext?.partitionLeaderEpoch ?? -1,
         }));
-      return { errorCode: errorName(p.errorCode), highWatermark, logStartOffset: p.logStartOffset !== undefined ? Number(p.logStartOffset) : -1, records };
+      return { errorCode: errorName(p.errorCode), highWatermark, logStartOffset: p.lastStartOffset !== undefined ? Number(p.lastStartOffset) : -1, records };
     } catch (e) {
       const cause = rootCause(e) as { code?: number };
       if (typeof cause?.code === 'number') return { errorCode: errorName(cause.code), highWatermark: -1, logStartOffset: -1, records: [] };

@@ -50,6 +50,7 @@ import { consumerHandlers } from './consumer-handlers.js';
 import { groupHandlers } from './group-handlers.js';
 import { balanceHandlers } from './balance-runs.js';
 import { profileHandlers } from './profile-handlers.js';
+import { recordsDeleteHandler } from './records-delete.js';
 import { RecentEvents, UNBUFFERED_EVENTS } from './recent-events.js';
 import type { RealtimeDriver } from './realtime-driver.js';
 import { ProducerPartitioner } from './producer-partitioner.js';
@@ -203,6 +204,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     ...adminHandlers(engine),
     ...groupHandlers(engine, answer),
     ...consumerHandlers(engine),
+    ...recordsDeleteHandler(engine, answer),
     ...balanceHandlers(engine, publish),
     ...profileHandlers(engine, staticConfigs, options.profilesDir),
     'cluster.describe': () => {

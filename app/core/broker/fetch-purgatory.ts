@@ -131,7 +131,7 @@ export class FetchPurgatory {
   private check(req: FetchRequest, it: FetchItem): FollowerFetchCheck {
     const p = this.host.partitionByKey(it.key);
     if (!p) return { ok: false, error: this.host.image.topicsById.has(it.fp.topicId) ? 'NOT_LEADER_OR_FOLLOWER' : 'UNKNOWN_TOPIC_OR_PARTITION' };
-    return p.checkFollowerFetch(req.replicaId, req.brokerEpoch, it.fp.fetchOffset, it.fp.lastFetchedEpoch, it.fp.currentLeaderEpoch);
+    return p.checkFollowerFetch(req.replicaId, req.brokerEpoch, it.fp.fetchOffset, it.fp.lastFetchedEpoch, it.fp.currentLeaderEpoch, it.fp.logStartOffset);
   }
 
   private hasData(fp: FetchPartitionRequest, replicaId: number, now: number): boolean {

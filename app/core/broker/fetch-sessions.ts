@@ -57,6 +57,7 @@ export class LeaderFetchSession {
       fetchOffset: fp.fetchOffset,
       lastFetchedEpoch: fp.lastFetchedEpoch,
       currentLeaderEpoch: fp.currentLeaderEpoch,
+      ...(fp.logStartOffset !== undefined ? { logStartOffset: fp.logStartOffset } : {}),
       sentHighWatermark: old?.sentHighWatermark ?? -2,
       sentLogStartOffset: old?.sentLogStartOffset ?? -2,
     };

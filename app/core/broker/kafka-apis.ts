@@ -1,6 +1,7 @@
 /**
  * The requests one broker answers (Kafka's KafkaApis): Produce, Fetch (followers and clients,
- * through the fetch purgatory), ListOffsets, OffsetForLeaderEpoch, Metadata, and the
+ * through the fetch purgatory), ListOffsets, OffsetForLeaderEpoch, Metadata, DeleteRecords
+ * (delete-records.ts), and the
  * controller's metadata pushes. Every answer is per partition, with Kafka's error codes.
  *
  * Invariants: a request that needs leadership is refused with NOT_LEADER_OR_FOLLOWER as soon as
@@ -34,7 +35,8 @@ import type {
 } from './messages.js';
 import { metadataAnswer } from './metadata-answer.js';
 import { offsetForTimestamp } from './offset-lookup.js';
-import type { ProduceOutcome } from './partition.js';
+import { deleteRecords } from './delete-records.js';
+import type { ProduceOutcome, ReplicaPartition } from './partition.js';
 import type { ProducerIdAnswer } from './producer-ids.js';
 import type { ReplicaManager } from './replica-manager.js';
 
@@ -47,6 +49,8 @@ export interface ApisHost {
   /** The group APIs (FindCoordinator, JoinGroup, …): the broker's group coordinator answers. */
   handleGroupRequest(msg: GroupNetworkRequest, reply: (res: unknown) => void): void;
   generateProducerId(done: (answer: ProducerIdAnswer) => void): void;
+  /** The leader's log start moved (DeleteRecords): fetch sessions must tell followers. */
+  onLeaderStateChanged(partition: ReplicaPartition): void;
 }
 
 export class KafkaApis {
@@ -76,6 +80,8 @@ export class KafkaApis {
         return this.host.handleGroupRequest(msg, reply);
       case 'initProducerId':
         return this.initProducerId(msg, reply);
+      case 'deleteRecords':
+        return deleteRecords(this.host, this.replicas, msg, reply);
     }
   }
 

@@ -229,7 +229,34 @@ export interface ClientInitProducerIdResponse {
   producerEpoch: number;
 }
 
-export type ClientRequest = ClientInitProducerIdRequest | ClientProduceRequest | ClientFetchRequest | ClientListOffsetsRequest | ClientOffsetForLeaderEpochRequest | ClientMetadataRequest;
+/** DeleteRecords (21) on one broker: move each partition's log start to `offset` (-1: the high watermark). */
+export interface ClientDeleteRecordsRequest {
+  type: 'deleteRecords';
+  timeoutMs: number;
+  partitions: { topic: string; partition: number; offset: number }[];
+}
+
+export interface ClientDeleteRecordsPartitionResponse {
+  topic: string;
+  partition: number;
+  error: KafkaErrorName;
+  message?: string;
+  /** The lowest log start offset over the partition's live replicas (-1 on an error). */
+  lowWatermark: number;
+}
+
+export interface ClientDeleteRecordsResponse {
+  partitions: ClientDeleteRecordsPartitionResponse[];
+}
+
+export type ClientRequest =
+  | ClientInitProducerIdRequest
+  | ClientProduceRequest
+  | ClientFetchRequest
+  | ClientListOffsetsRequest
+  | ClientOffsetForLeaderEpochRequest
+  | ClientMetadataRequest
+  | ClientDeleteRecordsRequest;
 
 // ------------------------------------------------------------------ broker -> broker: follower Fetch (1, v12+)
 
@@ -240,6 +267,8 @@ export interface FetchPartitionRequest {
   /** Epoch of the last batch in the follower's log (-1 = none). */
   lastFetchedEpoch: number;
   currentLeaderEpoch: number;
+  /** The follower's log start offset (Fetch v5+ log_start_offset): the leader's low watermark for DeleteRecords. */
+  logStartOffset?: number;
 }
 
 export interface FetchRequest {

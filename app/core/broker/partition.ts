@@ -13,11 +13,14 @@
  *   request waits until HW passes the batch, then answers NONE, or
  *   NOT_ENOUGH_REPLICAS_AFTER_APPEND when the maximal ISR is too small, or REQUEST_TIMED_OUT.
  * Follower: appends what it fetches, HW = min(leader HW, own LEO), truncates on DivergingEpoch.
+ *
+ * Over 500 lines: one replica's leader and follower halves share its state (followers, ISR, HW
+ * waiters), which is why they stay one class; DeleteRecords' checks live in delete-records.ts.
  */
 import type { KafkaErrorName } from '../../api/errors.js';
 import type { EngineEvent } from '../../api/events.js';
 import type { PartitionLog } from '../log/partition-log.js';
-import { DelayedProduces } from './delayed-produce.js';
+import { DelayedProduces, type DelayedOutcome } from './delayed-produce.js';
 import { produceRulesOf, type ProducedBatchValidator, type RecordError } from '../log/produced-batch.js';
 import { estimateBatchSize, type LogRecord, type RecordBatch } from '../log/records.js';
 import type { MetadataImage } from '../metadata/image.js';
@@ -61,6 +64,8 @@ interface FollowerState {
   lastFetchLeaderLEO: number;
   lastFetchMs: number;
   brokerEpoch: number;
+  /** The log start offset the follower sent in its last fetch (-1 unknown): DeleteRecords' low watermark. */
+  logStartOffset: number;
 }
 
 interface PendingIsr {
@@ -77,6 +82,11 @@ export interface ProduceOutcome {
   /** Once the batch is appended: the epoch it was written in (its partitionLeaderEpoch) and when. */
   leaderEpoch?: number;
   appendTimeMs?: number;
+}
+
+/** A DeleteRecords answer once the low watermark reached the requested offset. */
+export interface LowWatermarkOutcome extends DelayedOutcome {
+  lowWatermark: number;
 }
 
 export type FollowerFetchCheck =
@@ -98,6 +108,8 @@ export class ReplicaPartition {
   pendingIsr: PendingIsr | null = null;
   private readonly followers = new Map<number, FollowerState>();
   private readonly delayedProduces: DelayedProduces<ProduceOutcome>;
+  /** DeleteRecords waiting for the low watermark (the same waiter, on another watermark). */
+  private readonly delayedDeletes: DelayedProduces<LowWatermarkOutcome>;
   /** Follower fetch state: when the fetcher may include this partition again. */
   fetchDelayedUntil = 0;
   /** Follower: the leader's HW in its last fetch answer (out of sync while our LEO is below it). */
@@ -111,6 +123,7 @@ export class ReplicaPartition {
   ) {
     this.state = initial;
     this.delayedProduces = new DelayedProduces(host.scheduler, (baseOffset) => this.acksAllOutcome(baseOffset));
+    this.delayedDeletes = new DelayedProduces<LowWatermarkOutcome>(host.scheduler, () => ({ errorCode: 'NONE', baseOffset: -1, lowWatermark: this.lowWatermark() }));
   }
 
   get topicId(): string {
@@ -161,6 +174,7 @@ export class ReplicaPartition {
           lastFetchLeaderLEO: wasLeader ? leo : -1,
           lastFetchMs: wasLeader ? now : NEVER,
           brokerEpoch: old?.brokerEpoch ?? -1,
+          logStartOffset: wasLeader && old ? old.logStartOffset : -1,
         });
       }
       this.committedIsr = [...next.isr];
@@ -173,7 +187,7 @@ export class ReplicaPartition {
     for (const id of [...this.followers.keys()]) if (!next.replicas.includes(id)) this.followers.delete(id);
     for (const r of next.replicas) {
       if (r !== this.host.brokerId && !this.followers.has(r)) {
-        this.followers.set(r, { logEndOffset: -1, lastCaughtUpMs: NEVER, lastFetchLeaderLEO: -1, lastFetchMs: NEVER, brokerEpoch: -1 });
+        this.followers.set(r, { logEndOffset: -1, lastCaughtUpMs: NEVER, lastFetchLeaderLEO: -1, lastFetchMs: NEVER, brokerEpoch: -1, logStartOffset: -1 });
       }
     }
     this.state = next;
@@ -203,6 +217,7 @@ export class ReplicaPartition {
 
   failWaiters(error: KafkaErrorName): void {
     this.delayedProduces.failAll(error);
+    this.delayedDeletes.failAll(error);
   }
 
   // ---------------------------------------------------------------- leader: produce
@@ -404,7 +419,7 @@ export class ReplicaPartition {
   // ---------------------------------------------------------------- leader: follower fetch
 
   /** Validate a follower fetch and update that follower's state (no records read here). */
-  checkFollowerFetch(followerId: number, fetchBrokerEpoch: number, fetchOffset: number, lastFetchedEpoch: number, currentLeaderEpoch: number): FollowerFetchCheck {
+  checkFollowerFetch(followerId: number, fetchBrokerEpoch: number, fetchOffset: number, lastFetchedEpoch: number, currentLeaderEpoch: number, followerLogStart = -1): FollowerFetchCheck {
     if (this.role !== 'leader') return { ok: false, error: 'NOT_LEADER_OR_FOLLOWER' };
     if (currentLeaderEpoch < this.leaderEpoch) return { ok: false, error: 'FENCED_LEADER_EPOCH' };
     if (currentLeaderEpoch > this.leaderEpoch) return { ok: false, error: 'UNKNOWN_LEADER_EPOCH' };
@@ -417,17 +432,18 @@ export class ReplicaPartition {
       if (epoch < lastFetchedEpoch || endOffset < fetchOffset) return { ok: false, error: 'NONE', divergingEpoch: { epoch, endOffset } };
     }
     if (fetchOffset < this.log.logStartOffset || fetchOffset > this.log.logEndOffset) return { ok: false, error: 'OFFSET_OUT_OF_RANGE' };
-    this.updateFollowerState(followerId, fetchOffset, fetchBrokerEpoch);
+    this.updateFollowerState(followerId, fetchOffset, fetchBrokerEpoch, followerLogStart);
     this.maybeExpandIsr(followerId);
     this.maybeIncrementHighWatermark();
+    this.delayedDeletes.complete(this.lowWatermark());
     return FETCH_OK;
   }
 
-  private updateFollowerState(followerId: number, fetchOffset: number, brokerEpoch: number): void {
+  private updateFollowerState(followerId: number, fetchOffset: number, brokerEpoch: number, logStartOffset: number): void {
     const now = this.now();
     let f = this.followers.get(followerId);
     if (!f) {
-      f = { logEndOffset: -1, lastCaughtUpMs: NEVER, lastFetchLeaderLEO: -1, lastFetchMs: NEVER, brokerEpoch: -1 };
+      f = { logEndOffset: -1, lastCaughtUpMs: NEVER, lastFetchLeaderLEO: -1, lastFetchMs: NEVER, brokerEpoch: -1, logStartOffset: -1 };
       this.followers.set(followerId, f);
     }
     const leaderLEO = this.log.logEndOffset;
@@ -437,6 +453,25 @@ export class ReplicaPartition {
     f.lastFetchMs = now;
     f.logEndOffset = fetchOffset;
     f.brokerEpoch = brokerEpoch;
+    f.logStartOffset = logStartOffset;
+  }
+
+  /**
+   * Kafka's Partition.lowWatermarkIfLeader: the lowest log start offset over this leader and every
+   * follower on a live (unfenced) broker, as each last said in its fetch. DeleteRecords waits for it.
+   */
+  lowWatermark(): number {
+    let low = this.log.logStartOffset;
+    for (const [id, f] of this.followers) {
+      const b = this.host.image.brokers.get(id);
+      if (b && !b.fenced && f.logStartOffset < low) low = f.logStartOffset;
+    }
+    return low;
+  }
+
+  /** Park a DeleteRecords answer until the low watermark reaches `required` (REQUEST_TIMED_OUT after `timeoutMs`). */
+  waitForLowWatermark(required: number, timeoutMs: number, respond: (o: LowWatermarkOutcome | DelayedOutcome) => void): void {
+    this.delayedDeletes.wait(required, -1, timeoutMs, respond);
   }
 
   /**
@@ -468,12 +503,15 @@ export class ReplicaPartition {
   /** Apply a fetched chunk from the leader. Returns the records appended. */
   applyFetched(batches: readonly RecordBatch[], leaderHw: number, leaderLogStart: number): number {
     const before = this.log.logEndOffset;
-    if (leaderLogStart > this.log.logStartOffset && leaderLogStart <= this.log.logEndOffset) {
-      this.log.advanceLogStartOffset(Math.min(leaderLogStart, this.log.highWatermark));
-    }
     const cfg = this.config();
     this.log.appendAsFollower(batches, this.now(), cfg);
     this.log.setFollowerHighWatermark(leaderHw);
+    // After the HW, as Kafka's processPartitionData does: the leader's log start never passes its
+    // HW, so once ours is updated it covers the new start (before it, a lagging HW would clamp the
+    // move, and the leader does not send an unchanged log start again).
+    if (leaderLogStart > this.log.logStartOffset && leaderLogStart <= this.log.logEndOffset) {
+      this.log.advanceLogStartOffset(Math.min(leaderLogStart, this.log.highWatermark));
+    }
     this.log.maybeFlush(this.now(), cfg.flushMessages, cfg.flushMs);
     return this.log.logEndOffset - before;
   }

@@ -152,9 +152,18 @@ export class ReplicaFetcher {
         fetchOffset: p.log.logEndOffset,
         lastFetchedEpoch: p.log.latestEpoch(),
         currentLeaderEpoch: p.leaderEpoch,
+        logStartOffset: p.log.logStartOffset,
       };
       const was = this.sent.get(key);
-      if (was && was.fetchOffset === position.fetchOffset && was.lastFetchedEpoch === position.lastFetchedEpoch && was.currentLeaderEpoch === position.currentLeaderEpoch) continue;
+      // A moved log start is a position change too: the leader's DeleteRecords waits to hear it.
+      if (
+        was &&
+        was.fetchOffset === position.fetchOffset &&
+        was.lastFetchedEpoch === position.lastFetchedEpoch &&
+        was.currentLeaderEpoch === position.currentLeaderEpoch &&
+        was.logStartOffset === position.logStartOffset
+      )
+        continue;
       this.sent.set(key, position);
       parts.push(position);
     }

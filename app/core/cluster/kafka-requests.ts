@@ -10,6 +10,8 @@
  * within the client's request timeout (a power-lost or cut-off broker: answer nothing).
  */
 import type {
+  ClientDeleteRecordsRequest,
+  ClientDeleteRecordsResponse,
   ClientFetchRequest,
   ClientFetchResponse,
   ClientInitProducerIdRequest,
@@ -88,6 +90,11 @@ export class KafkaRequests {
 
   initProducerId(brokerId: number, request: ClientInitProducerIdRequest, done: (a: BrokerAnswer<ClientInitProducerIdResponse>) => void, requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS): void {
     this.send(brokerId, request, requestTimeoutMs, done);
+  }
+
+  /** DeleteRecords: the broker waits up to the request's timeoutMs for its followers; the client allows a margin on top. */
+  deleteRecords(brokerId: number, request: ClientDeleteRecordsRequest, done: (a: BrokerAnswer<ClientDeleteRecordsResponse>) => void): void {
+    this.send(brokerId, request, request.timeoutMs + PRODUCE_MARGIN_MS, done);
   }
 
   metadata(brokerId: number, request: ClientMetadataRequest, done: (a: BrokerAnswer<ClientMetadataResponse>) => void, requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS): void {

@@ -16,6 +16,7 @@ import { ProducerPartitioner } from '../producer-partitioner.js';
 import { kafkaConfigEntryViews } from './config-views.js';
 import type { KafkaHandlers } from './kafka-driver.js';
 import { readSnapshot, topicNumber, type KafkaSnapshot } from './snapshot.js';
+import { lastOffsetPerPartition } from '../records-delete.js';
 
 type ClusterMethods =
   | 'cluster.describe'
@@ -51,6 +52,7 @@ type ClusterMethods =
   | 'configs.alter'
   | 'records.produce'
   | 'records.consume'
+  | 'records.delete'
   | 'metrics.get'
   | 'events.recent'
   | 'clock.get'
@@ -301,6 +303,8 @@ export function kafkaClusterHandlers(client: KafkaAdminClient, missing: (capabil
       if (r.errorCode !== 'NONE') throw new KafkaError(r.errorCode, `Fetching ${topic}-${partition} at offset ${offset} failed with ${r.errorCode}.`, { highWatermark: r.highWatermark, logStartOffset: r.logStartOffset });
       return { records: r.records, highWatermark: r.highWatermark, logStartOffset: r.logStartOffset };
     },
+
+    'records.delete': ({ partitions, timeoutMs }) => client.deleteRecords([...lastOffsetPerPartition(partitions).values()], timeoutMs ?? 30_000),
 
     'metrics.get': () => missing('metrics'),
     'events.recent': () => missing('timeline'),

@@ -5,6 +5,7 @@
  */
 import type { ApiHandler } from '../../dispatcher.js';
 import { alterConfigsHandler, describeConfigsHandler, incrementalAlterConfigsHandler } from './configs.js';
+import { deleteRecordsHandler } from './delete-records.js';
 import { describeClusterHandler } from './describe-cluster.js';
 import { describeLogDirsHandler } from './describe-log-dirs.js';
 import type { AdminGateway } from './gateway.js';
@@ -26,6 +27,7 @@ export const ADMIN_HANDLERS: readonly ((gateway: AdminGateway) => ApiHandler)[] 
   listPartitionReassignmentsHandler,
   describeLogDirsHandler,
   describeClusterHandler,
+  deleteRecordsHandler,
 ] as unknown as readonly ((gateway: AdminGateway) => ApiHandler)[];
 
 /** Every admin handler, for one broker. */
