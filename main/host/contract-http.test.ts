@@ -539,6 +539,21 @@ describe('every contract method over HTTP on a real data directory', () => {
     await ok('topics.delete', { name: 'alpha' });
   });
 
+  it('records.delete moves the log start of each partition (kafka-delete-records.sh JSON) and consumers start there; past the high watermark is OFFSET_OUT_OF_RANGE', async () => {
+    await ok('topics.create', { name: 'trimmed', partitions: 1, replicationFactor: 3 });
+    await settled('trimmed');
+    await ok('records.produce', { topic: 'trimmed', partition: 0, acks: 'all', records: [{ value: 'a' }, { value: 'b' }, { value: 'c' }] });
+    const deleted = await ok('records.delete', { version: 1, partitions: [{ topic: 'trimmed', partition: 0, offset: 2 }, { topic: 'trimmed', partition: 3, offset: 0 }] });
+    expect(deleted).toEqual([
+      { topic: 'trimmed', partition: 0, lowWatermark: 2, errorCode: 'NONE' },
+      { topic: 'trimmed', partition: 3, lowWatermark: -1, errorCode: 'UNKNOWN_TOPIC_OR_PARTITION' },
+    ]);
+    const consumed = await ok('records.consume', { topic: 'trimmed', partition: 0, offset: 2 });
+    expect([consumed.logStartOffset, consumed.records.map((r) => r.value)]).toEqual([2, ['c']]);
+    expect(await ok('records.delete', { partitions: [{ topic: 'trimmed', partition: 0, offset: 4 }] })).toEqual([{ topic: 'trimmed', partition: 0, lowWatermark: -1, errorCode: 'OFFSET_OUT_OF_RANGE' }]);
+    await ok('topics.delete', { name: 'trimmed' });
+  });
+
   it('consumers.start runs a group; groups.list / describe show it; resetOffsets and delete only once it is empty; consumers.list / stop', async () => {
     await ok('topics.create', { name: 'grouped', partitions: 2, replicationFactor: 3 });
     await settled('grouped');
