@@ -40,7 +40,7 @@ import {
   produceBatchView,
   requireTopic,
   toLogRecord,
-  topicHealth,
+  clusterHealth,
   reassignmentResultView,
   topicSummaryView,
   topicView,
@@ -169,6 +169,20 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     return describeBrokerConfigs(mergeConfigs(image.brokerConfigs.get(name) ?? {}, set), image.clusterConfigs(), ownStatic);
   }
 
+  /**
+   * Counts and health of every partition, kept until the next metadata record (they are the
+   * image's alone): a console polling cluster.describe at 100,000 partitions walked them all on
+   * every call, in the engine's one thread.
+   */
+  let health: { offset: number; totals: ReturnType<typeof clusterHealth> } | null = null;
+  function healthNow(): ReturnType<typeof clusterHealth> {
+    if (health?.offset !== image.offset) {
+      const minIsr = minIsrResolver(image.clusterConfigs(), staticConfigs);
+      health = { offset: image.offset, totals: clusterHealth(image.topicsByName.values(), (topic) => minIsr(topic)) };
+    }
+    return health.totals;
+  }
+
   function clockView(): ClockView {
     return driver ? { nowMs: driver.now(), scale: driver.scale, mode: 'realtime' } : { nowMs: scheduler.now(), scale: null, mode: 'manual' };
   }
@@ -214,22 +228,9 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
         bootstrapServers: brokers.flatMap((b) => (b.listener ? [`${b.listener.host}:${b.listener.port}`] : [])).join(','),
         controllerId: engine.controllerId,
         brokers,
-        topicCount: 0,
-        partitionCount: 0,
         fencedBrokers: [...image.brokers.values()].filter((b) => b.fenced).length,
-        offlinePartitions: 0,
-        underReplicatedPartitions: 0,
-        underMinIsrPartitions: 0,
+        ...healthNow(),
       };
-      const minIsr = minIsrResolver(image.clusterConfigs(), staticConfigs);
-      for (const topic of image.topicsByName.values()) {
-        const health = topicHealth(topic, minIsr(topic));
-        view.topicCount++;
-        view.partitionCount += topic.partitions.size;
-        view.offlinePartitions += health.offlinePartitions;
-        view.underReplicatedPartitions += health.underReplicatedPartitions;
-        view.underMinIsrPartitions += health.underMinIsrPartitions;
-      }
       return view;
     },
 

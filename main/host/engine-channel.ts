@@ -26,7 +26,7 @@ export type ChildMessage =
   | { opened: true; created: boolean }
   | { ready: true; brokersReady: boolean }
   | { id: number; result: Result<unknown> }
-  | { event: EngineEvent }
+  | { events: EngineEvent[] }
   | { fatal: string };
 
 // ---- the engine's side ------------------------------------------------------------------------

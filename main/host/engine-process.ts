@@ -19,7 +19,9 @@
  *                                            the data directory held no cluster before
  *                    { ready: true, brokersReady }  `ready()` resolved (brokersReady: its answer)
  *                    { id, result }           the envelope `service.call` answered
- *                    { event }                an engine event
+ *                    { events: [...] }        engine events, oldest first: those of one turn of the
+ *                                            event loop go together (a bounded number a message;
+ *                                            `event-batcher.ts` says why)
  *                    { fatal: message }       opening failed (e.g. the data dir is locked); exit 1
  *
  * If the parent goes away (the Node channel disconnects; Electron ends a utility process itself),
@@ -28,6 +30,7 @@
  * `UtilityProcess.kill()` sends) closes in order like `{ close: true }`.
  */
 import { currentParentChannel, type ChildMessage, type ParentChannel, type ParentMessage } from './engine-channel.js';
+import { EventBatcher } from './event-batcher.js';
 import { openCluster, type OpenCluster, type OpenClusterOptions } from './open-cluster.js';
 
 export type { ChildMessage, ParentMessage } from './engine-channel.js';
@@ -41,7 +44,15 @@ function oneLine(e: unknown): string {
 
 /** Run the engine for the parent at the other end of `channel`. */
 export function runEngineProcess(options: EngineProcessOptions, channel: ParentChannel): void {
+  // Events wait for the end of the current turn (one engine step) and leave in batches; any
+  // other message flushes them first, so the parent sees everything in the order it happened.
+  const events = new EventBatcher({
+    send: (batch) => {
+      if (channel.connected) channel.send({ events: batch });
+    },
+  });
   const send = (message: ChildMessage): void => {
+    events.flush();
     if (channel.connected) channel.send(message);
   };
   let cluster: OpenCluster;
@@ -53,7 +64,7 @@ export function runEngineProcess(options: EngineProcessOptions, channel: ParentC
   }
   send({ opened: true, created: cluster.created });
 
-  const unsubscribe = cluster.service.subscribe((event) => send({ event }));
+  const unsubscribe = cluster.service.subscribe((event) => events.push(event));
   let closing = false;
   const close = (): void => {
     if (closing) return;
@@ -67,6 +78,7 @@ export function runEngineProcess(options: EngineProcessOptions, channel: ParentC
     }
     // Leave once the channel has flushed and closed (a stray handle cannot hold the exit up long).
     process.exitCode = 0;
+    events.flush();
     channel.close();
     setTimeout(() => process.exit(0), 2_000).unref();
   };
@@ -137,3 +149,4 @@ export function startEngineProcess(arg: string | undefined): void {
   if (channel) runEngineProcess(options, channel);
   else fatal(new Error('no parent: start it with child_process.fork or utilityProcess.fork'), undefined);
 }
+

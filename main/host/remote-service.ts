@@ -87,12 +87,14 @@ export async function connectRemoteService(child: EngineProcessHandle, options: 
       child.kill();
     }, openTimeoutMs);
     child.onMessage((message: ChildMessage) => {
-      if ('event' in message) {
-        for (const listener of listeners) {
-          try {
-            listener(message.event);
-          } catch (error) {
-            logger.error(`An event listener failed on ${message.event.type}`, error);
+      if ('events' in message) {
+        for (const event of message.events) {
+          for (const listener of listeners) {
+            try {
+              listener(event);
+            } catch (error) {
+              logger.error(`An event listener failed on ${event.type}`, error);
+            }
           }
         }
       } else if ('id' in message) {

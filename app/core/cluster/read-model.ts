@@ -12,7 +12,34 @@ import type { ClusterContext } from './context.js';
 import type { BrokerInfo, BrokerMember, PartitionDescription, ReplicaLogState } from './types.js';
 
 export class ReadModel {
+  /** Replicas and leaders per broker as of the image's `offset` (the image changes only by records). */
+  private counts: { offset: number; byBroker: Map<number, { partitions: number; leaders: number }> } | null = null;
+
   constructor(private readonly ctx: ClusterContext) {}
+
+  /**
+   * Replicas and leaders per broker: one pass over every partition, kept until the next metadata
+   * record. A console polling brokers.list and cluster.describe at 100,000 partitions made that
+   * pass (some 50 ms each) again and again while a controlled shutdown waited for the same loop.
+   */
+  private replicaCounts(): Map<number, { partitions: number; leaders: number }> {
+    const image = this.ctx.controller.image;
+    if (this.counts?.offset === image.offset) return this.counts.byBroker;
+    const byBroker = new Map<number, { partitions: number; leaders: number }>();
+    // A plain loop over the topics' partitions (no generator, no per-partition object).
+    for (const topic of image.topicsById.values()) {
+      for (const state of topic.partitions.values()) {
+        for (const r of state.replicas) {
+          let c = byBroker.get(r);
+          if (!c) byBroker.set(r, (c = { partitions: 0, leaders: 0 }));
+          c.partitions++;
+          if (state.leader === r) c.leaders++;
+        }
+      }
+    }
+    this.counts = { offset: image.offset, byBroker };
+    return byBroker;
+  }
 
   /** A partition as the controller records it, with every replica's log state. */
   describePartition(topic: string, partition: number): PartitionDescription | undefined {
@@ -74,20 +101,7 @@ export class ReadModel {
   listBrokers(): BrokerInfo[] {
     const ctx = this.ctx;
     const image = ctx.controller.image;
-    const counts = new Map<number, { partitions: number; leaders: number }>();
-    for (const id of ctx.brokers.keys()) counts.set(id, { partitions: 0, leaders: 0 });
-    // A plain loop over the topics' partitions (no generator, no per-partition object): this runs
-    // for every cluster.describe and brokers.list, over every partition.
-    for (const topic of image.topicsById.values()) {
-      for (const state of topic.partitions.values()) {
-        for (const r of state.replicas) {
-          let c = counts.get(r);
-          if (!c) counts.set(r, (c = { partitions: 0, leaders: 0 }));
-          c.partitions++;
-          if (state.leader === r) c.leaders++;
-        }
-      }
-    }
+    const counts = this.replicaCounts();
     return [...ctx.brokers.values()]
       .sort((a, b) => a.brokerId - b.brokerId)
       .map((b) => ({
