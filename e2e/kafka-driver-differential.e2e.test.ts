@@ -5,16 +5,20 @@
  * Both clusters start alike (the `balanced` profile: brokers 1-3 on racks a-c). What is compared
  * is what a user sees: created topics, Kafka's errors, configs with their source layers, partition
  * counts, a throttled reassignment to its end, a preferred election, balance.plan, health counts,
- * produce, consume and DeleteRecords;
+ * produce, consume and DeleteRecords, consumer groups (committed offsets, lag, a reset preview,
+ * delete); and a kafkajs consumer group on the second host reads the same through the Kafka
+ * driver as through that host's own (embedded) service;
  * and what the Kafka driver cannot do answers UNSUPPORTED_FOR_CONNECTION with its reason.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionTestView, ConnectionView } from '../app/api/connections.js';
+import type { GroupListingView, GroupView } from '../app/api/groups.js';
 import type { ClusterView, ConfigEntryView, TopicView } from '../app/api/views.js';
-import { removeDir, startServe, type ServedHost } from './support/harness.js';
+import { api, removeDir, startServe, type ServedHost } from './support/harness.js';
 import { startKafkaServe, until, type KafkaServe } from './support/kafka-serve.js';
 
 type Envelope<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string; details?: unknown } };
@@ -58,6 +62,16 @@ describe('the same admin scenario through the embedded driver and the Kafka driv
     return r.value;
   }
   const code = (r: Envelope<unknown>): string => (r.ok ? 'NONE' : r.error.code);
+  /** A group call, retried while the group coordinator is still coming up (__consumer_offsets is created on first use). */
+  async function retrying<T>(attempt: () => Promise<Envelope<T>>): Promise<T> {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const r = await attempt();
+      if (r.ok) return r.value;
+      if (!['COORDINATOR_NOT_AVAILABLE', 'COORDINATOR_LOAD_IN_PROGRESS', 'NOT_COORDINATOR'].includes(r.error.code) || Date.now() > deadline) throw new Error(`${r.error.code}: ${r.error.message}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
 
   /** The scenario; returns what a user observes, free of ids, timings and placement choices. */
   async function scenario(side: 'embedded' | 'kafka') {
@@ -114,7 +128,19 @@ describe('the same admin scenario through the embedded driver and the Kafka driv
     out.deletedAll = (await value(run<{ lowWatermark: number; errorCode: string }[]>('records.delete', { partitions: [{ topic: 'diff', partition: 1, offset: -1 }] }))).map((d) => [d.lowWatermark, d.errorCode]);
     const stats = await value(run<{ name: string; records: number; sizeBytes: number }[]>('topics.stats', { names: ['diff', 'never-was'] }));
     out.stats = stats.map((x) => [x.name, x.records, x.sizeBytes > 0]);
-    out.groups = code(await run('groups.list', {}));
+    // Consumer groups: offsets committed by an admin (a group without members), its lag, a reset preview, delete.
+    await value(run('records.produce', { topic: 'diff', partition: 2, acks: 'all', records: [{ value: 'a' }, { value: 'b' }, { value: 'c' }] }));
+    const committed = await retrying(() => run<{ partitions: { partition: number; newOffset: number }[] }>('groups.resetOffsets', { groupId: 'diff-group', topics: [{ topic: 'diff', partitions: [1, 2] }], to: { offset: 1 }, dryRun: false }));
+    out.groupCommitted = committed.partitions.map((p) => [p.partition, p.newOffset]);
+    const listed = (await value(run<{ groupId: string; state: string; protocolType: string; members: number; totalLag: number | null }[]>('groups.list', {}))).filter((g) => g.groupId === 'diff-group');
+    out.groupListed = listed.map((g) => [g.groupId, g.state, g.protocolType, g.members, g.totalLag]);
+    const described = await value(run<{ state: string; members: unknown[]; partitions: { topic: string; partition: number; committedOffset: number | null; logEndOffset: number; lag: number | null }[]; totalLag: number; offsetsPartition: number }>('groups.describe', { groupId: 'diff-group' }));
+    out.groupDescribed = { state: described.state, members: described.members.length, partitions: described.partitions.map((p) => [p.topic, p.partition, p.committedOffset, p.logEndOffset, p.lag]), totalLag: described.totalLag, offsetsPartition: described.offsetsPartition };
+    const preview = await value(run<{ dryRun: boolean; partitions: { partition: number; previousOffset: number | null; newOffset: number }[] }>('groups.resetOffsets', { groupId: 'diff-group', to: { latest: true } }));
+    out.groupPreview = { dryRun: preview.dryRun, partitions: preview.partitions.map((p) => [p.partition, p.previousOffset, p.newOffset]) };
+    out.groupUnknownTopic = code(await run('groups.resetOffsets', { groupId: 'diff-group', topics: [{ topic: 'never-was' }], to: { earliest: true } }));
+    out.groupDeleted = code(await run('groups.delete', { groupId: 'diff-group' }));
+    out.groupGone = code(await run('groups.describe', { groupId: 'diff-group' }));
     out.deleteMissing = code(await run('topics.delete', { name: 'never-was' }));
     return out;
   }
@@ -129,14 +155,44 @@ describe('the same admin scenario through the embedded driver and the Kafka driv
     const embedded = await scenario('embedded');
     const kafka = await scenario('kafka');
     console.info(`both drivers observed: ${JSON.stringify(embedded)}`);
-    // Consumer groups of an external cluster are not built yet: the one difference, said with its reason.
-    expect(embedded.groups).toBe('NONE');
-    expect(kafka.groups).toBe('UNSUPPORTED_FOR_CONNECTION');
-    expect({ ...kafka, groups: 'NONE' }).toEqual(embedded);
+    expect(kafka).toEqual(embedded);
     // And what each side did, it did to its own cluster: the second host sees the topic as created over the wire.
     const seen = await external.topic('diff');
     expect(seen.partitions).toHaveLength(4);
     expect(seen.configs).toMatchObject({ 'retention.ms': '3600000', 'min.insync.replicas': '2' });
+  });
+
+  it('a kafkajs consumer group on the second host reads the same through the Kafka driver as through that host’s own service: members, assignment, offsets, lag', async () => {
+    await api(external.host, 'topics.create', { name: 'live', partitions: 2, replicationFactor: 3 });
+    await until(async () => (await external.topic('live')).partitions.every((p) => p.isr.length === 3), 30_000, 'live in sync');
+    await api(external.host, 'records.produce', { topic: 'live', partition: 0, acks: 'all', records: [1, 2, 3].map((i) => ({ value: `l${i}` })) });
+    await api(external.host, 'records.produce', { topic: 'live', partition: 1, acks: 'all', records: [1, 2].map((i) => ({ value: `m${i}` })) });
+    const kafka = new Kafka({ clientId: 'diff-consumer', brokers: external.bootstrap.split(','), logLevel: logLevel.NOTHING });
+    const consumer = kafka.consumer({ groupId: 'live-group', sessionTimeout: 12_000, heartbeatInterval: 1_000 });
+    let seen = 0;
+    try {
+      await consumer.connect();
+      await consumer.subscribe({ topic: 'live', fromBeginning: true });
+      await consumer.run({ autoCommitInterval: 200, eachMessage: async () => void seen++ });
+      await until(async () => {
+        const g = await api<GroupView>(external.host, 'groups.describe', { groupId: 'live-group' }).catch(() => null);
+        return seen === 5 && g?.state === 'Stable' && g.partitions.every((p) => p.committedOffset === p.logEndOffset);
+      }, 60_000, 'the consumer to read and commit everything');
+      const own = await api<GroupView>(external.host, 'groups.describe', { groupId: 'live-group' });
+      const viaKafka = await value(call<GroupView>('groups.describe', { groupId: 'live-group', connection }));
+      expect(viaKafka).toEqual(own);
+      expect(own.members).toHaveLength(1);
+      expect(own.members[0]!.assignment).toEqual([{ topic: 'live', partitions: [0, 1] }]);
+      expect(own.partitions.map((p) => [p.partition, p.committedOffset, p.lag])).toEqual([[0, 3, 0], [1, 2, 0]]);
+      const ownList = (await api<GroupListingView[]>(external.host, 'groups.list', {})).filter((g) => g.groupId === 'live-group');
+      const listVia = (await value(call<GroupListingView[]>('groups.list', { connection }))).filter((g) => g.groupId === 'live-group');
+      expect(listVia).toEqual(ownList);
+      // A group with a member cannot be reset or deleted, on either side, with Kafka's error.
+      expect(code(await call('groups.resetOffsets', { groupId: 'live-group', to: { earliest: true }, connection }))).toBe('NON_EMPTY_GROUP');
+      expect(code(await call('groups.delete', { groupId: 'live-group', connection }))).toBe('NON_EMPTY_GROUP');
+    } finally {
+      await consumer.disconnect();
+    }
   });
 
   it('answers what a real cluster cannot do with UNSUPPORTED_FOR_CONNECTION and the reason', async () => {

@@ -18,7 +18,8 @@
 import type { Admin, Broker, Cluster, RetryOptions } from 'kafkajs';
 import createAdmin from 'kafkajs/src/admin/index.js';
 import { KafkaError, type KafkaErrorName } from '../api/errors.js';
-import { ApiKey } from '../protocol/generated/index.js';
+import { ApiKey, type ApiKeyNumber, type ApiMessages } from '../protocol/generated/index.js';
+import type { Init } from '../protocol/runtime/index.js';
 import { sendCodecRequest, type BrokerInternals } from './codec-request.js';
 import { createKafkajsCluster, quietLogger, type KafkaConnectionConfig } from './config.js';
 import { errorName, toKafkaError } from './errors.js';
@@ -67,6 +68,14 @@ export class KafkaAdminClient {
   private async broker(id?: number): Promise<Broker> {
     await this.cluster.refreshMetadataIfNecessary();
     return id === undefined ? this.cluster.findControllerBroker() : this.cluster.findBroker({ nodeId: String(id) });
+  }
+
+  /**
+   * One request in our generated codecs to broker `brokerId` (the controller when absent), at the
+   * highest version both sides support within `wanted`; kafkajs's errors as KafkaErrors.
+   */
+  async send<K extends ApiKeyNumber>(brokerId: number | undefined, apiKey: K, wanted: readonly [number, number], body: Init<ApiMessages[K]['request']>, doing: string): Promise<ApiMessages[K]['response']> {
+    return this.run(doing, async () => sendCodecRequest(await this.broker(brokerId), apiKey, wanted, body, this.requestTimeoutMs));
   }
 
   private async run<T>(doing: string, fn: () => Promise<T>): Promise<T> {
@@ -309,6 +318,12 @@ export class KafkaAdminClient {
       ),
     );
     return partitions.map((p) => out.get(`${p.topic}\u0000${p.partition}`) ?? { ...p, lowWatermark: -1, errorCode: 'UNKNOWN_SERVER_ERROR' as KafkaErrorName }).map(({ topic, partition, lowWatermark, errorCode }) => ({ topic, partition, lowWatermark, errorCode }));
+  }
+
+  /** Per partition of `topic`, the first offset at or after `timestamp` (kafkajs gives the high watermark where none is). */
+  async offsetsForTime(topic: string, timestamp: number): Promise<{ partition: number; offset: number }[]> {
+    const res = await this.run(`Reading the offsets of ${topic} at ${timestamp}`, () => this.admin.fetchTopicOffsetsByTimestamp(topic, timestamp));
+    return res.map((p) => ({ partition: p.partition, offset: Number(p.offset) }));
   }
 
   /** Log start and high watermark of every partition of `topic`. */

@@ -11,7 +11,7 @@
  */
 import { KafkaError, type KafkaErrorName } from '../api/errors.js';
 import type { MethodParsedInput, MethodResult } from '../api/contract.js';
-import type { GroupPartitionView, GroupStateView, OffsetResetPartitionView } from '../api/groups.js';
+import type { GroupPartitionView, GroupStateView, OffsetResetPartitionView, TopicPartitionsView } from '../api/groups.js';
 import { OFFSETS_TOPIC, type Engine, type GroupAnswer, type GroupApiRequest, type GroupResponseOf, type ListOffsetsResult } from '../core/engine.js';
 
 type GroupMethod = 'groups.list' | 'groups.describe' | 'groups.resetOffsets' | 'groups.delete';
@@ -32,31 +32,67 @@ function fail(code: KafkaErrorName, what: string): never {
   throw new KafkaError(code, HINTS[code] ?? `${what} failed: ${code}`);
 }
 
-export function groupHandlers(engine: Engine, answer: Answer): GroupHandlers {
-  /** One group request to one broker; an unreachable broker is COORDINATOR_NOT_AVAILABLE (retriable). */
-  async function call<R extends GroupApiRequest>(brokerId: number, request: R): Promise<GroupResponseOf<R>> {
-    const a = await answer<GroupAnswer<GroupResponseOf<R>>>((done) => engine.groupRequest(brokerId, request, done));
-    if (a.kind === 'unreachable') throw new KafkaError('COORDINATOR_NOT_AVAILABLE', `Broker ${brokerId} did not answer (${a.reason}); retry in a moment.`);
-    return a.response;
-  }
+/**
+ * Where the group logic reads a cluster: the group APIs sent to one broker, the brokers to ask,
+ * each partition's log range. The embedded cluster and an external one (kafka-driver/groups.ts)
+ * each give one, so both answer `groups.*` with the same code.
+ */
+export interface GroupBackend {
+  /** One group request to one broker; an unreachable broker is a KafkaError (retriable). */
+  call<R extends GroupApiRequest>(brokerId: number, request: R): Promise<GroupResponseOf<R>>;
+  /** The brokers ListGroups and FindCoordinator go to. */
+  brokers(): Promise<number[]>;
+  /** The high watermark and log start of a partition (-1 when it no longer exists). */
+  logRange(topic: string, partition: number): Promise<{ logStartOffset: number; logEndOffset: number }>;
+  /** A topic's partitions, ascending; undefined when it does not exist. */
+  partitions(topic: string): Promise<number[] | undefined>;
+  /** ListOffsets by timestamp: the first offset at or after it (-1 when none). */
+  offsetForTime(topic: string, partition: number, timestamp: number): Promise<{ error: KafkaErrorName; offset: number }>;
+  /** A consumer-protocol assignment's partitions (null when it cannot be read). */
+  assignedPartitions(assignment: Uint8Array): TopicPartitionsView[] | null;
+  /** The `__consumer_offsets` partition of a group (-1 before the topic exists). */
+  offsetsPartition(groupId: string): Promise<number>;
+}
 
-  const running = (): number[] => engine.listBrokers().filter((b) => b.state === 'running' && !b.isolated).map((b) => b.id);
+export function groupHandlers(engine: Engine, answer: Answer): GroupHandlers {
+  return groupHandlersOver({
+    async call(brokerId, request) {
+      const a = await answer<GroupAnswer<GroupResponseOf<typeof request>>>((done) => engine.groupRequest(brokerId, request, done));
+      if (a.kind === 'unreachable') throw new KafkaError('COORDINATOR_NOT_AVAILABLE', `Broker ${brokerId} did not answer (${a.reason}); retry in a moment.`);
+      return a.response;
+    },
+    brokers: async () => engine.listBrokers().filter((b) => b.state === 'running' && !b.isolated).map((b) => b.id),
+    async logRange(topic, partition) {
+      const d = engine.describePartition(topic, partition);
+      return d ? { logStartOffset: d.logStartOffset, logEndOffset: d.highWatermark } : { logStartOffset: -1, logEndOffset: -1 };
+    },
+    async partitions(topic) {
+      const image = engine.metadata.topicsByName.get(topic);
+      return image ? [...image.partitions.keys()].sort((a, b) => a - b) : undefined;
+    },
+    async offsetForTime(topic, partition, timestamp) {
+      const r = await answer<ListOffsetsResult>((done) => engine.listOffsets({ topic, partition, timestamp }, done));
+      return { error: r.error, offset: r.offset };
+    },
+    assignedPartitions: (assignment) => engine.groupRecords.assignedPartitions(assignment),
+    offsetsPartition: async (groupId) => offsetsPartitionOf(engine, groupId),
+  });
+}
+
+/** The `groups.*` methods over any cluster's group APIs. */
+export function groupHandlersOver(backend: GroupBackend): GroupHandlers {
+  const call = <R extends GroupApiRequest>(brokerId: number, request: R): Promise<GroupResponseOf<R>> => backend.call(brokerId, request);
+  const logRange = (topic: string, partition: number) => backend.logRange(topic, partition);
 
   /** FindCoordinator, asked of running brokers in turn until one answers. */
   async function coordinatorOf(groupId: string): Promise<number> {
     let last: KafkaErrorName = 'COORDINATOR_NOT_AVAILABLE';
-    for (const b of running()) {
+    for (const b of await backend.brokers()) {
       const r = (await call(b, { api: 'findCoordinator', keyType: 0, keys: [groupId] })).coordinators[0]!;
       if (r.errorCode === 'NONE') return r.nodeId;
       last = r.errorCode;
     }
     return fail(last, 'FindCoordinator');
-  }
-
-  /** The high watermark and log start of a partition (-1 when it no longer exists). */
-  function logRange(topic: string, partition: number): { logStartOffset: number; logEndOffset: number } {
-    const d = engine.describePartition(topic, partition);
-    return d ? { logStartOffset: d.logStartOffset, logEndOffset: d.highWatermark } : { logStartOffset: -1, logEndOffset: -1 };
   }
 
   async function committed(coordinator: number, groupId: string): Promise<Map<string, { topic: string; partition: number; offset: number }>> {
@@ -82,22 +118,26 @@ export function groupHandlers(engine: Engine, answer: Answer): GroupHandlers {
   return {
     'groups.list': async () => {
       const listings = [];
-      for (const b of running()) {
+      for (const b of await backend.brokers()) {
         const r = await call(b, { api: 'listGroups', statesFilter: [] });
         if (r.groups.length === 0) continue;
         const described = (await call(b, { api: 'describeGroups', groups: r.groups.map((g) => g.groupId) })).groups;
         for (const g of r.groups) {
           const offsets = await committed(b, g.groupId).catch(() => new Map<string, { topic: string; partition: number; offset: number }>());
-          const partitions = [...offsets.values()].map((o) => {
-            const end = logRange(o.topic, o.partition).logEndOffset;
-            return { lag: end >= 0 ? Math.max(0, end - o.offset) : null } as GroupPartitionView;
-          });
+          const partitions = await Promise.all(
+            [...offsets.values()].map(async (o) => {
+              const end = (await logRange(o.topic, o.partition)).logEndOffset;
+              return { lag: end >= 0 ? Math.max(0, end - o.offset) : null } as GroupPartitionView;
+            }),
+          );
+          const d = described.find((x) => x.groupId === g.groupId);
           listings.push({
             groupId: g.groupId,
-            state: g.state as GroupStateView,
+            // ListGroups names the state from v4 on; below that, DescribeGroups does.
+            state: (g.state || d?.state || 'Dead') as GroupStateView,
             protocolType: g.protocolType,
             coordinatorId: b,
-            members: described.find((d) => d.groupId === g.groupId)?.members.length ?? 0,
+            members: d?.members.length ?? 0,
             totalLag: lagOf(partitions),
           });
         }
@@ -108,13 +148,12 @@ export function groupHandlers(engine: Engine, answer: Answer): GroupHandlers {
     'groups.describe': async ({ groupId }) => {
       const { coordinatorId, group } = await describe(groupId);
       if (group.state === 'Dead') throw new KafkaError('GROUP_ID_NOT_FOUND', `Consumer group '${groupId}' does not exist.`);
-      const codec = engine.groupRecords;
       const members = group.members.map((m) => ({
         memberId: m.memberId,
         groupInstanceId: m.groupInstanceId,
         clientId: m.clientId,
         host: m.clientHost,
-        assignment: (group.protocolType === 'consumer' && m.assignment.length > 0 ? codec.assignedPartitions(m.assignment) : null) ?? [],
+        assignment: (group.protocolType === 'consumer' && m.assignment.length > 0 ? backend.assignedPartitions(m.assignment) : null) ?? [],
       }));
       const offsets = await committed(coordinatorId, groupId);
       const owner = new Map<string, { memberId: string; clientId: string }>();
@@ -122,10 +161,11 @@ export function groupHandlers(engine: Engine, answer: Answer): GroupHandlers {
       const keys = new Map<string, { topic: string; partition: number }>();
       for (const m of members) for (const a of m.assignment) for (const p of a.partitions) keys.set(tp(a.topic, p), { topic: a.topic, partition: p });
       for (const [k, o] of offsets) keys.set(k, o);
+      const ranges = await Promise.all([...keys.values()].map(({ topic, partition }) => logRange(topic, partition)));
       const partitions: GroupPartitionView[] = [...keys]
-        .map(([k, { topic, partition }]) => {
+        .map(([k, { topic, partition }], i) => {
           const committedOffset = offsets.get(k)?.offset ?? null;
-          const { logEndOffset } = logRange(topic, partition);
+          const { logEndOffset } = ranges[i]!;
           return {
             topic,
             partition,
@@ -143,7 +183,7 @@ export function groupHandlers(engine: Engine, answer: Answer): GroupHandlers {
         protocolType: group.protocolType,
         protocol: group.protocol,
         coordinatorId,
-        offsetsPartition: offsetsPartitionOf(engine, groupId),
+        offsetsPartition: await backend.offsetsPartition(groupId),
         members,
         partitions,
         totalLag: lagOf(partitions) ?? 0,
@@ -159,17 +199,17 @@ export function groupHandlers(engine: Engine, answer: Answer): GroupHandlers {
       const scope: { topic: string; partition: number }[] = [];
       if (!topics) scope.push(...current.values());
       for (const t of topics ?? []) {
-        const image = engine.metadata.topicsByName.get(t.topic);
-        if (!image) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Topic ${t.topic} does not exist.`);
-        for (const p of t.partitions ?? [...image.partitions.keys()].sort((a, b) => a - b)) {
-          if (!image.partitions.has(p)) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Partition ${tp(t.topic, p)} does not exist.`);
+        const existing = await backend.partitions(t.topic);
+        if (!existing) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Topic ${t.topic} does not exist.`);
+        for (const p of t.partitions ?? existing) {
+          if (!existing.includes(p)) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Partition ${tp(t.topic, p)} does not exist.`);
           scope.push({ topic: t.topic, partition: p });
         }
       }
       if (scope.length === 0) throw new KafkaError('INVALID_REQUEST', `Group '${groupId}' has no committed offsets to reset: name the topics.`);
       const partitions: OffsetResetPartitionView[] = [];
       for (const { topic, partition } of scope) {
-        const range = logRange(topic, partition);
+        const range = await logRange(topic, partition);
         const previousOffset = current.get(tp(topic, partition))?.offset ?? null;
         let target: number;
         if ('earliest' in to) target = range.logStartOffset;
@@ -177,7 +217,7 @@ export function groupHandlers(engine: Engine, answer: Answer): GroupHandlers {
         else if ('offset' in to) target = to.offset;
         else if ('shiftBy' in to) target = (previousOffset ?? range.logEndOffset) + to.shiftBy;
         else {
-          const r = await answer<ListOffsetsResult>((done) => engine.listOffsets({ topic, partition, timestamp: to.timestamp }, done));
+          const r = await backend.offsetForTime(topic, partition, to.timestamp);
           if (r.error !== 'NONE') fail(r.error, `ListOffsets for ${tp(topic, partition)}`);
           target = r.offset >= 0 ? r.offset : range.logEndOffset; // no record at or after that time: the end
         }

@@ -34,10 +34,6 @@ type ClusterMethods =
   | 'topics.stats'
   | 'cluster.features'
   | 'cluster.updateFeatures'
-  | 'groups.list'
-  | 'groups.describe'
-  | 'groups.resetOffsets'
-  | 'groups.delete'
   | 'consumers.start'
   | 'consumers.stop'
   | 'consumers.list'
@@ -223,10 +219,6 @@ export function kafkaClusterHandlers(client: KafkaAdminClient, missing: (capabil
     },
     // Refused before they get here (METHOD_CAPABILITY): the reasons are in KAFKA_MISSING.
     'cluster.updateFeatures': () => missing('featureUpdates'),
-    'groups.list': () => missing('consumerGroups'),
-    'groups.describe': () => missing('consumerGroups'),
-    'groups.resetOffsets': () => missing('consumerGroups'),
-    'groups.delete': () => missing('consumerGroups'),
     'consumers.start': () => missing('inAppConsumers'),
     'consumers.stop': () => missing('inAppConsumers'),
     'consumers.list': () => missing('inAppConsumers'),

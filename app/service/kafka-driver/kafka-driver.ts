@@ -21,6 +21,7 @@ import type { KafkaConnectionConfig } from '../../kafka-client/config.js';
 import { failureEnvelope, requireCapability, unsupported, type ClusterDriver } from '../driver.js';
 import { kafkaAdminHandlers } from './admin-handlers.js';
 import { kafkaClusterHandlers } from './cluster-handlers.js';
+import { kafkaGroupHandlers } from './groups.js';
 
 /** What a Kafka cluster reached over the Kafka protocol cannot offer, and why. */
 export const KAFKA_MISSING: Partial<Record<Capability, string>> = {
@@ -34,8 +35,7 @@ export const KAFKA_MISSING: Partial<Record<Capability, string>> = {
   liveEvents: 'A Kafka cluster pushes no events to its clients: the console re-reads it every few seconds instead.',
   clockScale: 'A real cluster runs on real time.',
   metrics: 'Produce, consume and replication throughput per broker are JMX metrics, which the Kafka protocol does not carry.',
-  // Kafka has these (ListGroups, DescribeGroups, OffsetFetch, DeleteGroups): not built yet for external clusters.
-  consumerGroups: 'Consumer groups of an external cluster are not built into the console yet: use kafka-consumer-groups.sh --describe / --reset-offsets meanwhile.',
+  // Kafka has this (UpdateFeatures): not built yet for external clusters.
   featureUpdates: 'Changing feature levels of an external cluster is not built into the console yet: use kafka-features.sh upgrade --feature name=level meanwhile.',
   inAppConsumers: "The console's in-app consumers are a drill tool of the clusters it runs; against a real cluster, run your own consumers.",
 };
@@ -79,6 +79,7 @@ export function kafkaDriverOver(client: KafkaAdminClient, options: KafkaDriverOp
   };
   const handlers: KafkaHandlers = {
     ...kafkaClusterHandlers(client, missing),
+    ...kafkaGroupHandlers(client),
     ...kafkaAdminHandlers(client, { ...(options.profilesDir ? { profilesDir: options.profilesDir } : {}), ...(options.importedProfiles ? { importedProfiles: options.importedProfiles } : {}) }),
   };
   let connecting: Promise<void> | undefined;
