@@ -110,7 +110,7 @@ export type { ProducedBatchValidator } from './log/produced-batch.js';
 export type { CreateTopicInput, ElectionResult, ReassignmentResult } from './controller/controller.js';
 export type { ReassignmentTarget } from './controller/reassign-command.js';
 export type { FeatureDescription, FeatureUpdate, FeatureUpdateResult } from './controller/features.js';
-export { ELR_FEATURE, SUPPORTED_FEATURES } from './controller/features.js';
+export { ELR_FEATURE, METADATA_VERSION_FEATURE, SUPPORTED_FEATURES } from './controller/features.js';
 /** kafka-reassign-partitions.sh's own rules (pure), for drivers of clusters this engine does not run. */
 export {
   BROKER_THROTTLE_CONFIGS,
@@ -326,6 +326,11 @@ export class Engine {
   /** The features the controller supports with their finalized levels (`kafka-features.sh describe`). */
   describeFeatures(): FeatureDescription[] {
     return this.ctx.controller.features.describe();
+  }
+
+  /** The features with the metadata offset their levels were read at (what ApiVersions v3+ reports). */
+  finalizedFeatures(): { epoch: number; features: FeatureDescription[] } {
+    return { epoch: this.ctx.controller.features.epoch(), features: this.ctx.controller.features.describe() };
   }
 
   /** UpdateFeatures (`kafka-features.sh upgrade|downgrade`): per feature, NONE or INVALID_UPDATE_VERSION. */

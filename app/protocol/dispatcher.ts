@@ -25,7 +25,7 @@
 import { type ApiDefinition, type ApiKeyNumber, type ApiMessages, apiDefinition, readRequestHeader, requestHeaderVersion, responseHeaderVersion, writeApiVersionsResponse, writeResponseHeader } from './generated/index.js';
 import type { RequestHeader } from './generated/index.js';
 import { errorCode } from './error-codes.js';
-import { apiVersionsHandler } from './handlers/api-versions.js';
+import { apiVersionsHandler, type FeatureLevels } from './handlers/api-versions.js';
 import { type Init, Reader, Writer } from './runtime/index.js';
 
 /** What a handler knows about the request besides its body. */
@@ -64,6 +64,8 @@ export interface DispatcherOptions {
   onHandlerError?: (apiKey: number, error: unknown) => void;
   /** Told about every request whose header decoded (which client sent which API version). */
   onRequest?: (header: RequestHeader) => void;
+  /** The cluster's feature levels, which ApiVersions v3+ reports (absent: none). */
+  features?: () => FeatureLevels;
 }
 
 const API_VERSIONS = 18;
@@ -176,7 +178,7 @@ export function encodeResponse(def: ApiDefinition, apiVersion: number, correlati
  */
 export function createDispatcher(handlers: readonly ApiHandler[], options: DispatcherOptions = {}): Dispatcher {
   let dispatcher: Dispatcher | null = null;
-  const versions = apiVersionsHandler(() => dispatcher!.advertisedRanges());
+  const versions = apiVersionsHandler(() => dispatcher!.advertisedRanges(), options.features);
   dispatcher = new Dispatcher([versions as unknown as ApiHandler, ...handlers], options);
   return dispatcher;
 }

@@ -594,7 +594,10 @@ describe('every contract method over HTTP on a real data directory', () => {
 
   it('cluster.features lists eligible.leader.replicas.version off; cluster.updateFeatures upgrades it as kafka-features.sh does, and downgrades it safely', async () => {
     const ELR = 'eligible.leader.replicas.version';
-    expect(await ok('cluster.features', {})).toEqual([expect.objectContaining({ name: ELR, minVersion: 0, maxVersion: 1, finalizedLevel: 0 })]);
+    expect(await ok('cluster.features', {})).toEqual([
+      expect.objectContaining({ name: ELR, minVersion: 0, maxVersion: 1, finalizedLevel: 0 }),
+      expect.objectContaining({ name: 'metadata.version', minVersion: 25, maxVersion: 25, finalizedLevel: 25 }),
+    ]);
     // Out of range or unknown: answered per feature with Kafka's error, nothing finalized.
     const refused = await ok('cluster.updateFeatures', { updates: [{ feature: ELR, maxVersionLevel: 2 }, { feature: 'no.such.feature', maxVersionLevel: 1 }] });
     expect(refused.map((r) => r.errorCode)).toEqual(['INVALID_UPDATE_VERSION', 'INVALID_UPDATE_VERSION']);

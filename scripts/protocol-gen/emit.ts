@@ -214,7 +214,8 @@ class MessageEmitter {
     if (f.struct) {
       const write = `write${this.typeName(f.struct.name)}(${w}, version, ${x})`;
       if (nullable === 'false') return `${write};`;
-      const nulled = `if (${x} === null) ${w}.int8(-1); else { ${w}.int8(1); ${write}; }`;
+      // `x` is an expression TypeScript does not narrow by the null test: assert it on the non-null branch.
+      const nulled = `if (${x} === null) ${w}.int8(-1); else { ${w}.int8(1); write${this.typeName(f.struct.name)}(${w}, version, ${x}!); }`;
       if (nullable === 'true') return nulled;
       return `if (${nullable}) { ${nulled} } else { ${write}; }`;
     }
@@ -333,7 +334,8 @@ class MessageEmitter {
     const nonArrayStructs = new Set<string>();
     const walk = (fields: Field[]): void => {
       for (const f of fields) {
-        if (f.struct && !f.array) nonArrayStructs.add(f.struct.name);
+        // A nullable struct defaulting to null (DescribeTopicPartitions' Cursor) never needs its defaults.
+        if (f.struct && !f.array && !(f.default === 'null' && f.tag === null)) nonArrayStructs.add(f.struct.name);
         if (f.struct) walk(f.struct.fields);
       }
     };

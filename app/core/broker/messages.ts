@@ -191,6 +191,10 @@ export interface ClientMetadataPartition {
   isr: number[];
   /** Replicas on brokers that are not alive, or whose log is offline there. */
   offlineReplicas: number[];
+  /** Eligible leader replicas (KIP-966; empty while the feature is off), as DescribeTopicPartitions lists them. */
+  elr: number[];
+  /** The last ELR members seen before the ELR emptied (KIP-966). */
+  lastKnownElr: number[];
 }
 
 export interface ClientMetadataTopic {

@@ -45,6 +45,8 @@ function topicAnswer(image: MetadataImage, topic: TopicImage, liveIds: ReadonlyS
         replicas: [...s.replicas],
         isr: [...s.isr],
         offlineReplicas: offline,
+        elr: [...(s.elr ?? [])],
+        lastKnownElr: [...(s.lastKnownElr ?? [])],
       };
     });
   return { name: topic.name, topicId: topic.topicId, error: 'NONE', isInternal: isInternalTopic(topic.name), partitions };

@@ -3,8 +3,12 @@
  * each feature has a supported range and a finalized level stored in the metadata log
  * (FeatureLevelRecord), changed by UpdateFeatures (`kafka-features.sh upgrade|downgrade`).
  *
- * The one feature modelled is `eligible.leader.replicas.version` (KIP-966, Kafka 4.0+): level 1
- * makes the controller keep eligible leader replicas. Rules, as Kafka's documentation of ELR
+ * Two features are modelled. `metadata.version` is Kafka 4.0's latest production level, 25
+ * (4.0-IV3), the level `kafka-storage.sh format` finalizes on a new cluster: the engine implements
+ * only that level's rules (e.g. an ISR shrink keeps the leader epoch, 3.6+), so its supported range
+ * is 25–25 (a Kafka 4.0 broker's is 7–25: it also runs clusters not yet upgraded from 3.3–3.9) and
+ * every other level is INVALID_UPDATE_VERSION. `eligible.leader.replicas.version` (KIP-966, Kafka
+ * 4.0+): level 1 makes the controller keep eligible leader replicas. Rules, as Kafka's documentation of ELR
  * states them: enabling it adds a cluster-level min.insync.replicas when there is none (the
  * static value); while it is on, that cluster-level config cannot be deleted, a per-broker
  * min.insync.replicas is refused, and any change of min.insync.replicas clears the ELR of the
@@ -17,15 +21,20 @@ import type { MetadataRecord, PartitionState } from '../metadata/records.js';
 import { buildPartitionChange, type ChangeContext } from './partition-change.js';
 
 export const ELR_FEATURE = 'eligible.leader.replicas.version';
+export const METADATA_VERSION_FEATURE = 'metadata.version';
+/** metadata.version 4.0-IV3, Kafka 4.0's latest production level (MetadataVersion.IBP_4_0_IV3). */
+export const METADATA_VERSION_LEVEL = 25;
 
 export interface FeatureSpec {
   name: string;
   minVersion: number;
   maxVersion: number;
+  /** The level a new cluster starts at when no FeatureLevel record names the feature (0 if absent). */
+  bootstrapLevel?: number;
   description: string;
 }
 
-/** The features this controller supports (what `kafka-features.sh describe` lists). */
+/** The features this controller supports, by name as `kafka-features.sh describe` sorts them. */
 export const SUPPORTED_FEATURES: readonly FeatureSpec[] = [
   {
     name: ELR_FEATURE,
@@ -33,6 +42,14 @@ export const SUPPORTED_FEATURES: readonly FeatureSpec[] = [
     maxVersion: 1,
     description:
       'Eligible leader replicas (KIP-966): replicas that left the ISR while it was below min.insync.replicas still hold every committed record and may be elected cleanly when the ISR empties.',
+  },
+  {
+    name: METADATA_VERSION_FEATURE,
+    minVersion: METADATA_VERSION_LEVEL,
+    maxVersion: METADATA_VERSION_LEVEL,
+    bootstrapLevel: METADATA_VERSION_LEVEL,
+    description:
+      "The metadata log's record versions and the controller's rules: 25 is 4.0-IV3 (Kafka 4.0). The cluster runs at that level only, so it is neither upgraded nor downgraded.",
   },
 ];
 
@@ -50,9 +67,9 @@ export interface FeatureUpdateResult {
   message?: string;
 }
 
-/** The finalized level of a feature (0 when it was never set). */
+/** The finalized level of a feature (its bootstrap level when it was never set, else 0). */
 export function featureLevel(image: ClusterMetadata, name: string): number {
-  return image.features.get(name) ?? 0;
+  return image.features.get(name) ?? SUPPORTED_FEATURES.find((f) => f.name === name)?.bootstrapLevel ?? 0;
 }
 
 export function elrEnabled(image: ClusterMetadata): boolean {
@@ -62,14 +79,17 @@ export function elrEnabled(image: ClusterMetadata): boolean {
 /** Check one update as UpdateFeatures does; returns the level to finalize, or throws INVALID_UPDATE_VERSION. */
 export function checkFeatureUpdate(image: ClusterMetadata, u: FeatureUpdate): number {
   const spec = SUPPORTED_FEATURES.find((f) => f.name === u.feature);
-  if (!spec) throw new KafkaError('INVALID_UPDATE_VERSION', `The controller does not support the given feature ${u.feature}.`);
+  if (!spec) throw new KafkaError('INVALID_UPDATE_VERSION', `Invalid update version ${u.maxVersionLevel} for feature ${u.feature}. The controller does not support the given feature.`);
   const level = u.maxVersionLevel;
   if (!Number.isInteger(level) || level < spec.minVersion || level > spec.maxVersion) {
     throw new KafkaError('INVALID_UPDATE_VERSION', `Invalid update version ${level} for feature ${u.feature}. The supported range is [${spec.minVersion}, ${spec.maxVersion}].`);
   }
   const current = featureLevel(image, u.feature);
   if (level < current && (u.upgradeType ?? 'upgrade') === 'upgrade') {
-    throw new KafkaError('INVALID_UPDATE_VERSION', `Can't downgrade the version of this feature without setting the upgrade type to either safe or unsafe downgrade.`);
+    throw new KafkaError('INVALID_UPDATE_VERSION', `Invalid update version ${level} for feature ${u.feature}. Can't downgrade the version of this feature without setting the upgrade type to either safe or unsafe downgrade.`);
+  }
+  if (level > current && (u.upgradeType ?? 'upgrade') !== 'upgrade') {
+    throw new KafkaError('INVALID_UPDATE_VERSION', `Invalid update version ${level} for feature ${u.feature}. Can't downgrade to a newer version.`);
   }
   return level;
 }
@@ -93,7 +113,12 @@ export class FeatureControl {
   constructor(private readonly host: FeatureHost) {}
 
   describe(): FeatureDescription[] {
-    return SUPPORTED_FEATURES.map((f) => ({ ...f, finalizedLevel: featureLevel(this.host.image, f.name) }));
+    return SUPPORTED_FEATURES.map(({ bootstrapLevel: _, ...f }) => ({ ...f, finalizedLevel: featureLevel(this.host.image, f.name) }));
+  }
+
+  /** The metadata offset the finalized levels were read at (ApiVersions' FinalizedFeaturesEpoch). */
+  epoch(): number {
+    return this.host.image.offset;
   }
 
   /** UpdateFeatures: each update answered on its own; the accepted ones committed together. */

@@ -86,7 +86,7 @@ describe('validateProfile', () => {
     expect(ok.ok && ok.profile.features).toEqual({ 'eligible.leader.replicas.version': 1 });
     expect(errorsOf(withSection('features', { 'eligible.leader.replicas.version': 2, 'metadata.versions': 1 }))).toEqual([
       'features["eligible.leader.replicas.version"]: must be a level from 0 to 1, got number 2',
-      'features["metadata.versions"]: Unknown feature metadata.versions (supported: eligible.leader.replicas.version)',
+      'features["metadata.versions"]: Unknown feature metadata.versions (supported: eligible.leader.replicas.version, metadata.version)',
     ]);
     expect(errorsOf(withSection('brokerConfigs', { 'eligible.leader.replicas.enable': 'true' }))).toEqual([
       'brokerConfigs["eligible.leader.replicas.enable"]: eligible.leader.replicas.enable does not belong in brokerConfigs: Kafka 4.x has no such broker config (it was a 3.9 controller config): eligible leader replicas are the feature eligible.leader.replicas.version, set in features and exported as kafka-features.sh upgrade --feature eligible.leader.replicas.version=1',

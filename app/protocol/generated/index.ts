@@ -27,6 +27,8 @@ import { type DescribeLogDirsRequest, readDescribeLogDirsRequest, writeDescribeL
 import { type DescribeLogDirsResponse, readDescribeLogDirsResponse, writeDescribeLogDirsResponse } from './describe-log-dirs-response.js';
 import { type DescribeProducersRequest, readDescribeProducersRequest, writeDescribeProducersRequest } from './describe-producers-request.js';
 import { type DescribeProducersResponse, readDescribeProducersResponse, writeDescribeProducersResponse } from './describe-producers-response.js';
+import { type DescribeTopicPartitionsRequest, readDescribeTopicPartitionsRequest, writeDescribeTopicPartitionsRequest } from './describe-topic-partitions-request.js';
+import { type DescribeTopicPartitionsResponse, readDescribeTopicPartitionsResponse, writeDescribeTopicPartitionsResponse } from './describe-topic-partitions-response.js';
 import { type ElectLeadersRequest, readElectLeadersRequest, writeElectLeadersRequest } from './elect-leaders-request.js';
 import { type ElectLeadersResponse, readElectLeadersResponse, writeElectLeadersResponse } from './elect-leaders-response.js';
 import { type FetchRequest, readFetchRequest, writeFetchRequest } from './fetch-request.js';
@@ -67,6 +69,8 @@ import { type SaslHandshakeRequest, readSaslHandshakeRequest, writeSaslHandshake
 import { type SaslHandshakeResponse, readSaslHandshakeResponse, writeSaslHandshakeResponse } from './sasl-handshake-response.js';
 import { type SyncGroupRequest, readSyncGroupRequest, writeSyncGroupRequest } from './sync-group-request.js';
 import { type SyncGroupResponse, readSyncGroupResponse, writeSyncGroupResponse } from './sync-group-response.js';
+import { type UpdateFeaturesRequest, readUpdateFeaturesRequest, writeUpdateFeaturesRequest } from './update-features-request.js';
+import { type UpdateFeaturesResponse, readUpdateFeaturesResponse, writeUpdateFeaturesResponse } from './update-features-response.js';
 
 export * from './alter-configs-request.js';
 export * from './alter-configs-response.js';
@@ -96,6 +100,8 @@ export * from './describe-log-dirs-request.js';
 export * from './describe-log-dirs-response.js';
 export * from './describe-producers-request.js';
 export * from './describe-producers-response.js';
+export * from './describe-topic-partitions-request.js';
+export * from './describe-topic-partitions-response.js';
 export * from './elect-leaders-request.js';
 export * from './elect-leaders-response.js';
 export * from './fetch-request.js';
@@ -142,6 +148,8 @@ export * from './sasl-handshake-request.js';
 export * from './sasl-handshake-response.js';
 export * from './sync-group-request.js';
 export * from './sync-group-response.js';
+export * from './update-features-request.js';
+export * from './update-features-response.js';
 
 /** Kafka's API keys by name. */
 export const ApiKey = {
@@ -176,8 +184,10 @@ export const ApiKey = {
   AlterPartitionReassignments: 45,
   ListPartitionReassignments: 46,
   OffsetDelete: 47,
+  UpdateFeatures: 57,
   DescribeCluster: 60,
   DescribeProducers: 61,
+  DescribeTopicPartitions: 75,
 } as const;
 
 /** Request and response types by API key. */
@@ -213,8 +223,10 @@ export interface ApiMessages {
   45: { request: AlterPartitionReassignmentsRequest; response: AlterPartitionReassignmentsResponse };
   46: { request: ListPartitionReassignmentsRequest; response: ListPartitionReassignmentsResponse };
   47: { request: OffsetDeleteRequest; response: OffsetDeleteResponse };
+  57: { request: UpdateFeaturesRequest; response: UpdateFeaturesResponse };
   60: { request: DescribeClusterRequest; response: DescribeClusterResponse };
   61: { request: DescribeProducersRequest; response: DescribeProducersResponse };
+  75: { request: DescribeTopicPartitionsRequest; response: DescribeTopicPartitionsResponse };
 }
 
 export type ApiKeyNumber = keyof ApiMessages;
@@ -608,6 +620,18 @@ export const API_DEFINITIONS: { readonly [K in ApiKeyNumber]: ApiDefinition<K> }
     readResponse: readOffsetDeleteResponse,
     writeResponse: writeOffsetDeleteResponse,
   },
+  57: {
+    apiKey: 57,
+    name: 'UpdateFeatures',
+    lowest: 0,
+    highest: 1,
+    requestFlexibleFrom: 0,
+    responseFlexibleFrom: 0,
+    readRequest: readUpdateFeaturesRequest,
+    writeRequest: writeUpdateFeaturesRequest,
+    readResponse: readUpdateFeaturesResponse,
+    writeResponse: writeUpdateFeaturesResponse,
+  },
   60: {
     apiKey: 60,
     name: 'DescribeCluster',
@@ -631,6 +655,18 @@ export const API_DEFINITIONS: { readonly [K in ApiKeyNumber]: ApiDefinition<K> }
     writeRequest: writeDescribeProducersRequest,
     readResponse: readDescribeProducersResponse,
     writeResponse: writeDescribeProducersResponse,
+  },
+  75: {
+    apiKey: 75,
+    name: 'DescribeTopicPartitions',
+    lowest: 0,
+    highest: 0,
+    requestFlexibleFrom: 0,
+    responseFlexibleFrom: 0,
+    readRequest: readDescribeTopicPartitionsRequest,
+    writeRequest: writeDescribeTopicPartitionsRequest,
+    readResponse: readDescribeTopicPartitionsResponse,
+    writeResponse: writeDescribeTopicPartitionsResponse,
   },
 };
 

@@ -5,10 +5,18 @@
  * versions on the data path, ApiVersions 0-4 (v4 is v3 on the wire). Never advertised: the
  * transaction APIs, SASL and KIP-848's ConsumerGroupHeartbeat, so clients stay non-transactional,
  * PLAINTEXT and on classic groups. DescribeCluster v0 is served (issue 14: the Java AdminClient's
- * describeCluster, with racks); clients that do not send it keep using Metadata.
+ * describeCluster, with racks); clients that do not send it keep using Metadata. UpdateFeatures
+ * 0-1 and DescribeTopicPartitions 0 (KIP-966's ELR per partition) are Kafka 3.9's versions.
  *
  * A v3+ request names the client software; a name or version outside Kafka's pattern gets
  * INVALID_REQUEST (ApiVersionsRequest.isValid).
+ *
+ * Features (KIP-584), in the v3+ tagged fields as a KRaft broker fills them
+ * (ApiVersionsResponse.Builder, KRaftMetadataCache.features):
+ *   SupportedFeatures       every feature's supported range; below v4, features whose minimum is
+ *                           0 are left out (older clients cannot read a 0 minimum, KAFKA-17492)
+ *   FinalizedFeatures       every feature at a level other than 0, min level = max level = it
+ *   FinalizedFeaturesEpoch  the metadata offset those levels were read at (-1: unknown)
  */
 import type { ApiHandler } from '../dispatcher.js';
 import { errorCode } from '../error-codes.js';
@@ -46,6 +54,8 @@ export const ADVERTISED_VERSIONS: Readonly<Record<number, readonly [number, numb
   [ApiKey.AlterPartitionReassignments]: [0, 0],
   [ApiKey.ListPartitionReassignments]: [0, 0],
   [ApiKey.DescribeCluster]: [0, 0],
+  [ApiKey.UpdateFeatures]: [0, 1],
+  [ApiKey.DescribeTopicPartitions]: [0, 0],
 };
 
 /** API keys a broker of ours never advertises, whatever handlers exist. */
@@ -64,9 +74,30 @@ export const NEVER_ADVERTISED: ReadonlySet<number> = new Set([
 /** Kafka's pattern for ClientSoftwareName and ClientSoftwareVersion. */
 const SOFTWARE = /^[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?$/;
 
-/** The ApiVersions handler; `ranges` is evaluated per request (the dispatcher's table). */
+/** The cluster's features as ApiVersions reports them: supported ranges and finalized levels. */
+export interface FeatureLevels {
+  /** The metadata offset the levels were read at. */
+  epoch: number;
+  features: readonly { name: string; minVersion: number; maxVersion: number; finalizedLevel: number }[];
+}
+
+/** The ApiVersions v3+ feature fields for `levels` (none known: empty lists, epoch -1). */
+export function featureFields(levels: FeatureLevels | null, apiVersion: number) {
+  const features = levels?.features ?? [];
+  return {
+    supportedFeatures: features.filter((f) => apiVersion >= 4 || f.minVersion !== 0).map((f) => ({ name: f.name, minVersion: f.minVersion, maxVersion: f.maxVersion })),
+    finalizedFeaturesEpoch: BigInt(levels?.epoch ?? -1),
+    finalizedFeatures: features.filter((f) => f.finalizedLevel !== 0).map((f) => ({ name: f.name, minVersionLevel: f.finalizedLevel, maxVersionLevel: f.finalizedLevel })),
+  };
+}
+
+/**
+ * The ApiVersions handler; `ranges` is evaluated per request (the dispatcher's table), and so is
+ * `features` (the cluster's feature levels; absent: none reported).
+ */
 export function apiVersionsHandler(
   ranges: () => { apiKey: number; minVersion: number; maxVersion: number }[],
+  features?: () => FeatureLevels,
 ): ApiHandler<typeof ApiKey.ApiVersions> {
   const apiKeys = () => ranges().filter((r) => !NEVER_ADVERTISED.has(r.apiKey));
   return {
@@ -76,7 +107,7 @@ export function apiVersionsHandler(
       if (ctx.apiVersion >= 3 && !(SOFTWARE.test(request.clientSoftwareName) && SOFTWARE.test(request.clientSoftwareVersion))) {
         return { errorCode: errorCode('INVALID_REQUEST') };
       }
-      return { errorCode: 0, apiKeys: apiKeys(), throttleTimeMs: 0 };
+      return { errorCode: 0, apiKeys: apiKeys(), throttleTimeMs: 0, ...(ctx.apiVersion >= 3 ? featureFields(features?.() ?? null, ctx.apiVersion) : {}) };
     },
     errorResponse(_request, code) {
       // As ApiVersionsRequest.getErrorResponse: only UNSUPPORTED_VERSION lists key 18's range.

@@ -7,6 +7,7 @@
 import { type ApiHandler, createDispatcher, type Dispatcher, type DispatcherOptions } from '../dispatcher.js';
 import { ADMIN_HANDLERS } from './admin/index.js';
 import type { BrokerGateway } from './broker-gateway.js';
+import { describeTopicPartitionsHandler } from './describe-topic-partitions.js';
 import { fetchHandler } from './fetch.js';
 import { findCoordinatorHandler } from './find-coordinator.js';
 import { deleteGroupsHandler, describeGroupsHandler, listGroupsHandler } from './group-admin.js';
@@ -17,6 +18,7 @@ import { listOffsetsHandler } from './list-offsets.js';
 import { metadataHandler } from './metadata.js';
 import { offsetForLeaderEpochHandler } from './offset-for-leader-epoch.js';
 import { produceHandler } from './produce.js';
+import { updateFeaturesHandler } from './update-features.js';
 
 export type { BrokerGateway, ListenerAddress } from './broker-gateway.js';
 
@@ -42,10 +44,16 @@ export const BROKER_HANDLERS: readonly ((gateway: BrokerGateway) => ApiHandler)[
   deleteGroupsHandler,
   // The admin APIs (issue 14).
   ...ADMIN_HANDLERS,
+  // KIP-584 and KIP-966: feature levels and each partition's eligible leader replicas.
+  updateFeaturesHandler,
+  describeTopicPartitionsHandler,
 ] as unknown as readonly ((gateway: BrokerGateway) => ApiHandler)[];
 
 /** The dispatcher of one broker's listener: its handlers, `extra` ones, and ApiVersions. */
 export function createBrokerDispatcher(gateway: BrokerGateway, options: DispatcherOptions & { extra?: readonly ApiHandler[] } = {}): Dispatcher {
   const { extra = [], ...dispatcherOptions } = options;
-  return createDispatcher([...BROKER_HANDLERS.map((make) => make(gateway)), ...extra], dispatcherOptions);
+  return createDispatcher([...BROKER_HANDLERS.map((make) => make(gateway)), ...extra], {
+    features: () => gateway.engine.finalizedFeatures(),
+    ...dispatcherOptions,
+  });
 }

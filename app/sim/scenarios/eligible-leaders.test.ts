@@ -37,13 +37,20 @@ function belowMinIsr(seed: number): Simulation {
 describe('eligible leader replicas (KIP-966)', () => {
   it('is a feature: off by default, finalized at level 1 by an upgrade, refused outside its range', () => {
     const sim = new Simulation({ seed: 400, staticConfigs: { 'min.insync.replicas': '2' } });
-    expect(sim.engine.describeFeatures()).toEqual([expect.objectContaining({ name: ELR, minVersion: 0, maxVersion: 1, finalizedLevel: 0 })]);
+    expect(sim.engine.describeFeatures()).toEqual([
+      expect.objectContaining({ name: ELR, minVersion: 0, maxVersion: 1, finalizedLevel: 0 }),
+      // A new cluster runs at metadata.version 4.0-IV3, the only level the engine implements.
+      expect.objectContaining({ name: 'metadata.version', minVersion: 25, maxVersion: 25, finalizedLevel: 25 }),
+    ]);
     const refused = sim.engine.updateFeatures([
       { feature: ELR, maxVersionLevel: 2 },
       { feature: 'no.such.feature', maxVersionLevel: 1 },
     ]);
     expect(refused.map((r) => r.errorCode)).toEqual(['INVALID_UPDATE_VERSION', 'INVALID_UPDATE_VERSION']);
     expect(refused[0]!.message).toBe(`Invalid update version 2 for feature ${ELR}. The supported range is [0, 1].`);
+    // metadata.version stays at 25: asking for it is a no-op, any other level (a downgrade to 3.9-IV0 here) is refused.
+    const mv = sim.engine.updateFeatures([{ feature: 'metadata.version', maxVersionLevel: 25 }, { feature: 'metadata.version', maxVersionLevel: 21, upgradeType: 'unsafe-downgrade' }]);
+    expect(mv.map((r) => r.errorCode)).toEqual(['NONE', 'INVALID_UPDATE_VERSION']);
     expect(sim.engine.updateFeatures([{ feature: ELR, maxVersionLevel: 1 }], true)[0]!.errorCode).toBe('NONE');
     expect(sim.engine.describeFeatures()[0]!.finalizedLevel).toBe(0); // validateOnly changed nothing
     expect(sim.engine.updateFeatures([{ feature: ELR, maxVersionLevel: 1 }])[0]!.errorCode).toBe('NONE');
@@ -91,7 +98,7 @@ describe('eligible leader replicas (KIP-966)', () => {
     expect(durability.value.eligibleLeaderReplicas).toMatchObject({ featureLevel: 1, partitions: [{ partition: 0, eligibleLeaderReplicas: [2], lastKnownElr: [] }] });
     expect(durability.value.eligibleLeaderReplicas.explanation).toContain('Eligible leader replicas are on');
     const features = await svc.call('cluster.features', {});
-    expect(features.ok && features.value.map((f) => [f.name, f.finalizedLevel])).toEqual([[ELR, 1]]);
+    expect(features.ok && features.value.map((f) => [f.name, f.finalizedLevel])).toEqual([[ELR, 1], ['metadata.version', 25]]);
     const bad = await svc.call('cluster.updateFeatures', { updates: [{ feature: ELR, maxVersionLevel: 7 }] });
     expect(bad.ok && bad.value[0]!.errorCode).toBe('INVALID_UPDATE_VERSION');
     // Both die. Fenced first, 1 leaves the ISR and 2 (eligible, not fenced yet) is named leader;
