@@ -177,7 +177,9 @@ export const contract = {
   /**
    * UpdateFeatures (`kafka-features.sh upgrade|downgrade --feature name=level`): per feature,
    * NONE or INVALID_UPDATE_VERSION (unknown feature, level out of range, a downgrade asked as an
-   * upgrade). `eligible.leader.replicas.version=1` turns on eligible leader replicas (KIP-966).
+   * upgrade). All or nothing, as Kafka's controller: one refusal and no level changes (the other
+   * features then say so). `eligible.leader.replicas.version=1` turns on eligible leader replicas
+   * (KIP-966). On an external cluster this is Kafka's UpdateFeatures request.
    */
   'cluster.updateFeatures': method(
     z.strictObject({

@@ -121,7 +121,12 @@ export class FeatureControl {
     return this.host.image.offset;
   }
 
-  /** UpdateFeatures: each update answered on its own; the accepted ones committed together. */
+  /**
+   * UpdateFeatures, all or nothing as Kafka's controller answers it (QuorumController.updateFeatures):
+   * when one update is refused nothing is finalized; the refused ones carry their own error and
+   * the others the same code with "The update failed for all features since …" (what each
+   * feature's outcome is in Kafka's Admin client). Otherwise the changes are committed together.
+   */
   update(updates: readonly FeatureUpdate[], validateOnly = false): FeatureUpdateResult[] {
     this.host.requireActive();
     const image = this.host.image;
@@ -143,6 +148,11 @@ export class FeatureControl {
       if (u.feature === ELR_FEATURE && level === 0) records.push(...this.clearElr(() => true, false));
       return { feature: u.feature, errorCode: 'NONE' };
     });
+    const refused = results.find((r) => r.errorCode !== 'NONE');
+    if (refused) {
+      const why = `The update failed for all features since the following feature had an error: ${refused.message ?? refused.errorCode}`;
+      return results.map((r) => (r.errorCode === 'NONE' ? { feature: r.feature, errorCode: refused.errorCode, message: why } : r));
+    }
     if (!validateOnly && records.length > 0) this.host.commit(records);
     return results;
   }

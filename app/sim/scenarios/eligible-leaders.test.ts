@@ -48,9 +48,14 @@ describe('eligible leader replicas (KIP-966)', () => {
     ]);
     expect(refused.map((r) => r.errorCode)).toEqual(['INVALID_UPDATE_VERSION', 'INVALID_UPDATE_VERSION']);
     expect(refused[0]!.message).toBe(`Invalid update version 2 for feature ${ELR}. The supported range is [0, 1].`);
+    // All or nothing, as Kafka's controller: a valid upgrade beside a refused one is not finalized.
+    const mixed = sim.engine.updateFeatures([{ feature: ELR, maxVersionLevel: 1 }, { feature: ELR + '.typo', maxVersionLevel: 1 }]);
+    expect(mixed.map((r) => r.errorCode)).toEqual(['INVALID_UPDATE_VERSION', 'INVALID_UPDATE_VERSION']);
+    expect(mixed[0]!.message).toMatch(/^The update failed for all features since the following feature had an error: .*typo/);
+    expect(sim.engine.describeFeatures()[0]!.finalizedLevel).toBe(0);
     // metadata.version stays at 25: asking for it is a no-op, any other level (a downgrade to 3.9-IV0 here) is refused.
-    const mv = sim.engine.updateFeatures([{ feature: 'metadata.version', maxVersionLevel: 25 }, { feature: 'metadata.version', maxVersionLevel: 21, upgradeType: 'unsafe-downgrade' }]);
-    expect(mv.map((r) => r.errorCode)).toEqual(['NONE', 'INVALID_UPDATE_VERSION']);
+    expect(sim.engine.updateFeatures([{ feature: 'metadata.version', maxVersionLevel: 25 }])[0]!.errorCode).toBe('NONE');
+    expect(sim.engine.updateFeatures([{ feature: 'metadata.version', maxVersionLevel: 21, upgradeType: 'unsafe-downgrade' }])[0]!.errorCode).toBe('INVALID_UPDATE_VERSION');
     expect(sim.engine.updateFeatures([{ feature: ELR, maxVersionLevel: 1 }], true)[0]!.errorCode).toBe('NONE');
     expect(sim.engine.describeFeatures()[0]!.finalizedLevel).toBe(0); // validateOnly changed nothing
     expect(sim.engine.updateFeatures([{ feature: ELR, maxVersionLevel: 1 }])[0]!.errorCode).toBe('NONE');

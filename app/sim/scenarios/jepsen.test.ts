@@ -143,8 +143,14 @@ describe.each(STORAGES)('scenario 25 (c), $name', ({ make }) => {
     expect(sim.replicaLog(2, 't').slice(0, committed).map((r) => r.value)).toEqual([...values(0, 9, 'all3-'), 'nudge3', ...committedWith2]);
 
     // 1 comes back after a power loss: an unclean shutdown, so it leaves the ELR.
+    // It leaves at its re-registration (the controller processes the new incarnation as an unclean
+    // shutdown of the old one, KAFKA-18106), not later by rejoining the ISR, which would also clear
+    // it: its fetcher is held until then.
     sim.engine.startBroker(1);
+    sim.engine.stallFollower(1);
     sim.waitFor(() => !(sim.partition('t', 0).elr ?? []).includes(1), 30_000, '1 out of the ELR');
+    expect(sim.partition('t', 0)).toMatchObject({ leader: 2, isr: [2], elr: [] });
+    sim.engine.stallFollower(1, false);
     expect(sim.eventsOf('replica.truncated').some((e) => e.brokerId === 1 && e.reason === 'power-loss' && e.topic === 't')).toBe(true);
     expect(sim.partition('t', 0).leader).toBe(2);
     // Once 1 has copied 2's log and rejoined, the ISR is back at min ISR and the HW moves again.
