@@ -149,6 +149,9 @@ describe('the same admin scenario through the embedded driver and the Kafka driv
     const tested = await value(call<ConnectionTestView>('connections.test', { id: connection }));
     const theirs = await external.describe();
     expect(tested).toMatchObject({ ok: true, clusterId: theirs.clusterId, brokerCount: 3 });
+    // Each local cluster has its own id: the Kafka driver reads the second host's from Metadata, and it is not the console's own.
+    expect((await value(call<ClusterView>('cluster.describe', { connection }))).clusterId).toBe(theirs.clusterId);
+    expect((await value(call<ClusterView>('cluster.describe', {}))).clusterId).not.toBe(theirs.clusterId);
   });
 
   it('gives the same observable results on both sides', async () => {

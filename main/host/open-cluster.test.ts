@@ -43,6 +43,26 @@ describe('openCluster', () => {
     expect(consumed).toMatchObject({ ok: true, value: { records: [{ offset: 0, value: 'durable' }] } });
   });
 
+  it('gives every cluster an id of its own in Kafka’s form, kept across a reopen', async () => {
+    const [a, b] = [mkdtempSync(join(tmpdir(), 'rs-open-')), mkdtempSync(join(tmpdir(), 'rs-open-'))];
+    dirs.push(a, b);
+    const idOf = async (c: OpenCluster): Promise<string> => {
+      const d = await c.service.call('cluster.describe', {});
+      if (!d.ok) throw new Error(d.error.message);
+      return d.value.clusterId;
+    };
+    const first = openCluster({ dataDir: a, logger: quiet, brokers: 1 });
+    const other = openCluster({ dataDir: b, logger: quiet, brokers: 1 });
+    open.push(first, other);
+    const id = await idOf(first);
+    expect(id).toMatch(/^[A-Za-z0-9_][A-Za-z0-9_-]{21}$/);
+    expect(await idOf(other)).not.toBe(id);
+    first.close();
+    const again = openCluster({ dataDir: a, logger: quiet, brokers: 1 });
+    open.push(again);
+    expect(await idOf(again)).toBe(id);
+  });
+
   it('starts a new cluster from a built-in profile (first run): its brokers, racks and broker configs; an existing cluster is left as it is', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rs-open-'));
     dirs.push(dir);

@@ -24,6 +24,7 @@ import { groupRecordCodec } from '../../app/protocol/group-records.js';
 import { CompressionError, createCompressionCodecs, type CompressionCodecs, type ZstdCompress } from '../../app/protocol/records/compression.js';
 import { createProducedBatchValidator } from '../../app/protocol/records/produced-batch-validator.js';
 import { KafkaListeners, type KafkaListenersOptions, type KafkaPortChoice } from './kafka-listeners.js';
+import { clusterIdOf } from './cluster-id.js';
 import { loadZstdCompressor } from './zstd-compressor.js';
 
 /**
@@ -66,9 +67,6 @@ export interface OpenClusterOptions {
   /** While brokers start, a `cluster.opening` event this often (default OPENING_EVENT_EVERY_MS). */
   openingEventEveryMs?: number;
 }
-
-/** The cluster id `cluster.describe` and Kafka's Metadata report. */
-export const CLUSTER_ID = 'replica-studio-local';
 
 /** The profile a new cluster opened with these options starts from, if any. */
 export function newClusterProfile(options: Pick<OpenClusterOptions, 'brokers' | 'initialProfile'>): string | undefined {
@@ -113,6 +111,8 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
     const profile = profileName !== undefined ? builtInProfiles(options.profilesDir).get(profileName) : undefined;
     if (profileName !== undefined && !profile) throw new Error(`No built-in profile named ${JSON.stringify(profileName)}.`);
     const racks = profile ? resolveRacks(profile.cluster) : Array.from({ length: options.brokers ?? 3 }, () => null);
+    // The id `cluster.describe`, Metadata and DescribeCluster report: this cluster's own (cluster-id.ts).
+    const clusterId = clusterIdOf(storage.metadata());
     const scheduler = new ManualScheduler(Math.max(Date.now(), Engine.savedTimeMs(storage)));
     const engine = storage.batch(() =>
       createEngine({
@@ -133,7 +133,7 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
     });
     // The service subscribes before the engine starts, so `events.recent` has the whole run.
     const service = createClusterService({
-      clusterId: CLUSTER_ID,
+      clusterId,
       engine,
       scheduler,
       driver,
@@ -158,7 +158,7 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
         ? Promise.resolve()
         : KafkaListeners.start({
             engine,
-            clusterId: CLUSTER_ID,
+            clusterId,
             port: options.kafkaPort,
             clock: { sync: () => driver.sync(), wake: () => driver.wake(), step: (fn) => storage.batch(fn) },
             notice: (line) => process.stderr.write(`replica-studio: ${line}\n`),
