@@ -214,8 +214,62 @@ async function scaleMain(argv: string[]): Promise<void> {
   console.log(`\nwrote ${results.figures.length} figures to ${RESULTS_FILE}`);
 }
 
+/**
+ * `npm run bench -- wire`: the in-process 100 B produce and the wire produce alone (the limit
+ * the wire figure is a ratio to is measured in the same run, as in the full bench). With
+ * NODE_OPTIONS=--cpu-prof the engine's child process writes a CPU profile too.
+ */
+async function wireMain(): Promise<void> {
+  const m = machine();
+  console.log(`machine: ${m.cpu}, ${m.cores} cores, node ${m.node}, SQLite ${m.sqlite}, ${m.platform}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  const { engine, cpu } = await measureProduce(100, WINDOW);
+  console.log(
+    `  in-process 100B: ${fmt(Math.round(engine.recordsPerSec))} records/s (${engine.requests} requests acked, ${engine.errors} errors, ` +
+      `${engine.batchesPerTransaction.toFixed(2)} batches per transaction per file); ${fmt(Math.round(cpu.engineRecordsPerCpuSec))} records per CPU second`,
+  );
+  const figures = [await wireFigure(engine.recordsPerSec, cpu.engineRecordsPerCpuSec)].filter((f): f is Figure => f !== null);
+  console.log(`(load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')})\n`);
+  printTable(figures);
+  const results = writeResults(m, figures);
+  console.log(`\nwrote ${results.figures.length} figures to ${RESULTS_FILE}`);
+}
+
+/** Produce through the Kafka listener, against the in-process figure of the same run. */
+async function wireFigure(inProcess100B: number, inProcessPerCpuSec: number): Promise<Figure | null> {
+  console.log(
+    `wire produce: engine in a child process with Kafka listeners, RF=${REPLICATION_FACTOR}, acks=all, min.insync.replicas=${MIN_INSYNC_REPLICAS}, 1 partition; ` +
+      `our load generator: ${MAX_IN_FLIGHT} connections to the leader, one Produce v7 of ${RECORDS_PER_REQUEST} × 100 B records outstanding on each; then one consumer catches up with Fetch v11`,
+  );
+  try {
+    const w = await measureWireProduce(100, WINDOW);
+    console.log(
+      `  wire: ${fmt(Math.round(w.recordsPerSec))} records/s (${w.requests} requests acked, ${w.errors} errors), latency p50 ${w.p50Ms.toFixed(1)} ms, p99 ${w.p99Ms.toFixed(1)} ms; ` +
+        `in-process ${fmt(Math.round(inProcess100B))} records/s; consumer catch-up ${fmt(Math.round(w.catchUpRecordsPerSec))} records/s over ${fmt(w.catchUpRecords)} records`,
+    );
+    console.log(
+      `        per CPU second: the engine's process ${fmt(Math.round(w.recordsPerEngineCpuSec))} records (it had the CPU ${pct(w.engineCpuShare)} of the window), ` +
+        `in-process ${fmt(Math.round(inProcessPerCpuSec))} (ratio ${(w.recordsPerEngineCpuSec / inProcessPerCpuSec).toFixed(3)})`,
+    );
+    return {
+      ...figure('wire.produce.rf3.acks-all.100B.records', w.recordsPerSec, 'records/s', inProcess100B),
+      context: {
+        p50Ms: round(w.p50Ms),
+        p99Ms: round(w.p99Ms),
+        errors: w.errors,
+        catchUpRecordsPerSec: Math.round(w.catchUpRecordsPerSec),
+        recordsPerEngineCpuSec: Math.round(w.recordsPerEngineCpuSec),
+        inProcessRecordsPerCpuSec: Math.round(inProcessPerCpuSec),
+      },
+    };
+  } catch (e) {
+    console.warn(`wire.produce failed, no figure: ${e instanceof Error ? e.message : String(e)}`);
+    return null;
+  }
+}
+
 async function main(): Promise<void> {
   if (process.argv[2] === 'scale') return scaleMain(process.argv.slice(3));
+  if (process.argv[2] === 'wire') return wireMain();
   const started = performance.now();
   const budgetLeft = (): number => BUDGET_MS - (performance.now() - started);
   const m = machine();
@@ -226,6 +280,7 @@ async function main(): Promise<void> {
   );
   const figures: Figure[] = [];
   let inProcess100B = 0;
+  let inProcess100BPerCpuSec = 0;
   for (const size of SIZES) {
     // Engine and raw limit each take warm-up + window (plus set-up): stop rather than overrun.
     if (budgetLeft() < 2.5 * (WINDOW.warmupMs + WINDOW.windowMs)) {
@@ -246,7 +301,10 @@ async function main(): Promise<void> {
       console.warn(`        warning: the engine's grouping moved from its warm-up (${rawBatchesPerTransaction.toFixed(2)}) to the window (${engine.batchesPerTransaction.toFixed(2)})`);
     }
     if (engine.errors > 0) console.warn(`        warning: ${engine.errors} produce requests failed`);
-    if (size.bytes === 100) inProcess100B = engine.recordsPerSec;
+    if (size.bytes === 100) {
+      inProcess100B = engine.recordsPerSec;
+      inProcess100BPerCpuSec = cpu.engineRecordsPerCpuSec;
+    }
     const base = `produce.rf3.acks-all.isr2.${size.label}`;
     figures.push(figure(`${base}.records`, engine.recordsPerSec, 'records/s', raw.recordsPerSec));
     figures.push(figure(`${base}.throughput`, engine.mbPerSec, 'MB/s', raw.mbPerSec));
@@ -255,23 +313,8 @@ async function main(): Promise<void> {
   if (inProcess100B <= 0 || budgetLeft() < WIRE_BUDGET_MS + UI_TOPICS_MIN_MS) {
     console.warn(`skipping wire.produce: ${inProcess100B <= 0 ? 'no in-process 100B figure to compare with' : 'not enough of the budget left'}`);
   } else {
-    console.log(
-      `wire produce: engine in a child process with Kafka listeners, RF=${REPLICATION_FACTOR}, acks=all, min.insync.replicas=${MIN_INSYNC_REPLICAS}, 1 partition; ` +
-        `our load generator: ${MAX_IN_FLIGHT} connections to the leader, one Produce v7 of ${RECORDS_PER_REQUEST} × 100 B records outstanding on each; then one consumer catches up with Fetch v11`,
-    );
-    try {
-      const w = await measureWireProduce(100, WINDOW);
-      console.log(
-        `  wire: ${fmt(Math.round(w.recordsPerSec))} records/s (${w.requests} requests acked, ${w.errors} errors), latency p50 ${w.p50Ms.toFixed(1)} ms, p99 ${w.p99Ms.toFixed(1)} ms; ` +
-          `in-process ${fmt(Math.round(inProcess100B))} records/s; consumer catch-up ${fmt(Math.round(w.catchUpRecordsPerSec))} records/s over ${fmt(w.catchUpRecords)} records`,
-      );
-      figures.push({
-        ...figure('wire.produce.rf3.acks-all.100B.records', w.recordsPerSec, 'records/s', inProcess100B),
-        context: { p50Ms: round(w.p50Ms), p99Ms: round(w.p99Ms), errors: w.errors, catchUpRecordsPerSec: Math.round(w.catchUpRecordsPerSec) },
-      });
-    } catch (e) {
-      console.warn(`wire.produce failed, no figure: ${e instanceof Error ? e.message : String(e)}`);
-    }
+    const wire = await wireFigure(inProcess100B, inProcess100BPerCpuSec);
+    if (wire) figures.push(wire);
   }
   // The host under load: HTTP in this process, the engine in a child (as `npm run serve`).
   if (budgetLeft() < 5 * DESCRIBE_WINDOW_MS) {

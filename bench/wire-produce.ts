@@ -16,11 +16,13 @@
  * from offset 0 until it has every acknowledged record: records/s over that time.
  */
 import { type Socket, connect } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import type { ClusterView } from '../app/api/views.js';
 import { ApiKey, apiDefinition, readFetchResponse, readProduceResponse, readResponseHeader, requestHeaderVersion, writeRequestHeader } from '../app/protocol/generated/index.js';
 import { encodeRecordBatch, decodeRecordBatches } from '../app/protocol/records/record-batch.js';
+import { FrameReader } from '../app/protocol/framing/frame-reader.js';
 import { Reader, Writer } from '../app/protocol/runtime/index.js';
 import { startRemoteService } from '../main/host/remote-service.js';
 import { MAX_IN_FLIGHT, MIN_INSYNC_REPLICAS, RECORDS_PER_REQUEST, REPLICATION_FACTOR, makeTempDir, removeTempDir, type WindowOptions } from './produce-throughput.js';
@@ -28,6 +30,8 @@ import { MAX_IN_FLIGHT, MIN_INSYNC_REPLICAS, RECORDS_PER_REQUEST, REPLICATION_FA
 const TOPIC = 'wire';
 const PRODUCE_VERSION = 7;
 const FETCH_VERSION = 11;
+/** The largest response frame the load generator accepts (a 50 MB fetch and its headers). */
+const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 export interface WireProduce {
   recordsPerSec: number;
@@ -37,7 +41,29 @@ export interface WireProduce {
   p99Ms: number;
   catchUpRecordsPerSec: number;
   catchUpRecords: number;
+  /**
+   * Records acknowledged per second of the engine process's CPU time (user + system) in the
+   * window: what the listener path costs, whatever share of the machine the run got. NaN where
+   * /proc is not there.
+   */
+  recordsPerEngineCpuSec: number;
+  /** The engine process's CPU time as a share of the window's wall time. */
+  engineCpuShare: number;
 }
+
+/** CPU ms (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
+function processCpuMs(pid: number): number {
+  try {
+    // Fields 14 and 15 of /proc/PID/stat, in clock ticks; the command name (field 2) may hold spaces.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SEC;
+  } catch {
+    return NaN;
+  }
+}
+/** USER_HZ: 100 on every Linux Node runs on. */
+const CLOCK_TICKS_PER_SEC = 100;
 
 function frame(apiKey: number, version: number, body: unknown, correlationId: number): Buffer {
   const def = apiDefinition(apiKey)!;
@@ -49,16 +75,18 @@ function frame(apiKey: number, version: number, body: unknown, correlationId: nu
   return Buffer.from(w.toBytes());
 }
 
-/** A socket that hands whole response frames to `onFrame`. */
-function frames(socket: Socket, onFrame: (frame: Buffer) => void): void {
-  let buffered: Buffer = Buffer.alloc(0);
+/**
+ * A socket that hands whole response frames (without their size) to `onFrame`. Chunks are joined
+ * once a frame is complete (FrameReader), never chunk by chunk: a 50 MB Fetch response arrives
+ * in hundreds of chunks, and joining as they come would make the client, not the broker, the
+ * measure of the catch-up.
+ */
+function frames(socket: Socket, onFrame: (frame: Uint8Array) => void): void {
+  const reader = new FrameReader(MAX_RESPONSE_BYTES);
   socket.on('data', (chunk: Buffer) => {
-    buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
-    while (buffered.length >= 4 && buffered.length >= 4 + buffered.readInt32BE(0)) {
-      const size = buffered.readInt32BE(0);
-      onFrame(buffered.subarray(0, 4 + size));
-      buffered = buffered.subarray(4 + size);
-    }
+    const result = reader.push(chunk);
+    for (const f of result.frames) onFrame(f);
+    if ('error' in result) socket.destroy(new Error(result.error));
   });
 }
 
@@ -75,7 +103,9 @@ function percentile(sorted: number[], p: number): number {
 
 export async function measureWireProduce(valueBytes: number, window: WindowOptions): Promise<WireProduce> {
   const dataDir = makeTempDir('replica-bench-wire-');
-  const engine = await startRemoteService({ dataDir, seed: 1, brokers: 3, kafkaPort: 0, logger: { error: () => {} } });
+  // BENCH_ENGINE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p" profiles the engine's process.
+  const nodeArgs = process.env.BENCH_ENGINE_NODE_ARGS?.split(' ').filter((a) => a !== '') ?? [];
+  const engine = await startRemoteService({ dataDir, seed: 1, brokers: 3, kafkaPort: 0, nodeArgs, logger: { error: () => {} } });
   try {
     if (!(await engine.ready())) throw new Error('the brokers did not start');
     const created = await engine.call('topics.create', { name: TOPIC, partitions: 1, replicationFactor: REPLICATION_FACTOR, configs: { 'min.insync.replicas': String(MIN_INSYNC_REPLICAS) } });
@@ -113,7 +143,7 @@ export async function measureWireProduce(valueBytes: number, window: WindowOptio
       };
       frames(socket, (f) => {
         outstanding--;
-        const r = new Reader(f.subarray(4));
+        const r = new Reader(f);
         readResponseHeader(r, 0);
         const body = readProduceResponse(r, PRODUCE_VERSION);
         const ms = performance.now() - sentAt;
@@ -132,8 +162,10 @@ export async function measureWireProduce(valueBytes: number, window: WindowOptio
     await new Promise((r) => setTimeout(r, window.warmupMs));
     counting = true;
     const started = performance.now();
+    const engineCpu0 = processCpuMs(engine.pid);
     await new Promise((r) => setTimeout(r, window.windowMs));
     const elapsed = performance.now() - started;
+    const engineCpuMs = processCpuMs(engine.pid) - engineCpu0;
     counting = false;
     const recordsPerSec = (acked * 1000) / elapsed;
     stopped = true;
@@ -156,8 +188,10 @@ export async function measureWireProduce(valueBytes: number, window: WindowOptio
           frame(ApiKey.Fetch, FETCH_VERSION, { replicaId: -1, maxWaitMs: 0, minBytes: 1, maxBytes: 50_000_000, isolationLevel: 0, topics: [{ topic: TOPIC, partitions: [{ partition: 0, fetchOffset: BigInt(next), partitionMaxBytes: 50_000_000, currentLeaderEpoch: -1 }] }] }, 1),
         );
       };
+      consumer.once('error', reject);
+      consumer.once('close', () => reject(new Error('the broker closed the consumer connection')));
       frames(consumer, (f) => {
-        const r = new Reader(f.subarray(4));
+        const r = new Reader(f);
         readResponseHeader(r, 0);
         const p = readFetchResponse(r, FETCH_VERSION).responses[0]!.partitions[0]!;
         if (p.errorCode !== 0) return reject(new Error(`fetch error ${p.errorCode}`));
@@ -174,7 +208,13 @@ export async function measureWireProduce(valueBytes: number, window: WindowOptio
     const catchUpMs = performance.now() - catchUpStart;
     consumer.destroy();
     const sorted = [...latencies].sort((a, b) => a - b);
-    return { recordsPerSec, requests, errors, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), catchUpRecordsPerSec: (fetched * 1000) / catchUpMs, catchUpRecords: fetched };
+    return {
+      recordsPerEngineCpuSec: (acked * 1000) / engineCpuMs,
+      engineCpuShare: engineCpuMs / elapsed,
+      recordsPerSec,
+      requests,
+      errors,
+      p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), catchUpRecordsPerSec: (fetched * 1000) / catchUpMs, catchUpRecords: fetched };
   } finally {
     await engine.close();
     removeTempDir(dataDir);

@@ -14,15 +14,18 @@
  * keeps accepting and never answers (its requests are lost on the engine's network); started
  * again it listens on the same port. `max.connections` and `socket.request.max.bytes` bound it.
  *
- * Engine calls from socket callbacks run inside a storage batch after the real-time clock has
- * caught up; the clock then runs what they scheduled for the same instant at once (a request
- * does not wait a timer's turn to reach its broker) and is woken for anything later.
+ * Engine calls from socket callbacks are gathered until the end of the event loop's turn and run
+ * together in one storage batch (engine-call-batcher.ts: one transaction per file for a burst of
+ * requests), after the real-time clock has caught up; the clock then runs what they scheduled for
+ * the same instant at once (a request does not wait a timer's turn to reach its broker) and is
+ * woken for anything later.
  */
 import type { EngineEvent } from '../../app/api/events.js';
 import type { Engine, ListenerAddress } from '../../app/core/engine.js';
 import type { Dispatcher } from '../../app/protocol/dispatcher.js';
 import type { RequestHeader } from '../../app/protocol/generated/index.js';
 import { type BrokerGateway, createBrokerDispatcher } from '../../app/protocol/handlers/index.js';
+import { EngineCallBatcher } from './engine-call-batcher.js';
 import { KafkaListener, LOOPBACK } from './kafka-listener.js';
 
 /** What a host gives the listeners to run engine calls on its clock. */
@@ -69,10 +72,14 @@ interface BrokerSlot {
 
 export class KafkaListeners {
   private readonly slots = new Map<number, BrokerSlot>();
+  /** Every broker's engine calls, run in one step per turn of the event loop. */
+  private readonly calls: EngineCallBatcher;
   private unsubscribe: (() => void) | null = null;
   private closed = false;
 
-  private constructor(private readonly options: KafkaListenersOptions) {}
+  private constructor(private readonly options: KafkaListenersOptions) {
+    this.calls = new EngineCallBatcher(options.clock);
+  }
 
   /** Bind every member broker's listener; resolves once each running broker listens. */
   static async start(options: KafkaListenersOptions): Promise<KafkaListeners> {
@@ -145,22 +152,13 @@ export class KafkaListeners {
   }
 
   private gateway(brokerId: number): BrokerGateway {
-    const { engine, clock, clusterId } = this.options;
+    const { engine, clusterId } = this.options;
     return {
       brokerId,
       engine,
       clusterId,
       call: <T>(start: (done: (value: T) => void) => void): Promise<T> =>
-        new Promise<T>((resolve) => {
-          clock.sync();
-          clock.step(() => start(resolve));
-          // The request was sent on the engine's network at this very instant: run it now rather
-          // than a timer's turn later (a produce with acks=all often completes right here). A
-          // connection handles one request at a time, as Kafka's does, so there is nothing to
-          // gain by waiting for more.
-          clock.sync();
-          clock.wake();
-        }),
+        new Promise<T>((resolve, reject) => this.calls.submit({ start: () => start(resolve), fail: reject })),
     };
   }
 

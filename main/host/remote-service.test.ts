@@ -43,6 +43,43 @@ describe('startRemoteService (the engine in a child process)', () => {
     expect(await again.call('topics.list', {})).toMatchObject({ ok: true });
   }, 60_000);
 
+  it('forwards every move of the high watermark without a gap (coalesced in the child), and never lets an answer overtake the move it made', async () => {
+    const service = await startRemoteService({ dataDir: tempDir(), seed: 9, logger: silent });
+    keep(service);
+    const moves: { partition: number; previous: number; highWatermark: number }[] = [];
+    service.subscribe((e) => {
+      if (e.type === 'highWatermark.advanced' && e.topic === 'hw') moves.push({ partition: e.partition, previous: e.previous, highWatermark: e.highWatermark });
+    });
+    expect(await service.ready()).toBe(true);
+    expect((await service.call('topics.create', { name: 'hw', partitions: 1, replicationFactor: 3 })).ok).toBe(true);
+    const produce = () => service.call('records.produce', { topic: 'hw', partition: 0, acks: 'all', records: [{ value: 'x' }] });
+    let first = await produce();
+    for (let i = 0; i < 100 && !first.ok && first.error.retriable; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      first = await produce();
+    }
+    expect(first.ok).toBe(true);
+    // Every acknowledged produce: by the time its answer arrives, the parent has seen the HW past it.
+    const burst = 40;
+    const answers = await Promise.all(
+      Array.from({ length: burst }, async () => {
+        const r = await produce();
+        if (!r.ok) throw new Error(r.error.message);
+        expect(Math.max(...moves.map((m) => m.highWatermark))).toBeGreaterThan(r.value.baseOffset);
+        return r.value.baseOffset;
+      }),
+    );
+    expect(Math.max(...answers)).toBe(burst);
+    // The moves join up with no gap from 0 to the end (a coalesced event keeps the first previous).
+    const sorted = [...moves].sort((a, b) => a.previous - b.previous);
+    let reached = 0;
+    for (const m of sorted) {
+      expect(m.previous).toBeLessThanOrEqual(reached);
+      reached = Math.max(reached, m.highWatermark);
+    }
+    expect(reached).toBe(burst + 1);
+  }, 60_000);
+
   it('rejects with the lock message when the data directory is held by another engine', async () => {
     const dataDir = tempDir();
     const first = await startRemoteService({ dataDir, logger: silent });

@@ -31,7 +31,11 @@ export interface RemoteConnectOptions {
   openTimeoutMs?: number;
 }
 
-export type RemoteServiceOptions = EngineProcessOptions & Omit<RemoteConnectOptions, 'dataDir'>;
+export type RemoteServiceOptions = EngineProcessOptions &
+  Omit<RemoteConnectOptions, 'dataDir'> & {
+    /** Extra Node flags for the child (a benchmark's `--cpu-prof`). */
+    nodeArgs?: string[];
+  };
 
 export interface RemoteService extends EngineService {
   /** The child's pid (-1 if it has none). */
@@ -48,10 +52,10 @@ const defaultLogger: ErrorLogger = { error: (message, error) => console.error(me
 
 /** Fork the engine as a Node child process (run through tsx) and connect to it. */
 export function startRemoteService(options: RemoteServiceOptions): Promise<RemoteService> {
-  const { logger, killAfterMs, openTimeoutMs, ...engineOptions } = options;
+  const { logger, killAfterMs, openTimeoutMs, nodeArgs = [], ...engineOptions } = options;
   const entry = fileURLToPath(new URL('./engine-main.ts', import.meta.url));
   const child = fork(entry, [JSON.stringify(engineOptions)], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...nodeArgs],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     serialization: 'json',
   });
