@@ -3,8 +3,9 @@
  * (replica, base offset)), leader-epoch caches, checkpoints, segments and clean-shutdown state.
  *
  * Reads go by offset range through the primary key, never by scanning; the last batches appended
- * to each replica are kept decoded for follower and consumer reads; the statements are prepared
- * once per file.
+ * to each replica are kept decoded for follower and consumer reads, older ones are checked on
+ * read (CRC-32C, record layout) and their records built only when asked for; the statements are
+ * prepared once per file.
  */
 import type { Statement } from 'better-sqlite3';
 import type { EpochEntry } from '../core/log/epoch-cache.js';
@@ -99,9 +100,16 @@ class SqliteReplicaLog implements ReplicaLogStore {
     while (this.tail.length > TAIL_BATCHES || (this.tail.length > 1 && this.tailBytes > TAIL_BYTES)) this.tailBytes -= this.tail.shift()!.sizeBytes;
   }
 
+  /**
+   * A stored batch, CRC and records checked; its records are built only if someone reads them
+   * (a Fetch or a follower sends `encoded`, the stored bytes, as they are).
+   */
   private decode(row: BatchRow): RecordBatch {
-    const batch = decodeRecordBatch(row.data, { file: this.file.path, codecs: STORAGE_CODECS });
-    return { ...batch, appendTimeMs: row.append_time, encoded: row.data };
+    const batch = decodeRecordBatch(row.data, { file: this.file.path, codecs: STORAGE_CODECS, lazyRecords: true });
+    // Set in place: a spread would read `records` and build them.
+    batch.appendTimeMs = row.append_time;
+    batch.encoded = row.data;
+    return batch;
   }
 
   read(fromOffset: number, untilOffset: number, maxBytes: number): RecordBatch[] {

@@ -70,3 +70,36 @@ describe('what a leader changes in a produced batch', () => {
     expect(batchHeader(bytes)).toMatchObject({ producerId: 4000, producerEpoch: 2, baseSequence: 17 });
   });
 });
+
+describe('records built on first read (a stored batch served as its bytes)', () => {
+  const records = Array.from({ length: 20 }, (_, i) => record(`v${i}`, 100 + i, i % 2 ? `k${i}` : null));
+
+  it('gives the same batch as decoding at once, building the records only when read', () => {
+    const bytes = encodeRecordBatch(batchOf(records, 40));
+    const lazy = decodeRecordBatch(bytes, { lazyRecords: true });
+    const eager = decodeRecordBatch(bytes);
+    expect({ ...lazy, records: undefined }).toEqual({ ...eager, records: undefined });
+    expect(lazy.records).toEqual(records);
+    expect(lazy.records).toBe(lazy.records); // built once, then kept
+    bytes.fill(0); // the built records are a private copy, as decoding at once makes them
+    expect(lazy.records).toEqual(records);
+  });
+
+  it('refuses a batch whose records do not parse at once, as decoding does, not when they are first read', () => {
+    const bytes = encodeRecordBatch(batchOf(records));
+    bytes[61] = 0x7e; // the first record's length varint: 63 bytes, past its record
+    new DataView(bytes.buffer).setUint32(17, crc32c(bytes, 21, bytes.length)); // reseal: only the records are wrong
+    expect(() => decodeRecordBatch(bytes)).toThrow(expect.objectContaining({ code: 'CORRUPT_MESSAGE' }));
+    expect(() => decodeRecordBatch(bytes, { lazyRecords: true })).toThrow(expect.objectContaining({ code: 'CORRUPT_MESSAGE' }));
+    const flipped = encodeRecordBatch(batchOf(records));
+    flipped[80] = flipped[80]! ^ 0xff; // a CRC mismatch is found without building anything
+    expect(() => decodeRecordBatch(flipped, { lazyRecords: true })).toThrow(/CRC32C/);
+  });
+
+  it('decodes a compressed batch at once (the bytes must be decompressed to be checked)', () => {
+    const bytes = encodeRecordBatch(batchOf(records), { compression: 'gzip', codecs });
+    const batch = decodeRecordBatch(bytes, { codecs, lazyRecords: true });
+    expect(Object.getOwnPropertyDescriptor(batch, 'records')?.get).toBeUndefined();
+    expect(batch.records).toEqual(records);
+  });
+});

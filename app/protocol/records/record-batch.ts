@@ -91,6 +91,12 @@ export interface DecodeContext {
   codecs?: CompressionCodecs;
   /** The most bytes a compressed batch may decompress to (default 64 MiB). */
   maxDecompressedBytes?: number;
+  /**
+   * An uncompressed batch's records are checked at once, exactly as decoding checks them, but
+   * built only when `records` is first read (then kept): a reader that serves the stored bytes
+   * (a Fetch, a follower) pays no per-record allocation. The batch then holds on to `buf`.
+   */
+  lazyRecords?: boolean;
 }
 
 export interface DecodeBatchesContext extends DecodeContext {
@@ -471,20 +477,32 @@ function decodeBody(b: Uint8Array, start: number, header: RecordBatchHeader, ctx
   if (count > 0 && lastOffsetDelta !== count - 1) {
     throw fail(`lastOffsetDelta ${lastOffsetDelta} does not match ${count} dense records`);
   }
-  // One private array of the record bytes; keys and values are views into it. Allocating one
-  // small array per key and value costs ~300 ns each, a view ~15 ns.
-  const owned = recordBytes(b, start, header, ctx);
-  if (count > owned.length / MIN_RECORD_SIZE) throw fail(`record count ${count} cannot fit in ${owned.length} record bytes`);
-  const records = readRecords(owned, header, fail);
   const batch: RecordBatch = {
     baseOffset,
     lastOffset: header.lastOffset,
     leaderEpoch: header.leaderEpoch,
     appendTimeMs: header.timestampType === 'LogAppendTime' ? header.maxTimestamp : 0,
-    records,
+    records: [],
     sizeBytes: header.sizeBytes,
   };
   if (header.producerId >= 0) batch.producer = { producerId: header.producerId, producerEpoch: header.producerEpoch, baseSequence: header.baseSequence };
+  if (ctx.lazyRecords && header.compression === 'none') {
+    // The same checks as decoding, with nothing built; so building them later cannot fail.
+    readRecords(b.subarray(start + RECORD_BATCH_HEADER_SIZE, start + header.sizeBytes), header, fail, false);
+    let built: LogRecord[] | null = null;
+    Object.defineProperty(batch, 'records', {
+      enumerable: true,
+      configurable: true,
+      get: () => (built ??= readRecords(recordBytes(b, start, header, ctx), header, fail)),
+      set: (records: LogRecord[]) => void (built = records),
+    });
+    return batch;
+  }
+  // One private array of the record bytes; keys and values are views into it. Allocating one
+  // small array per key and value costs ~300 ns each, a view ~15 ns.
+  const owned = recordBytes(b, start, header, ctx);
+  if (count > owned.length / MIN_RECORD_SIZE) throw fail(`record count ${count} cannot fit in ${owned.length} record bytes`);
+  batch.records = readRecords(owned, header, fail);
   return batch;
 }
 
@@ -494,7 +512,8 @@ export function producerOption(batch: RecordBatch): EncodeOptions {
   return p ? { producer: { id: p.producerId, epoch: p.producerEpoch, baseSequence: p.baseSequence } } : {};
 }
 
-function readRecords(owned: Uint8Array, header: RecordBatchHeader, fail: (what: string) => KafkaError): LogRecord[] {
+/** The records of `owned`, checked; with `build` false only checked (nothing is allocated). */
+function readRecords(owned: Uint8Array, header: RecordBatchHeader, fail: (what: string) => KafkaError, build = true): LogRecord[] {
   const { baseOffset, count } = header;
   const logAppendTime = header.timestampType === 'LogAppendTime';
   const end = owned.length;
@@ -511,8 +530,8 @@ function readRecords(owned: Uint8Array, header: RecordBatchHeader, fail: (what: 
       const timestampDelta = readVarlong(owned, cur, recordEnd);
       const offsetDelta = readVarint(owned, cur, recordEnd);
       if (offsetDelta !== i) throw new RangeError(`offsetDelta ${offsetDelta}, expected ${i} (offsets are dense)`);
-      const key = readBytes(owned, cur, recordEnd, 'key');
-      const value = readBytes(owned, cur, recordEnd, 'value');
+      const key = readBytes(owned, cur, recordEnd, 'key', build);
+      const value = readBytes(owned, cur, recordEnd, 'value', build);
       const headerCount = readVarint(owned, cur, recordEnd);
       if (headerCount < 0) throw new RangeError(`negative header count ${headerCount}`);
       const headers: RecordHeader[] = [];
@@ -520,16 +539,17 @@ function readRecords(owned: Uint8Array, header: RecordBatchHeader, fail: (what: 
         const keyLength = readVarint(owned, cur, recordEnd);
         if (keyLength < 0) throw new RangeError(`negative header key length ${keyLength}`);
         if (cur.pos + keyLength > recordEnd) throw new RangeError('header key runs past the end of its record');
-        const headerKey = utf8Decode(owned, cur.pos, cur.pos + keyLength);
+        const headerKey = build ? utf8Decode(owned, cur.pos, cur.pos + keyLength) : '';
         cur.pos += keyLength;
-        headers.push({ key: headerKey, value: readBytes(owned, cur, recordEnd, 'header value') });
+        const headerValue = readBytes(owned, cur, recordEnd, 'header value', build);
+        if (build) headers.push({ key: headerKey, value: headerValue });
       }
       if (cur.pos !== recordEnd) {
         throw new RangeError(`length says ${length} bytes, its fields take ${cur.pos - recordStart}`);
       }
       const timestamp = logAppendTime ? header.maxTimestamp : header.baseTimestamp + timestampDelta;
       if (!Number.isSafeInteger(timestamp)) throw new RangeError(`timestamp ${timestamp} out of range`);
-      records.push({ key, value, headers, timestamp });
+      if (build) records.push({ key, value, headers, timestamp });
     }
   } catch (e) {
     // varint.ts and the checks above throw RangeError; anything else is a bug, passed on as is.
@@ -540,12 +560,12 @@ function readRecords(owned: Uint8Array, header: RecordBatchHeader, fail: (what: 
   return records;
 }
 
-/** A length-prefixed byte field (-1 = null), as a view of the private record bytes. */
-function readBytes(b: Uint8Array, cur: Cursor, end: number, what: string): Uint8Array | null {
+/** A length-prefixed byte field (-1 = null), as a view of the private record bytes (skipped unless `build`). */
+function readBytes(b: Uint8Array, cur: Cursor, end: number, what: string, build: boolean): Uint8Array | null {
   const length = readVarint(b, cur, end);
   if (length < 0) return null; // Kafka's DefaultRecord reads any negative length as null
   const at = cur.pos;
   if (at + length > end) throw new RangeError(`${what} of ${length} bytes runs past the end of the record`);
   cur.pos = at + length;
-  return b.subarray(at, at + length);
+  return build ? b.subarray(at, at + length) : null;
 }
