@@ -2,6 +2,8 @@
  * The Connections page in Chromium against `npm run serve`: add an external Kafka cluster (a
  * second `npm run serve`, reached only over the Kafka protocol), test it, switch this window to
  * it and see its topics (not the host's), rebalance it from the Balance page, and switch back.
+ * Every change to the external cluster asks first, naming it and its bootstrap servers: the
+ * rebalance is confirmed, a topic deletion is cancelled and sends nothing.
  * What the external cluster cannot offer is listed with the reason.
  */
 import { mkdtempSync } from 'node:fs';
@@ -64,6 +66,21 @@ describe('connections in Chromium: an external cluster, switched to, rebalanced,
     await page.getByText('remote-orders').first().waitFor({ timeout: 20_000 });
     expect(await page.getByText('local-only').count()).toBe(0);
     await shot(page, 'external-topics');
+    // Deleting a topic of the external cluster asks, naming it; Cancel sends nothing.
+    await page.getByLabel('Select remote-orders').check();
+    await page.getByTestId('bulk-delete').click();
+    const dialog = page.getByTestId('bulk-delete-dialog');
+    await expect.poll(() => dialog.getByTestId('delete-list').locator('li').allTextContents(), { timeout: 10_000 }).toEqual(['remote-orders']);
+    await dialog.getByTestId('confirm-delete').click();
+    const confirm = page.getByTestId('external-confirm');
+    await confirm.waitFor({ timeout: 10_000 });
+    expect(await confirm.textContent()).toContain('delete 1 topic');
+    expect(await confirm.textContent()).toContain(second.bootstrap);
+    await page.getByRole('button', { name: 'Cancel', exact: true }).last().click();
+    await confirm.waitFor({ state: 'detached' });
+    await dialog.getByTestId('cancel-delete').click();
+    await page.getByLabel('Select remote-orders').uncheck();
+    expect((await second.topic('remote-orders')).partitions).toHaveLength(6);
   });
 
   it('rebalances it from the Balance page: replicas move to broker 3 on the second cluster', async () => {
@@ -74,6 +91,13 @@ describe('connections in Chromium: an external cluster, switched to, rebalanced,
     await page.getByTestId('execute-suggestion').click();
     await page.getByTestId('execute-modal').waitFor();
     await page.getByTestId('confirm-execute').click();
+    // A change to an external cluster asks first, naming the cluster and its bootstrap servers.
+    const confirm = page.getByTestId('external-confirm');
+    await confirm.waitFor({ timeout: 10_000 });
+    expect(await confirm.textContent()).toContain(`move the replicas of`);
+    expect(await confirm.textContent()).toContain(`second (${second.bootstrap})`);
+    await shot(page, 'external-confirm');
+    await page.getByRole('button', { name: 'Change second' }).click();
     await until(async () => {
       const t = await api<{ partitions: { replicas: number[] }[] }>(second.host, 'topics.describe', { name: 'remote-orders' });
       return t.partitions.some((p) => p.replicas.includes(3));

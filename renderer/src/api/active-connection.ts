@@ -10,6 +10,8 @@ export interface ActiveConnection {
   id: string;
   name: string;
   kind: 'local' | 'external';
+  /** An external cluster's bootstrap servers ("host:port,…"), named when a change asks for confirmation. */
+  bootstrap?: string;
 }
 
 const KEY = 'replica-studio.connection';
@@ -27,7 +29,8 @@ export function activeConnection(): ActiveConnection | null {
   if (!raw) return null;
   try {
     const v = JSON.parse(raw) as Partial<ActiveConnection>;
-    return typeof v.id === 'string' && typeof v.name === 'string' && (v.kind === 'local' || v.kind === 'external') ? { id: v.id, name: v.name, kind: v.kind } : null;
+    if (typeof v.id !== 'string' || typeof v.name !== 'string' || (v.kind !== 'local' && v.kind !== 'external')) return null;
+    return { id: v.id, name: v.name, kind: v.kind, ...(typeof v.bootstrap === 'string' ? { bootstrap: v.bootstrap } : {}) };
   } catch {
     return null;
   }

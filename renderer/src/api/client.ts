@@ -5,7 +5,8 @@
  * that target a cluster go to the connection this window looks at (active-connection.ts).
  */
 import type { EngineEvent, ErrorView, MethodInput, MethodName, MethodResult, Result } from '../../../app/api/contract.js';
-import { isActiveClusterEvent, withConnection } from './active-connection.js';
+import { activeConnection, isActiveClusterEvent, withConnection } from './active-connection.js';
+import { approveChange } from './external-changes.js';
 import type { ConnectionStatus, Transport } from './transport.js';
 
 export class ClientError extends Error {
@@ -37,15 +38,26 @@ export interface Client {
   onStatus(listener: (status: ConnectionStatus) => void): () => void;
 }
 
+/** The error of a change to an external cluster the user did not confirm: nothing was sent. */
+export function declinedError(connectionName: string): ErrorView {
+  return { code: 'CANCELLED', message: `Nothing was sent: the change to ${connectionName} was not confirmed.`, retriable: false, details: { declined: true } };
+}
+
 export function createClient(transport: Transport): Client {
+  /** The call as sent, or a CANCELLED envelope when a change to an external cluster is not confirmed (external-changes.ts). */
+  async function send<M extends MethodName>(method: M, input: MethodInput<M>): Promise<Result<MethodResult<M>>> {
+    const connection = activeConnection();
+    if (!(await approveChange(connection, method, input))) return { ok: false, error: declinedError(connection!.name) };
+    return transport.call(method, withConnection(method, input) as MethodInput<M>);
+  }
   return {
     transport,
     async call(method, input) {
-      const result = await transport.call(method, withConnection(method, input) as MethodInput<typeof method>);
+      const result = await send(method, input);
       if (!result.ok) throw new ClientError(result.error, method);
       return result.value;
     },
-    result: (method, input) => transport.call(method, withConnection(method, input) as MethodInput<typeof method>),
+    result: send,
     // Only the events of the cluster this window looks at (other local clusters' carry their connection).
     subscribe: (listener) => transport.subscribe((event) => isActiveClusterEvent(event) && listener(event)),
     onStatus: (listener) => transport.onStatus(listener),

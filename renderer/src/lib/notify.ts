@@ -33,6 +33,11 @@ export function describeError(e: unknown): { title: string; message: string; hel
 }
 
 export function notifyError(e: unknown, context?: string): void {
+  // A change to an external cluster the user did not confirm: nothing failed, nothing was sent.
+  if (e instanceof ClientError && e.code === 'CANCELLED' && (e.error.details as { declined?: boolean } | undefined)?.declined) {
+    notifyInfo(e.error.message);
+    return;
+  }
   const d = describeError(e);
   if (!api) {
     console.error(context ?? '', e);

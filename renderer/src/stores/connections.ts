@@ -122,7 +122,7 @@ export const useConnectionsStore = defineStore('connections', () => {
 
   /** Look at `c` (null or the default: the host's own cluster): the console reloads on the Overview. */
   function switchTo(c: ConnectionView | null): void {
-    setActiveConnection(c === null || c.isDefault ? null : { id: c.id, name: c.name, kind: c.kind });
+    setActiveConnection(c === null || c.isDefault ? null : { id: c.id, name: c.name, kind: c.kind, ...(c.external ? { bootstrap: c.external.bootstrapServers.join(',') } : {}) });
     active.value = activeConnection();
     globalThis.location.hash = '#/';
     globalThis.location.reload();

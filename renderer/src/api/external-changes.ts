@@ -1,0 +1,64 @@
+/**
+ * Which calls change a cluster, and the confirmation an external cluster's changes wait for
+ * (issue 14: "every action on an external cluster that changes it asks for confirmation naming the
+ * cluster"). The check sits in the client, under every store, so no page can send a change to a
+ * real cluster without the user having said yes to that cluster by name and bootstrap servers;
+ * previews (validateOnly, dryRun, the default of groups.resetOffsets and profiles.apply) and reads
+ * pass as they are. The dialog itself is the console's (lib/confirm-external.ts installs it);
+ * without one installed (tests, scripts) changes pass.
+ */
+import type { MethodName } from '../../../app/api/contract.js';
+import type { ActiveConnection } from './active-connection.js';
+
+type Input = Record<string, unknown>;
+
+/** Each changing method and how to say what it does, from its input. */
+const CHANGES: Partial<Record<MethodName, (input: Input) => string | null>> = {
+  'topics.create': (i) => (i['validateOnly'] ? null : `create topic ${String(i['name'])}`),
+  'topics.createMany': (i) => (i['validateOnly'] ? null : `create ${count(i['topics'], 'topic')}`),
+  'topics.delete': (i) => `delete topic ${String(i['name'])}`,
+  'topics.deleteMany': (i) => `delete ${count(i['names'], 'topic')}`,
+  'partitions.add': (i) => (i['validateOnly'] ? null : `grow ${String(i['topic'])} to ${String(i['totalCount'])} partitions`),
+  'topics.setReplicationFactor': (i) => (i['validateOnly'] ? null : `change the replication factor of ${String(i['topic'])} to ${String(i['replicationFactor'])}`),
+  'configs.alter': (i) => (i['validateOnly'] ? null : `change ${Object.keys((i['set'] as Input | undefined) ?? {}).join(', ')} of ${resource(i['resource'])}`),
+  'reassignments.execute': (i) => `move the replicas of ${count(i['partitions'], 'partition')}`,
+  'reassignments.cancel': (i) => (i['partitions'] ? `cancel the reassignment of ${count(i['partitions'], 'partition')}` : 'cancel every reassignment'),
+  'leaders.elect': (i) => (i['validateOnly'] ? null : `run ${String(i['type'])} leader elections`),
+  'groups.resetOffsets': (i) => (i['dryRun'] === false ? `reset the committed offsets of group ${String(i['groupId'])}` : null),
+  'groups.delete': (i) => `delete group ${String(i['groupId'])}`,
+  'profiles.apply': (i) => (i['dryRun'] === false ? `apply profile ${String(i['name'])}` : null),
+  'records.delete': (i) => `delete records of ${count(i['partitions'], 'partition')}`,
+};
+
+function count(list: unknown, noun: string): string {
+  const n = Array.isArray(list) ? list.length : 0;
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+function resource(r: unknown): string {
+  const x = (r ?? {}) as { type?: string; name?: string };
+  if (x.type === 'broker') return x.name ? `broker ${x.name}` : 'every broker (cluster-wide default)';
+  return `topic ${x.name ?? ''}`;
+}
+
+/** What a call changes, in words, or null when it changes nothing (a read, a preview). */
+export function describeChange(method: MethodName, input: unknown): string | null {
+  const describe = CHANGES[method];
+  return describe ? describe((input ?? {}) as Input) : null;
+}
+
+/** Ask the user; resolve true to send the change. */
+export type ExternalConfirmer = (request: { connection: ActiveConnection; change: string; method: MethodName }) => Promise<boolean>;
+
+let confirmer: ExternalConfirmer | undefined;
+
+export function setExternalConfirmer(c: ExternalConfirmer | undefined): void {
+  confirmer = c;
+}
+
+/** Whether to send `method` on `connection`: true at once unless it changes an external cluster. */
+export async function approveChange(connection: ActiveConnection | null, method: MethodName, input: unknown): Promise<boolean> {
+  if (!connection || connection.kind !== 'external' || !confirmer) return true;
+  const change = describeChange(method, input);
+  return change === null ? true : confirmer({ connection, change, method });
+}
