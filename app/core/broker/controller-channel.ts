@@ -19,6 +19,8 @@ import type { Scheduler, TimerHandle } from '../time.js';
 import type {
   AllocateProducerIdsRequest,
   AllocateProducerIdsResponse,
+  AlterPartitionBatchResponse,
+  AlterPartitionItem,
   AlterPartitionRequest,
   AlterPartitionResponse,
   ControllerRequest,
@@ -69,6 +71,8 @@ export class ControllerChannel {
   private previousBrokerEpoch = -1;
   private heartbeatTimer: TimerHandle | null = null;
   private internalTopicInFlight = false;
+  /** ISR proposals made in this turn, sent together once it is over (AlterPartitionManager's batch). */
+  private alterQueue: { item: AlterPartitionItem; onAnswer: (r: AlterPartitionResponse) => void; onFailure: () => void }[] = [];
 
   constructor(
     private readonly host: ChannelHost,
@@ -82,6 +86,7 @@ export class ControllerChannel {
     this.fencedByController = true;
     this.wantShutDown = false;
     this.internalTopicInFlight = false;
+    this.alterQueue = [];
     this.incarnationId = `${this.host.brokerId}-${this.random.nextInt(2 ** 30)}`;
   }
 
@@ -89,6 +94,7 @@ export class ControllerChannel {
   close(): void {
     this.host.scheduler.cancel(this.heartbeatTimer);
     this.heartbeatTimer = null;
+    this.alterQueue = [];
   }
 
   /** Ask for a controlled shutdown: the next heartbeats carry it until the controller agrees. */
@@ -187,10 +193,7 @@ export class ControllerChannel {
 
   /** Propose a new ISR for a partition this broker leads (resent while the controller moves). */
   alterPartition(p: ReplicaPartition, proposedIsr: number[], recovery: LeaderRecoveryState): void {
-    const req: AlterPartitionRequest = {
-      type: 'alterPartition',
-      brokerId: this.host.brokerId,
-      brokerEpoch: this.brokerEpoch,
+    const item: AlterPartitionItem = {
       topicId: p.topicId,
       partition: p.partition,
       leaderEpoch: p.leaderEpoch,
@@ -203,14 +206,24 @@ export class ControllerChannel {
         if (p.pendingIsr?.proposed === proposedIsr && this.host.isCurrent(p)) this.alterPartition(p, proposedIsr, recovery);
       });
     };
-    this.send<AlterPartitionResponse>(
+    const onAnswer = (r: AlterPartitionResponse): void => {
+      p.onAlterPartitionResult(proposedIsr, r);
+      if (r.error === 'NOT_CONTROLLER') resendLater();
+    };
+    if (this.alterQueue.push({ item, onAnswer, onFailure: resendLater }) === 1) this.host.after(0, () => this.sendAlterPartitions());
+  }
+
+  /** One request for every proposal queued in the turn; each answer goes to its partition. */
+  private sendAlterPartitions(): void {
+    const queued = this.alterQueue;
+    this.alterQueue = [];
+    if (queued.length === 0) return;
+    const req: AlterPartitionRequest = { type: 'alterPartition', brokerId: this.host.brokerId, brokerEpoch: this.brokerEpoch, partitions: queued.map((q) => q.item) };
+    this.send<AlterPartitionBatchResponse>(
       req,
       CONTROLLER_REQUEST_TIMEOUT_MS,
-      (r) => {
-        p.onAlterPartitionResult(proposedIsr, r);
-        if (r.error === 'NOT_CONTROLLER') resendLater();
-      },
-      resendLater,
+      (r) => queued.forEach((q, i) => q.onAnswer(r.partitions[i] ?? { error: 'UNKNOWN_SERVER_ERROR' })),
+      () => queued.forEach((q) => q.onFailure()),
     );
   }
 

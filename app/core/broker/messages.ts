@@ -350,10 +350,8 @@ export interface HeartbeatResponse {
   records: CommittedRecord[];
 }
 
-export interface AlterPartitionRequest {
-  type: 'alterPartition';
-  brokerId: number;
-  brokerEpoch: number;
+/** One partition's proposal in an AlterPartition request. */
+export interface AlterPartitionItem {
   topicId: string;
   partition: number;
   leaderEpoch: number;
@@ -362,9 +360,27 @@ export interface AlterPartitionRequest {
   leaderRecoveryState: LeaderRecoveryState;
 }
 
+/**
+ * A leader's ISR proposals, batched as Kafka's AlterPartitionManager does: every proposal made in
+ * one turn goes in one request, and the controller answers each partition in order and writes
+ * the changes as one record batch.
+ */
+export interface AlterPartitionRequest {
+  type: 'alterPartition';
+  brokerId: number;
+  brokerEpoch: number;
+  partitions: AlterPartitionItem[];
+}
+
+/** One partition's answer. */
 export interface AlterPartitionResponse {
   error: KafkaErrorName;
   state?: PartitionState;
+}
+
+/** The answers, one per proposal, in the request's order. */
+export interface AlterPartitionBatchResponse {
+  partitions: AlterPartitionResponse[];
 }
 
 export interface ReplicaOfflineRequest {

@@ -20,6 +20,8 @@ import type { MetadataStore } from '../log/log-store.js';
 import type {
   AllocateProducerIdsRequest,
   AllocateProducerIdsResponse,
+  AlterPartitionBatchResponse,
+  AlterPartitionItem,
   AlterPartitionRequest,
   AlterPartitionResponse,
   ControllerRequest,
@@ -508,30 +510,56 @@ export class Controller {
     return this.topicConfig(topic).uncleanLeaderElectionEnable;
   }
 
-  private handleAlterPartition(req: AlterPartitionRequest): AlterPartitionResponse {
+  /**
+   * AlterPartition: each proposal is checked against the image in order, and the accepted changes
+   * are committed as one record batch. A partition proposed twice in one request is checked
+   * against the first proposal's outcome (the batch so far is committed first).
+   */
+  private handleAlterPartition(req: AlterPartitionRequest): AlterPartitionBatchResponse {
     const reg = this.image.brokers.get(req.brokerId);
-    if (!reg || reg.brokerEpoch !== req.brokerEpoch) return { error: 'STALE_BROKER_EPOCH' };
+    if (!reg || reg.brokerEpoch !== req.brokerEpoch) return { partitions: req.partitions.map(() => ({ error: 'STALE_BROKER_EPOCH' })) };
+    const batch: MetadataRecord[] = [];
+    const inBatch = new Set<string>();
+    const answers = req.partitions.map((item) => {
+      const key = `${item.topicId}:${item.partition}`;
+      if (inBatch.has(key)) {
+        this.commit(batch.splice(0));
+        inBatch.clear();
+      }
+      const { answer, record } = this.alterOne(req.brokerId, item);
+      if (record) {
+        batch.push(record);
+        inBatch.add(key);
+      }
+      return answer;
+    });
+    this.commit(batch);
+    return { partitions: answers };
+  }
+
+  private alterOne(brokerId: number, req: AlterPartitionItem): { answer: AlterPartitionResponse; record?: MetadataRecord } {
+    const fail = (error: KafkaErrorName): { answer: AlterPartitionResponse } => ({ answer: { error } });
     const topic = this.image.topicsById.get(req.topicId);
     const part = topic?.partitions.get(req.partition);
-    if (!topic || !part) return { error: topic ? 'UNKNOWN_TOPIC_OR_PARTITION' : 'UNKNOWN_TOPIC_ID' };
-    if (req.leaderEpoch > part.leaderEpoch || req.partitionEpoch > part.partitionEpoch) return { error: 'NOT_CONTROLLER' };
-    if (req.leaderEpoch < part.leaderEpoch) return { error: 'FENCED_LEADER_EPOCH' };
-    if (req.brokerId !== part.leader) return { error: 'INVALID_REQUEST' };
-    if (req.partitionEpoch < part.partitionEpoch) return { error: 'INVALID_UPDATE_VERSION' };
+    if (!topic || !part) return fail(topic ? 'UNKNOWN_TOPIC_OR_PARTITION' : 'UNKNOWN_TOPIC_ID');
+    if (req.leaderEpoch > part.leaderEpoch || req.partitionEpoch > part.partitionEpoch) return fail('NOT_CONTROLLER');
+    if (req.leaderEpoch < part.leaderEpoch) return fail('FENCED_LEADER_EPOCH');
+    if (brokerId !== part.leader) return fail('INVALID_REQUEST');
+    if (req.partitionEpoch < part.partitionEpoch) return fail('INVALID_UPDATE_VERSION');
     const newIsr = req.newIsr.map((m) => m.brokerId);
-    if (!newIsr.includes(part.leader) || newIsr.some((b) => !part.replicas.includes(b))) return { error: 'INVALID_REQUEST' };
-    if (req.leaderRecoveryState === 'RECOVERING' && (newIsr.length > 1 || part.leaderRecoveryState === 'RECOVERED')) return { error: 'INVALID_REQUEST' };
+    if (!newIsr.includes(part.leader) || newIsr.some((b) => !part.replicas.includes(b))) return fail('INVALID_REQUEST');
+    if (req.leaderRecoveryState === 'RECOVERING' && (newIsr.length > 1 || part.leaderRecoveryState === 'RECOVERED')) return fail('INVALID_REQUEST');
     for (const m of req.newIsr) {
       const r = this.image.brokers.get(m.brokerId);
-      if (!r || r.fenced || r.inControlledShutdown || (m.brokerEpoch !== -1 && m.brokerEpoch !== r.brokerEpoch)) return { error: 'INELIGIBLE_REPLICA' };
-      if (r.offlineReplicas.includes(`${req.topicId}:${req.partition}`)) return { error: 'INELIGIBLE_REPLICA' };
+      if (!r || r.fenced || r.inControlledShutdown || (m.brokerEpoch !== -1 && m.brokerEpoch !== r.brokerEpoch)) return fail('INELIGIBLE_REPLICA');
+      if (r.offlineReplicas.includes(`${req.topicId}:${req.partition}`)) return fail('INELIGIBLE_REPLICA');
     }
     const reason: ChangeReason = newIsr.length < part.isr.length ? 'isr-shrink' : 'isr-expand';
     const change = buildPartitionChange(part, { targetIsr: newIsr, recoveryState: req.leaderRecoveryState }, this.ctx(topic, part));
-    if (!change) return { error: 'NONE', state: clonePartition(part) };
-    this.commit([{ type: 'PartitionChange', state: change.state, reason: change.reassignmentCompleted ? 'reassignment' : reason, unclean: change.unclean }]);
-    if (change.reassignmentCompleted && change.state.leader !== req.brokerId) return { error: 'NEW_LEADER_ELECTED', state: clonePartition(change.state) };
-    return { error: 'NONE', state: clonePartition(change.state) };
+    if (!change) return { answer: { error: 'NONE', state: clonePartition(part) } };
+    const record: MetadataRecord = { type: 'PartitionChange', state: change.state, reason: change.reassignmentCompleted ? 'reassignment' : reason, unclean: change.unclean };
+    if (change.reassignmentCompleted && change.state.leader !== brokerId) return { answer: { error: 'NEW_LEADER_ELECTED', state: clonePartition(change.state) }, record };
+    return { answer: { error: 'NONE', state: clonePartition(change.state) }, record };
   }
 
   // ================================================================ periodic tasks
