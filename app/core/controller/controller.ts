@@ -12,7 +12,9 @@
  * - Heartbeat times are soft state: a newly activated controller gives every registered,
  *   unfenced broker a fresh session.
  * The admin APIs (CreateTopics, CreatePartitions, configs, ElectLeaders, reassignments) live in
- * admin-apis.ts; this file is the controller's log, sessions and requests from brokers.
+ * admin-apis.ts, AlterPartition's checks in alter-partition.ts, the auto leader rebalance and the
+ * unclean election in periodic-tasks.ts, the events each record means in record-events.ts; this
+ * file is the controller's log, snapshots, broker sessions and the requests from brokers.
  */
 import { KAFKA_ERRORS, KafkaError, type KafkaErrorName } from '../../api/errors.js';
 import type { EngineEvent } from '../../api/events.js';
@@ -20,10 +22,6 @@ import type { MetadataStore } from '../log/log-store.js';
 import type {
   AllocateProducerIdsRequest,
   AllocateProducerIdsResponse,
-  AlterPartitionBatchResponse,
-  AlterPartitionItem,
-  AlterPartitionRequest,
-  AlterPartitionResponse,
   ControllerRequest,
   CreateInternalTopicRequest,
   HeartbeatRequest,
@@ -32,8 +30,8 @@ import type {
   RegisterResponse,
   ReplicaOfflineRequest,
 } from '../broker/messages.js';
-import { clonePartition, MetadataImage, type TopicImage } from '../metadata/image.js';
-import { loadSnapshot, snapshotOf, type ImageSnapshot } from '../metadata/snapshot.js';
+import { MetadataImage, type TopicImage } from '../metadata/image.js';
+import type { ImageSnapshot } from '../metadata/snapshot.js';
 import type { ChangeReason, CommittedRecord, MetadataRecord, PartitionState } from '../metadata/records.js';
 import type { Network, NodeId } from '../network.js';
 import type { PlacementStrategy } from '../placement/index.js';
@@ -41,7 +39,11 @@ import type { Random } from '../random.js';
 import { resolveBrokerRuntimeConfig, resolveTopicRuntimeConfig, type BrokerRuntimeConfig, type TopicRuntimeConfig } from '../runtime-config.js';
 import type { Scheduler, TimerHandle } from '../time.js';
 import { ControllerAdmin, type CreateTopicInput, type ElectionResult, type ReassignmentResult } from './admin-apis.js';
+import { handleAlterPartition } from './alter-partition.js';
+import { MetadataLog } from './metadata-log.js';
 import { elrEnabled, FeatureControl } from './features.js';
+import { PeriodicTasks } from './periodic-tasks.js';
+import { eventsFor } from './record-events.js';
 import { buildPartitionChange, changeReason, type ChangeContext } from './partition-change.js';
 
 export interface ControllerDeps {
@@ -63,23 +65,14 @@ interface Session {
 
 export type { CreateTopicInput, ElectionResult, ReassignmentResult } from './admin-apis.js';
 
-const MAX_ELECTIONS_PER_IMBALANCE = 1000;
 const MAX_RECORDS_PER_HEARTBEAT = 5000;
-/**
- * Records between two snapshots (KRaft's metadata.log.max.record.bytes.between.snapshots, 20 MB,
- * is some 100,000 records of ours; fewer keeps the tail a broker replays short).
- */
-export const SNAPSHOT_INTERVAL_RECORDS = 50_000;
+export { SNAPSHOT_INTERVAL_RECORDS } from './metadata-log.js';
 /** Producer ids per AllocateProducerIds block (Kafka's ProducerIdsBlock.PRODUCER_ID_BLOCK_SIZE). */
 const PRODUCER_ID_BLOCK_SIZE = 1000;
 
 export class Controller {
   readonly image = new MetadataImage();
-  /** The records after `logStartOffset - 1`, in order and without gaps (older ones are in a snapshot). */
-  private log: CommittedRecord[] = [];
-  private logStartOffset = 0;
-  /** The latest snapshot: what a broker behind `logStartOffset` loads. */
-  private snapshot: ImageSnapshot | null = null;
+  private readonly metadataLog: MetadataLog;
   /** Configs resolved once per change, not per check (a check runs per partition of a fencing). */
   private brokerConfig: BrokerRuntimeConfig | null = null;
   private readonly topicConfigs = new Map<string, TopicRuntimeConfig>();
@@ -87,8 +80,7 @@ export class Controller {
   private readonly sessions = new Map<number, Session>();
   private readonly shutdownOffsets = new Map<number, number>();
   private generation = 0;
-  private rebalanceTimer: TimerHandle | null = null;
-  private uncleanTimer: TimerHandle | null = null;
+  private readonly periodic: PeriodicTasks;
   private readonly admin: ControllerAdmin;
   /** Finalized feature levels (KIP-584): eligible.leader.replicas.version. */
   readonly features: FeatureControl;
@@ -107,6 +99,16 @@ export class Controller {
       topicUncleanAllowed: (topic) => this.topicUncleanAllowed(topic),
       minIsrChange: (type, name, set) => this.features.minIsrChange(type, name, set),
     });
+    this.periodic = new PeriodicTasks({
+      image: this.image,
+      scheduler: deps.scheduler,
+      isActive: () => this.isActive,
+      config: () => this.config(),
+      after: (ms, fn) => this.after(ms, fn),
+      commit: (records) => this.commit(records),
+      changeContext: (topic, state) => this.ctx(topic, state),
+      topicUncleanAllowed: (topic) => this.topicUncleanAllowed(topic),
+    });
     this.features = new FeatureControl({
       image: this.image,
       staticConfigs: deps.staticConfigs,
@@ -114,18 +116,8 @@ export class Controller {
       commit: (records) => this.commit(records),
       changeContext: (topic, state) => this.ctx(topic, state),
     });
-    // KRaft's MetadataLoader: the latest snapshot, then only the records after it.
-    const stored = deps.store.latestSnapshot();
-    if (stored) {
-      this.snapshot = stored.data as ImageSnapshot;
-      loadSnapshot(this.image, this.snapshot);
-      this.logStartOffset = this.snapshot.offset + 1;
-    }
-    for (const r of deps.store.readAfter(this.image.offset)) {
-      const rec: CommittedRecord = { offset: r.offset, timestampMs: r.timestampMs, record: r.record as MetadataRecord };
-      this.log.push(rec);
-      this.image.apply(rec);
-    }
+    this.metadataLog = new MetadataLog(this.image, deps.store);
+    this.metadataLog.load();
   }
 
   get isActive(): boolean {
@@ -139,40 +131,17 @@ export class Controller {
 
   /** The records kept in memory (those after the previous snapshot) from `fromOffset` on. */
   records(fromOffset = 0): CommittedRecord[] {
-    return this.log.slice(Math.max(0, fromOffset - this.logStartOffset));
-  }
-
-  /**
-   * Up to `max` records from `fromOffset` on; null when they start before the records kept in
-   * memory (the reader must load the latest snapshot first). The log has no gaps, so the first
-   * record's index is its offset minus the log start: no search, no copy of the whole log.
-   */
-  private recordsFrom(fromOffset: number, max: number): CommittedRecord[] | null {
-    if (fromOffset < this.logStartOffset) return null;
-    const i = fromOffset - this.logStartOffset;
-    return this.log.slice(i, i + max);
+    return this.metadataLog.records(fromOffset);
   }
 
   /** The latest metadata snapshot (null before the first). */
   latestSnapshot(): ImageSnapshot | null {
-    return this.snapshot;
+    return this.metadataLog.latestSnapshot();
   }
 
-  /**
-   * Write a snapshot of the image (KRaft's SnapshotGenerator) and forget what the one before it
-   * covers: the stored log and the records kept in memory start after the previous snapshot, so a
-   * broker less than one interval behind still catches up by records. Taken every
-   * SNAPSHOT_INTERVAL_RECORDS records and when the cluster closes in order.
-   */
+  /** Write a snapshot of the image now (metadata-log.ts; also when the cluster closes in order). */
   takeSnapshot(): void {
-    if (this.snapshot?.offset === this.image.offset || this.image.offset < 0) return;
-    const keepFrom = this.snapshot ? this.snapshot.offset + 1 : 0;
-    this.snapshot = snapshotOf(this.image);
-    this.deps.store.saveSnapshot({ offset: this.snapshot.offset, timestampMs: this.now(), data: this.snapshot }, keepFrom);
-    if (keepFrom > this.logStartOffset) {
-      this.log = this.log.slice(keepFrom - this.logStartOffset);
-      this.logStartOffset = keepFrom;
-    }
+    this.metadataLog.takeSnapshot(this.now());
   }
 
   private now(): number {
@@ -207,10 +176,8 @@ export class Controller {
     for (const s of this.sessions.values()) this.deps.scheduler.cancel(s.timer);
     this.sessions.clear();
     for (const b of this.image.brokers.values()) if (!b.fenced) this.touchSession(b.id, -1);
-    this.rebalanceTimer = null;
-    this.uncleanTimer = null;
-    this.maybeScheduleRebalance();
-    this.maybeScheduleUncleanCheck();
+    this.periodic.reset();
+    this.periodic.afterCommit();
   }
 
   deactivate(): void {
@@ -219,10 +186,7 @@ export class Controller {
     this.deps.network.unbind('controller', true);
     for (const s of this.sessions.values()) this.deps.scheduler.cancel(s.timer);
     this.sessions.clear();
-    this.deps.scheduler.cancel(this.rebalanceTimer);
-    this.deps.scheduler.cancel(this.uncleanTimer);
-    this.rebalanceTimer = null;
-    this.uncleanTimer = null;
+    this.periodic.reset();
   }
 
   private after(ms: number, fn: () => void): TimerHandle {
@@ -251,56 +215,21 @@ export class Controller {
     // a config change may switch auto-rebalance on, so it checks every partition.
     let touched: PartitionState[] | null = [];
     for (const c of committed) {
-      events.push(...this.eventsFor(c));
+      events.push(...eventsFor(this.image, c));
       if (c.record.type === 'RegisterBroker' || c.record.type === 'BrokerRegistrationChange' || c.record.type === 'UnregisterBroker') brokersChanged = true;
       if (c.record.type === 'Partition' || c.record.type === 'PartitionChange') touched?.push(c.record.state);
       else if (c.record.type === 'Config') touched = null;
       this.image.apply(c);
       if (c.record.type === 'Config' || c.record.type === 'RemoveTopic') this.configsChanged();
-      this.log.push(c);
     }
-    this.deps.store.append(committed.map((c) => ({ offset: c.offset, timestampMs: c.timestampMs, record: c.record })));
-    if (this.image.offset - (this.snapshot?.offset ?? -1) >= SNAPSHOT_INTERVAL_RECORDS) this.takeSnapshot();
+    this.metadataLog.append(committed, now);
     for (const id of this.image.brokers.keys()) {
       if (this.deps.network.isUp(id)) this.deps.network.send('controller', id, { type: 'metadataPush', records: committed });
     }
     for (const e of events) this.deps.emit(e);
     if (brokersChanged) this.deps.onChange('registration changed');
-    this.maybeScheduleRebalance(touched ?? undefined);
-    this.maybeScheduleUncleanCheck(touched ?? undefined);
+    this.periodic.afterCommit(touched ?? undefined);
     return committed;
-  }
-
-  private eventsFor(c: CommittedRecord): EngineEvent[] {
-    const r = c.record;
-    const atMs = c.timestampMs;
-    if (r.type === 'Config') return [{ type: 'config.changed', atMs, resourceType: r.resourceType, resourceName: r.resourceName, name: r.name, value: r.value }];
-    if (r.type === 'FeatureLevel') return [{ type: 'feature.updated', atMs, feature: r.name, level: r.level, previousLevel: this.image.features.get(r.name) ?? 0 }];
-    if (r.type === 'RemoveTopic') {
-      const t = this.image.topicsById.get(r.topicId);
-      return t ? [{ type: 'topic.deleted', atMs, topic: t.name, topicId: t.topicId }] : [];
-    }
-    if (r.type !== 'PartitionChange') return [];
-    const topic = this.image.topicsById.get(r.state.topicId);
-    const prev = this.image.partition(r.state.topicId, r.state.partition);
-    if (!topic || !prev) return [];
-    const next = r.state;
-    const out: EngineEvent[] = [];
-    const base = { atMs, topic: topic.name, partition: next.partition };
-    const removed = prev.isr.filter((b) => !next.isr.includes(b));
-    const added = next.isr.filter((b) => !prev.isr.includes(b));
-    if (removed.length > 0) out.push({ type: 'isr.shrunk', ...base, leader: next.leader, isr: [...next.isr], previousIsr: [...prev.isr], removed, partitionEpoch: next.partitionEpoch, reason: r.reason });
-    if (added.length > 0) out.push({ type: 'isr.expanded', ...base, leader: next.leader, isr: [...next.isr], previousIsr: [...prev.isr], added, partitionEpoch: next.partitionEpoch, reason: r.reason });
-    if (prev.leader !== next.leader) {
-      out.push({ type: 'leader.changed', ...base, leader: next.leader, previousLeader: prev.leader, leaderEpoch: next.leaderEpoch, reason: r.reason, unclean: !!r.unclean });
-    }
-    const wasMoving = prev.addingReplicas.length + prev.removingReplicas.length > 0;
-    const isMoving = next.addingReplicas.length + next.removingReplicas.length > 0;
-    if (wasMoving !== isMoving || (isMoving && prev.replicas.join() !== next.replicas.join())) {
-      const status = isMoving ? 'started' : r.reason === 'reassignment-cancel' ? 'cancelled' : 'completed';
-      out.push({ type: 'reassignment.changed', ...base, status, replicas: [...next.replicas], addingReplicas: [...next.addingReplicas], removingReplicas: [...next.removingReplicas] });
-    }
-    return out;
   }
 
   // ================================================================ requests from brokers
@@ -313,7 +242,7 @@ export class Controller {
       case 'heartbeat':
         return reply(this.handleHeartbeat(msg));
       case 'alterPartition':
-        return reply(this.handleAlterPartition(msg));
+        return reply(handleAlterPartition({ image: this.image, commit: (records) => this.commit(records), changeContext: (topic, state) => this.ctx(topic, state) }, msg));
       case 'replicaOffline':
         return reply(this.handleReplicaOffline(msg));
       case 'createInternalTopic':
@@ -425,11 +354,11 @@ export class Controller {
     }
     const after = this.image.brokers.get(req.brokerId);
     const isFenced = after?.fenced ?? true;
-    const records = this.recordsFrom(req.metadataOffset + 1, MAX_RECORDS_PER_HEARTBEAT);
+    const records = this.metadataLog.recordsFrom(req.metadataOffset + 1, MAX_RECORDS_PER_HEARTBEAT);
     if (records) return { error: 'NONE', isFenced, shouldShutDown, records };
     // Behind the records kept: the latest snapshot, then the records after it (KRaft's FetchSnapshot).
-    const snapshot = this.snapshot!;
-    return { error: 'NONE', isFenced, shouldShutDown, snapshot, records: this.recordsFrom(snapshot.offset + 1, MAX_RECORDS_PER_HEARTBEAT)! };
+    const snapshot = this.metadataLog.latestSnapshot()!;
+    return { error: 'NONE', isFenced, shouldShutDown, snapshot, records: this.metadataLog.recordsFrom(snapshot.offset + 1, MAX_RECORDS_PER_HEARTBEAT)! };
   }
 
   private leaderCount(brokerId: number): number {
@@ -510,107 +439,7 @@ export class Controller {
     return this.topicConfig(topic).uncleanLeaderElectionEnable;
   }
 
-  /**
-   * AlterPartition: each proposal is checked against the image in order, and the accepted changes
-   * are committed as one record batch. A partition proposed twice in one request is checked
-   * against the first proposal's outcome (the batch so far is committed first).
-   */
-  private handleAlterPartition(req: AlterPartitionRequest): AlterPartitionBatchResponse {
-    const reg = this.image.brokers.get(req.brokerId);
-    if (!reg || reg.brokerEpoch !== req.brokerEpoch) return { partitions: req.partitions.map(() => ({ error: 'STALE_BROKER_EPOCH' })) };
-    const batch: MetadataRecord[] = [];
-    const inBatch = new Set<string>();
-    const answers = req.partitions.map((item) => {
-      const key = `${item.topicId}:${item.partition}`;
-      if (inBatch.has(key)) {
-        this.commit(batch.splice(0));
-        inBatch.clear();
-      }
-      const { answer, record } = this.alterOne(req.brokerId, item);
-      if (record) {
-        batch.push(record);
-        inBatch.add(key);
-      }
-      return answer;
-    });
-    this.commit(batch);
-    return { partitions: answers };
-  }
-
-  private alterOne(brokerId: number, req: AlterPartitionItem): { answer: AlterPartitionResponse; record?: MetadataRecord } {
-    const fail = (error: KafkaErrorName): { answer: AlterPartitionResponse } => ({ answer: { error } });
-    const topic = this.image.topicsById.get(req.topicId);
-    const part = topic?.partitions.get(req.partition);
-    if (!topic || !part) return fail(topic ? 'UNKNOWN_TOPIC_OR_PARTITION' : 'UNKNOWN_TOPIC_ID');
-    if (req.leaderEpoch > part.leaderEpoch || req.partitionEpoch > part.partitionEpoch) return fail('NOT_CONTROLLER');
-    if (req.leaderEpoch < part.leaderEpoch) return fail('FENCED_LEADER_EPOCH');
-    if (brokerId !== part.leader) return fail('INVALID_REQUEST');
-    if (req.partitionEpoch < part.partitionEpoch) return fail('INVALID_UPDATE_VERSION');
-    const newIsr = req.newIsr.map((m) => m.brokerId);
-    if (!newIsr.includes(part.leader) || newIsr.some((b) => !part.replicas.includes(b))) return fail('INVALID_REQUEST');
-    if (req.leaderRecoveryState === 'RECOVERING' && (newIsr.length > 1 || part.leaderRecoveryState === 'RECOVERED')) return fail('INVALID_REQUEST');
-    for (const m of req.newIsr) {
-      const r = this.image.brokers.get(m.brokerId);
-      if (!r || r.fenced || r.inControlledShutdown || (m.brokerEpoch !== -1 && m.brokerEpoch !== r.brokerEpoch)) return fail('INELIGIBLE_REPLICA');
-      if (r.offlineReplicas.includes(`${req.topicId}:${req.partition}`)) return fail('INELIGIBLE_REPLICA');
-    }
-    const reason: ChangeReason = newIsr.length < part.isr.length ? 'isr-shrink' : 'isr-expand';
-    const change = buildPartitionChange(part, { targetIsr: newIsr, recoveryState: req.leaderRecoveryState }, this.ctx(topic, part));
-    if (!change) return { answer: { error: 'NONE', state: clonePartition(part) } };
-    const record: MetadataRecord = { type: 'PartitionChange', state: change.state, reason: change.reassignmentCompleted ? 'reassignment' : reason, unclean: change.unclean };
-    if (change.reassignmentCompleted && change.state.leader !== brokerId) return { answer: { error: 'NEW_LEADER_ELECTED', state: clonePartition(change.state) }, record };
-    return { answer: { error: 'NONE', state: clonePartition(change.state) }, record };
-  }
-
   // ================================================================ periodic tasks
-
-  /**
-   * Arm the imbalance check when some partition is led by another than its preferred replica.
-   * Invariant: while active with auto-rebalance on, such a partition exists only with the timer
-   * armed; so after a commit only the partitions it `changed` need looking at (all when absent).
-   */
-  private maybeScheduleRebalance(changed?: readonly PartitionState[]): void {
-    if (!this.isActive || this.rebalanceTimer) return;
-    if (changed?.length === 0) return;
-    const cfg = this.config();
-    if (!cfg.autoLeaderRebalanceEnable) return;
-    const imbalanced = (state: PartitionState): boolean => state.leader >= 0 && state.leader !== state.replicas[0];
-    if (!(changed ? changed.some(imbalanced) : this.image.somePartition(imbalanced))) return;
-    this.rebalanceTimer = this.after(cfg.leaderImbalanceCheckIntervalMs, () => this.runRebalance());
-  }
-
-  private runRebalance(): void {
-    const changes: MetadataRecord[] = [];
-    let attempted = 0;
-    for (const { topic, state } of this.image.allPartitions()) {
-      if (state.leader < 0 || state.leader === state.replicas[0]) continue;
-      if (attempted >= MAX_ELECTIONS_PER_IMBALANCE) break;
-      attempted++;
-      const change = buildPartitionChange(state, { election: 'preferred' }, this.ctx(topic, state));
-      if (change && change.state.leader === state.replicas[0]) changes.push({ type: 'PartitionChange', state: change.state, reason: 'auto-rebalance' });
-    }
-    this.rebalanceTimer = attempted >= MAX_ELECTIONS_PER_IMBALANCE ? this.after(0, () => this.runRebalance()) : null;
-    this.commit(changes);
-    this.maybeScheduleRebalance();
-  }
-
-  /** Arm the unclean-election check when a partition has no leader (same invariant as the rebalance check). */
-  private maybeScheduleUncleanCheck(changed?: readonly PartitionState[]): void {
-    if (!this.isActive || this.uncleanTimer) return;
-    const leaderless = (state: PartitionState): boolean => state.leader < 0;
-    if (!(changed ? changed.some(leaderless) : this.image.somePartition(leaderless))) return;
-    this.uncleanTimer = this.after(this.config().uncleanLeaderElectionIntervalMs, () => {
-      this.uncleanTimer = null;
-      const changes: MetadataRecord[] = [];
-      for (const { topic, state } of this.image.allPartitions()) {
-        if (state.leader >= 0 || !this.topicUncleanAllowed(topic)) continue;
-        const change = buildPartitionChange(state, { election: 'online' }, this.ctx(topic, state));
-        if (change && change.state.leader >= 0) changes.push({ type: 'PartitionChange', state: change.state, reason: changeReason(change, 'broker-unfenced'), unclean: change.unclean });
-      }
-      this.commit(changes);
-      this.maybeScheduleUncleanCheck();
-    });
-  }
 
   // ================================================================ admin APIs (admin-apis.ts)
 

@@ -1,0 +1,44 @@
+/**
+ * The engine events a committed metadata record means, read against the image before the record
+ * is applied (an ISR shrink or expansion, a leader change, a reassignment starting, completing or
+ * cancelled, a config or feature change, a topic deleted).
+ *
+ * Invariant: pure; one record gives the same events whoever asks, and a record that changes
+ * nothing a user sees gives none.
+ */
+import type { EngineEvent } from '../../api/events.js';
+import type { MetadataImage } from '../metadata/image.js';
+import type { CommittedRecord } from '../metadata/records.js';
+
+/** The events of `c`, given `image` as it was before `c` (call it before applying `c`). */
+export function eventsFor(image: MetadataImage, c: CommittedRecord): EngineEvent[] {
+  const r = c.record;
+  const atMs = c.timestampMs;
+  if (r.type === 'Config') return [{ type: 'config.changed', atMs, resourceType: r.resourceType, resourceName: r.resourceName, name: r.name, value: r.value }];
+  if (r.type === 'FeatureLevel') return [{ type: 'feature.updated', atMs, feature: r.name, level: r.level, previousLevel: image.features.get(r.name) ?? 0 }];
+  if (r.type === 'RemoveTopic') {
+    const t = image.topicsById.get(r.topicId);
+    return t ? [{ type: 'topic.deleted', atMs, topic: t.name, topicId: t.topicId }] : [];
+  }
+  if (r.type !== 'PartitionChange') return [];
+  const topic = image.topicsById.get(r.state.topicId);
+  const prev = image.partition(r.state.topicId, r.state.partition);
+  if (!topic || !prev) return [];
+  const next = r.state;
+  const out: EngineEvent[] = [];
+  const base = { atMs, topic: topic.name, partition: next.partition };
+  const removed = prev.isr.filter((b) => !next.isr.includes(b));
+  const added = next.isr.filter((b) => !prev.isr.includes(b));
+  if (removed.length > 0) out.push({ type: 'isr.shrunk', ...base, leader: next.leader, isr: [...next.isr], previousIsr: [...prev.isr], removed, partitionEpoch: next.partitionEpoch, reason: r.reason });
+  if (added.length > 0) out.push({ type: 'isr.expanded', ...base, leader: next.leader, isr: [...next.isr], previousIsr: [...prev.isr], added, partitionEpoch: next.partitionEpoch, reason: r.reason });
+  if (prev.leader !== next.leader) {
+    out.push({ type: 'leader.changed', ...base, leader: next.leader, previousLeader: prev.leader, leaderEpoch: next.leaderEpoch, reason: r.reason, unclean: !!r.unclean });
+  }
+  const wasMoving = prev.addingReplicas.length + prev.removingReplicas.length > 0;
+  const isMoving = next.addingReplicas.length + next.removingReplicas.length > 0;
+  if (wasMoving !== isMoving || (isMoving && prev.replicas.join() !== next.replicas.join())) {
+    const status = isMoving ? 'started' : r.reason === 'reassignment-cancel' ? 'cancelled' : 'completed';
+    out.push({ type: 'reassignment.changed', ...base, status, replicas: [...next.replicas], addingReplicas: [...next.addingReplicas], removingReplicas: [...next.removingReplicas] });
+  }
+  return out;
+}
