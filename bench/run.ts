@@ -14,8 +14,10 @@
  *
  * `wire.produce.rf3.acks-all.100B.records` (see wire-produce.ts) is produce through the Kafka
  * listener of an engine in a child process, 100 B records, as a ratio to the engine's in-process
- * produce of 100 B records measured just before (goal ≥ 0.5); its produce latencies and a
- * consumer's catch-up rate are reported beside it.
+ * produce of 100 B records measured just before (goal ≥ 0.5); its produce latencies, a
+ * consumer's catch-up rate and both sides' records per CPU second (the engine process's from
+ * /proc: on a shared machine the fairer reading of what the listener path costs) are reported
+ * beside it. `npm run bench -- wire` runs these two alone.
  *
  * Benchmarks are never test assertions: a figure below its goal is reported, not thrown. The
  * whole run stays under BUDGET_MS of wall time and removes its temp dirs.

@@ -120,7 +120,7 @@ export function validateRecords(input: ValidateRecordsInput, config: LogValidato
 
   let decoded;
   try {
-    decoded = decodeRecordBatch(found, { codecs, maxDecompressedBytes: Math.max(64 * 1024 * 1024, config['max.message.bytes'] * 4) });
+    decoded = decodeRecordBatch(found, { codecs, maxDecompressedBytes: Math.max(64 * 1024 * 1024, config['max.message.bytes'] * 4), crcChecked: true });
   } catch (e) {
     const details = e instanceof KafkaError ? (e.details as Record<string, unknown> | undefined) : undefined;
     return fail(details?.['decompression'] ? 'CORRUPT_MESSAGE' : 'INVALID_RECORD', (e as Error).message);

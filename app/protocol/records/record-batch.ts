@@ -97,6 +97,8 @@ export interface DecodeContext {
    * (a Fetch, a follower) pays no per-record allocation. The batch then holds on to `buf`.
    */
   lazyRecords?: boolean;
+  /** The caller has just checked these very bytes' CRC-32C ({@link hasValidCrc}): not again. */
+  crcChecked?: boolean;
 }
 
 export interface DecodeBatchesContext extends DecodeContext {
@@ -462,9 +464,9 @@ function decodeBody(b: Uint8Array, start: number, header: RecordBatchHeader, ctx
   const { baseOffset, count } = header;
   const fail = (what: string): KafkaError => corrupt(ctx, baseOffset, start, what);
 
-  const computed = crc32c(b, start + ATTRIBUTES_OFFSET, start + header.sizeBytes);
-  if (computed !== header.crc) {
-    throw fail(`CRC32C ${hex(computed)} does not match the stored ${hex(header.crc)}`);
+  if (!ctx.crcChecked) {
+    const computed = crc32c(b, start + ATTRIBUTES_OFFSET, start + header.sizeBytes);
+    if (computed !== header.crc) throw fail(`CRC32C ${hex(computed)} does not match the stored ${hex(header.crc)}`);
   }
   // Valid Kafka that a RecordBatch cannot hold: not corruption, so not CORRUPT_MESSAGE.
   if (header.isControl) {
