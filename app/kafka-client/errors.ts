@@ -45,7 +45,8 @@ export function rootCause(error: unknown): unknown {
 export function failureOf(error: unknown): { stage: ConnectionFailureStage; message: string } {
   if (error instanceof KafkaError) {
     const stage = (error.details as { stage?: ConnectionFailureStage } | undefined)?.stage;
-    return { stage: stage ?? (error.code === 'SASL_AUTHENTICATION_FAILED' ? 'sasl' : 'protocol'), message: error.message };
+    const sasl = error.code === 'SASL_AUTHENTICATION_FAILED' || error.code === 'UNSUPPORTED_SASL_MECHANISM' || error.code === 'ILLEGAL_SASL_STATE';
+    return { stage: stage ?? (sasl ? 'sasl' : 'protocol'), message: error.message };
   }
   const e = (rootCause(error) ?? {}) as KafkajsLike;
   const message = e.message ?? String(error);

@@ -51,7 +51,8 @@ import { embeddedDriver } from '../../app/service/driver.js';
 /** The console built by `npm run build:renderer`, served at `/` unless --static names another folder. */
 export const BUILT_RENDERER = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
 
-const USAGE = 'usage: npm run serve -- [--data DIR] [--port N] [--kafka-port N] [--profile NAME | --brokers N] [--config DIR] [--static DIR] [--in-process]';
+const USAGE =
+  'usage: npm run serve -- [--data DIR] [--port N] [--kafka-port N] [--profile NAME | --brokers N] [--config DIR] [--static DIR] [--in-process] [--kafka-tls-cert FILE --kafka-tls-key FILE] [--kafka-sasl-users FILE]';
 
 /**
  * How long the host waits for the brokers, without any of them changing state, before printing
@@ -72,6 +73,8 @@ export interface ServeArgs {
   newCluster: { profile: string } | { brokers: number };
   /** Run the engine on this process's event loop rather than in a child process. */
   inProcess?: boolean;
+  /** TLS and SASL on the Kafka listeners (listener-security.ts): PEM files and a users file. */
+  kafkaSecurity?: { tlsCert?: string; tlsKey?: string; saslUsers?: string };
 }
 
 /** The running cluster, wherever its engine lives. */
@@ -98,6 +101,9 @@ export function parseServeArgs(argv: string[]): ServeArgs {
       profile: { type: 'string' },
       brokers: { type: 'string' },
       'in-process': { type: 'boolean', default: false },
+      'kafka-tls-cert': { type: 'string' },
+      'kafka-tls-key': { type: 'string' },
+      'kafka-sasl-users': { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -117,7 +123,17 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     if (!profiles.includes(values.profile)) throw new Error(`--profile must name a built-in profile (${profiles.join(', ')}), got ${JSON.stringify(values.profile)}`);
     newCluster = { profile: values.profile };
   }
+  const tlsCert = values['kafka-tls-cert'];
+  const tlsKey = values['kafka-tls-key'];
+  const saslUsers = values['kafka-sasl-users'];
+  if ((tlsCert === undefined) !== (tlsKey === undefined)) throw new Error('--kafka-tls-cert and --kafka-tls-key go together');
+  const kafkaSecurity = {
+    ...(tlsCert !== undefined ? { tlsCert: resolve(tlsCert) } : {}),
+    ...(tlsKey !== undefined ? { tlsKey: resolve(tlsKey) } : {}),
+    ...(saslUsers !== undefined ? { saslUsers: resolve(saslUsers) } : {}),
+  };
   return {
+    ...(Object.keys(kafkaSecurity).length > 0 ? { kafkaSecurity } : {}),
     dataDir: resolve(values.data),
     port,
     kafkaPort: kafka === undefined ? 'default' : Number(kafka),
@@ -131,6 +147,11 @@ export function parseServeArgs(argv: string[]): ServeArgs {
 /** Start cluster and host; resolves with both once the host listens. */
 export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; host: HttpHost; connections: ConnectionsService }> {
   const how = 'brokers' in args.newCluster ? { brokers: args.newCluster.brokers } : { profile: args.newCluster.profile };
+  // The engine (a child process, or this one) reads the listeners' security from its environment (listener-security.ts).
+  const sec = args.kafkaSecurity;
+  if (sec?.tlsCert) process.env['REPLICA_STUDIO_KAFKA_TLS_CERT'] = sec.tlsCert;
+  if (sec?.tlsKey) process.env['REPLICA_STUDIO_KAFKA_TLS_KEY'] = sec.tlsKey;
+  if (sec?.saslUsers) process.env['REPLICA_STUDIO_KAFKA_SASL_USERS'] = sec.saslUsers;
   const cluster = await openServedCluster(args, args.dataDir, { ...how, kafkaPort: args.kafkaPort });
   const connections = createHostConnections({
     configDir: args.configDir,

@@ -12,9 +12,10 @@
  * `dropConnections()` is what a killed or isolated broker looks like to clients: every open
  * socket is reset at once; `close()` also stops listening, so new connections are refused.
  */
-import { type Server, type Socket, createServer } from 'node:net';
+import type { Server, Socket } from 'node:net';
 import type { Dispatcher } from '../../app/protocol/dispatcher.js';
 import { DEFAULT_SOCKET_REQUEST_MAX_BYTES, KafkaConnection } from '../../app/protocol/framing/connection.js';
+import { connectionDispatcher, createListenerServer, type ListenerSecurity } from './listener-security.js';
 
 export interface KafkaListenerOptions {
   dispatcher: Pick<Dispatcher, 'dispatch'>;
@@ -26,6 +27,8 @@ export interface KafkaListenerOptions {
   maxFrameBytes?: number;
   /** Told why a connection was closed by the broker (malformed frames, refused versions). */
   onConnectionClosed?: (reason: string) => void;
+  /** TLS and/or SASL (listener-security.ts); absent: PLAINTEXT. */
+  security?: ListenerSecurity;
 }
 
 export const LOOPBACK = '127.0.0.1';
@@ -35,7 +38,7 @@ export class KafkaListener {
   private readonly server: Server;
 
   private constructor(options: KafkaListenerOptions) {
-    this.server = createServer({ noDelay: true }, (socket) => {
+    this.server = createListenerServer(options.security, (socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
       serve(socket, options);
@@ -89,7 +92,7 @@ export class KafkaListener {
 
 function serve(socket: Socket, options: KafkaListenerOptions): void {
   const connection = new KafkaConnection(
-    options.dispatcher,
+    connectionDispatcher(options.dispatcher, options.security),
     {
       write: (parts) => {
         let ok = true;

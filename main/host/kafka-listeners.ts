@@ -26,6 +26,8 @@ import type { Dispatcher } from '../../app/protocol/dispatcher.js';
 import type { RequestHeader } from '../../app/protocol/generated/index.js';
 import { type BrokerGateway, createBrokerDispatcher } from '../../app/protocol/handlers/index.js';
 import { EngineCallBatcher } from './engine-call-batcher.js';
+import type { ListenerSecurity } from './listener-security.js';
+import { SASL_ADVERTISED_HANDLERS } from './sasl-gate.js';
 import { KafkaListener, LOOPBACK } from './kafka-listener.js';
 
 /** What a host gives the listeners to run engine calls on its clock. */
@@ -51,6 +53,8 @@ export interface KafkaListenersOptions {
   onHandlerError?: (apiKey: number, error: unknown) => void;
   /** Every request a broker decoded: which client sent which API in which version. */
   onRequest?: (brokerId: number, request: { apiKey: number; apiVersion: number; clientId: string | null }) => void;
+  /** TLS and/or SASL on every broker's listener (listener-security.ts); absent: PLAINTEXT. */
+  security?: ListenerSecurity;
 }
 
 /** The port tried first for broker 1 when no port is given. */
@@ -137,8 +141,9 @@ export class KafkaListeners {
   private slot(id: number): BrokerSlot {
     let slot = this.slots.get(id);
     if (!slot) {
-      const { onHandlerError, onRequest } = this.options;
+      const { onHandlerError, onRequest, security } = this.options;
       const dispatcher = createBrokerDispatcher(this.gateway(id), {
+        ...(security?.sasl ? { extra: SASL_ADVERTISED_HANDLERS } : {}),
         ...(onHandlerError ? { onHandlerError } : {}),
         ...(onRequest ? { onRequest: (h: RequestHeader) => onRequest(id, { apiKey: h.requestApiKey, apiVersion: h.requestApiVersion, clientId: h.clientId }) } : {}),
       });
@@ -164,7 +169,8 @@ export class KafkaListeners {
 
   private async listen(slot: BrokerSlot, port: number): Promise<KafkaListener> {
     const cfg = this.options.engine.clusterConfig();
-    const listener = await KafkaListener.listen({ dispatcher: slot.dispatcher, port, maxConnections: cfg.maxConnections, maxFrameBytes: cfg.socketRequestMaxBytes });
+    const { security } = this.options;
+    const listener = await KafkaListener.listen({ dispatcher: slot.dispatcher, port, maxConnections: cfg.maxConnections, maxFrameBytes: cfg.socketRequestMaxBytes, ...(security ? { security } : {}) });
     slot.listener = listener;
     return listener;
   }

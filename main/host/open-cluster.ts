@@ -25,6 +25,7 @@ import { CompressionError, createCompressionCodecs, type CompressionCodecs, type
 import { createProducedBatchValidator } from '../../app/protocol/records/produced-batch-validator.js';
 import { KafkaListeners, type KafkaListenersOptions, type KafkaPortChoice } from './kafka-listeners.js';
 import { clusterIdOf } from './cluster-id.js';
+import { securityFromEnvironment } from './listener-security.js';
 import { loadZstdCompressor } from './zstd-compressor.js';
 
 /**
@@ -164,6 +165,7 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
             notice: (line) => process.stderr.write(`replica-studio: ${line}\n`),
             onHandlerError: (apiKey, e) => logger.error(`A Kafka request handler failed (API key ${apiKey})`, e),
             ...requestTrace(),
+            security: securityFromEnvironment(),
           }).then((k) => {
             if (closed) void k.close();
             else kafka = k;

@@ -3,8 +3,8 @@
  * wire-protocol.md §1.3: low minimum versions (librdkafka before 2.11 enables features only when
  * the range contains old versions, e.g. Produce 0 for compression), maxima below the flexible
  * versions on the data path, ApiVersions 0-4 (v4 is v3 on the wire). Never advertised: the
- * transaction APIs, SASL and KIP-848's ConsumerGroupHeartbeat, so clients stay non-transactional,
- * PLAINTEXT and on classic groups. DescribeCluster v0 is served (issue 14: the Java AdminClient's
+ * transaction APIs and KIP-848's ConsumerGroupHeartbeat, so clients stay non-transactional and on
+ * classic groups; SASL only on a listener that has it (main/host/sasl-gate.ts). DescribeCluster v0 is served (issue 14: the Java AdminClient's
  * describeCluster, with racks); clients that do not send it keep using Metadata. UpdateFeatures
  * 0-1 and DescribeTopicPartitions 0 (KIP-966's ELR per partition) are Kafka 3.9's versions.
  *
@@ -58,15 +58,16 @@ export const ADVERTISED_VERSIONS: Readonly<Record<number, readonly [number, numb
   [ApiKey.DescribeTopicPartitions]: [0, 0],
 };
 
-/** API keys a broker of ours never advertises, whatever handlers exist. */
+/**
+ * API keys a broker of ours never advertises, whatever handlers exist. SaslHandshake and
+ * SaslAuthenticate are not here: only a SASL listener has handlers for them (main/host/sasl-gate.ts).
+ */
 export const NEVER_ADVERTISED: ReadonlySet<number> = new Set([
-  17, // SaslHandshake
   24, // AddPartitionsToTxn
   25, // AddOffsetsToTxn
   26, // EndTxn
   27, // WriteTxnMarkers
   28, // TxnOffsetCommit
-  36, // SaslAuthenticate
   68, // ConsumerGroupHeartbeat (KIP-848)
   69, // ConsumerGroupDescribe (KIP-848)
 ]);

@@ -1,0 +1,92 @@
+/**
+ * `connections.test` against our own listener over TLS and SASL (issue 14): a second
+ * `npm run serve` with `--kafka-tls-cert/--kafka-tls-key` (a certificate for 127.0.0.1 signed by
+ * a CA made here with openssl) and `--kafka-sasl-users` (PLAIN and SCRAM-SHA-256). The console
+ * host tests settings against it and must name the exact failure: TLS (a CA that did not sign the
+ * certificate, a server name the certificate does not carry, PLAINTEXT to a TLS port), SASL (a
+ * wrong password, a mechanism the listener does not enable); and succeed with the right ones —
+ * then the Kafka driver manages that cluster over SASL_SSL.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConnectionTestView, ConnectionView } from '../app/api/connections.js';
+import type { ClusterView, TopicView } from '../app/api/views.js';
+import { api, removeDir, startServe, type ServedHost } from './support/harness.js';
+
+function openssl(dir: string, ...args: string[]): void {
+  execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+}
+
+/** A CA, a server certificate for 127.0.0.1/localhost signed by it, and a second CA that signed nothing. */
+function makeCertificates(dir: string): void {
+  openssl(dir, 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=Replica Studio test CA');
+  openssl(dir, 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'other.key', '-out', 'other-ca.pem', '-days', '2', '-subj', '/CN=Some other CA');
+  openssl(dir, 'req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost');
+  writeFileSync(join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
+  openssl(dir, 'x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'san.ext');
+}
+
+describe('connection tests over TLS and SASL against our own listener', () => {
+  let dir: string;
+  let secured: ServedHost;
+  let console_: ServedHost;
+  let bootstrap: string[];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rs-tls-'));
+    makeCertificates(dir);
+    writeFileSync(join(dir, 'users.json'), JSON.stringify({ mechanisms: ['PLAIN', 'SCRAM-SHA-256'], users: { alice: 'alice-secret' } }));
+    [secured, console_] = await Promise.all([
+      startServe({ extraArgs: ['--kafka-tls-cert', join(dir, 'server.pem'), '--kafka-tls-key', join(dir, 'server.key'), '--kafka-sasl-users', join(dir, 'users.json')] }),
+      startServe({ extraArgs: ['--config', join(dir, 'config')] }),
+    ]);
+    bootstrap = (await api<ClusterView>(secured, 'cluster.describe', {})).bootstrapServers.split(',');
+  }, 120_000);
+  afterAll(async () => {
+    await secured?.stop();
+    await console_?.stop();
+    if (dir) removeDir(dir);
+  });
+
+  const test = (settings: Record<string, unknown>): Promise<ConnectionTestView> => api<ConnectionTestView>(console_, 'connections.test', { settings: { bootstrapServers: bootstrap, ...settings } });
+  const tls = (extra: Record<string, unknown> = {}) => ({ caFile: join(dir, 'ca.pem'), ...extra });
+  const plain = (password: string) => ({ mechanism: 'PLAIN', username: 'alice', password });
+
+  it('finds the cluster with the right CA and password, over PLAIN and SCRAM-SHA-256', async () => {
+    const { clusterId } = await api<ClusterView>(secured, 'cluster.describe', {});
+    for (const sasl of [plain('alice-secret'), { mechanism: 'SCRAM-SHA-256', username: 'alice', password: 'alice-secret' }]) {
+      const found = await test({ security: 'SASL_SSL', tls: tls(), sasl });
+      expect(found).toMatchObject({ ok: true, clusterId, brokerCount: 3 });
+    }
+  });
+
+  it('names a TLS failure: a CA that did not sign the certificate, a server name it does not carry, PLAINTEXT to a TLS port', async () => {
+    const wrongCa = await test({ security: 'SASL_SSL', tls: { caFile: join(dir, 'other-ca.pem') }, sasl: plain('alice-secret') });
+    expect(wrongCa).toMatchObject({ ok: false, stage: 'tls' });
+    const wrongName = await test({ security: 'SASL_SSL', tls: tls({ serverName: 'kafka.example.com' }), sasl: plain('alice-secret') });
+    expect(wrongName).toMatchObject({ ok: false, stage: 'tls' });
+    expect(wrongName.ok ? '' : wrongName.message).toMatch(/kafka\.example\.com|altnames|hostname/i);
+    const plaintext = await test({});
+    expect(plaintext.ok).toBe(false);
+  });
+
+  it('names a SASL failure: a wrong password, a mechanism the listener does not enable', async () => {
+    const bad = await test({ security: 'SASL_SSL', tls: tls(), sasl: plain('wrong') });
+    expect(bad).toMatchObject({ ok: false, stage: 'sasl' });
+    expect(bad.ok ? '' : bad.message).toMatch(/Invalid username or password/);
+    const scramBad = await test({ security: 'SASL_SSL', tls: tls(), sasl: { mechanism: 'SCRAM-SHA-256', username: 'alice', password: 'wrong' } });
+    expect(scramBad).toMatchObject({ ok: false, stage: 'sasl' });
+    const notEnabled = await test({ security: 'SASL_SSL', tls: tls(), sasl: { mechanism: 'SCRAM-SHA-512', username: 'alice', password: 'alice-secret' } });
+    expect(notEnabled).toMatchObject({ ok: false, stage: 'sasl' });
+    expect(notEnabled.ok ? '' : notEnabled.message).toMatch(/SCRAM-SHA-512|mechanism/i);
+  });
+
+  it('manages the cluster through the Kafka driver over SASL_SSL: a topic created there is on the secured host', async () => {
+    const added = await api<ConnectionView>(console_, 'connections.addExternal', { name: 'secured', settings: { bootstrapServers: bootstrap, security: 'SASL_SSL', tls: tls(), sasl: plain('alice-secret') } });
+    await api(console_, 'topics.create', { name: 'over-tls', partitions: 2, replicationFactor: 3, connection: added.id });
+    expect((await api<TopicView>(secured, 'topics.describe', { name: 'over-tls' })).partitions).toHaveLength(2);
+  });
+});
