@@ -22,6 +22,7 @@ export const CAPABILITY_TITLES = {
   consumerGroups: 'Consumer groups: members, committed offsets and lag, offset resets, deletion',
   inAppConsumers: 'In-app consumer groups the console runs for drills',
   featureUpdates: 'Upgrading and downgrading feature levels (kafka-features.sh)',
+  eligibleLeaderReplicas: "Each partition's eligible leader replicas and last known ELR (KIP-966)",
 } as const;
 
 /** A capability's name. */

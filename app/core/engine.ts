@@ -110,7 +110,7 @@ export type { ProducedBatchValidator } from './log/produced-batch.js';
 export type { CreateTopicInput, ElectionResult, ReassignmentResult } from './controller/controller.js';
 export type { ReassignmentTarget } from './controller/reassign-command.js';
 export type { FeatureDescription, FeatureUpdate, FeatureUpdateResult } from './controller/features.js';
-export { ELR_FEATURE, METADATA_VERSION_FEATURE, SUPPORTED_FEATURES } from './controller/features.js';
+export { ALL_FEATURES_FAILED, ELR_FEATURE, METADATA_VERSION_FEATURE, SUPPORTED_FEATURES } from './controller/features.js';
 /** kafka-reassign-partitions.sh's own rules (pure), for drivers of clusters this engine does not run. */
 export {
   BROKER_THROTTLE_CONFIGS,

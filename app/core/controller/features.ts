@@ -21,6 +21,8 @@ import type { MetadataRecord, PartitionState } from '../metadata/records.js';
 import { buildPartitionChange, type ChangeContext } from './partition-change.js';
 
 export const ELR_FEATURE = 'eligible.leader.replicas.version';
+/** How Kafka's controller begins the message of an UpdateFeatures it refuses as a whole. */
+export const ALL_FEATURES_FAILED = 'The update failed for all features since the following feature had an error: ';
 export const METADATA_VERSION_FEATURE = 'metadata.version';
 /** metadata.version 4.0-IV3, Kafka 4.0's latest production level (MetadataVersion.IBP_4_0_IV3). */
 export const METADATA_VERSION_LEVEL = 25;
@@ -150,7 +152,7 @@ export class FeatureControl {
     });
     const refused = results.find((r) => r.errorCode !== 'NONE');
     if (refused) {
-      const why = `The update failed for all features since the following feature had an error: ${refused.message ?? refused.errorCode}`;
+      const why = `${ALL_FEATURES_FAILED}${refused.message ?? refused.errorCode}`;
       return results.map((r) => (r.errorCode === 'NONE' ? { feature: r.feature, errorCode: refused.errorCode, message: why } : r));
     }
     if (!validateOnly && records.length > 0) this.host.commit(records);

@@ -52,7 +52,7 @@ describe('UpdateFeatures (KIP-584)', () => {
       validateOnly: false,
     });
     expect(r.errorCode).toBe(95);
-    expect(r.errorMessage).toMatch(/following feature had an error: Invalid update version 26 for feature metadata.version/);
+    expect(r.errorMessage).toBe('The update failed for all features since the following feature had an error: Invalid update version 26 for feature metadata.version. The supported range is [25, 25].');
     expect(r.results).toEqual([]);
     expect(level(w)).toBe(0);
     expect(level(w, 'metadata.version')).toBe(25);

@@ -16,7 +16,7 @@
  * downgrade. A level below 0 is refused before the feature is looked at.
  */
 import { KafkaError } from '../../api/errors.js';
-import type { FeatureUpdate } from '../../core/engine.js';
+import { ALL_FEATURES_FAILED, type FeatureUpdate } from '../../core/engine.js';
 import type { ApiHandler } from '../dispatcher.js';
 import { errorCode } from '../error-codes.js';
 import { ApiKey, type UpdateFeaturesRequest } from '../generated/index.js';
@@ -26,7 +26,7 @@ import type { BrokerGateway } from './broker-gateway.js';
 
 const UPGRADE_TYPES: Record<number, FeatureUpdate['upgradeType']> = { 1: 'upgrade', 2: 'safe-downgrade', 3: 'unsafe-downgrade' };
 
-const failedAll = (why: string) => `The update failed for all features since the following feature had an error: ${why}`;
+const failedAll = (why: string) => `${ALL_FEATURES_FAILED}${why}`;
 
 /** The engine's updates for the request, or the first refusal the controller gives before looking further. */
 function updatesOf(request: UpdateFeaturesRequest, version: number): FeatureUpdate[] | KafkaError {
@@ -54,7 +54,9 @@ export function updateFeaturesHandler(gateway: BrokerGateway): ApiHandler<typeof
       if (updates instanceof KafkaError) return refused(updates);
       try {
         await run(gateway, () => {
-          const checked = gateway.engine.updateFeatures(updates, true).find((r) => r.errorCode !== 'NONE');
+          // The refused feature itself (the others only say that the whole update failed).
+          const refusals = gateway.engine.updateFeatures(updates, true).filter((r) => r.errorCode !== 'NONE');
+          const checked = refusals.find((r) => !r.message?.startsWith(ALL_FEATURES_FAILED)) ?? refusals[0];
           if (checked) throw new KafkaError(checked.errorCode, checked.message ?? checked.errorCode);
           if (!request.validateOnly) gateway.engine.updateFeatures(updates, false);
         });

@@ -217,10 +217,14 @@ export function kafkaAdminHandlers(client: KafkaAdminClient, options: KafkaProfi
       const p0 = s.image.topicsByName.get(name)?.partitions.get(0);
       const rf = p0 ? p0.replicas.length - p0.addingReplicas.length : 0;
       const explained = explainDurability({ replicationFactor: rf, minInsyncReplicas: Number(value('min.insync.replicas') ?? 1), uncleanLeaderElectionEnable: value('unclean.leader.election.enable') === 'true', acks: acks ?? 'all' });
-      // A feature the cluster has not finalized is at level 0 (KIP-584); Metadata does not carry ELR members, so no partitions are listed.
+      // A feature the cluster has not finalized is at level 0 (KIP-584); the members come from DescribeTopicPartitions (snapshot.ts).
       const level = (await client.features()).finalized[ELR_FEATURE] ?? 0;
       const elr = explainEligibleLeaders(level, rf, explained.effectiveMinIsr, explained.uncleanLeaderElectionEnable);
-      return { ...explained, eligibleLeaderReplicas: { ...elr, explanation: `${elr.explanation} Which partitions hold eligible replicas right now is not read from external clusters yet.`, partitions: [] } };
+      const partitions = [...(s.image.topicsByName.get(name)?.partitions.values() ?? [])]
+        .sort((a, b) => a.partition - b.partition)
+        .filter((p) => (p.elr ?? []).length > 0 || (p.lastKnownElr ?? []).length > 0)
+        .map((p) => ({ partition: p.partition, eligibleLeaderReplicas: [...(p.elr ?? [])], lastKnownElr: [...(p.lastKnownElr ?? [])] }));
+      return { ...explained, eligibleLeaderReplicas: { ...elr, explanation: s.elrUnavailable ? `${elr.explanation} ${s.elrUnavailable}` : elr.explanation, partitions } };
     },
 
     'reassignments.export': async ({ topics }) => {

@@ -11,6 +11,8 @@ import { SUPPORTED_FEATURES } from '../../core/engine.js';
 import { placeReplicas } from '../../core/placement/index.js';
 import { seededRandom } from '../../core/random.js';
 import type { KafkaAdminClient } from '../../kafka-client/admin-client.js';
+import { FEATURE_UPDATES_UNAVAILABLE_REASON, updateFeatures } from '../../kafka-client/feature-requests.js';
+import { unsupported } from '../driver.js';
 import { clusterHealth, partitionView, topicSummaryView, toLogRecord } from '../cluster-views.js';
 import { ProducerPartitioner } from '../producer-partitioner.js';
 import { kafkaConfigEntryViews } from './config-views.js';
@@ -103,7 +105,7 @@ async function topicViews(client: KafkaAdminClient, s: KafkaSnapshot, names: str
       const partitions: PartitionView[] = [...topic.partitions.values()]
         .sort((a, b) => a.partition - b.partition)
         .map((p) => partitionView({ ...p, highWatermark: offsets.get(p.partition)?.highWatermark ?? -1, logStartOffset: offsets.get(p.partition)?.logStartOffset ?? -1, replicaStates: [] }));
-      return { name, topicId: topic.topicId, configs: { ...topic.configs }, partitions, unavailable: { replicaStates: REPLICA_STATES_REASON } };
+      return { name, topicId: topic.topicId, configs: { ...topic.configs }, partitions, unavailable: { replicaStates: REPLICA_STATES_REASON, ...(s.elrUnavailable ? { eligibleLeaderReplicas: s.elrUnavailable } : {}) } };
     }),
   );
 }
@@ -126,7 +128,7 @@ function plannedTopic(s: KafkaSnapshot, input: { name: string; partitions?: numb
   };
 }
 
-export function kafkaClusterHandlers(client: KafkaAdminClient, missing: (capability: Capability) => never): Pick<KafkaHandlers, ClusterMethods> {
+export function kafkaClusterHandlers(client: KafkaAdminClient, missing: (capability: Capability) => never, connection?: string): Pick<KafkaHandlers, ClusterMethods> {
   const partitioner = new ProducerPartitioner(seededRandom(Date.now()));
   /** Per topic, the high watermarks' sum at each read of topics.stats (the last minute's): the commit rate between reads. */
   const hwSamples = new Map<string, { atMs: number; sum: number }[]>();
@@ -217,8 +219,12 @@ export function kafkaClusterHandlers(client: KafkaAdminClient, missing: (capabil
       const known = new Map(SUPPORTED_FEATURES.map((f) => [f.name, f.description]));
       return supported.map((f) => ({ name: f.name, minVersion: f.minVersion, maxVersion: f.maxVersion, finalizedLevel: finalized[f.name] ?? 0, description: known.get(f.name) ?? `Kafka feature ${f.name} (ApiVersions reports it; the console has no description of it).` }));
     },
+    'cluster.updateFeatures': async ({ updates, validateOnly }) => {
+      const results = await updateFeatures(client, updates, validateOnly ?? false);
+      if (!results) throw unsupported('featureUpdates', FEATURE_UPDATES_UNAVAILABLE_REASON, connection);
+      return results;
+    },
     // Refused before they get here (METHOD_CAPABILITY): the reasons are in KAFKA_MISSING.
-    'cluster.updateFeatures': () => missing('featureUpdates'),
     'consumers.start': () => missing('inAppConsumers'),
     'consumers.stop': () => missing('inAppConsumers'),
     'consumers.list': () => missing('inAppConsumers'),

@@ -36,7 +36,6 @@ export const KAFKA_MISSING: Partial<Record<Capability, string>> = {
   clockScale: 'A real cluster runs on real time.',
   metrics: 'Produce, consume and replication throughput per broker are JMX metrics, which the Kafka protocol does not carry.',
   // Kafka has this (UpdateFeatures): not built yet for external clusters.
-  featureUpdates: 'Changing feature levels of an external cluster is not built into the console yet: use kafka-features.sh upgrade --feature name=level meanwhile.',
   inAppConsumers: "The console's in-app consumers are a drill tool of the clusters it runs; against a real cluster, run your own consumers.",
 };
 
@@ -78,7 +77,7 @@ export function kafkaDriverOver(client: KafkaAdminClient, options: KafkaDriverOp
     throw unsupported(capability, KAFKA_MISSING[capability]!, options.connection);
   };
   const handlers: KafkaHandlers = {
-    ...kafkaClusterHandlers(client, missing),
+    ...kafkaClusterHandlers(client, missing, options.connection),
     ...kafkaGroupHandlers(client),
     ...kafkaAdminHandlers(client, { ...(options.profilesDir ? { profilesDir: options.profilesDir } : {}), ...(options.importedProfiles ? { importedProfiles: options.importedProfiles } : {}) }),
   };

@@ -11,8 +11,11 @@
  *   RECOVERED.
  * - Reassignments come from ListPartitionReassignments: the full replica set and what it adds
  *   and removes.
+ * - Eligible leader replicas and the last known ELR come from DescribeTopicPartitions (KIP-966);
+ *   a cluster that does not serve it leaves them empty and `elrUnavailable` says why.
  */
 import type { KafkaAdminClient } from '../../kafka-client/admin-client.js';
+import { describeElr, type PartitionElrData } from '../../kafka-client/feature-requests.js';
 import type { ClusterMetadataData, ConfigEntryData, OngoingReassignmentData } from '../../kafka-client/types.js';
 import { MetadataImage, CLUSTER_DEFAULT } from '../../core/metadata/image.js';
 import { KafkaError } from '../../api/errors.js';
@@ -29,6 +32,8 @@ export interface KafkaSnapshot {
   /** Effective topic configs (every key, whatever its source), by topic. */
   topicConfigs: Map<string, Map<string, string>>;
   reassignments: OngoingReassignmentData[];
+  /** Why the partitions carry no ELR (the cluster does not serve DescribeTopicPartitions); absent when read. */
+  elrUnavailable?: string;
 }
 
 /** A topic's effective config value as a number (NaN when absent). */
@@ -43,7 +48,13 @@ function overrides(entries: ConfigEntryData[], source: number): Record<string, s
 }
 
 /** Build the image from Kafka's answers (exported for tests of the mapping). */
-export function buildImage(metadata: ClusterMetadataData, reassignments: OngoingReassignmentData[], topicOverrides: Map<string, Record<string, string>>, clusterDefaults: Record<string, string>): MetadataImage {
+export function buildImage(
+  metadata: ClusterMetadataData,
+  reassignments: OngoingReassignmentData[],
+  topicOverrides: Map<string, Record<string, string>>,
+  clusterDefaults: Record<string, string>,
+  elr: ReadonlyMap<string, ReadonlyMap<number, PartitionElrData>> = new Map(),
+): MetadataImage {
   const image = new MetadataImage();
   for (const b of metadata.brokers) {
     image.brokers.set(b.id, { id: b.id, brokerEpoch: -1, incarnationId: '', rack: b.rack, fenced: false, inControlledShutdown: false, offlineReplicas: [] });
@@ -65,6 +76,7 @@ export function buildImage(metadata: ClusterMetadataData, reassignments: Ongoing
         addingReplicas: r ? [...r.addingReplicas] : [],
         removingReplicas: r ? [...r.removingReplicas] : [],
         leaderRecoveryState: 'RECOVERED',
+        ...elr.get(t.name)?.get(p.partition),
       });
       for (const id of [...p.replicas, ...(r?.replicas ?? [])]) {
         if (!image.brokers.has(id)) image.brokers.set(id, { id, brokerEpoch: -1, incarnationId: '', rack: null, fenced: true, inControlledShutdown: false, offlineReplicas: [] });
@@ -80,7 +92,7 @@ export function buildImage(metadata: ClusterMetadataData, reassignments: Ongoing
 
 /** Read the cluster: metadata, reassignments in flight, and every topic's configs (one request per broker asked). */
 export async function readSnapshot(client: KafkaAdminClient, topics?: string[]): Promise<KafkaSnapshot> {
-  const [metadata, reassignments] = await Promise.all([client.metadata(topics), client.listReassignments()]);
+  const [metadata, reassignments, elr] = await Promise.all([client.metadata(topics), client.listReassignments(), describeElr(client, topics)]);
   const names = metadata.topics.filter((t) => t.errorCode === 'NONE').map((t) => t.name);
   const missing = metadata.topics.find((t) => t.errorCode === 'UNKNOWN_TOPIC_OR_PARTITION');
   if (topics && missing) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `This server does not host this topic: ${missing.name}`);
@@ -97,11 +109,12 @@ export async function readSnapshot(client: KafkaAdminClient, topics?: string[]):
     topicConfigs.set(d.resource.name, new Map(d.entries.filter((e) => e.value !== null).map((e) => [e.name, e.value!])));
   }
   return {
-    image: buildImage(metadata, reassignments, topicOverrides, clusterDefaults),
+    image: buildImage(metadata, reassignments, topicOverrides, clusterDefaults, 'elr' in elr ? elr.elr : new Map()),
     clusterId: metadata.clusterId ?? '',
     controllerId: metadata.controllerId >= 0 ? metadata.controllerId : null,
     listeners: new Map(metadata.brokers.map((b) => [b.id, { host: b.host, port: b.port }])),
     topicConfigs,
     reassignments,
+    ...('unavailable' in elr ? { elrUnavailable: elr.unavailable } : {}),
   };
 }

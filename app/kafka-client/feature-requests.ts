@@ -1,0 +1,93 @@
+/**
+ * Feature levels and eligible leader replicas of an external cluster, in our generated codecs
+ * (kafkajs sends neither request):
+ *
+ *   DescribeTopicPartitions 0 (KIP-966)  each partition's ELR and last known ELR, paged: the next
+ *                                        request carries the answer's next_cursor until it is null
+ *   UpdateFeatures 0–1 (KIP-584)         `kafka-features.sh upgrade|downgrade`; Kafka's controller
+ *                                        answers all or nothing (a top-level error and no results)
+ *
+ * A cluster whose brokers do not advertise the API gets `null` back with the reason, so the caller
+ * can say the data is unavailable instead of showing nothing.
+ */
+import { ApiKey, type DescribeTopicPartitionsResponse } from '../protocol/generated/index.js';
+import type { KafkaAdminClient } from './admin-client.js';
+import { errorName } from './errors.js';
+
+type Client = Pick<KafkaAdminClient, 'send' | 'apiVersions'>;
+
+/** One partition's eligible leader replicas and last known ELR. */
+export interface PartitionElrData {
+  elr: number[];
+  lastKnownElr: number[];
+}
+
+/** A feature update as the contract takes it. */
+export interface FeatureUpdateData {
+  feature: string;
+  maxVersionLevel: number;
+  upgradeType?: 'upgrade' | 'safe-downgrade' | 'unsafe-downgrade' | undefined;
+}
+
+const ALL_FAILED = 'The update failed for all features since the following feature had an error: ';
+const UPGRADE_TYPE = { upgrade: 1, 'safe-downgrade': 2, 'unsafe-downgrade': 3 } as const;
+/** Pages of DescribeTopicPartitions at most (2,000 partitions each by default): a bound, not a limit a real cluster meets. */
+const MAX_PAGES = 1000;
+
+async function advertises(client: Client, apiKey: number): Promise<boolean> {
+  return (await client.apiVersions()).some((v) => v.apiKey === apiKey);
+}
+
+export const ELR_UNAVAILABLE_REASON =
+  "This cluster's brokers do not serve DescribeTopicPartitions (API key 75, KIP-966), the only request that reports each partition's eligible leader replicas.";
+export const FEATURE_UPDATES_UNAVAILABLE_REASON = "This cluster's brokers do not serve UpdateFeatures (API key 57, KIP-584): its feature levels cannot be changed over the Kafka protocol.";
+
+/**
+ * ELR per topic and partition of `topics` (all when absent), or the reason it cannot be read.
+ * Topics Kafka reports with an error are left out.
+ */
+export async function describeElr(client: Client, topics?: string[]): Promise<{ elr: Map<string, Map<number, PartitionElrData>> } | { unavailable: string }> {
+  if (!(await advertises(client, ApiKey.DescribeTopicPartitions))) return { unavailable: ELR_UNAVAILABLE_REASON };
+  const elr = new Map<string, Map<number, PartitionElrData>>();
+  let cursor: { topicName: string; partitionIndex: number } | null = null;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const r: DescribeTopicPartitionsResponse = await client.send(undefined, ApiKey.DescribeTopicPartitions, [0, 0], { topics: (topics ?? []).map((name) => ({ name })), cursor }, 'Reading eligible leader replicas');
+    for (const t of r.topics) {
+      if (t.errorCode !== 0 || t.name === null) continue;
+      const parts = elr.get(t.name) ?? new Map<number, PartitionElrData>();
+      for (const p of t.partitions) parts.set(p.partitionIndex, { elr: [...(p.eligibleLeaderReplicas ?? [])], lastKnownElr: [...(p.lastKnownElr ?? [])] });
+      elr.set(t.name, parts);
+    }
+    if (!r.nextCursor) break;
+    cursor = r.nextCursor;
+  }
+  return { elr };
+}
+
+/**
+ * UpdateFeatures, answered per feature as the contract does: Kafka's top-level refusal becomes
+ * each feature's error (as Kafka's Admin client reports it), or null when the cluster lacks the API.
+ */
+export async function updateFeatures(client: Client, updates: FeatureUpdateData[], validateOnly: boolean): Promise<{ feature: string; errorCode: ReturnType<typeof errorName>; message?: string }[] | null> {
+  if (!(await advertises(client, ApiKey.UpdateFeatures))) return null;
+  const r = await client.send(
+    undefined,
+    ApiKey.UpdateFeatures,
+    [1, 1],
+    { timeoutMs: 60_000, validateOnly, featureUpdates: updates.map((u) => ({ feature: u.feature, maxVersionLevel: u.maxVersionLevel, upgradeType: UPGRADE_TYPE[u.upgradeType ?? 'upgrade'] })) },
+    'Updating feature levels',
+  );
+  if (r.errorCode !== 0) {
+    // "The update failed for all features since the following feature had an error: Invalid update
+    // version 2 for feature F. …": F gets its own reason, the others the whole message.
+    const inner = r.errorMessage?.split(ALL_FAILED)[1];
+    const culprit = inner ? /^Invalid update version -?\d+ for feature (.+?)\. /.exec(inner)?.[1] : undefined;
+    return updates.map((u) => ({ feature: u.feature, errorCode: errorName(r.errorCode), ...(r.errorMessage ? { message: u.feature === culprit ? inner! : r.errorMessage } : {}) }));
+  }
+  const byName = new Map(r.results.map((x) => [x.feature, x]));
+  return updates.map((u) => {
+    const x = byName.get(u.feature);
+    const code = errorName(x?.errorCode ?? 0);
+    return { feature: u.feature, errorCode: code, ...(x?.errorMessage ? { message: x.errorMessage } : {}) };
+  });
+}

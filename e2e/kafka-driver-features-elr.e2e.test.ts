@@ -1,0 +1,113 @@
+/**
+ * Differential, for feature levels and eligible leader replicas: the same steps through the
+ * embedded driver (the console host's own cluster) and through the Kafka driver (an external
+ * connection to a second `npm run serve` host, reached only over the Kafka protocol: ApiVersions,
+ * UpdateFeatures, DescribeTopicPartitions) give the same features, the same UpdateFeatures
+ * outcomes and the same ELR. The faults that shrink the ISR are drills, which the Kafka protocol
+ * has no request for: each host is asked for them over its own HTTP API.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConnectionView } from '../app/api/connections.js';
+import type { TopicView } from '../app/api/views.js';
+import { api, removeDir, startServe, type ServedHost } from './support/harness.js';
+import { startKafkaServe, until, type KafkaServe } from './support/kafka-serve.js';
+
+type Envelope<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
+const ELR = 'eligible.leader.replicas.version';
+
+describe('features and ELR through the embedded driver and the Kafka driver', () => {
+  let console_: ServedHost;
+  let external: KafkaServe;
+  let configDir: string;
+  let connection: string;
+
+  beforeAll(async () => {
+    configDir = mkdtempSync(join(tmpdir(), 'rs-diff-elr-config-'));
+    [console_, external] = await Promise.all([startServe({ extraArgs: ['--config', configDir] }), startKafkaServe()]);
+    const added = await call<ConnectionView>('connections.addExternal', { name: 'second host', settings: { bootstrapServers: external.bootstrap.split(',') } });
+    if (!added.ok) throw new Error(JSON.stringify(added.error));
+    connection = added.value.id;
+  });
+  afterAll(async () => {
+    await console_?.stop();
+    await external?.stop();
+    if (configDir) removeDir(configDir);
+  });
+
+  async function call<T>(method: string, input: unknown): Promise<Envelope<T>> {
+    const res = await fetch(`${console_.origin}/api/${method}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${console_.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(input),
+      signal: AbortSignal.timeout(30_000),
+    });
+    return (await res.json()) as Envelope<T>;
+  }
+  type Side = 'embedded' | 'kafka';
+  const on = (side: Side) => <T>(method: string, input: Record<string, unknown> = {}) => call<T>(method, side === 'kafka' ? { ...input, connection } : input);
+  async function value<T>(e: Promise<Envelope<T>>): Promise<T> {
+    const r = await e;
+    if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+    return r.value;
+  }
+  /** The drills of one side, on the host that runs that cluster. */
+  const drill = (side: Side) => (method: string, input: Record<string, unknown>) => (side === 'kafka' ? api(external.host, method, input) : value(call(method, input)));
+
+  async function features(side: Side) {
+    const run = on(side);
+    const out: Record<string, unknown> = {};
+    out['features'] = await value(run('cluster.features'));
+    out['refused'] = await value(run('cluster.updateFeatures', { updates: [{ feature: ELR, maxVersionLevel: 2 }] }));
+    out['mixed'] = await value(run('cluster.updateFeatures', { updates: [{ feature: ELR, maxVersionLevel: 1 }, { feature: 'no.such.feature', maxVersionLevel: 1 }] }));
+    out['validated'] = await value(run('cluster.updateFeatures', { updates: [{ feature: ELR, maxVersionLevel: 1 }], validateOnly: true }));
+    out['stillOff'] = await value(run('cluster.features'));
+    out['asUpgrade'] = await value(run('cluster.updateFeatures', { updates: [{ feature: 'metadata.version', maxVersionLevel: 21 }] }));
+    out['enabled'] = await value(run('cluster.updateFeatures', { updates: [{ feature: ELR, maxVersionLevel: 1 }] }));
+    out['on'] = await value(run('cluster.features'));
+    return out;
+  }
+
+  it('reads and updates the same feature levels', async () => {
+    const embedded = await features('embedded');
+    const kafka = await features('kafka');
+    expect(kafka).toEqual(embedded);
+    expect((embedded['on'] as { name: string; finalizedLevel: number }[]).map((f) => [f.name, f.finalizedLevel])).toEqual([[ELR, 1], ['metadata.version', 25]]);
+    expect((embedded['stillOff'] as { name: string; finalizedLevel: number }[])[0]!.finalizedLevel).toBe(0);
+    expect(embedded['refused']).toEqual([{ feature: ELR, errorCode: 'INVALID_UPDATE_VERSION', message: expect.stringContaining('Invalid update version 2') }]);
+  });
+
+  async function elr(side: Side) {
+    const run = on(side);
+    const fault = drill(side);
+    await (side === 'kafka' ? api(external.host, 'clock.setScale', { scale: 60 }) : value(run('clock.setScale', { scale: 60 })));
+    await value(run('topics.create', { name: 'elr', configs: { 'min.insync.replicas': '2' }, assignments: [[1, 2, 3]] }));
+    const isr = async () => (await value(run<TopicView>('topics.describe', { name: 'elr' }))).partitions[0]!.isr.join();
+    await until(async () => (await isr()) === '1,2,3', 30_000, `${side}: a full ISR`);
+    await fault('brokers.stallFollower', { brokerId: 3, stalled: true });
+    await value(run('records.produce', { topic: 'elr', partition: 0, acks: 1, records: [{ value: 'a' }] }));
+    await until(async () => (await isr()) === '1,2', 30_000, `${side}: ISR {1,2}`);
+    await fault('brokers.stallFollower', { brokerId: 2, stalled: true });
+    await value(run('records.produce', { topic: 'elr', partition: 0, acks: 1, records: [{ value: 'b' }] }));
+    await until(async () => (await isr()) === '1', 30_000, `${side}: ISR {1}`);
+    await until(async () => (await value(run<TopicView>('topics.describe', { name: 'elr' }))).partitions[0]!.eligibleLeaderReplicas.length > 0, 10_000, `${side}: the ELR`);
+    const topic = await value(run<TopicView>('topics.describe', { name: 'elr' }));
+    const durability = await value(run<{ eligibleLeaderReplicas: unknown }>('topics.durability', { name: 'elr' }));
+    await (side === 'kafka' ? api(external.host, 'clock.setScale', { scale: 1 }) : value(run('clock.setScale', { scale: 1 })));
+    return {
+      partitions: topic.partitions.map((p) => ({ leader: p.leader, isr: p.isr, eligibleLeaderReplicas: p.eligibleLeaderReplicas, lastKnownElr: p.lastKnownElr })),
+      elrUnavailable: topic.unavailable?.eligibleLeaderReplicas ?? null,
+      durability: durability.eligibleLeaderReplicas,
+    };
+  }
+
+  it('shows the same eligible leader replicas once the ISR shrinks below min.insync.replicas', async () => {
+    const embedded = await elr('embedded');
+    const kafka = await elr('kafka');
+    expect(kafka).toEqual(embedded);
+    expect(embedded.partitions).toEqual([{ leader: 1, isr: [1], eligibleLeaderReplicas: [2], lastKnownElr: [] }]);
+    expect(embedded.durability).toMatchObject({ featureLevel: 1, partitions: [{ partition: 0, eligibleLeaderReplicas: [2], lastKnownElr: [] }] });
+  });
+});
