@@ -2,12 +2,14 @@
  * Exhaustive small-scope exploration of the real engine (app/sim/explore/).
  *
  *   npm run explore -- --brokers 3 --depth N [--records R] [--faults F] [--min-isr M]
- *                      [--unclean] [--max-states S] [--bail]
+ *                      [--unclean] [--elr] [--max-states S] [--bail]
  *   npm run explore -- --brokers 3 --replay '<trace as JSON>'    replay one path, state by state
  *
  * Prints the states explored per depth, then every violation with the trace that reaches it and
  * the command that replays it; losses Kafka allows (unclean election, power loss of the whole ISR)
  * are listed apart. Exits 1 when an invariant broke. Bounded by --depth and --max-states.
+ * --elr turns on eligible leader replicas (KIP-966) and starts at the min-ISR edge (world.ts),
+ * adding the ELR invariants (invariants.ts); its min ISR defaults to 2.
  */
 import { parseArgs } from 'node:util';
 import { explore, replay, type Finding } from '../app/sim/explore/explorer.js';
@@ -31,6 +33,7 @@ const { values } = parseArgs({
     faults: { type: 'string' },
     'min-isr': { type: 'string' },
     unclean: { type: 'boolean', default: false },
+    elr: { type: 'boolean', default: false },
     'max-states': { type: 'string' },
     bail: { type: 'boolean', default: false },
     replay: { type: 'string' },
@@ -47,10 +50,11 @@ const scope: ExploreScope = {
   brokers,
   records: Math.min(3, int('records', values.records, brokers === 2 ? 2 : 1)),
   faults: int('faults', values.faults, 1),
-  minInsyncReplicas: int('min-isr', values['min-isr'], brokers === 3 ? 2 : 1),
+  minInsyncReplicas: int('min-isr', values['min-isr'], brokers === 3 || values.elr ? 2 : 1),
   uncleanLeaderElectionEnable: values.unclean ?? false,
+  ...(values.elr ? { elr: true } : {}),
 };
-const scopeArgs = `--brokers ${scope.brokers} --records ${scope.records} --faults ${scope.faults} --min-isr ${scope.minInsyncReplicas}${scope.uncleanLeaderElectionEnable ? ' --unclean' : ''}`;
+const scopeArgs = `--brokers ${scope.brokers} --records ${scope.records} --faults ${scope.faults} --min-isr ${scope.minInsyncReplicas}${scope.uncleanLeaderElectionEnable ? ' --unclean' : ''}${scope.elr ? ' --elr' : ''}`;
 
 if (values.replay !== undefined) {
   const trace = JSON.parse(values.replay) as string[];

@@ -9,8 +9,9 @@
  * for every check that does:
  *   1. the scenario suite and the engine's unit tests (vitest, --bail 1);
  *   2. N fault seeds (npm run faults -- --bail);
- *   3. the explorer at depth D (npm run explore -- --brokers 2 --records 1 --bail).
- * --checks picks some of them by name (scenarios, faults, explorer).
+ *   3. the explorer at depth D (npm run explore -- --brokers 2 --records 1 --bail);
+ *   4. the explorer with eligible leader replicas on, 2 faults, depth 5 (--elr).
+ * --checks picks some of them by name (scenarios, faults, explorer, explorer-elr).
  * Invariant: the working tree is never touched. The scratch copy is made once from the files git
  * knows (tracked and untracked, ignored ones left out) with node_modules linked; each mutant's
  * file is restored from the text read before the edit, in a `finally`, and a mutant whose search
@@ -115,6 +116,8 @@ async function main(): Promise<void> {
     { key: 'scenarios', name: 'scenarios', command: [bin('vitest'), 'run', '--project', 'unit', '--bail', '1', '--reporter', 'dot', 'app/sim/scenarios', 'app/core', 'app/sim/explore'] },
     { key: 'faults', name: `${values.seeds} fault seeds`, command: [bin('tsx'), 'scripts/fault-seeds.ts', '--seeds', values.seeds!, '--jobs', '1', '--bail'] },
     { key: 'explorer', name: `explorer depth ${values.depth}`, command: [bin('tsx'), 'scripts/explore.ts', '--brokers', '2', '--records', '1', '--depth', values.depth!, '--bail'] },
+    // Eligible leader replicas (KIP-966) from the min-ISR edge: two faults reach a power loss and its restart.
+    { key: 'explorer-elr', name: 'explorer --elr depth 5', command: [bin('tsx'), 'scripts/explore.ts', '--brokers', '2', '--elr', '--faults', '2', '--depth', '5', '--bail'] },
   ];
   const wanted = values.checks ? new Set(values.checks.split(',')) : null;
   const checks: Check[] = all.filter((c) => !wanted || wanted.has(c.key));

@@ -5,6 +5,8 @@ import type { ExploreScope } from './world.js';
 
 const TWO: ExploreScope = { brokers: 2, records: 1, faults: 1, minInsyncReplicas: 1, uncleanLeaderElectionEnable: false };
 const THREE: ExploreScope = { brokers: 3, records: 1, faults: 1, minInsyncReplicas: 2, uncleanLeaderElectionEnable: false };
+/** RF 2, min ISR 2, ELR on: s0 acknowledged by both, so any loss takes the ISR below min ISR. */
+const ELR_TWO: ExploreScope = { brokers: 2, records: 1, faults: 2, minInsyncReplicas: 2, uncleanLeaderElectionEnable: false, elr: true };
 
 /** A write acknowledged with acks=all by ISR {1,2}: the produce, the follower's fetches, the answer. */
 const ACKED_R0 = ['produce r0', 'deliver client→1 produce', 'deliver 1→2 answer', 'deliver 2→1 fetch', 'deliver 1→client answer'];
@@ -24,6 +26,25 @@ describe('exhaustive small-scope exploration of the engine', () => {
     expect(r.violations).toEqual([]);
     expect(r.states).toBeGreaterThan(50);
   }, 120_000);
+
+  it('with eligible leader replicas on, holds every invariant (the ELR ones too) on every path of 4 moves from the min-ISR edge', () => {
+    const r = explore({ ...ELR_TWO, depth: 4 });
+    expect(r.violations).toEqual([]);
+    expect(r.complete).toBe(true);
+    expect(r.states).toBeGreaterThan(300);
+  }, 180_000);
+
+  it('reaches the ELR in a few moves: a power-lost follower becomes eligible when fenced and leaves the ELR at its unclean re-registration', () => {
+    const partition = (w: { sim: { partition(t: string, p: number): { isr: number[]; elr?: number[] } } }) => {
+      const p = w.sim.partition('t', 0);
+      return { isr: p.isr, elr: p.elr ?? [] };
+    };
+    const fenced = replay(ELR_TWO, ['power-loss 2', 'time +1s', 'time +1s']);
+    expect(partition(fenced.world)).toEqual({ isr: [1], elr: [2] });
+    const back = replay(ELR_TWO, ['power-loss 2', 'time +1s', 'time +1s', 'restart 2']);
+    expect(partition(back.world)).toEqual({ isr: [1], elr: [] });
+    expect([...fenced.checker.violations, ...back.checker.violations]).toEqual([]);
+  });
 
   it('replays a trace to the same state, so every violation it prints can be reproduced', () => {
     const a = replay(TWO, ACKED_R0);

@@ -21,7 +21,7 @@ export function fingerprint(world: World, history: string): string {
   const image = sim.engine.metadata;
   const state = image.topicsByName.get('t')!.partitions.get(0)!;
   const parts: unknown[] = [
-    [state.leader, state.leaderEpoch, state.partitionEpoch, [...state.isr].sort(), state.leaderRecoveryState],
+    [state.leader, state.leaderEpoch, state.partitionEpoch, [...state.isr].sort(), state.leaderRecoveryState, [...(state.elr ?? [])].sort(), [...(state.lastKnownElr ?? [])].sort()],
     [...image.brokers.values()].map((b) => [b.id, b.fenced, b.inControlledShutdown, b.brokerEpoch]),
   ];
   for (const id of world.ids) {

@@ -9,6 +9,13 @@
  * 4. At most one broker leads each leader epoch.
  * 5. Every live replica's log is a prefix of the committed log up to its own HW: no replica ever
  *    exposes as committed a record the cluster committed differently.
+ * With eligible leader replicas on (KIP-966; kafka-semantics.md §10c):
+ * 6. ELR and last known ELR are replicas, and no ELR member is in the ISR; the ISR may be empty,
+ *    and then there is no leader.
+ * 7. While the ISR has at least min ISR members, the ELR and the last known ELR are empty.
+ * 8. An ELR member holds every committed record: checked on each member the controller has
+ *    registered in its current incarnation (a broker back from a power loss must have left the
+ *    ELR by then, since its unflushed tail is gone).
  *
  * 1, 2 and 5 are waived once Kafka itself allows a loss: an unclean election (KIP-966's motivation,
  * and scenario 13), or a power loss of every member of the ISR (each lost its unflushed tail). A
@@ -53,10 +60,14 @@ export class PathChecker {
   check(): void {
     const { sim } = this.world;
     const state = sim.engine.metadata.topicsByName.get('t')!.partitions.get(0)!;
-    const members = state.isr.filter((b) => b !== 0);
-    if (members.length > 0 && members.every((b) => this.powerLost.has(b))) this.waive(`power loss of every ISR member (${members.join(',')})`);
-    if (state.isr.length === 0 || state.isr.some((b) => !state.replicas.includes(b))) this.violations.push(`ISR [${state.isr}] is not a non-empty subset of replicas [${state.replicas}]`);
+    const elrOn = this.world.scope.elr === true;
+    const elr = state.elr ?? [];
+    // With ELR, an eligible replica is as much a holder of the committed records as an ISR member.
+    const members = [...state.isr, ...(elrOn ? elr : [])].filter((b) => b !== 0);
+    if (members.length > 0 && members.every((b) => this.powerLost.has(b))) this.waive(`power loss of every ${elrOn ? 'ISR and ELR' : 'ISR'} member (${members.join(',')})`);
+    if ((state.isr.length === 0 && !elrOn) || state.isr.some((b) => !state.replicas.includes(b))) this.violations.push(`ISR [${state.isr}] is not a non-empty subset of replicas [${state.replicas}]`);
     if (state.leader >= 0 && !state.isr.includes(state.leader)) this.violations.push(`leader ${state.leader} is not in ISR [${state.isr}]`);
+    if (elrOn) this.checkElr(state);
 
     for (const id of this.world.ids) {
       const b = sim.internals.brokers.get(id)!;
@@ -94,6 +105,28 @@ export class PathChecker {
         const c = this.committed.get(o);
         const r = log.get(o);
         if (c && r && (c.value !== r.value || c.epoch !== r.epoch)) this.report(`replica ${id} has ${show(r)} below its HW at ${o}, committed ${show(c)}`);
+      }
+    }
+  }
+
+  private checkElr(state: { isr: readonly number[]; replicas: readonly number[]; elr?: readonly number[]; lastKnownElr?: readonly number[] }): void {
+    const { sim, scope } = this.world;
+    const elr = state.elr ?? [];
+    const lastKnown = state.lastKnownElr ?? [];
+    if ([...elr, ...lastKnown].some((b) => !state.replicas.includes(b)) || elr.some((b) => state.isr.includes(b))) {
+      this.violations.push(`ELR [${elr}] / last known ELR [${lastKnown}] not replicas outside ISR [${state.isr}]`);
+    }
+    if (state.isr.length >= scope.minInsyncReplicas && (elr.length > 0 || lastKnown.length > 0)) {
+      this.violations.push(`ISR [${state.isr}] is at min ISR ${scope.minInsyncReplicas} but ELR [${elr}], last known ELR [${lastKnown}] are kept`);
+    }
+    for (const id of elr) {
+      const b = sim.internals.brokers.get(id)!;
+      const p = b.isAlive ? b.partitionFor('t', 0) : undefined;
+      if (!p || b.brokerEpoch < 0 || sim.engine.metadata.brokers.get(id)?.brokerEpoch !== b.brokerEpoch) continue;
+      const log = entries(p.log.read(p.log.logStartOffset, p.log.logEndOffset, Number.MAX_SAFE_INTEGER));
+      for (const [o, c] of this.committed) {
+        const r = log.get(o);
+        if (!r || r.value !== c.value) this.report(`ELR member ${id} lacks committed ${show(c)} at ${o} (it has ${r ? show(r) : 'nothing'})`);
       }
     }
   }

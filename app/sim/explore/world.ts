@@ -13,6 +13,11 @@
  * timeouts); kill, power off or restart a replica broker (within a fault budget); produce the next
  * record with acks=all (up to the record budget). Every move is named by a label, and a list of
  * labels replays a path exactly: the engine, its random and its clock are deterministic.
+ *
+ * With `elr` (KIP-966), `eligible.leader.replicas.version` is 1 and the exploration starts at the
+ * edge where ELR matters: a record `s0` acknowledged by the full ISR, then (3 brokers) broker 3
+ * killed and fenced out, so the ISR is exactly min ISR and any further loss shrinks it below; the
+ * setup's kill is not counted in the fault budget.
  */
 import { MemoryStorage } from '../../core/log/memory-log-store.js';
 import { Simulation, textRecord } from '../simulation.js';
@@ -27,6 +32,8 @@ export interface ExploreScope {
   faults: number;
   minInsyncReplicas: number;
   uncleanLeaderElectionEnable: boolean;
+  /** Eligible leader replicas on, from the min-ISR edge described above. */
+  elr?: boolean;
 }
 
 export const TICK_MS = 1_000;
@@ -68,15 +75,28 @@ export class World {
       deliveries: (scheduler) => (port = new ChoicePort(scheduler, 0)),
     });
     this.port = port!;
+    if (scope.elr) this.sim.engine.updateFeatures([{ feature: 'eligible.leader.replicas.version', maxVersionLevel: 1 }]);
     this.sim.createTopic('t', 1, scope.brokers, {
       'min.insync.replicas': String(scope.minInsyncReplicas),
       'unclean.leader.election.enable': String(scope.uncleanLeaderElectionEnable),
     }, [this.ids]);
     // Settle: every replica in the ISR, the followers' fetches parked on the leader.
     this.sim.waitFor(() => this.sim.partition('t', 0).isr.length === scope.brokers, 30_000, 'a full ISR');
+    if (scope.elr) this.elrEdge();
     this.sim.advance(2 * TICK_MS);
     this.sim.scheduler.flush();
     this.port.exploring = true;
+  }
+
+  /** The ELR scope's start: s0 acknowledged by every replica, then the ISR brought down to min ISR. */
+  private elrEdge(): void {
+    const r = this.sim.produce('t', 0, ['s0']);
+    if (r.errorCode !== 'NONE') throw new Error(`the ELR setup's write failed: ${r.errorCode}`);
+    this.acked.push({ value: 's0', offset: r.baseOffset });
+    const extra = this.scope.brokers - this.scope.minInsyncReplicas;
+    for (const id of this.ids.slice(this.ids.length - extra)) this.sim.engine.killBroker(id);
+    const want = this.scope.minInsyncReplicas;
+    this.sim.waitFor(() => this.sim.partition('t', 0).isr.length === want, 30_000, 'the ISR at min ISR');
   }
 
   /** Every move enabled in this state, by label, in a fixed order. */
