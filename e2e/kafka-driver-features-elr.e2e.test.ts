@@ -4,7 +4,8 @@
  * connection to a second `npm run serve` host, reached only over the Kafka protocol: ApiVersions,
  * UpdateFeatures, DescribeTopicPartitions) give the same features, the same UpdateFeatures
  * outcomes and the same ELR. The faults that shrink the ISR are drills, which the Kafka protocol
- * has no request for: each host is asked for them over its own HTTP API.
+ * has no request for: each host is asked for them over its own HTTP API. Applying a profile that
+ * sets a feature level changes it the same way on both.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -77,6 +78,22 @@ describe('features and ELR through the embedded driver and the Kafka driver', ()
     expect((embedded['on'] as { name: string; finalizedLevel: number }[]).map((f) => [f.name, f.finalizedLevel])).toEqual([[ELR, 1], ['metadata.version', 25]]);
     expect((embedded['stillOff'] as { name: string; finalizedLevel: number }[])[0]!.finalizedLevel).toBe(0);
     expect(embedded['refused']).toEqual([{ feature: ELR, errorCode: 'INVALID_UPDATE_VERSION', message: expect.stringContaining('Invalid update version 2') }]);
+  });
+
+  async function profile(side: Side) {
+    const run = on(side);
+    await value(run('cluster.updateFeatures', { updates: [{ feature: ELR, maxVersionLevel: 0, upgradeType: 'safe-downgrade' }] }));
+    const dry = await value(run<{ features: unknown[] }>('profiles.apply', { name: 'durability' }));
+    const applied = await value(run<{ applied: boolean }>('profiles.apply', { name: 'durability', dryRun: false }));
+    const after = await value(run<{ name: string; finalizedLevel: number }[]>('cluster.features'));
+    return { planned: dry.features, applied: applied.applied, levels: after.map((f) => [f.name, f.finalizedLevel]) };
+  }
+
+  it('applies the durability profile the same way, its feature level included (kafka-features.sh upgrade before the configs)', async () => {
+    const embedded = await profile('embedded');
+    const kafka = await profile('kafka');
+    expect(kafka).toEqual(embedded);
+    expect(embedded).toEqual({ planned: [{ feature: ELR, maxVersionLevel: 1, upgradeType: 'upgrade', from: 0 }], applied: true, levels: [[ELR, 1], ['metadata.version', 25]] });
   });
 
   async function elr(side: Side) {

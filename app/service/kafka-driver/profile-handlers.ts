@@ -13,6 +13,8 @@ import { CLUSTER_DEFAULT } from '../../core/metadata/image.js';
 import { diffProfileLive, diffProfiles, exportProfile, formatProfileIssue, parseProfileJson, planApply, type LiveCluster, type Profile } from '../../core/profiles/index.js';
 import { profileToJson } from '../../core/profiles/index.js';
 import type { KafkaAdminClient } from '../../kafka-client/admin-client.js';
+import { FEATURE_UPDATES_UNAVAILABLE_REASON, updateFeatures } from '../../kafka-client/feature-requests.js';
+import { unsupported } from '../driver.js';
 import { builtInProfiles, profileSummaries } from '../profile-handlers.js';
 import type { ImportedProfiles, KafkaHandlers } from './kafka-driver.js';
 import { CONFIG_SOURCE, readSnapshot } from './snapshot.js';
@@ -79,6 +81,13 @@ export function kafkaProfileHandlers(client: KafkaAdminClient, options: KafkaPro
       const plan = planApply(find(name), await live(), { includeExistingTopics: includeExistingTopics ?? false });
       const apply = dryRun === false;
       if (apply) {
+        // Features first, as the embedded service applies them: enabling ELR pins the cluster-level min.insync.replicas.
+        if (plan.features.length > 0) {
+          const results = await updateFeatures(client, plan.features.map(({ feature, maxVersionLevel, upgradeType }) => ({ feature, maxVersionLevel, upgradeType })), false);
+          if (!results) throw unsupported('featureUpdates', `The profile sets feature levels. ${FEATURE_UPDATES_UNAVAILABLE_REASON}`);
+          const refused = results.find((r) => r.errorCode !== 'NONE');
+          if (refused) throw new KafkaError(refused.errorCode, refused.message ?? `UpdateFeatures refused ${refused.feature}.`);
+        }
         if (plan.clusterConfigs) await client.incrementalAlterConfigs({ type: 'broker', name: CLUSTER_DEFAULT }, plan.clusterConfigs.set, false);
         for (const t of plan.topics) await client.incrementalAlterConfigs({ type: 'topic', name: t.resource.name }, t.set, false);
       }

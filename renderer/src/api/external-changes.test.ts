@@ -87,7 +87,9 @@ describe('changes to an external cluster', () => {
       ['groups.resetOffsets', { groupId: 'g', dryRun: false }, 'reset the committed offsets of group g'],
       ['profiles.apply', { name: 'durability', dryRun: false }, 'apply profile durability'],
       ['records.delete', { partitions: [{}] }, 'delete records of 1 partition'],
+      ['cluster.updateFeatures', { updates: [{ feature: 'eligible.leader.replicas.version', maxVersionLevel: 1 }] }, 'set feature eligible.leader.replicas.version=1'],
     ];
+    expect(describeChange('cluster.updateFeatures', { updates: [{ feature: 'eligible.leader.replicas.version', maxVersionLevel: 1 }], validateOnly: true })).toBeNull();
     for (const [method, input, said] of cases) expect(describeChange(method, input)).toBe(said);
   });
 });

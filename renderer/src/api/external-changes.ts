@@ -28,6 +28,7 @@ const CHANGES: Partial<Record<MethodName, (input: Input) => string | null>> = {
   'groups.delete': (i) => `delete group ${String(i['groupId'])}`,
   'profiles.apply': (i) => (i['dryRun'] === false ? `apply profile ${String(i['name'])}` : null),
   'records.delete': (i) => `delete records of ${count(i['partitions'], 'partition')}`,
+  'cluster.updateFeatures': (i) => (i['validateOnly'] ? null : `set feature ${((i['updates'] as Input[] | undefined) ?? []).map((u) => `${String(u['feature'])}=${String(u['maxVersionLevel'])}`).join(', ')}`),
 };
 
 function count(list: unknown, noun: string): string {
