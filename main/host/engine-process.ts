@@ -21,8 +21,7 @@
  *                    { id, result }           the envelope `service.call` answered
  *                    { events: [...] }        engine events, oldest first: those of one turn of the
  *                                            event loop go together (a bounded number a message;
- *                                            `event-batcher.ts` says why); `highWatermark.advanced`
- *                                            coalesced per partition over CHANNEL_HW_WINDOW_MS
+ *                                            `event-batcher.ts` says why)
  *                    { fatal: message }       opening failed (e.g. the data dir is locked); exit 1
  *
  * If the parent goes away (the Node channel disconnects; Electron ends a utility process itself),
@@ -32,19 +31,9 @@
  */
 import { currentParentChannel, type ChildMessage, type ParentChannel, type ParentMessage } from './engine-channel.js';
 import { EventBatcher } from './event-batcher.js';
-import { EventCoalescer } from './event-coalescer.js';
 import { openCluster, type OpenCluster, type OpenClusterOptions } from './open-cluster.js';
 
 export type { ChildMessage, ParentMessage } from './engine-channel.js';
-
-/**
- * `highWatermark.advanced` is one event per engine step that acknowledges produce requests: at
- * wire speed hundreds a second per partition, each serialised onto the channel. The child
- * coalesces them per partition over this window (the first `previous`, the last high watermark;
- * order with every other event and with call answers kept), so the parent sees every move of the
- * high watermark at most this late; the hosts coalesce them again for the UI (100 ms).
- */
-export const CHANNEL_HW_WINDOW_MS = 50;
 
 /** What the engine process is started with (the serialisable part of `OpenClusterOptions`). */
 export type EngineProcessOptions = Omit<OpenClusterOptions, 'logger'>;
@@ -62,9 +51,7 @@ export function runEngineProcess(options: EngineProcessOptions, channel: ParentC
       if (channel.connected) channel.send({ events: batch });
     },
   });
-  const highWatermarks = new EventCoalescer({ send: (event) => events.push(event), windowMs: CHANNEL_HW_WINDOW_MS });
   const send = (message: ChildMessage): void => {
-    highWatermarks.flush();
     events.flush();
     if (channel.connected) channel.send(message);
   };
@@ -77,7 +64,7 @@ export function runEngineProcess(options: EngineProcessOptions, channel: ParentC
   }
   send({ opened: true, created: cluster.created });
 
-  const unsubscribe = cluster.service.subscribe((event) => highWatermarks.push(event));
+  const unsubscribe = cluster.service.subscribe((event) => events.push(event));
   let closing = false;
   const close = (): void => {
     if (closing) return;
@@ -91,7 +78,6 @@ export function runEngineProcess(options: EngineProcessOptions, channel: ParentC
     }
     // Leave once the channel has flushed and closed (a stray handle cannot hold the exit up long).
     process.exitCode = 0;
-    highWatermarks.flush();
     events.flush();
     channel.close();
     setTimeout(() => process.exit(0), 2_000).unref();

@@ -43,7 +43,7 @@ describe('startRemoteService (the engine in a child process)', () => {
     expect(await again.call('topics.list', {})).toMatchObject({ ok: true });
   }, 60_000);
 
-  it('forwards every move of the high watermark without a gap (coalesced in the child), and never lets an answer overtake the move it made', async () => {
+  it('forwards every move of the high watermark without a gap, and never lets an answer overtake the move it made', async () => {
     const service = await startRemoteService({ dataDir: tempDir(), seed: 9, logger: silent });
     keep(service);
     const moves: { partition: number; previous: number; highWatermark: number }[] = [];
