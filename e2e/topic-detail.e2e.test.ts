@@ -134,7 +134,7 @@ describe('the topic detail page in Chromium against npm run serve', () => {
     expect(foreignRequests).toEqual([]);
   });
 
-  it('grows the topic, previews a replication-factor change, and deletes it only once its name is typed', async () => {
+  it('grows the topic, previews a replication-factor change, deletes its records, and deletes it only once its name is typed', async () => {
     // Bring back any broker the failover test killed, so the new replicas can catch up.
     const brokers = await api<{ id: number; state: string }[]>(host, 'brokers.list', {});
     for (const b of brokers.filter((x) => x.state !== 'running')) await api(host, 'brokers.start', { brokerId: b.id });
@@ -170,6 +170,17 @@ describe('the topic detail page in Chromium against npm run serve', () => {
     await shot(page, 'rf-plan');
     await page.getByTestId('rf-apply').click();
     await expect.poll(() => text(page, 'topic-rf'), { timeout: 30_000 }).toBe('3');
+
+    // Delete records: every partition up to its high watermark; the log start follows on every replica.
+    await api(host, 'records.produce', { topic: 'audit', partition: 0, acks: 'all', records: [{ value: 'a' }, { value: 'b' }, { value: 'c' }] });
+    await page.getByTestId('delete-records').click();
+    await page.getByTestId('delete-records-apply').click();
+    const outcomes = page.getByTestId('delete-records-outcomes');
+    await outcomes.waitFor({ timeout: 30_000 });
+    expect(await outcomes.locator('li').first().textContent()).toContain('Partition 0: log start now 3');
+    await shot(page, 'delete-records');
+    await page.getByTestId('delete-records-modal').getByRole('button', { name: 'Close' }).last().click();
+    expect((await api<{ partitions: { logStartOffset: number }[] }>(host, 'topics.describe', { name: 'audit' })).partitions[0]?.logStartOffset).toBe(3);
 
     // Delete: the button stays disabled until the name is typed exactly.
     await page.getByTestId('delete-topic').click();

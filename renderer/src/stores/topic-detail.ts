@@ -12,6 +12,7 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
 import type { DurabilityView, EngineEvent, ReplicationFactorChangeView, TopicView } from '../../../app/api/contract.js';
+import type { DeleteRecordsResultView } from '../../../app/api/records-delete-contract.js';
 import { client } from '../api/instance.js';
 import { explainPartition, type PartitionExplanation } from '../components/topic-detail/partition-explainer.js';
 import { useLiveQuery, type LiveQuery } from '../composables/live-query.js';
@@ -280,6 +281,14 @@ export const useTopicDetailStore = defineStore('topic-detail', () => {
     return plan;
   }
 
+  /** Delete the records below `offset` (-1: the high watermark) in each partition (`records.delete`). Throws ClientError. */
+  async function deleteRecords(partitions: { partition: number; offset: number }[]): Promise<DeleteRecordsResultView[]> {
+    const topicName = name.value ?? '';
+    const out = await client().call('records.delete', { partitions: partitions.map((p) => ({ topic: topicName, ...p })) });
+    await refresh();
+    return out;
+  }
+
   /** Delete the topic. Throws ClientError. */
   async function deleteTopic(): Promise<void> {
     const topicName = name.value ?? '';
@@ -326,6 +335,7 @@ export const useTopicDetailStore = defineStore('topic-detail', () => {
     addPartitions,
     changeReplicationFactor,
     deleteTopic,
+    deleteRecords,
     killBroker,
   };
 });
