@@ -1,11 +1,12 @@
 /**
  * `connections.test` against our own listener over TLS and SASL (issue 14): a second
  * `npm run serve` with `--kafka-tls-cert/--kafka-tls-key` (a certificate for 127.0.0.1 signed by
- * a CA made here with openssl) and `--kafka-sasl-users` (PLAIN and SCRAM-SHA-256). The console
- * host tests settings against it and must name the exact failure: TLS (a CA that did not sign the
- * certificate, a server name the certificate does not carry, PLAINTEXT to a TLS port), SASL (a
- * wrong password, a mechanism the listener does not enable); and succeed with the right ones —
- * then the Kafka driver manages that cluster over SASL_SSL.
+ * a CA made here with openssl) and `--kafka-sasl-users` (PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512).
+ * The console host tests settings against it and must name the exact failure: TLS (a CA that did
+ * not sign the certificate, a server name the certificate does not carry, PLAINTEXT to a TLS
+ * port), SASL (a wrong password on each mechanism, a mechanism the listener does not enable —
+ * the console host's own listener, SASL_PLAINTEXT with PLAIN alone, serves as that one); and
+ * succeed with the right ones — then the Kafka driver manages that cluster over SASL_SSL.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -34,16 +35,19 @@ describe('connection tests over TLS and SASL against our own listener', () => {
   let secured: ServedHost;
   let console_: ServedHost;
   let bootstrap: string[];
+  let plainOnly: string[];
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'rs-tls-'));
     makeCertificates(dir);
-    writeFileSync(join(dir, 'users.json'), JSON.stringify({ mechanisms: ['PLAIN', 'SCRAM-SHA-256'], users: { alice: 'alice-secret' } }));
+    writeFileSync(join(dir, 'users.json'), JSON.stringify({ mechanisms: ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'], users: { alice: 'alice-secret' } }));
+    writeFileSync(join(dir, 'plain-only.json'), JSON.stringify({ mechanisms: ['PLAIN'], users: { alice: 'alice-secret' } }));
     [secured, console_] = await Promise.all([
       startServe({ extraArgs: ['--kafka-tls-cert', join(dir, 'server.pem'), '--kafka-tls-key', join(dir, 'server.key'), '--kafka-sasl-users', join(dir, 'users.json')] }),
-      startServe({ extraArgs: ['--config', join(dir, 'config')] }),
+      startServe({ extraArgs: ['--config', join(dir, 'config'), '--kafka-sasl-users', join(dir, 'plain-only.json')] }),
     ]);
     bootstrap = (await api<ClusterView>(secured, 'cluster.describe', {})).bootstrapServers.split(',');
+    plainOnly = (await api<ClusterView>(console_, 'cluster.describe', {})).bootstrapServers.split(',');
   }, 120_000);
   afterAll(async () => {
     await secured?.stop();
@@ -54,10 +58,11 @@ describe('connection tests over TLS and SASL against our own listener', () => {
   const test = (settings: Record<string, unknown>): Promise<ConnectionTestView> => api<ConnectionTestView>(console_, 'connections.test', { settings: { bootstrapServers: bootstrap, ...settings } });
   const tls = (extra: Record<string, unknown> = {}) => ({ caFile: join(dir, 'ca.pem'), ...extra });
   const plain = (password: string) => ({ mechanism: 'PLAIN', username: 'alice', password });
+  const scram = (mechanism: 'SCRAM-SHA-256' | 'SCRAM-SHA-512', password: string) => ({ mechanism, username: 'alice', password });
 
-  it('finds the cluster with the right CA and password, over PLAIN and SCRAM-SHA-256', async () => {
+  it('finds the cluster with the right CA and password, over PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512', async () => {
     const { clusterId } = await api<ClusterView>(secured, 'cluster.describe', {});
-    for (const sasl of [plain('alice-secret'), { mechanism: 'SCRAM-SHA-256', username: 'alice', password: 'alice-secret' }]) {
+    for (const sasl of [plain('alice-secret'), scram('SCRAM-SHA-256', 'alice-secret'), scram('SCRAM-SHA-512', 'alice-secret')]) {
       const found = await test({ security: 'SASL_SSL', tls: tls(), sasl });
       expect(found).toMatchObject({ ok: true, clusterId, brokerCount: 3 });
     }
@@ -77,15 +82,20 @@ describe('connection tests over TLS and SASL against our own listener', () => {
     const bad = await test({ security: 'SASL_SSL', tls: tls(), sasl: plain('wrong') });
     expect(bad).toMatchObject({ ok: false, stage: 'sasl' });
     expect(bad.ok ? '' : bad.message).toMatch(/Invalid username or password/);
-    const scramBad = await test({ security: 'SASL_SSL', tls: tls(), sasl: { mechanism: 'SCRAM-SHA-256', username: 'alice', password: 'wrong' } });
-    expect(scramBad).toMatchObject({ ok: false, stage: 'sasl' });
-    const notEnabled = await test({ security: 'SASL_SSL', tls: tls(), sasl: { mechanism: 'SCRAM-SHA-512', username: 'alice', password: 'alice-secret' } });
+    for (const mechanism of ['SCRAM-SHA-256', 'SCRAM-SHA-512'] as const) {
+      const scramBad = await test({ security: 'SASL_SSL', tls: tls(), sasl: scram(mechanism, 'wrong') });
+      expect(scramBad).toMatchObject({ ok: false, stage: 'sasl' });
+      expect(scramBad.ok ? '' : scramBad.message).toMatch(/Invalid username or password/);
+    }
+    const plainOnlyFound = await api<ConnectionTestView>(console_, 'connections.test', { settings: { bootstrapServers: plainOnly, security: 'SASL_PLAINTEXT', sasl: plain('alice-secret') } });
+    expect(plainOnlyFound.ok).toBe(true);
+    const notEnabled = await api<ConnectionTestView>(console_, 'connections.test', { settings: { bootstrapServers: plainOnly, security: 'SASL_PLAINTEXT', sasl: scram('SCRAM-SHA-512', 'alice-secret') } });
     expect(notEnabled).toMatchObject({ ok: false, stage: 'sasl' });
     expect(notEnabled.ok ? '' : notEnabled.message).toMatch(/SCRAM-SHA-512|mechanism/i);
   });
 
-  it('manages the cluster through the Kafka driver over SASL_SSL: a topic created there is on the secured host', async () => {
-    const added = await api<ConnectionView>(console_, 'connections.addExternal', { name: 'secured', settings: { bootstrapServers: bootstrap, security: 'SASL_SSL', tls: tls(), sasl: plain('alice-secret') } });
+  it('manages the cluster through the Kafka driver over SASL_SSL with SCRAM-SHA-512: a topic created there is on the secured host', async () => {
+    const added = await api<ConnectionView>(console_, 'connections.addExternal', { name: 'secured', settings: { bootstrapServers: bootstrap, security: 'SASL_SSL', tls: tls(), sasl: scram('SCRAM-SHA-512', 'alice-secret') } });
     await api(console_, 'topics.create', { name: 'over-tls', partitions: 2, replicationFactor: 3, connection: added.id });
     expect((await api<TopicView>(secured, 'topics.describe', { name: 'over-tls' })).partitions).toHaveLength(2);
   });

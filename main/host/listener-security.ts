@@ -1,26 +1,25 @@
 /**
  * The security of the local host's Kafka listeners (issue 14: so that connection tests and the
  * Kafka driver can be exercised over TLS and SASL against our own listener). PLAINTEXT by default;
- * TLS with a certificate and key from PEM files; SASL (PLAIN, SCRAM-SHA-256; sasl-gate.ts) with
+ * TLS with a certificate and key from PEM files; SASL (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512; sasl-gate.ts) with
  * the users of a JSON file — together SASL_SSL, as Kafka names the protocols.
  *
  * Set for every broker of a host from the command line (`npm run serve -- --kafka-tls-cert FILE
  * --kafka-tls-key FILE --kafka-sasl-users FILE`); the CLI hands them to the engine's process in
  * REPLICA_STUDIO_KAFKA_TLS_CERT / _TLS_KEY / _SASL_USERS, which `fromEnvironment` reads.
- * The users file: `{ "mechanisms": ["PLAIN", "SCRAM-SHA-256"], "users": { "alice": "secret" } }`.
+ * The users file: `{ "mechanisms": ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"], "users": { "alice": "secret" } }`;
+ * every user may use every mechanism listed (PLAIN alone when the list is left out).
  */
 import { readFileSync } from 'node:fs';
 import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import type { Dispatcher } from '../../app/protocol/dispatcher.js';
-import { saslGate, type SaslMechanism, type SaslServerConfig } from './sasl-gate.js';
+import { SASL_MECHANISMS as MECHANISMS, saslGate, type SaslMechanism, type SaslServerConfig } from './sasl-gate.js';
 
 export interface ListenerSecurity {
   tls?: { cert: Buffer; key: Buffer };
   sasl?: SaslServerConfig;
 }
-
-const MECHANISMS: readonly SaslMechanism[] = ['PLAIN', 'SCRAM-SHA-256'];
 
 /** Read a users file; a malformed one is an error naming the file. */
 export function readSaslUsers(file: string): SaslServerConfig {

@@ -9,9 +9,12 @@
  * - SaslHandshake names a mechanism; one not enabled is UNSUPPORTED_SASL_MECHANISM (33) with the
  *   enabled list. v0 (raw tokens without SaslAuthenticate framing) is not served: closed.
  * - PLAIN: one SaslAuthenticate with `authzid NUL username NUL password`.
- *   SCRAM-SHA-256 (RFC 5802/7677): client-first `n,,n=user,r=cnonce` → `r=nonce,s=salt,i=4096`;
- *   client-final `c=biws,r=nonce,p=proof` → `v=serverSignature`. The proof is checked against the
- *   StoredKey derived from the configured password (PBKDF2-HMAC-SHA-256).
+ *   SCRAM-SHA-256 (RFC 7677) and SCRAM-SHA-512 (the same exchange over SHA-512, 64-byte keys, as
+ *   Kafka's ScramMechanism defines it), RFC 5802: client-first `n,,n=user,r=cnonce` →
+ *   `r=nonce,s=salt,i=4096`; client-final `c=biws,r=nonce,p=proof` → `v=serverSignature`. The proof
+ *   is checked against the StoredKey derived from the configured password (PBKDF2-HMAC-<hash>).
+ *   Every user of the users file may use every mechanism the file enables: the credentials of
+ *   both SCRAM mechanisms are derived from the one password (Kafka stores them per mechanism).
  * - A failed authentication answers SASL_AUTHENTICATION_FAILED (58) with Kafka's message
  *   ("Authentication failed: Invalid username or password"); the connection then accepts nothing
  *   more (the next frame closes it), so a client sees the error, then a closed socket.
@@ -21,12 +24,21 @@ import { type ApiHandler, type Dispatcher, type DispatchOutcome, encodeResponse 
 import { apiDefinition, ApiKey, readRequestHeader, requestHeaderVersion } from '../../app/protocol/generated/index.js';
 import { Reader } from '../../app/protocol/runtime/index.js';
 
-export type SaslMechanism = 'PLAIN' | 'SCRAM-SHA-256';
+export type SaslMechanism = 'PLAIN' | 'SCRAM-SHA-256' | 'SCRAM-SHA-512';
+export const SASL_MECHANISMS: readonly SaslMechanism[] = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'];
+
+/** The hash of each SCRAM mechanism and its key length (the hash's output size). */
+const SCRAM: Record<Exclude<SaslMechanism, 'PLAIN'>, { hash: 'sha256' | 'sha512'; keyLength: number }> = {
+  'SCRAM-SHA-256': { hash: 'sha256', keyLength: 32 },
+  'SCRAM-SHA-512': { hash: 'sha512', keyLength: 64 },
+};
 
 /** Who may connect: the enabled mechanisms and each user's password. */
 export interface SaslServerConfig {
   mechanisms: SaslMechanism[];
   users: Record<string, string>;
+  /** The server's nonce suffix and a user's salt; random unless a test pins them to a published vector. */
+  random?: { nonce(): string; salt(): Buffer };
 }
 
 const UNSUPPORTED_SASL_MECHANISM = 33;
@@ -56,12 +68,15 @@ interface ScramExchange {
 }
 
 const text = (b: Uint8Array): string => Buffer.from(b).toString('utf8');
-const hmac = (key: Buffer, data: string): Buffer => createHmac('sha256', key).update(data).digest();
+const hmac = (hash: string, key: Buffer, data: string): Buffer => createHmac(hash, key).update(data).digest();
+const digest = (hash: string, data: Buffer): Buffer => createHash(hash).update(data).digest();
+const RANDOM = { nonce: () => randomBytes(18).toString('base64'), salt: () => randomBytes(16) };
 
 /** One connection's gate over the broker's dispatcher. */
 export function saslGate(inner: Pick<Dispatcher, 'dispatch'>, config: SaslServerConfig): Pick<Dispatcher, 'dispatch'> {
   let state: State = { kind: 'handshake' };
   const salts = new Map<string, Buffer>();
+  const random = config.random ?? RANDOM;
 
   function respond(apiKey: number, version: number, correlationId: number, body: unknown): DispatchOutcome {
     return { kind: 'respond', parts: encodeResponse(apiDefinition(apiKey)!, version, correlationId, body) };
@@ -90,9 +105,9 @@ export function saslGate(inner: Pick<Dispatcher, 'dispatch'>, config: SaslServer
       const user = attrs?.get('n');
       const cnonce = attrs?.get('r');
       if (!bare || !user || !cnonce) return fail();
-      const salt = salts.get(user) ?? randomBytes(16);
+      const salt = salts.get(user) ?? random.salt();
       salts.set(user, salt);
-      const nonce = cnonce + randomBytes(18).toString('base64');
+      const nonce = cnonce + random.nonce();
       const serverFirst = `r=${nonce},s=${salt.toString('base64')},i=${ITERATIONS}`;
       state = { kind: 'authenticate', mechanism, scram: { user, nonce, clientFirstBare: bare, serverFirst } };
       return auth(version, correlationId, 0, null, Buffer.from(serverFirst));
@@ -103,18 +118,18 @@ export function saslGate(inner: Pick<Dispatcher, 'dispatch'>, config: SaslServer
     const proof = attrs.get('p');
     const password = config.users[user];
     if (attrs.get('r') !== nonce || !proof || password === undefined) return fail();
+    const { hash, keyLength } = SCRAM[mechanism];
     const withoutProof = final.slice(0, final.lastIndexOf(',p='));
-    const salted = pbkdf2Sync(password, salts.get(user)!, ITERATIONS, 32, 'sha256');
-    const clientKey = hmac(salted, 'Client Key');
-    const storedKey = createHash('sha256').update(clientKey).digest();
+    const salted = pbkdf2Sync(password, salts.get(user)!, ITERATIONS, keyLength, hash);
+    const storedKey = digest(hash, hmac(hash, salted, 'Client Key'));
     const authMessage = `${clientFirstBare},${serverFirst},${withoutProof}`;
-    const signature = hmac(storedKey, authMessage);
+    const signature = hmac(hash, storedKey, authMessage);
     const given = Buffer.from(proof, 'base64');
     if (given.length !== signature.length) return fail();
     const recovered = Buffer.from(given.map((b, i) => b ^ signature[i]!));
-    if (!timingSafeEqual(createHash('sha256').update(recovered).digest(), storedKey)) return fail();
+    if (!timingSafeEqual(digest(hash, recovered), storedKey)) return fail();
     state = { kind: 'done' };
-    const serverSignature = hmac(hmac(salted, 'Server Key'), authMessage).toString('base64');
+    const serverSignature = hmac(hash, hmac(hash, salted, 'Server Key'), authMessage).toString('base64');
     return auth(version, correlationId, 0, null, Buffer.from(`v=${serverSignature}`));
   }
 
