@@ -3,7 +3,9 @@
  * second `npm run serve`, reached only over the Kafka protocol), test it, switch this window to
  * it and see its topics (not the host's), rebalance it from the Balance page, and switch back.
  * Every change to the external cluster asks first, naming it and its bootstrap servers: the
- * rebalance is confirmed, a topic deletion is cancelled and sends nothing.
+ * rebalance is confirmed, a topic deletion is cancelled and sends nothing. A page whose own dialog
+ * confirms (the bulk delete, the topic page's delete) names the cluster there and is the only
+ * dialog: a topic deleted from its page on the external cluster asks once.
  * What the external cluster cannot offer is listed with the reason.
  */
 import { mkdtempSync } from 'node:fs';
@@ -34,6 +36,7 @@ describe('connections in Chromium: an external cluster, switched to, rebalanced,
     await api(host, 'topics.create', { name: 'local-only', partitions: 1, replicationFactor: 1 });
     // On the second cluster: every replica on brokers 1 and 2, so a rebalance has work to do.
     await api(second.host, 'topics.create', { name: 'remote-orders', assignments: [[1, 2], [2, 1], [1, 2], [2, 1], [1, 2], [2, 1]] });
+    await api(second.host, 'topics.create', { name: 'remote-scratch', partitions: 1, replicationFactor: 2 });
     browser = await launchBrowser();
     ({ page, pageErrors } = await openConsole(browser, host));
   });
@@ -66,20 +69,35 @@ describe('connections in Chromium: an external cluster, switched to, rebalanced,
     await page.getByText('remote-orders').first().waitFor({ timeout: 20_000 });
     expect(await page.getByText('local-only').count()).toBe(0);
     await shot(page, 'external-topics');
-    // Deleting a topic of the external cluster asks, naming it; Cancel sends nothing.
+    // Deleting topics of the external cluster asks in the bulk dialog itself, naming it; Cancel sends nothing.
     await page.getByLabel('Select remote-orders').check();
     await page.getByTestId('bulk-delete').click();
     const dialog = page.getByTestId('bulk-delete-dialog');
     await expect.poll(() => dialog.getByTestId('delete-list').locator('li').allTextContents(), { timeout: 10_000 }).toEqual(['remote-orders']);
-    await dialog.getByTestId('confirm-delete').click();
-    const confirm = page.getByTestId('external-confirm');
-    await confirm.waitFor({ timeout: 10_000 });
-    expect(await confirm.textContent()).toContain('delete 1 topic');
-    expect(await confirm.textContent()).toContain(second.bootstrap);
-    await page.getByRole('button', { name: 'Cancel', exact: true }).last().click();
-    await confirm.waitFor({ state: 'detached' });
+    const named = dialog.getByTestId('external-target');
+    expect(await named.textContent()).toContain('delete 1 topic');
+    expect(await named.textContent()).toContain(`second (${second.bootstrap})`);
     await dialog.getByTestId('cancel-delete').click();
+    await dialog.waitFor({ state: 'detached' });
     await page.getByLabel('Select remote-orders').uncheck();
+    expect((await second.topic('remote-orders')).partitions).toHaveLength(6);
+  });
+
+  it('deletes a topic of the external cluster from its page with one dialog, which names the cluster', async () => {
+    await page.evaluate("location.hash = '#/topics/remote-scratch'");
+    await page.getByTestId('delete-topic').click();
+    const modal = page.getByTestId('delete-topic-modal');
+    const named = modal.getByTestId('external-target');
+    await named.waitFor({ timeout: 10_000 });
+    expect(await named.textContent()).toContain('delete topic remote-scratch');
+    expect(await named.textContent()).toContain(`second (${second.bootstrap})`);
+    await modal.getByTestId('delete-topic-confirm').locator('input').fill('remote-scratch');
+    await shot(page, 'external-delete-topic');
+    await modal.getByTestId('delete-topic-apply').click();
+    // No second dialog: the page goes back to the list and the topic is gone on the second cluster.
+    await page.waitForURL(/#\/topics$/, { timeout: 15_000 });
+    expect(await page.getByTestId('external-confirm').count()).toBe(0);
+    await until(async () => !(await api<{ name: string }[]>(second.host, 'topics.list', {})).some((t) => t.name === 'remote-scratch'), 20_000, 'remote-scratch deleted on the second cluster');
     expect((await second.topic('remote-orders')).partitions).toHaveLength(6);
   });
 

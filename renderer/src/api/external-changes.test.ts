@@ -2,11 +2,14 @@
  * Changes to an external cluster wait for a confirmation naming it; reads, previews and the
  * host's own cluster do not. Run through the real client on a recording transport.
  */
+import { createPinia, setActivePinia } from 'pinia';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Result } from '../../../app/api/contract.js';
 import { setActiveConnection } from './active-connection.js';
 import { ClientError, createClient } from './client.js';
-import { describeChange, setExternalConfirmer } from './external-changes.js';
+import { confirmedOnPage, describeChange, externalTarget, setExternalConfirmer } from './external-changes.js';
+import { setClient } from './instance.js';
+import { useTopicsStore } from '../stores/topics.js';
 import type { Transport } from './transport.js';
 
 function recording() {
@@ -15,7 +18,7 @@ function recording() {
     kind: 'http',
     call: async (method, input) => {
       sent.push({ method, input });
-      return { ok: true, value: {} } as Result<never>;
+      return { ok: true, value: method === 'topics.deleteMany' || method === 'topics.list' ? [] : {} } as Result<never>;
     },
     subscribe: () => () => {},
     onStatus: () => () => {},
@@ -91,5 +94,59 @@ describe('changes to an external cluster', () => {
     ];
     expect(describeChange('cluster.updateFeatures', { updates: [{ feature: 'eligible.leader.replicas.version', maxVersionLevel: 1 }], validateOnly: true })).toBeNull();
     for (const [method, input, said] of cases) expect(describeChange(method, input)).toBe(said);
+  });
+});
+
+describe('a page that names the external cluster in its own confirmation', () => {
+  const prod = { id: 'c1', name: 'prod', kind: 'external' as const, bootstrap: 'kafka-1:9092' };
+
+  it('is the one dialog: the client does not ask again for the methods it confirmed, on that connection', async () => {
+    const asked: string[] = [];
+    setExternalConfirmer(async ({ change }) => (asked.push(change), true));
+    setActiveConnection(prod);
+    const { sent, client } = recording();
+    expect(externalTarget()).toEqual(prod);
+    await confirmedOnPage(externalTarget(), ['topics.delete'], () => client.call('topics.delete', { name: 'orders' }));
+    expect(asked).toEqual([]);
+    expect(sent).toEqual([{ method: 'topics.delete', input: { name: 'orders', connection: 'c1' } }]);
+    // The pass ends with the call: the next change asks again.
+    await client.call('topics.delete', { name: 'payments' });
+    expect(asked).toEqual(['delete topic payments']);
+  });
+
+  it('cannot let a change through unnamed: another method, a call after an await, or another connection still ask', async () => {
+    const asked: string[] = [];
+    setExternalConfirmer(async ({ connection, change }) => (asked.push(`${connection.name}: ${change}`), true));
+    setActiveConnection(prod);
+    const { client } = recording();
+    await confirmedOnPage(prod, ['topics.delete'], () => client.call('groups.delete', { groupId: 'billing' }));
+    await confirmedOnPage(prod, ['topics.delete'], async () => {
+      await client.call('topics.list', {});
+      await client.call('topics.delete', { name: 'late' });
+    });
+    const staging = { id: 'c2', name: 'staging', kind: 'external' as const, bootstrap: 'stg:9092' };
+    await confirmedOnPage(prod, ['topics.delete'], () => {
+      setActiveConnection(staging); // the window switched after the page named prod
+      return client.call('topics.delete', { name: 'orders' });
+    });
+    expect(asked).toEqual(['prod: delete group billing', 'prod: delete topic late', 'staging: delete topic orders']);
+  });
+
+  it('names nothing and changes nothing on the host’s own or a local cluster', async () => {
+    expect(externalTarget()).toBeNull();
+    setActiveConnection({ id: 'l2', name: 'second local', kind: 'local' });
+    expect(externalTarget()).toBeNull();
+  });
+
+  it('the topics store’s bulk delete sends its change before any await, so the page’s pass covers it', async () => {
+    const asked: string[] = [];
+    setExternalConfirmer(async ({ change }) => (asked.push(change), true));
+    setActiveConnection(prod);
+    const { sent, client } = recording();
+    setClient(client);
+    setActivePinia(createPinia());
+    await confirmedOnPage(externalTarget(), ['topics.deleteMany'], () => useTopicsStore().deleteMany(['a', 'b']));
+    expect(asked).toEqual([]);
+    expect(sent[0]).toEqual({ method: 'topics.deleteMany', input: { names: ['a', 'b'], connection: 'c1' } });
   });
 });

@@ -6,9 +6,16 @@
  * previews (validateOnly, dryRun, the default of groups.resetOffsets and profiles.apply) and reads
  * pass as they are. The dialog itself is the console's (lib/confirm-external.ts installs it);
  * without one installed (tests, scripts) changes pass.
+ *
+ * One dialog, not two: a page whose own confirmation names the external cluster (its connection
+ * name and bootstrap servers, components/ExternalTargetNote.vue) sends through `confirmedOnPage`,
+ * and the client asks no second time for the methods it names, on that connection, for calls made
+ * synchronously inside it (the store's first call). A call after an await, another method, or a
+ * window switched to another connection meanwhile asks again: the pass can only add a dialog,
+ * never let a change through unnamed.
  */
 import type { MethodName } from '../../../app/api/contract.js';
-import type { ActiveConnection } from './active-connection.js';
+import { activeConnection, type ActiveConnection } from './active-connection.js';
 
 type Input = Record<string, unknown>;
 
@@ -57,9 +64,37 @@ export function setExternalConfirmer(c: ExternalConfirmer | undefined): void {
   confirmer = c;
 }
 
-/** Whether to send `method` on `connection`: true at once unless it changes an external cluster. */
+/** The external cluster this window changes, for a page's own dialog to name; null otherwise. */
+export function externalTarget(): ActiveConnection | null {
+  const c = activeConnection();
+  return c?.kind === 'external' ? c : null;
+}
+
+let pagePass: { connectionId: string; methods: readonly MethodName[] } | null = null;
+
+/**
+ * Run `send` after the page's own dialog confirmed a change naming `connection` (the external
+ * cluster it showed): calls of `methods` that `send` makes before its first await are not asked
+ * again.
+ */
+export function confirmedOnPage<T>(connection: ActiveConnection | null, methods: readonly MethodName[], send: () => T): T {
+  if (!connection) return send();
+  const outer = pagePass;
+  pagePass = { connectionId: connection.id, methods };
+  try {
+    return send();
+  } finally {
+    pagePass = outer;
+  }
+}
+
+/**
+ * Whether to send `method` on `connection`: true at once unless it changes an external cluster.
+ * The page's pass is read before the first await, so only calls made inside `confirmedOnPage` see it.
+ */
 export async function approveChange(connection: ActiveConnection | null, method: MethodName, input: unknown): Promise<boolean> {
   if (!connection || connection.kind !== 'external' || !confirmer) return true;
+  if (pagePass && pagePass.connectionId === connection.id && pagePass.methods.includes(method)) return true;
   const change = describeChange(method, input);
   return change === null ? true : confirmer({ connection, change, method });
 }
