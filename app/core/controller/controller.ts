@@ -40,6 +40,7 @@ import { resolveBrokerRuntimeConfig, resolveTopicRuntimeConfig, type BrokerRunti
 import type { Scheduler, TimerHandle } from '../time.js';
 import { ControllerAdmin, type CreateTopicInput, type ElectionResult, type ReassignmentResult } from './admin-apis.js';
 import { handleAlterPartition } from './alter-partition.js';
+import { LeaderlessPartitions } from './leaderless.js';
 import { MetadataLog } from './metadata-log.js';
 import { elrEnabled, FeatureControl } from './features.js';
 import { PeriodicTasks } from './periodic-tasks.js';
@@ -84,6 +85,7 @@ export class Controller {
   private readonly admin: ControllerAdmin;
   /** Finalized feature levels (KIP-584): eligible.leader.replicas.version. */
   readonly features: FeatureControl;
+  readonly leaderless = new LeaderlessPartitions(); // what an unfence re-elects from (leaderless.ts)
 
   constructor(private readonly deps: ControllerDeps) {
     this.admin = new ControllerAdmin({
@@ -118,6 +120,7 @@ export class Controller {
     });
     this.metadataLog = new MetadataLog(this.image, deps.store);
     this.metadataLog.load();
+    this.leaderless.rebuild(this.image);
   }
 
   get isActive(): boolean {
@@ -220,6 +223,7 @@ export class Controller {
       if (c.record.type === 'Partition' || c.record.type === 'PartitionChange') touched?.push(c.record.state);
       else if (c.record.type === 'Config') touched = null;
       this.image.apply(c);
+      this.leaderless.note(c.record);
       if (c.record.type === 'Config' || c.record.type === 'RemoveTopic') this.configsChanged();
     }
     this.metadataLog.append(committed, now);
@@ -399,10 +403,10 @@ export class Controller {
   private unfence(brokerId: number): void {
     const reg = this.image.brokers.get(brokerId)!;
     this.commit([{ type: 'BrokerRegistrationChange', brokerId, brokerEpoch: reg.brokerEpoch, fenced: false }]);
-    // Re-run the election of every leaderless partition (the returning broker may lead them).
+    // Re-run the election of the leaderless partitions the returning broker may lead: those it
+    // is a replica of (an index, not a walk of every partition).
     const changes: MetadataRecord[] = [];
-    for (const { topic, state } of this.image.allPartitions()) {
-      if (state.leader >= 0) continue;
+    for (const { topic, state } of this.leaderless.ofReplica(this.image, brokerId)) {
       const change = buildPartitionChange(state, { election: 'online' }, this.ctx(topic, state));
       if (change) changes.push({ type: 'PartitionChange', state: change.state, reason: changeReason(change, 'broker-unfenced'), unclean: change.unclean });
     }
@@ -438,8 +442,6 @@ export class Controller {
   private topicUncleanAllowed(topic: TopicImage): boolean {
     return this.topicConfig(topic).uncleanLeaderElectionEnable;
   }
-
-  // ================================================================ periodic tasks
 
   // ================================================================ admin APIs (admin-apis.ts)
 
