@@ -249,8 +249,8 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'unfence-no-election',
     file: CONTROLLER,
-    rule: 'Unfencing a broker re-runs the election of every leaderless partition.',
-    edits: [{ search: '      if (state.leader >= 0) continue;\n      const change = buildPartitionChange(state, { election: \'online\' }, this.ctx(topic, state));', replace: '      if (state.leader >= -1) continue;\n      const change = buildPartitionChange(state, { election: \'online\' }, this.ctx(topic, state));' }],
+    rule: 'Unfencing a broker re-runs the election of every leaderless partition it is a replica of.',
+    edits: [{ search: 'for (const { topic, state } of this.leaderless.ofReplica(this.image, brokerId)) {', replace: 'for (const { topic, state } of this.leaderless.ofReplica(this.image, -1)) {' }],
   },
   {
     name: 'duplicate-registration-accepted',
