@@ -64,11 +64,17 @@ export class ControllerAdmin {
   constructor(private readonly host: AdminHost) {}
 
 
+  /**
+   * A topic id as Kafka's Uuid.randomUuid prints it: 16 random bytes in URL-safe base64 without
+   * padding (22 characters, the last carrying only 2 bits, so one of A, Q, g, w), never starting
+   * with '-' (Kafka draws again so the id is not read as a command-line option). Exactly 22 draws,
+   * so a seeded cluster's later random choices do not depend on the ids it made.
+   */
   private newTopicId(): string {
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-    let id = '';
-    for (let i = 0; i < 22; i++) id += alphabet[this.host.random.nextInt(64)];
-    return id;
+    let id = alphabet[this.host.random.nextInt(64) % 62]!; // a first '-' or '_' becomes 'A' or 'B': one draw, never a leading '-'
+    for (let i = 1; i < 21; i++) id += alphabet[this.host.random.nextInt(64)];
+    return id + alphabet[this.host.random.nextInt(64) & 0b110000];
   }
 
   /** CreateTopics. Returns the partitions it would create (validateOnly) or created. */

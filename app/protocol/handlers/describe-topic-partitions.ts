@@ -34,8 +34,9 @@ const NOT_REQUESTED = -2147483648;
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 /**
- * A topic id as 16 bytes can carry it: the engine draws 22 base64url characters, whose last one
- * holds 6 bits where a uuid has 2 left, so the 4 low bits are dropped (ids already canonical stay).
+ * A topic id as 16 bytes can carry it. The engine now makes canonical ids (they pass unchanged);
+ * topics created before that stored 22 base64url characters whose last one holds 6 bits where a
+ * uuid has 2 left, so for those the 4 low bits are dropped.
  */
 export function wireTopicId(id: string): string {
   const last = BASE64URL.indexOf(id[21] ?? '');
