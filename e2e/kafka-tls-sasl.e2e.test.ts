@@ -5,11 +5,12 @@
  * The console host tests settings against it and must name the exact failure: TLS (a CA that did
  * not sign the certificate, a server name the certificate does not carry, PLAINTEXT to a TLS
  * port), SASL (a wrong password on each mechanism, a mechanism the listener does not enable —
- * the console host's own listener, SASL_PLAINTEXT with PLAIN alone, serves as that one); and
- * succeed with the right ones — then the Kafka driver manages that cluster over SASL_SSL.
+ * the console host's own listener, SASL with PLAIN alone, serves as that one); and succeed with
+ * the right ones — then the Kafka driver manages that cluster over SASL_SSL. The console host runs
+ * with `--kafka-tls-self-signed`: a client trusting the CA it made in its data directory connects.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,7 +45,7 @@ describe('connection tests over TLS and SASL against our own listener', () => {
     writeFileSync(join(dir, 'plain-only.json'), JSON.stringify({ mechanisms: ['PLAIN'], users: { alice: 'alice-secret' } }));
     [secured, console_] = await Promise.all([
       startServe({ extraArgs: ['--kafka-tls-cert', join(dir, 'server.pem'), '--kafka-tls-key', join(dir, 'server.key'), '--kafka-sasl-users', join(dir, 'users.json')] }),
-      startServe({ extraArgs: ['--config', join(dir, 'config'), '--kafka-sasl-users', join(dir, 'plain-only.json')] }),
+      startServe({ extraArgs: ['--config', join(dir, 'config'), '--kafka-sasl-users', join(dir, 'plain-only.json'), '--kafka-tls-self-signed'] }),
     ]);
     bootstrap = (await api<ClusterView>(secured, 'cluster.describe', {})).bootstrapServers.split(',');
     plainOnly = (await api<ClusterView>(console_, 'cluster.describe', {})).bootstrapServers.split(',');
@@ -87,9 +88,10 @@ describe('connection tests over TLS and SASL against our own listener', () => {
       expect(scramBad).toMatchObject({ ok: false, stage: 'sasl' });
       expect(scramBad.ok ? '' : scramBad.message).toMatch(/Invalid username or password/);
     }
-    const plainOnlyFound = await api<ConnectionTestView>(console_, 'connections.test', { settings: { bootstrapServers: plainOnly, security: 'SASL_PLAINTEXT', sasl: plain('alice-secret') } });
+    const selfSigned = { caFile: join(console_.dataDir, 'tls', 'ca.pem') };
+    const plainOnlyFound = await api<ConnectionTestView>(console_, 'connections.test', { settings: { bootstrapServers: plainOnly, security: 'SASL_SSL', tls: selfSigned, sasl: plain('alice-secret') } });
     expect(plainOnlyFound.ok).toBe(true);
-    const notEnabled = await api<ConnectionTestView>(console_, 'connections.test', { settings: { bootstrapServers: plainOnly, security: 'SASL_PLAINTEXT', sasl: scram('SCRAM-SHA-512', 'alice-secret') } });
+    const notEnabled = await api<ConnectionTestView>(console_, 'connections.test', { settings: { bootstrapServers: plainOnly, security: 'SASL_SSL', tls: selfSigned, sasl: scram('SCRAM-SHA-512', 'alice-secret') } });
     expect(notEnabled).toMatchObject({ ok: false, stage: 'sasl' });
     expect(notEnabled.ok ? '' : notEnabled.message).toMatch(/SCRAM-SHA-512|mechanism/i);
   });
@@ -98,5 +100,13 @@ describe('connection tests over TLS and SASL against our own listener', () => {
     const added = await api<ConnectionView>(console_, 'connections.addExternal', { name: 'secured', settings: { bootstrapServers: bootstrap, security: 'SASL_SSL', tls: tls(), sasl: scram('SCRAM-SHA-512', 'alice-secret') } });
     await api(console_, 'topics.create', { name: 'over-tls', partitions: 2, replicationFactor: 3, connection: added.id });
     expect((await api<TopicView>(secured, 'topics.describe', { name: 'over-tls' })).partitions).toHaveLength(2);
+  });
+
+  it('--kafka-tls-self-signed: the console host made a CA and a 0600 key in its data directory; a client trusting that CA connects, one trusting another CA does not', async () => {
+    expect(statSync(join(console_.dataDir, 'tls', 'server.key')).mode & 0o777).toBe(0o600);
+    const trusted = await api<ConnectionTestView>(console_, 'connections.test', { settings: { bootstrapServers: plainOnly, security: 'SASL_SSL', tls: { caFile: join(console_.dataDir, 'tls', 'ca.pem') }, sasl: plain('alice-secret') } });
+    expect(trusted).toMatchObject({ ok: true, brokerCount: 3 });
+    const untrusted = await api<ConnectionTestView>(console_, 'connections.test', { settings: { bootstrapServers: plainOnly, security: 'SASL_SSL', tls: { caFile: join(dir, 'ca.pem') }, sasl: plain('alice-secret') } });
+    expect(untrusted).toMatchObject({ ok: false, stage: 'tls' });
   });
 });

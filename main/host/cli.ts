@@ -42,6 +42,7 @@ import type { KafkaPortChoice } from './kafka-listeners.js';
 import { NEW_CLUSTER_PROFILE, openCluster } from './open-cluster.js';
 import { reportLoading, reportOpening } from './open-progress.js';
 import { startRemoteService } from './remote-service.js';
+import { ensureSelfSignedTls } from './self-signed-tls.js';
 import { loadOrCreateToken } from './token.js';
 import { defaultConfigDir } from './config-dir.js';
 import { createHostConnections } from '../../app/service/connections/host-connections.js';
@@ -52,7 +53,7 @@ import { embeddedDriver } from '../../app/service/driver.js';
 export const BUILT_RENDERER = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
 
 const USAGE =
-  'usage: npm run serve -- [--data DIR] [--port N] [--kafka-port N] [--profile NAME | --brokers N] [--config DIR] [--static DIR] [--in-process] [--kafka-tls-cert FILE --kafka-tls-key FILE] [--kafka-sasl-users FILE]';
+  'usage: npm run serve -- [--data DIR] [--port N] [--kafka-port N] [--profile NAME | --brokers N] [--config DIR] [--static DIR] [--in-process] [--kafka-tls-cert FILE --kafka-tls-key FILE | --kafka-tls-self-signed] [--kafka-sasl-users FILE]';
 
 /**
  * How long the host waits for the brokers, without any of them changing state, before printing
@@ -73,8 +74,11 @@ export interface ServeArgs {
   newCluster: { profile: string } | { brokers: number };
   /** Run the engine on this process's event loop rather than in a child process. */
   inProcess?: boolean;
-  /** TLS and SASL on the Kafka listeners (listener-security.ts): PEM files and a users file. */
-  kafkaSecurity?: { tlsCert?: string; tlsKey?: string; saslUsers?: string };
+  /**
+   * TLS and SASL on the Kafka listeners (listener-security.ts): PEM files and a users file, or a
+   * certificate made in the data directory (self-signed-tls.ts).
+   */
+  kafkaSecurity?: { tlsCert?: string; tlsKey?: string; tlsSelfSigned?: boolean; saslUsers?: string };
 }
 
 /** The running cluster, wherever its engine lives. */
@@ -103,6 +107,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
       'in-process': { type: 'boolean', default: false },
       'kafka-tls-cert': { type: 'string' },
       'kafka-tls-key': { type: 'string' },
+      'kafka-tls-self-signed': { type: 'boolean', default: false },
       'kafka-sasl-users': { type: 'string' },
     },
     strict: true,
@@ -127,7 +132,10 @@ export function parseServeArgs(argv: string[]): ServeArgs {
   const tlsKey = values['kafka-tls-key'];
   const saslUsers = values['kafka-sasl-users'];
   if ((tlsCert === undefined) !== (tlsKey === undefined)) throw new Error('--kafka-tls-cert and --kafka-tls-key go together');
+  const selfSigned = values['kafka-tls-self-signed'];
+  if (selfSigned && tlsCert !== undefined) throw new Error('--kafka-tls-self-signed makes the certificate: give it or --kafka-tls-cert/--kafka-tls-key, not both');
   const kafkaSecurity = {
+    ...(selfSigned ? { tlsSelfSigned: true } : {}),
     ...(tlsCert !== undefined ? { tlsCert: resolve(tlsCert) } : {}),
     ...(tlsKey !== undefined ? { tlsKey: resolve(tlsKey) } : {}),
     ...(saslUsers !== undefined ? { saslUsers: resolve(saslUsers) } : {}),
@@ -144,11 +152,17 @@ export function parseServeArgs(argv: string[]): ServeArgs {
   };
 }
 
-/** Start cluster and host; resolves with both once the host listens. */
-export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; host: HttpHost; connections: ConnectionsService }> {
+/** Start cluster and host; resolves with both once the host listens (and the CA to trust for a self-signed certificate). */
+export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; host: HttpHost; connections: ConnectionsService; trustCaFile?: string }> {
   const how = 'brokers' in args.newCluster ? { brokers: args.newCluster.brokers } : { profile: args.newCluster.profile };
   // The engine (a child process, or this one) reads the listeners' security from its environment (listener-security.ts).
-  const sec = args.kafkaSecurity;
+  let sec = args.kafkaSecurity;
+  let trustCaFile: string | undefined;
+  if (sec?.tlsSelfSigned) {
+    const made = await ensureSelfSignedTls(args.dataDir);
+    sec = { ...sec, tlsCert: made.certFile, tlsKey: made.keyFile };
+    trustCaFile = made.caFile;
+  }
   if (sec?.tlsCert) process.env['REPLICA_STUDIO_KAFKA_TLS_CERT'] = sec.tlsCert;
   if (sec?.tlsKey) process.env['REPLICA_STUDIO_KAFKA_TLS_KEY'] = sec.tlsKey;
   if (sec?.saslUsers) process.env['REPLICA_STUDIO_KAFKA_SASL_USERS'] = sec.saslUsers;
@@ -165,7 +179,7 @@ export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; 
   try {
     const token = loadOrCreateToken(args.dataDir);
     const host = await startHttpHost({ service: connections, port: args.port, host: '127.0.0.1', token, ...(args.staticDir ? { staticDir: args.staticDir } : {}) });
-    return { cluster, host, connections };
+    return { cluster, host, connections, ...(trustCaFile ? { trustCaFile } : {}) };
   } catch (e) {
     await connections.close();
     await cluster.close();
@@ -207,7 +221,7 @@ async function main(): Promise<void> {
     process.stderr.write(`replica-studio serve: ${oneLine(e)}\n${USAGE}\n`);
     process.exit(2);
   }
-  let running: { cluster: ServedCluster; host: HttpHost; connections: ConnectionsService };
+  let running: Awaited<ReturnType<typeof serve>>;
   const loading = reportLoading(args.dataDir, (line) => process.stderr.write(`replica-studio serve: ${line}\n`));
   try {
     running = await serve(args);
@@ -228,6 +242,9 @@ async function main(): Promise<void> {
   progress.stop();
   if (!ready) {
     process.stderr.write(`replica-studio serve: no broker changed state for ${READY_TIMEOUT_MS / 1000} s and not every broker is running; the console shows which\n`);
+  }
+  if (running.trustCaFile) {
+    process.stderr.write(`replica-studio serve: the Kafka listeners use TLS with a self-signed certificate for 127.0.0.1 and localhost; clients trust the CA in ${running.trustCaFile}\n`);
   }
   process.stdout.write(`${running.host.url}\n`);
 
