@@ -165,6 +165,40 @@ describe('metadata snapshots', () => {
     storage.close();
   });
 
+  it('a reopened controller keeps its loaded snapshot without the tuples; brokers starting behind load it and get the controller\'s image and replicas', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'replica-snapshot-light-'));
+    dirs.push(dir);
+    let storage = SqliteStorage.open(dir);
+    let sim = new Simulation({ seed: 31, brokers: 3, storage });
+    sim.createTopic('a', 6, 3);
+    sim.createTopic('b', 3, 2, { 'retention.ms': '600000' });
+    expect(sim.produce('a', 1, ['x', 'y']).errorCode).toBe('NONE');
+    sim.engine.shutdown();
+    sim.waitFor(() => sim.engine.isShutDown(), 120_000, 'shutdown');
+    sim.engine.snapshotMetadata();
+    const closed = snapshotOf(sim.internals.controller.image);
+    storage.close();
+
+    storage = SqliteStorage.open(dir);
+    sim = new Simulation({ seed: 31, brokers: 3, storage, start: false });
+    const kept = sim.internals.controller.latestSnapshot()!;
+    expect(kept.offset).toBe(closed.offset);
+    expect(kept.topics.map((t) => [t.name, t.partitions.length])).toEqual([['a', 0], ['b', 0]]);
+    // Loading the kept form gives the image that was closed.
+    const loaded = new MetadataImage();
+    loadSnapshot(loaded, kept);
+    expect(snapshotOf(loaded)).toEqual(closed);
+    // Every broker starts behind the kept records and loads it, sharing the controller's states.
+    sim.engine.start();
+    sim.waitFor(() => sim.engine.listBrokers().every((b) => b.state === 'running'), 60_000, 'all brokers running');
+    sim.advance(3_000);
+    const controllerImage = snapshotOf(sim.internals.controller.image);
+    for (const b of sim.internals.brokers.values()) expect(snapshotOf(b.image)).toEqual(controllerImage);
+    expect(sim.partition('a', 1).highWatermark).toBe(2);
+    expect(sim.produce('b', 2, ['z']).errorCode).toBe('NONE');
+    storage.close();
+  });
+
   it('images loading the same snapshot share one frozen copy of each partition state, and records still change each image on its own', () => {
     const sim = new Simulation({ seed: 9, brokers: 4 });
     sim.createTopic('shared', 8, 3);

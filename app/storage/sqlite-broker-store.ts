@@ -36,6 +36,9 @@ interface Preloaded {
   segments: SegmentInfo[];
 }
 
+/** A replica log's own copy of its bulk-read answers: the parts opening reads are dropped once read. */
+type OpeningAnswers = Omit<Preloaded, 'row' | 'epochs' | 'segments'> & { row: ReplicaRow | null; epochs: EpochEntry[] | null; segments: SegmentInfo[] | null };
+
 interface BatchRow {
   base_offset: number;
   append_time: number;
@@ -54,7 +57,7 @@ class SqliteReplicaLog implements ReplicaLogStore {
   private tail: RecordBatch[] = [];
   private tailBytes = 0;
   /** The bulk read's answers, used by the first reads after opening and dropped at the first write. */
-  private preloaded: Preloaded | null;
+  private preloaded: OpeningAnswers | null;
 
   constructor(
     private readonly store: SqliteBrokerStore,
@@ -64,7 +67,7 @@ class SqliteReplicaLog implements ReplicaLogStore {
   ) {
     const s = store.statements;
     this.start = row.log_start_offset;
-    this.preloaded = preloaded ?? null;
+    this.preloaded = preloaded ? { ...preloaded } : null;
     if (preloaded) {
       this.end = preloaded.lastOffset !== null ? preloaded.lastOffset + 1 : this.start;
       this.bytes = preloaded.bytes;
@@ -197,8 +200,16 @@ class SqliteReplicaLog implements ReplicaLogStore {
     return this.bytes;
   }
 
+  // Opening the log reads the checkpoint, the epochs and the segments once each: each answer
+  // from the bulk read is handed over and dropped (a later read asks the file), so a reopened
+  // broker's idle logs keep no second copy of what the log built from them.
   loadEpochs(): EpochEntry[] {
-    if (this.preloaded) return this.preloaded.epochs.map((e) => ({ ...e }));
+    const pre = this.preloaded;
+    if (pre?.epochs) {
+      const epochs = pre.epochs;
+      pre.epochs = null;
+      return epochs;
+    }
     return (this.store.statements.loadEpochs.all(this.id) as { epoch: number; start_offset: number }[]).map((r) => ({ epoch: r.epoch, startOffset: r.start_offset }));
   }
 
@@ -212,8 +223,9 @@ class SqliteReplicaLog implements ReplicaLogStore {
   }
 
   loadCheckpoint(): ReplicaCheckpoint {
-    if (this.preloaded) {
+    if (this.preloaded?.row) {
       const r = this.preloaded.row;
+      this.preloaded.row = null;
       return { highWatermark: r.high_watermark, logStartOffset: r.log_start_offset, flushedOffset: r.flushed_offset };
     }
     const r = this.store.statements.replicaById.get(this.id) as ReplicaRow;
@@ -227,7 +239,12 @@ class SqliteReplicaLog implements ReplicaLogStore {
   }
 
   loadSegments(): SegmentInfo[] {
-    if (this.preloaded) return this.preloaded.segments.map((seg) => ({ ...seg }));
+    const pre = this.preloaded;
+    if (pre?.segments) {
+      const segments = pre.segments;
+      pre.segments = null;
+      return segments;
+    }
     return (this.store.statements.loadSegments.all(this.id) as { base_offset: number; created_ms: number }[]).map((r) => ({ baseOffset: r.base_offset, createdMs: r.created_ms }));
   }
 

@@ -22,6 +22,16 @@ afterEach(() => {
 
 const errorOf = kafkaErrorOf;
 
+/** A batch of `n` text records from `base`, the i-th stamped `at + i`. */
+const batch = (base: number, n: number, epoch: number, at: number) => ({
+  baseOffset: base,
+  lastOffset: base + n - 1,
+  leaderEpoch: epoch,
+  appendTimeMs: at,
+  records: Array.from({ length: n }, (_, i) => ({ ...textRecord(`v${base + i}`), timestamp: at + i })),
+  sizeBytes: 0,
+});
+
 describe('SQLite storage', () => {
   it('keeps topics, configs, logs, HW and epochs across a reopen after an orderly shutdown', () => {
     const dir = tempDir();
@@ -147,14 +157,6 @@ describe('SQLite storage', () => {
     const dir = tempDir();
     const storage = SqliteStorage.open(dir);
     const broker = storage.broker(1);
-    const batch = (base: number, n: number, epoch: number, at: number) => ({
-      baseOffset: base,
-      lastOffset: base + n - 1,
-      leaderEpoch: epoch,
-      appendTimeMs: at,
-      records: Array.from({ length: n }, (_, i) => ({ ...textRecord(`v${base + i}`), timestamp: at + i })),
-      sizeBytes: 0,
-    });
     const a = broker.replica('a:0');
     a.append(batch(0, 3, 0, 100));
     a.append(batch(3, 2, 1, 200));
@@ -185,6 +187,35 @@ describe('SQLite storage', () => {
     const a2 = listed.broker(1).replica('a:0');
     a2.truncateTo(3);
     expect(a2.rangeStats(0, a2.endOffset())).toEqual({ bytes: a2.sizeBytes(), maxTimestamp: 102, maxAppendTimeMs: 100 });
+    listed.close();
+  });
+
+  it('a listed replica log hands its bulk-read checkpoint, epochs and segments to the log that opens it and keeps no copy; later reads ask the file', () => {
+    const dir = tempDir();
+    const storage = SqliteStorage.open(dir);
+    const a = storage.broker(1).replica('a:0');
+    a.append(batch(0, 3, 0, 100));
+    a.saveEpochs([{ epoch: 0, startOffset: 0 }, { epoch: 1, startOffset: 2 }]);
+    a.saveSegments([{ baseOffset: 0, createdMs: 100 }]);
+    a.saveCheckpoint({ highWatermark: 3, logStartOffset: 0, flushedOffset: 3 });
+    storage.close();
+
+    const listed = SqliteStorage.open(dir);
+    expect(listed.broker(1).replicaKeys()).toEqual(['a:0']);
+    const log = listed.broker(1).replica('a:0');
+    const opened = { checkpoint: log.loadCheckpoint(), epochs: log.loadEpochs(), segments: log.loadSegments() };
+    // What the log was opened with is no longer held beside the log (a reopened broker's idle logs kept it for good).
+    const kept = (log as unknown as { preloaded: { row: unknown; epochs: unknown; segments: unknown } | null }).preloaded;
+    expect(kept).toMatchObject({ row: null, epochs: null, segments: null });
+    // A second read gives the same answers, from the file.
+    expect({ checkpoint: log.loadCheckpoint(), epochs: log.loadEpochs(), segments: log.loadSegments() }).toEqual(opened);
+    expect(opened).toEqual({
+      checkpoint: { highWatermark: 3, logStartOffset: 0, flushedOffset: 3 },
+      epochs: [{ epoch: 0, startOffset: 0 }, { epoch: 1, startOffset: 2 }],
+      segments: [{ baseOffset: 0, createdMs: 100 }],
+    });
+    // The whole-log figures of the bulk read still answer rangeStats without a query.
+    expect(log.rangeStats(0, log.endOffset()).bytes).toBe(log.sizeBytes());
     listed.close();
   });
 

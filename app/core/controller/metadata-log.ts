@@ -9,7 +9,7 @@
 import type { MetadataStore } from '../log/log-store.js';
 import type { MetadataImage } from '../metadata/image.js';
 import type { CommittedRecord, MetadataRecord } from '../metadata/records.js';
-import { loadSnapshot, snapshotOf, type ImageSnapshot } from '../metadata/snapshot.js';
+import { loadSnapshot, snapshotOf, withoutCompactForm, type ImageSnapshot } from '../metadata/snapshot.js';
 
 /**
  * Records between two snapshots (KRaft's metadata.log.max.record.bytes.between.snapshots, 20 MB,
@@ -33,9 +33,11 @@ export class MetadataLog {
   load(): void {
     const stored = this.store.latestSnapshot();
     if (stored) {
-      this.snapshot = stored.data as ImageSnapshot;
-      loadSnapshot(this.image, this.snapshot);
-      this.logStartOffset = this.snapshot.offset + 1;
+      const snap = stored.data as ImageSnapshot;
+      loadSnapshot(this.image, snap);
+      // Kept for brokers that start behind; without its tuples, beside the states built from them.
+      this.snapshot = withoutCompactForm(snap);
+      this.logStartOffset = snap.offset + 1;
     }
     for (const r of this.store.readAfter(this.image.offset)) {
       const rec: CommittedRecord = { offset: r.offset, timestampMs: r.timestampMs, record: r.record as MetadataRecord };

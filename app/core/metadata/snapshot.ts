@@ -91,6 +91,19 @@ function statesOf(snap: ImageSnapshot): Map<string, Map<number, PartitionState>>
   return byTopic;
 }
 
+/**
+ * The snapshot as a loader holds it once its partition states are built: the same brokers,
+ * topics and configs, and no tuples (they would be a second copy of every partition beside the
+ * states). `loadSnapshot` of it gives what `loadSnapshot` of `snap` gives; it is an in-memory
+ * form only, never stored or sent outside the engine (its `partitions` lists are empty).
+ */
+export function withoutCompactForm(snap: ImageSnapshot): ImageSnapshot {
+  const states = statesOf(snap);
+  const light: ImageSnapshot = { ...snap, topics: snap.topics.map((t) => ({ ...t, partitions: [] })) };
+  sharedStates.set(light, states);
+  return light;
+}
+
 /** Replace everything `image` holds by the snapshot's content (the snapshot stays untouched; partition states are frozen and shared). */
 export function loadSnapshot(image: MetadataImage, snap: ImageSnapshot): void {
   image.brokers.clear();
