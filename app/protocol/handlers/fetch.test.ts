@@ -108,6 +108,36 @@ describe('Fetch (key 1) as a consumer', () => {
     ]);
   });
 
+  it("stops at the request's max_bytes across partitions: the first batch of the first partition always, then only what fits (KIP-74)", async () => {
+    const w = new WireSim({ seed: 23 });
+    w.sim.createTopic('t', 2, 3, {}, [[1, 2, 3], [1, 2, 3]]);
+    for (const index of [0, 1]) {
+      for (const v of ['a', 'b']) {
+        const r = await w.respond(1, ApiKey.Produce, 7, { acks: -1, timeoutMs: 5_000, topicData: [{ name: 't', partitionData: [{ index, records: clientBatch([clientRecord(v.repeat(400))]) }] }] });
+        expect(r.responses[0]!.partitionResponses[0]!.errorCode).toBe(0);
+      }
+    }
+    const both = [{ partition: 0 }, { partition: 1 }];
+    const batchesPer = async (maxBytes: number) =>
+      (await w.respond(1, ApiKey.Fetch, 11, fetchBody(both, { maxBytes }))).responses[0]!.partitions.map((p) => [p.partitionIndex, p.errorCode, p.records === null ? 0 : decodeRecordBatches(p.records, { codecs }).length]);
+    // Far below one batch: the first partition's first batch still goes, whole, so the consumer progresses.
+    expect(await batchesPer(100)).toEqual([
+      [0, 0, 1],
+      [1, 0, 0],
+    ]);
+    const one = (await w.respond(1, ApiKey.Fetch, 11, fetchBody([{ partition: 0, partitionMaxBytes: 1 }]))).responses[0]!.partitions[0]!.records!.length;
+    // Room for three batches: both of partition 0, then one of partition 1.
+    expect(await batchesPer(3 * one)).toEqual([
+      [0, 0, 2],
+      [1, 0, 1],
+    ]);
+    // Without a response limit, everything below the high watermark.
+    expect(await batchesPer(50_000_000)).toEqual([
+      [0, 0, 2],
+      [1, 0, 2],
+    ]);
+  });
+
   it('answers OFFSET_OUT_OF_RANGE past the log end, NOT_LEADER_OR_FOLLOWER on a follower, FENCED/UNKNOWN_LEADER_EPOCH for a stale or future epoch', async () => {
     const w = cluster();
     await produce(w, ['a']);
