@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ClusterView } from '../../app/api/views.js';
 import { ApiKey } from '../../app/protocol/generated/index.js';
+import { parseServeArgs } from './cli.js';
+import { DEFAULT_KAFKA_PORT } from './kafka-listeners.js';
 import { openCluster, type OpenCluster, type OpenClusterOptions } from './open-cluster.js';
 import { RawKafkaClient } from './test-support/raw-kafka-client.js';
 
@@ -139,6 +141,31 @@ describe('Kafka listeners (main/host/kafka-listeners.ts)', () => {
     expect(now.slice(1)).toEqual(ports.slice(1));
     expect(notices.filter((n) => n.includes('Kafka listeners'))).toHaveLength(1);
     expect(notices.join('')).toContain(`port ${ports[0]} taken`);
+  });
+
+  it('without --kafka-port a new cluster puts broker k on 9091 + k (9092 first), each taken one falling back to a free port said on one line', async () => {
+    expect(parseServeArgs([]).kafkaPort).toBe('default');
+    expect(parseServeArgs(['--kafka-port', '0']).kafkaPort).toBe(0);
+    expect(parseServeArgs(['--kafka-port', '19092']).kafkaPort).toBe(19092);
+    const notices: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => (notices.push(String(chunk)), true)) as typeof process.stderr.write;
+    let c: OpenCluster;
+    try {
+      c = await start({ kafkaPort: 'default' });
+    } finally {
+      process.stderr.write = write;
+    }
+    const ports = (await describeCluster(c)).brokers.map((b) => [b.id, b.listener!.port] as const);
+    // Another Kafka (or cluster) on this machine may hold some of 9092–9094: those are said, the rest used.
+    const said = notices.filter((n) => n.includes('Kafka listeners'));
+    const taken = said.length === 0 ? [] : said[0]!.match(/port ([\d, ]+) taken/)![1]!.split(', ').map(Number);
+    expect(said.length).toBeLessThanOrEqual(1);
+    for (const [id, port] of ports) {
+      if (taken.includes(DEFAULT_KAFKA_PORT + id - 1)) expect(port).not.toBe(DEFAULT_KAFKA_PORT + id - 1);
+      else expect(port, `broker ${id}`).toBe(DEFAULT_KAFKA_PORT + id - 1);
+    }
+    expect(DEFAULT_KAFKA_PORT).toBe(9092);
   });
 
   it('an explicit base port puts broker k on N + k - 1; a taken one falls back to a free port', async () => {
