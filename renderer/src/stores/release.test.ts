@@ -18,6 +18,7 @@ import { useMetricsStore } from './metrics.js';
 import { useReassignmentsStore } from './reassignments.js';
 import { useTopicDetailStore } from './topic-detail.js';
 import { useTopicListStore } from './topic-list.js';
+import { useTopicStatsStore } from './topic-stats.js';
 
 interface Page {
   name: string;
@@ -27,11 +28,28 @@ interface Page {
   queries: string[];
 }
 
+/** The topic list's figures for the rows in view, followed while its table is mounted (once). */
+let releaseTopicStats: (() => void) | undefined;
+
 const PAGES: Page[] = [
   { name: 'shell (cluster)', start: () => useClusterStore().start(), stop: () => useClusterStore().stop(), queries: ['cluster'] },
   { name: 'shell (metrics)', start: () => useMetricsStore().start(), stop: () => useMetricsStore().stop(), queries: ['metrics'] },
   { name: 'brokers', start: () => useBrokersStore().start(), stop: () => useBrokersStore().stop(), queries: ['brokers'] },
-  { name: 'topics', start: () => useTopicListStore().start(), stop: () => useTopicListStore().stop(), queries: ['topics'] },
+  {
+    name: 'topics',
+    start: () => {
+      useTopicListStore().start();
+      const stats = useTopicStatsStore();
+      stats.show(['orders']);
+      releaseTopicStats ??= stats.follow();
+    },
+    stop: () => {
+      useTopicListStore().stop();
+      releaseTopicStats?.();
+      releaseTopicStats = undefined;
+    },
+    queries: ['topics', 'topic stats'],
+  },
   {
     name: 'topic detail',
     start: async () => {
@@ -103,6 +121,19 @@ describe('stores release their listeners against a real host', () => {
     page.stop();
     expect(connection.running).toEqual([]);
     expect(connection.listening()).toEqual(idle);
+  });
+
+  it('the topic list reads the figures of the rows in view while it follows them, and nothing polls once it lets go', async () => {
+    const connection = useConnectionStore();
+    const stats = useTopicStatsStore();
+    stats.show(['orders']);
+    const release = stats.follow();
+    expect(connection.running).toEqual(['topic stats']);
+    const orders = await until(() => stats.byName.get('orders'));
+    expect(orders).toMatchObject({ name: 'orders', records: 0 });
+    release();
+    release(); // idempotent
+    expect(connection.running).toEqual([]);
   });
 
   it('a query two pages share runs once and stops only when the last of them stops', async () => {
