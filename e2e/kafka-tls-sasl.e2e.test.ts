@@ -1,10 +1,11 @@
 /**
  * `connections.test` against our own listener over TLS and SASL (issue 14): a second
  * `npm run serve` with `--kafka-tls-cert/--kafka-tls-key` (a certificate for 127.0.0.1 signed by
- * a CA made here with openssl) and `--kafka-sasl-users` (PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512).
+ * a CA made here with openssl), `--kafka-tls-client-ca` (mutual TLS: a client certificate that CA
+ * signed is required) and `--kafka-sasl-users` (PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512).
  * The console host tests settings against it and must name the exact failure: TLS (a CA that did
  * not sign the certificate, a server name the certificate does not carry, PLAINTEXT to a TLS
- * port), SASL (a wrong password on each mechanism, a mechanism the listener does not enable —
+ * port, no client certificate or one another CA signed), SASL (a wrong password on each mechanism, a mechanism the listener does not enable —
  * the console host's own listener, SASL with PLAIN alone, serves as that one); and succeed with
  * the right ones — then the Kafka driver manages that cluster over SASL_SSL. The console host runs
  * with `--kafka-tls-self-signed`: a client trusting the CA it made in its data directory connects.
@@ -22,13 +23,18 @@ function openssl(dir: string, ...args: string[]): void {
   execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
 }
 
-/** A CA, a server certificate for 127.0.0.1/localhost signed by it, and a second CA that signed nothing. */
+/** A CA, a server and a client certificate signed by it, and a second CA that signed a client certificate of its own. */
 function makeCertificates(dir: string): void {
   openssl(dir, 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=Replica Studio test CA');
   openssl(dir, 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'other.key', '-out', 'other-ca.pem', '-days', '2', '-subj', '/CN=Some other CA');
   openssl(dir, 'req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost');
   writeFileSync(join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
   openssl(dir, 'x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'san.ext');
+  writeFileSync(join(dir, 'client.ext'), 'extendedKeyUsage=clientAuth\n');
+  for (const [name, ca] of [['client', 'ca'], ['stranger', 'other']] as const) {
+    openssl(dir, 'req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', '/CN=alice');
+    openssl(dir, 'x509', '-req', '-in', `${name}.csr`, '-CA', `${ca === 'ca' ? 'ca' : 'other-ca'}.pem`, '-CAkey', `${ca}.key`, '-CAcreateserial', '-out', `${name}.pem`, '-days', '2', '-extfile', 'client.ext');
+  }
 }
 
 describe('connection tests over TLS and SASL against our own listener', () => {
@@ -44,7 +50,7 @@ describe('connection tests over TLS and SASL against our own listener', () => {
     writeFileSync(join(dir, 'users.json'), JSON.stringify({ mechanisms: ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'], users: { alice: 'alice-secret' } }));
     writeFileSync(join(dir, 'plain-only.json'), JSON.stringify({ mechanisms: ['PLAIN'], users: { alice: 'alice-secret' } }));
     [secured, console_] = await Promise.all([
-      startServe({ extraArgs: ['--kafka-tls-cert', join(dir, 'server.pem'), '--kafka-tls-key', join(dir, 'server.key'), '--kafka-sasl-users', join(dir, 'users.json')] }),
+      startServe({ extraArgs: ['--kafka-tls-cert', join(dir, 'server.pem'), '--kafka-tls-key', join(dir, 'server.key'), '--kafka-tls-client-ca', join(dir, 'ca.pem'), '--kafka-sasl-users', join(dir, 'users.json')] }),
       startServe({ extraArgs: ['--config', join(dir, 'config'), '--kafka-sasl-users', join(dir, 'plain-only.json'), '--kafka-tls-self-signed'] }),
     ]);
     bootstrap = (await api<ClusterView>(secured, 'cluster.describe', {})).bootstrapServers.split(',');
@@ -57,7 +63,7 @@ describe('connection tests over TLS and SASL against our own listener', () => {
   });
 
   const test = (settings: Record<string, unknown>): Promise<ConnectionTestView> => api<ConnectionTestView>(console_, 'connections.test', { settings: { bootstrapServers: bootstrap, ...settings } });
-  const tls = (extra: Record<string, unknown> = {}) => ({ caFile: join(dir, 'ca.pem'), ...extra });
+  const tls = (extra: Record<string, unknown> = {}) => ({ caFile: join(dir, 'ca.pem'), certFile: join(dir, 'client.pem'), keyFile: join(dir, 'client.key'), ...extra });
   const plain = (password: string) => ({ mechanism: 'PLAIN', username: 'alice', password });
   const scram = (mechanism: 'SCRAM-SHA-256' | 'SCRAM-SHA-512', password: string) => ({ mechanism, username: 'alice', password });
 
@@ -77,6 +83,16 @@ describe('connection tests over TLS and SASL against our own listener', () => {
     expect(wrongName.ok ? '' : wrongName.message).toMatch(/kafka\.example\.com|altnames|hostname/i);
     const plaintext = await test({});
     expect(plaintext.ok).toBe(false);
+  });
+
+  it('mutual TLS: names a TLS failure without a client certificate, or with one another CA signed', async () => {
+    const none = await test({ security: 'SASL_SSL', tls: { caFile: join(dir, 'ca.pem') }, sasl: plain('alice-secret') });
+    expect(none).toMatchObject({ ok: false, stage: 'tls' });
+    expect(none.ok ? '' : none.message).toMatch(/certificate required/);
+    const stranger = await test({ security: 'SASL_SSL', tls: tls({ certFile: join(dir, 'stranger.pem'), keyFile: join(dir, 'stranger.key') }), sasl: plain('alice-secret') });
+    // The listener drops the handshake without an alert the client can read: it is told the likely reasons.
+    expect(stranger).toMatchObject({ ok: false, stage: 'protocol' });
+    expect(stranger.ok ? '' : stranger.message).toMatch(/client certificate/);
   });
 
   it('names a SASL failure: a wrong password, a mechanism the listener does not enable', async () => {

@@ -60,7 +60,7 @@ export function failureOf(error: unknown): { stage: ConnectionFailureStage; mess
   }
   if (code === 'ETIMEDOUT' || e.name === 'KafkaJSRequestTimeoutError' || /timeout|timed out/i.test(message)) return { stage: 'timeout', message: `No answer in time${at}: ${message}` };
   if (code === 'ECONNRESET' || e.name === 'KafkaJSConnectionClosedError' || /closed/i.test(message)) {
-    return { stage: 'protocol', message: `The server closed the connection${at} (a TLS listener needs SSL, a SASL one SASL settings): ${message}` };
+    return { stage: 'protocol', message: `The server closed the connection${at} (a TLS listener needs SSL, a SASL one SASL settings, one that requires client certificates a certificate its CA signed): ${message}` };
   }
   return { stage: 'protocol', message: message + at };
 }

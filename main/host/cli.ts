@@ -42,6 +42,7 @@ import type { KafkaPortChoice } from './kafka-listeners.js';
 import { NEW_CLUSTER_PROFILE, openCluster } from './open-cluster.js';
 import { reportLoading, reportOpening } from './open-progress.js';
 import { startRemoteService } from './remote-service.js';
+import { readClientCa } from './listener-security.js';
 import { ensureSelfSignedTls } from './self-signed-tls.js';
 import { loadOrCreateToken } from './token.js';
 import { defaultConfigDir } from './config-dir.js';
@@ -53,7 +54,7 @@ import { embeddedDriver } from '../../app/service/driver.js';
 export const BUILT_RENDERER = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
 
 const USAGE =
-  'usage: npm run serve -- [--data DIR] [--port N] [--kafka-port N] [--profile NAME | --brokers N] [--config DIR] [--static DIR] [--in-process] [--kafka-tls-cert FILE --kafka-tls-key FILE | --kafka-tls-self-signed] [--kafka-sasl-users FILE]';
+  'usage: npm run serve -- [--data DIR] [--port N] [--kafka-port N] [--profile NAME | --brokers N] [--config DIR] [--static DIR] [--in-process] [--kafka-tls-cert FILE --kafka-tls-key FILE | --kafka-tls-self-signed] [--kafka-tls-client-ca FILE] [--kafka-sasl-users FILE]';
 
 /**
  * How long the host waits for the brokers, without any of them changing state, before printing
@@ -78,7 +79,7 @@ export interface ServeArgs {
    * TLS and SASL on the Kafka listeners (listener-security.ts): PEM files and a users file, or a
    * certificate made in the data directory (self-signed-tls.ts).
    */
-  kafkaSecurity?: { tlsCert?: string; tlsKey?: string; tlsSelfSigned?: boolean; saslUsers?: string };
+  kafkaSecurity?: { tlsCert?: string; tlsKey?: string; tlsSelfSigned?: boolean; tlsClientCa?: string; saslUsers?: string };
 }
 
 /** The running cluster, wherever its engine lives. */
@@ -108,6 +109,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
       'kafka-tls-cert': { type: 'string' },
       'kafka-tls-key': { type: 'string' },
       'kafka-tls-self-signed': { type: 'boolean', default: false },
+      'kafka-tls-client-ca': { type: 'string' },
       'kafka-sasl-users': { type: 'string' },
     },
     strict: true,
@@ -134,8 +136,11 @@ export function parseServeArgs(argv: string[]): ServeArgs {
   if ((tlsCert === undefined) !== (tlsKey === undefined)) throw new Error('--kafka-tls-cert and --kafka-tls-key go together');
   const selfSigned = values['kafka-tls-self-signed'];
   if (selfSigned && tlsCert !== undefined) throw new Error('--kafka-tls-self-signed makes the certificate: give it or --kafka-tls-cert/--kafka-tls-key, not both');
+  const clientCa = values['kafka-tls-client-ca'];
+  if (clientCa !== undefined && tlsCert === undefined && !selfSigned) throw new Error('--kafka-tls-client-ca makes the listeners ask for client certificates over TLS: give it with --kafka-tls-cert/--kafka-tls-key or --kafka-tls-self-signed');
   const kafkaSecurity = {
     ...(selfSigned ? { tlsSelfSigned: true } : {}),
+    ...(clientCa !== undefined ? { tlsClientCa: resolve(clientCa) } : {}),
     ...(tlsCert !== undefined ? { tlsCert: resolve(tlsCert) } : {}),
     ...(tlsKey !== undefined ? { tlsKey: resolve(tlsKey) } : {}),
     ...(saslUsers !== undefined ? { saslUsers: resolve(saslUsers) } : {}),
@@ -165,6 +170,10 @@ export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; 
   }
   if (sec?.tlsCert) process.env['REPLICA_STUDIO_KAFKA_TLS_CERT'] = sec.tlsCert;
   if (sec?.tlsKey) process.env['REPLICA_STUDIO_KAFKA_TLS_KEY'] = sec.tlsKey;
+  if (sec?.tlsClientCa) {
+    readClientCa(sec.tlsClientCa); // a bad file is said here, not by the engine's process
+    process.env['REPLICA_STUDIO_KAFKA_TLS_CLIENT_CA'] = sec.tlsClientCa;
+  }
   if (sec?.saslUsers) process.env['REPLICA_STUDIO_KAFKA_SASL_USERS'] = sec.saslUsers;
   const cluster = await openServedCluster(args, args.dataDir, { ...how, kafkaPort: args.kafkaPort });
   const connections = createHostConnections({

@@ -5,11 +5,15 @@
  * the users of a JSON file — together SASL_SSL, as Kafka names the protocols.
  *
  * Set for every broker of a host from the command line (`npm run serve -- --kafka-tls-cert FILE
- * --kafka-tls-key FILE --kafka-sasl-users FILE`); the CLI hands them to the engine's process in
- * REPLICA_STUDIO_KAFKA_TLS_CERT / _TLS_KEY / _SASL_USERS, which `fromEnvironment` reads.
+ * --kafka-tls-key FILE [--kafka-tls-client-ca FILE] --kafka-sasl-users FILE`); the CLI hands them
+ * to the engine's process in REPLICA_STUDIO_KAFKA_TLS_CERT / _TLS_KEY / _TLS_CLIENT_CA /
+ * _SASL_USERS, which `fromEnvironment` reads. A client CA makes the listeners require a client
+ * certificate it signed (mutual TLS: Kafka's `ssl.client.auth=required`); a client without one,
+ * or with one another CA signed, fails the TLS handshake.
  * The users file: `{ "mechanisms": ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"], "users": { "alice": "secret" } }`;
  * every user may use every mechanism listed (PLAIN alone when the list is left out).
  */
+import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
@@ -17,7 +21,8 @@ import type { Dispatcher } from '../../app/protocol/dispatcher.js';
 import { SASL_MECHANISMS as MECHANISMS, saslGate, type SaslMechanism, type SaslServerConfig } from './sasl-gate.js';
 
 export interface ListenerSecurity {
-  tls?: { cert: Buffer; key: Buffer };
+  /** `clientCa`: require a client certificate signed by it (ssl.client.auth=required). */
+  tls?: { cert: Buffer; key: Buffer; clientCa?: Buffer };
   sasl?: SaslServerConfig;
 }
 
@@ -32,14 +37,28 @@ export function readSaslUsers(file: string): SaslServerConfig {
   return { mechanisms: mechanisms as SaslMechanism[], users: users as Record<string, string> };
 }
 
+/** The CA that signs the clients' certificates, read and checked; a file that is not a PEM certificate is an error naming it. */
+export function readClientCa(file: string): Buffer {
+  let pem: Buffer;
+  try {
+    pem = readFileSync(file);
+    new X509Certificate(pem);
+  } catch (e) {
+    throw new Error(`--kafka-tls-client-ca ${file}: not a readable PEM certificate (${(e as Error).message})`);
+  }
+  return pem;
+}
+
 /** The security the CLI asked for, from the environment of the engine's process. */
 export function securityFromEnvironment(env: NodeJS.ProcessEnv = process.env): ListenerSecurity {
   const cert = env['REPLICA_STUDIO_KAFKA_TLS_CERT'];
   const key = env['REPLICA_STUDIO_KAFKA_TLS_KEY'];
+  const clientCa = env['REPLICA_STUDIO_KAFKA_TLS_CLIENT_CA'];
   const users = env['REPLICA_STUDIO_KAFKA_SASL_USERS'];
   if ((cert === undefined) !== (key === undefined)) throw new Error('TLS needs both --kafka-tls-cert and --kafka-tls-key');
+  if (clientCa && !cert) throw new Error('--kafka-tls-client-ca needs TLS on the listeners (--kafka-tls-cert/--kafka-tls-key or --kafka-tls-self-signed)');
   return {
-    ...(cert && key ? { tls: { cert: readFileSync(cert), key: readFileSync(key) } } : {}),
+    ...(cert && key ? { tls: { cert: readFileSync(cert), key: readFileSync(key), ...(clientCa ? { clientCa: readClientCa(clientCa) } : {}) } } : {}),
     ...(users ? { sasl: readSaslUsers(users) } : {}),
   };
 }
@@ -52,7 +71,11 @@ export function securityProtocol(security: ListenerSecurity | undefined): 'PLAIN
 
 /** A TCP server, or a TLS one; `onSocket` gets each connection once its handshake is done. */
 export function createListenerServer(security: ListenerSecurity | undefined, onSocket: (socket: Socket) => void): Server {
-  if (security?.tls) return createTlsServer({ cert: security.tls.cert, key: security.tls.key }, onSocket);
+  const tls = security?.tls;
+  if (tls) {
+    const clientAuth = tls.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: true } : {};
+    return createTlsServer({ cert: tls.cert, key: tls.key, ...clientAuth }, onSocket);
+  }
   return createTcpServer({ noDelay: true }, onSocket);
 }
 
