@@ -269,8 +269,11 @@ export class KafkaAdminClient {
 
   async listReassignments(): Promise<OngoingReassignmentData[]> {
     const res = await this.run('Listing reassignments', () => this.admin.listPartitionReassignments({ timeout: this.requestTimeoutMs }));
-    return res.topics.flatMap((t) =>
-      t.partitions.map((p) => ({ topic: t.topic, partition: p.partitionIndex, replicas: p.replicas, addingReplicas: p.addingReplicas ?? [], removingReplicas: p.removingReplicas ?? [] })),
+    // kafkajs 2.2.4's decoder returns { name, partitions: [{ partition, … }] } while its typings say
+    // { topic, partitions: [{ partitionIndex, … }] }: read what it decodes, falling back to the typed names.
+    type Decoded = { name?: string; topic?: string; partitions: { partition?: number; partitionIndex?: number; replicas: number[]; addingReplicas?: number[]; removingReplicas?: number[] }[] };
+    return (res.topics as unknown as Decoded[]).flatMap((t) =>
+      t.partitions.map((p) => ({ topic: (t.name ?? t.topic)!, partition: (p.partition ?? p.partitionIndex)!, replicas: p.replicas, addingReplicas: p.addingReplicas ?? [], removingReplicas: p.removingReplicas ?? [] })),
     );
   }
 
