@@ -10,58 +10,25 @@
  * driver as through that host's own (embedded) service;
  * and what the Kafka driver cannot do answers UNSUPPORTED_FOR_CONNECTION with its reason.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConnectionTestView, ConnectionView } from '../app/api/connections.js';
+import type { ConnectionTestView } from '../app/api/connections.js';
 import type { GroupListingView, GroupView } from '../app/api/groups.js';
 import type { ClusterView, ConfigEntryView, ReassignmentView, TopicView } from '../app/api/views.js';
-import { api, removeDir, startServe, type ServedHost } from './support/harness.js';
-import { startKafkaServe, until, type KafkaServe } from './support/kafka-serve.js';
-
-type Envelope<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string; details?: unknown } };
+import { api } from './support/harness.js';
+import { until } from './support/kafka-serve.js';
+import { code, startTwoHosts, value, type Envelope, type Side, type TwoHosts } from './support/two-hosts.js';
 
 describe('the same admin scenario through the embedded driver and the Kafka driver', () => {
-  let console_: ServedHost;
-  let external: KafkaServe;
-  let configDir: string;
-  let connection: string;
-
+  let hosts: TwoHosts;
   beforeAll(async () => {
-    configDir = mkdtempSync(join(tmpdir(), 'rs-diff-config-'));
-    [console_, external] = await Promise.all([startServe({ extraArgs: ['--config', configDir] }), startKafkaServe()]);
-    const added = await call<ConnectionView>('connections.addExternal', { name: 'second host', settings: { bootstrapServers: external.bootstrap.split(',') } });
-    if (!added.ok) throw new Error(JSON.stringify(added.error));
-    connection = added.value.id;
+    hosts = await startTwoHosts();
   });
   afterAll(async () => {
-    await console_?.stop();
-    await external?.stop();
-    if (configDir) removeDir(configDir);
+    await hosts?.stop();
   });
-
-  async function call<T>(method: string, input: unknown): Promise<Envelope<T>> {
-    const res = await fetch(`${console_.origin}/api/${method}`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${console_.token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify(input),
-      signal: AbortSignal.timeout(30_000),
-    });
-    return (await res.json()) as Envelope<T>;
-  }
-
-  /** A call on one side: the console's own cluster (embedded) or the external connection. */
-  function on(side: 'embedded' | 'kafka') {
-    return async <T>(method: string, input: Record<string, unknown> = {}): Promise<Envelope<T>> => call<T>(method, side === 'kafka' ? { ...input, connection } : input);
-  }
-  async function value<T>(e: Promise<Envelope<T>>): Promise<T> {
-    const r = await e;
-    if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-    return r.value;
-  }
-  const code = (r: Envelope<unknown>): string => (r.ok ? 'NONE' : r.error.code);
+  const call = <T>(method: string, input: unknown) => hosts.call<T>(method, input);
+  const on = (side: Side) => hosts.on(side);
   /** A group call, retried while the group coordinator is still coming up (__consumer_offsets is created on first use). */
   async function retrying<T>(attempt: () => Promise<Envelope<T>>): Promise<T> {
     const deadline = Date.now() + 30_000;
@@ -163,11 +130,11 @@ describe('the same admin scenario through the embedded driver and the Kafka driv
   }
 
   it('tests the external connection: the second host’s cluster id, controller and brokers', async () => {
-    const tested = await value(call<ConnectionTestView>('connections.test', { id: connection }));
-    const theirs = await external.describe();
+    const tested = await value(call<ConnectionTestView>('connections.test', { id: hosts.connection }));
+    const theirs = await hosts.external.describe();
     expect(tested).toMatchObject({ ok: true, clusterId: theirs.clusterId, brokerCount: 3 });
     // Each local cluster has its own id: the Kafka driver reads the second host's from Metadata, and it is not the console's own.
-    expect((await value(call<ClusterView>('cluster.describe', { connection }))).clusterId).toBe(theirs.clusterId);
+    expect((await value(call<ClusterView>('cluster.describe', { connection: hosts.connection }))).clusterId).toBe(theirs.clusterId);
     expect((await value(call<ClusterView>('cluster.describe', {}))).clusterId).not.toBe(theirs.clusterId);
   });
 
@@ -177,17 +144,17 @@ describe('the same admin scenario through the embedded driver and the Kafka driv
     console.info(`both drivers observed: ${JSON.stringify(embedded)}`);
     expect(kafka).toEqual(embedded);
     // And what each side did, it did to its own cluster: the second host sees the topic as created over the wire.
-    const seen = await external.topic('diff');
+    const seen = await hosts.external.topic('diff');
     expect(seen.partitions).toHaveLength(4);
     expect(seen.configs).toMatchObject({ 'retention.ms': '3600000', 'min.insync.replicas': '2' });
   });
 
   it('a kafkajs consumer group on the second host reads the same through the Kafka driver as through that host’s own service: members, assignment, offsets, lag', async () => {
-    await api(external.host, 'topics.create', { name: 'live', partitions: 2, replicationFactor: 3 });
-    await until(async () => (await external.topic('live')).partitions.every((p) => p.isr.length === 3), 30_000, 'live in sync');
-    await api(external.host, 'records.produce', { topic: 'live', partition: 0, acks: 'all', records: [1, 2, 3].map((i) => ({ value: `l${i}` })) });
-    await api(external.host, 'records.produce', { topic: 'live', partition: 1, acks: 'all', records: [1, 2].map((i) => ({ value: `m${i}` })) });
-    const kafka = new Kafka({ clientId: 'diff-consumer', brokers: external.bootstrap.split(','), logLevel: logLevel.NOTHING });
+    await api(hosts.external.host, 'topics.create', { name: 'live', partitions: 2, replicationFactor: 3 });
+    await until(async () => (await hosts.external.topic('live')).partitions.every((p) => p.isr.length === 3), 30_000, 'live in sync');
+    await api(hosts.external.host, 'records.produce', { topic: 'live', partition: 0, acks: 'all', records: [1, 2, 3].map((i) => ({ value: `l${i}` })) });
+    await api(hosts.external.host, 'records.produce', { topic: 'live', partition: 1, acks: 'all', records: [1, 2].map((i) => ({ value: `m${i}` })) });
+    const kafka = new Kafka({ clientId: 'diff-consumer', brokers: hosts.external.bootstrap.split(','), logLevel: logLevel.NOTHING });
     const consumer = kafka.consumer({ groupId: 'live-group', sessionTimeout: 12_000, heartbeatInterval: 1_000 });
     let seen = 0;
     try {
@@ -195,21 +162,21 @@ describe('the same admin scenario through the embedded driver and the Kafka driv
       await consumer.subscribe({ topic: 'live', fromBeginning: true });
       await consumer.run({ autoCommitInterval: 200, eachMessage: async () => void seen++ });
       await until(async () => {
-        const g = await api<GroupView>(external.host, 'groups.describe', { groupId: 'live-group' }).catch(() => null);
+        const g = await api<GroupView>(hosts.external.host, 'groups.describe', { groupId: 'live-group' }).catch(() => null);
         return seen === 5 && g?.state === 'Stable' && g.partitions.every((p) => p.committedOffset === p.logEndOffset);
       }, 60_000, 'the consumer to read and commit everything');
-      const own = await api<GroupView>(external.host, 'groups.describe', { groupId: 'live-group' });
-      const viaKafka = await value(call<GroupView>('groups.describe', { groupId: 'live-group', connection }));
+      const own = await api<GroupView>(hosts.external.host, 'groups.describe', { groupId: 'live-group' });
+      const viaKafka = await value(call<GroupView>('groups.describe', { groupId: 'live-group', connection: hosts.connection }));
       expect(viaKafka).toEqual(own);
       expect(own.members).toHaveLength(1);
       expect(own.members[0]!.assignment).toEqual([{ topic: 'live', partitions: [0, 1] }]);
       expect(own.partitions.map((p) => [p.partition, p.committedOffset, p.lag])).toEqual([[0, 3, 0], [1, 2, 0]]);
-      const ownList = (await api<GroupListingView[]>(external.host, 'groups.list', {})).filter((g) => g.groupId === 'live-group');
-      const listVia = (await value(call<GroupListingView[]>('groups.list', { connection }))).filter((g) => g.groupId === 'live-group');
+      const ownList = (await api<GroupListingView[]>(hosts.external.host, 'groups.list', {})).filter((g) => g.groupId === 'live-group');
+      const listVia = (await value(call<GroupListingView[]>('groups.list', { connection: hosts.connection }))).filter((g) => g.groupId === 'live-group');
       expect(listVia).toEqual(ownList);
       // A group with a member cannot be reset or deleted, on either side, with Kafka's error.
-      expect(code(await call('groups.resetOffsets', { groupId: 'live-group', to: { earliest: true }, connection }))).toBe('NON_EMPTY_GROUP');
-      expect(code(await call('groups.delete', { groupId: 'live-group', connection }))).toBe('NON_EMPTY_GROUP');
+      expect(code(await call('groups.resetOffsets', { groupId: 'live-group', to: { earliest: true }, connection: hosts.connection }))).toBe('NON_EMPTY_GROUP');
+      expect(code(await call('groups.delete', { groupId: 'live-group', connection: hosts.connection }))).toBe('NON_EMPTY_GROUP');
     } finally {
       await consumer.disconnect();
     }
@@ -222,6 +189,6 @@ describe('the same admin scenario through the embedded driver and the Kafka driv
       expect(killed.error.code).toBe('UNSUPPORTED_FOR_CONNECTION');
       expect(killed.error.message).toMatch(/.{20,}/);
     }
-    expect((await external.describe()).brokers.every((b) => b.state === 'running')).toBe(true);
+    expect((await hosts.external.describe()).brokers.every((b) => b.state === 'running')).toBe(true);
   });
 });

@@ -7,55 +7,26 @@
  * has no request for: each host is asked for them over its own HTTP API. Applying a profile that
  * sets a feature level changes it the same way on both.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConnectionView } from '../app/api/connections.js';
 import type { TopicView } from '../app/api/views.js';
-import { api, removeDir, startServe, type ServedHost } from './support/harness.js';
-import { startKafkaServe, until, type KafkaServe } from './support/kafka-serve.js';
+import { api } from './support/harness.js';
+import { until } from './support/kafka-serve.js';
+import { startTwoHosts, value, type Side, type TwoHosts } from './support/two-hosts.js';
 
-type Envelope<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
 const ELR = 'eligible.leader.replicas.version';
 
 describe('features and ELR through the embedded driver and the Kafka driver', () => {
-  let console_: ServedHost;
-  let external: KafkaServe;
-  let configDir: string;
-  let connection: string;
-
+  let hosts: TwoHosts;
   beforeAll(async () => {
-    configDir = mkdtempSync(join(tmpdir(), 'rs-diff-elr-config-'));
-    [console_, external] = await Promise.all([startServe({ extraArgs: ['--config', configDir] }), startKafkaServe()]);
-    const added = await call<ConnectionView>('connections.addExternal', { name: 'second host', settings: { bootstrapServers: external.bootstrap.split(',') } });
-    if (!added.ok) throw new Error(JSON.stringify(added.error));
-    connection = added.value.id;
+    hosts = await startTwoHosts();
   });
   afterAll(async () => {
-    await console_?.stop();
-    await external?.stop();
-    if (configDir) removeDir(configDir);
+    await hosts?.stop();
   });
-
-  async function call<T>(method: string, input: unknown): Promise<Envelope<T>> {
-    const res = await fetch(`${console_.origin}/api/${method}`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${console_.token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify(input),
-      signal: AbortSignal.timeout(30_000),
-    });
-    return (await res.json()) as Envelope<T>;
-  }
-  type Side = 'embedded' | 'kafka';
-  const on = (side: Side) => <T>(method: string, input: Record<string, unknown> = {}) => call<T>(method, side === 'kafka' ? { ...input, connection } : input);
-  async function value<T>(e: Promise<Envelope<T>>): Promise<T> {
-    const r = await e;
-    if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-    return r.value;
-  }
+  const call = <T>(method: string, input: unknown) => hosts.call<T>(method, input);
+  const on = (side: Side) => hosts.on(side);
   /** The drills of one side, on the host that runs that cluster. */
-  const drill = (side: Side) => (method: string, input: Record<string, unknown>) => (side === 'kafka' ? api(external.host, method, input) : value(call(method, input)));
+  const drill = (side: Side) => (method: string, input: Record<string, unknown>) => (side === 'kafka' ? api(hosts.external.host, method, input) : value(call(method, input)));
 
   async function features(side: Side) {
     const run = on(side);
@@ -99,7 +70,7 @@ describe('features and ELR through the embedded driver and the Kafka driver', ()
   async function elr(side: Side) {
     const run = on(side);
     const fault = drill(side);
-    await (side === 'kafka' ? api(external.host, 'clock.setScale', { scale: 60 }) : value(run('clock.setScale', { scale: 60 })));
+    await (side === 'kafka' ? api(hosts.external.host, 'clock.setScale', { scale: 60 }) : value(run('clock.setScale', { scale: 60 })));
     await value(run('topics.create', { name: 'elr', configs: { 'min.insync.replicas': '2' }, assignments: [[1, 2, 3]] }));
     const isr = async () => (await value(run<TopicView>('topics.describe', { name: 'elr' }))).partitions[0]!.isr.join();
     await until(async () => (await isr()) === '1,2,3', 30_000, `${side}: a full ISR`);
@@ -112,7 +83,7 @@ describe('features and ELR through the embedded driver and the Kafka driver', ()
     await until(async () => (await value(run<TopicView>('topics.describe', { name: 'elr' }))).partitions[0]!.eligibleLeaderReplicas.length > 0, 10_000, `${side}: the ELR`);
     const topic = await value(run<TopicView>('topics.describe', { name: 'elr' }));
     const durability = await value(run<{ eligibleLeaderReplicas: unknown }>('topics.durability', { name: 'elr' }));
-    await (side === 'kafka' ? api(external.host, 'clock.setScale', { scale: 1 }) : value(run('clock.setScale', { scale: 1 })));
+    await (side === 'kafka' ? api(hosts.external.host, 'clock.setScale', { scale: 1 }) : value(run('clock.setScale', { scale: 1 })));
     return {
       partitions: topic.partitions.map((p) => ({ leader: p.leader, isr: p.isr, eligibleLeaderReplicas: p.eligibleLeaderReplicas, lastKnownElr: p.lastKnownElr })),
       elrUnavailable: topic.unavailable?.eligibleLeaderReplicas ?? null,
