@@ -85,12 +85,16 @@ describe('Kafka listeners (main/host/kafka-listeners.ts)', () => {
     }
   });
 
-  it('a killed broker refuses connections, then listens again on the same port once started', async () => {
+  it.each([
+    ['killed', 'brokers.kill'],
+    ['stopped (controlled shutdown)', 'brokers.stop'],
+    ['powered-off', 'brokers.powerLoss'],
+  ] as const)('a %s broker drops its connections and refuses new ones, then listens again on the same port once started', async (_, fault) => {
     const c = await start();
     const port = await portOf(c, 2);
     const before = await client(port);
     expect(await before.request(ApiKey.ApiVersions, 2, {})).toMatchObject({ errorCode: 0 });
-    expect(await c.service.call('brokers.kill', { brokerId: 2 })).toMatchObject({ ok: true });
+    expect(await c.service.call(fault, { brokerId: 2 })).toMatchObject({ ok: true });
     await before.closed;
     await until(() => refuses(port));
     expect(await c.service.call('brokers.start', { brokerId: 2 })).toMatchObject({ ok: true });
