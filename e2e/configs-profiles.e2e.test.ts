@@ -128,6 +128,11 @@ describe('the Configs and Profiles pages in Chromium against npm run serve', () 
     await page.keyboard.type('orders');
     await page.getByRole('option', { name: 'orders', exact: true }).click();
     await page.getByTestId('topic-durability').waitFor({ timeout: 15_000 });
+    // The topic's durability beside a majority quorum with the same guarantee: under the throughput
+    // profile (min ISR 1, unclean election on) one failure can lose an acknowledged record, so 3 replicas against 1.
+    const quorum = page.getByTestId('topic-durability').getByTestId('quorum-comparison');
+    await expect.poll(() => quorum.textContent(), { timeout: 10_000 }).toContain('One failure can already lose an acknowledged record here, so a majority quorum needs just one replica');
+    expect(await quorum.getByRole('row', { name: /^Replicas/ }).textContent()).toBe('Replicas31');
     await page.getByTestId('config-search').locator('input').fill('min.insync.replicas');
     await page.getByTestId('config-edit-min.insync.replicas').click();
     await page.getByTestId('config-editor-input').locator('input').fill('3');
@@ -167,6 +172,11 @@ describe('the Configs and Profiles pages in Chromium against npm run serve', () 
     await page.getByTestId('profile-row-durability').click();
     await expect.poll(async () => page.getByTestId('profile-title').textContent(), { timeout: 10_000 }).toBe('durability');
     expect(await page.getByTestId('profile-setting-brokerConfigs-min.insync.replicas').textContent()).toMatch(/min\.insync\.replicas\s*2\s*Cluster default of 2/);
+    // RF 3, min ISR 2, acks=all beside a majority quorum: 3 replicas against 5, writes stop after 1 failure against 2.
+    const quorum = page.getByTestId('quorum-comparison');
+    await expect.poll(() => quorum.textContent(), { timeout: 10_000 }).toContain('at the price that writes stop after 1 failure (min ISR 2) where the quorum keeps writing through 2');
+    expect(await quorum.getByRole('row', { name: /^Replicas/ }).textContent()).toBe('Replicas35');
+    expect(await quorum.getByRole('row', { name: /^Copies written/ }).textContent()).toBe('Copies written before a record is acknowledged3 (at least 2)3');
     await shot(page, 'profiles-settings');
 
     // Export as profile JSON and download it.

@@ -124,10 +124,14 @@ describe('the topic detail page in Chromium against npm run serve', () => {
     expect(configs.find((c) => c.name === 'retention.ms')).toMatchObject({ value: '3600000', source: 'DYNAMIC_TOPIC_CONFIG' });
     await shot(page, 'config-applied');
 
-    // Durability tab: the explainer's sentences for acks=1.
+    // Durability tab: for acks=all, ISR replication beside a majority quorum (Kafka's design: f+1
+    // replicas against 2f+1); then the explainer's sentences for acks=1, where neither survives a failure for sure.
     await page.getByTestId('tab-durability').click();
+    await expect.poll(() => text(page, 'quorum-comparison'), { timeout: 10_000 }).toContain('ISR replication needs 3 replicas (f+1) where a majority quorum needs 5 (2f+1)');
+    expect(await page.getByTestId('quorum-comparison').getByRole('row', { name: /^Replicas/ }).textContent()).toBe('Replicas35');
     await page.getByTestId('durability-acks').getByText('acks=1').click();
     await expect.poll(() => text(page, 'durability-summary'), { timeout: 10_000 }).toContain('acks=1');
+    await expect.poll(() => text(page, 'quorum-comparison'), { timeout: 10_000 }).toContain('With acks=1 an acknowledgement stands on the leader alone');
     await shot(page, 'durability');
 
     expect(pageErrors).toEqual([]);
