@@ -25,6 +25,9 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 90_000,
+          // expect.poll waits for what the page shows once live events or a poll land; vitest's
+          // default of 1 s is a race on a loaded CI machine. A poll that needs longer says so.
+          expect: { poll: { timeout: 15_000 } },
           fileParallelism: false,
         },
       },

@@ -64,7 +64,7 @@ describe('Balance and Leaders pages in Chromium against npm run serve', () => {
     await page.getByTestId('broker-column-4').waitFor();
     await expect.poll(() => page.getByTestId('broker-counts-4').textContent()).toContain('0 replicas');
     await expect.poll(() => page.getByTestId('broker-counts-1').textContent()).toContain('6 replicas');
-    expect(await page.getByTestId('replica-chip-orders-0-1').getAttribute('data-leader')).toBe('true');
+    await expect.poll(() => page.getByTestId('replica-chip-orders-0-1').getAttribute('data-leader')).toBe('true');
     await shot(page, 'board-skewed');
 
     // orders-0 lives on 1 and 2: dropping its replica from 1 onto 2 is refused and explained.
@@ -194,9 +194,9 @@ describe('Balance and Leaders pages in Chromium against npm run serve', () => {
 
     await nav('Leaders');
     await page.getByTestId('not-preferred-table').waitFor();
-    expect(Number(await page.getByTestId('not-preferred-count').textContent())).toBe(before.notPreferred.length);
+    await expect.poll(async () => Number(await page.getByTestId('not-preferred-count').textContent())).toBe(before.notPreferred.length);
     expect(await page.getByTestId('auto-rebalance-state').textContent()).toContain('auto.leader.rebalance.enable = true');
-    expect(await page.getByTestId(`leaders-of-${b}`).textContent()).toBe('0');
+    await expect.poll(() => page.getByTestId(`leaders-of-${b}`).textContent()).toBe('0');
     await shot(page, 'leaders-off-preferred');
 
     await page.getByTestId('preview-all').click();

@@ -129,8 +129,8 @@ describe('Messages and Drills pages in Chromium against npm run serve', () => {
     await timeline.locator('[data-type="isr.shrunk"]').first().waitFor();
     // The kill: the controller fenced the leader, elected another ISR member and shrank the ISR
     // (at 60× an auto-rebalance back to the preferred leader may follow a few seconds later).
-    expect(await timeline.locator('[data-type="leader.changed"]').allTextContents()).toContainEqual(expect.stringMatching(/drill-1-0: leader \d → \d, epoch \d+ \(broker-fenced\)/));
-    expect(await timeline.locator('[data-type="isr.shrunk"]').allTextContents()).toContainEqual(expect.stringMatching(/drill-1-0: ISR \[.*\] → \[.*\], removed \d \(broker-fenced\)/));
+    await expect.poll(() => timeline.locator('[data-type="leader.changed"]').allTextContents()).toContainEqual(expect.stringMatching(/drill-1-0: leader \d → \d, epoch \d+ \(broker-fenced\)/));
+    await expect.poll(() => timeline.locator('[data-type="isr.shrunk"]').allTextContents()).toContainEqual(expect.stringMatching(/drill-1-0: ISR \[.*\] → \[.*\], removed \d \(broker-fenced\)/));
     // The scenario watched its topic; every replica is back in the ISR at the end.
     expect(await page.getByTestId('drill-topic').textContent()).toContain('drill-1');
     await expect.poll(() => page.locator('[data-testid^="replica-"][data-testid$="-isr"]').allTextContents()).toEqual(['In ISR', 'In ISR', 'In ISR']);

@@ -45,7 +45,7 @@ describe('features and ELR over the Kafka protocol', () => {
     expect(await wire.send(ApiKey.UpdateFeatures, 1, { timeoutMs: 5000, featureUpdates: [{ feature: ELR, maxVersionLevel: 1, upgradeType: 1 }], validateOnly: false })).toMatchObject({ errorCode: 0 });
     expect((await api<FeatureView[]>(k.host, 'cluster.features')).find((f) => f.name === ELR)!.finalizedLevel).toBe(1);
     // Every broker learns the level from the metadata log.
-    await until(async () => (await wire.send(ApiKey.ApiVersions, 4, SOFTWARE)).finalizedFeatures.some((f) => f.name === ELR && f.maxVersionLevel === 1), 10_000, 'ELR finalized in ApiVersions');
+    await until(async () => (await wire.send(ApiKey.ApiVersions, 4, SOFTWARE)).finalizedFeatures.some((f) => f.name === ELR && f.maxVersionLevel === 1), 30_000, 'ELR finalized in ApiVersions');
     const after = await wire.send(ApiKey.ApiVersions, 4, SOFTWARE);
     expect(after.finalizedFeaturesEpoch).toBeGreaterThan(before.finalizedFeaturesEpoch);
   });
@@ -67,7 +67,7 @@ describe('features and ELR over the Kafka protocol', () => {
     await until(async () => {
       p = (await wire.send(ApiKey.DescribeTopicPartitions, 0, { topics: [{ name: 'elr' }, { name: 'missing' }] })).topics;
       return p[0]!.partitions[0]!.isrNodes.join() === '1';
-    }, 10_000, "broker 2's copy of the metadata");
+    }, 30_000, "broker 2's copy of the metadata");
     expect(p.map((t) => [t.name, t.errorCode])).toEqual([['elr', 0], ['missing', 3]]);
     expect(p[0]!.partitions[0]).toMatchObject({ partitionIndex: 0, leaderId: 1, replicaNodes: [1, 2, 3], isrNodes: [1], eligibleLeaderReplicas: console.eligibleLeaderReplicas, lastKnownElr: console.lastKnownElr });
     await api(k.host, 'clock.setScale', { scale: 1 });

@@ -145,6 +145,8 @@ describe('every page at 1440 and 1024 px, light and dark, and by keyboard', () =
   it('shows all six brokers on the balance board at 1440 px', async () => {
     const { page, close } = await open({ width: 1440, height: 900 }, 'light');
     await go(page, '/balance', 'Balance');
+    // The board draws its columns once the page's first read of the brokers lands, after the heading.
+    for (let id = 1; id <= 6; id++) await page.getByTestId(`broker-column-${id}`).waitFor({ timeout: 15_000 });
     for (let id = 1; id <= 6; id++) {
       const box = await page.getByTestId(`broker-column-${id}`).boundingBox();
       expect(box, `broker ${id}`).not.toBeNull();

@@ -53,12 +53,12 @@ describe('the overview and brokers pages in Chromium against npm run serve', () 
 
   it('the overview shows three running brokers, the controller and healthy partitions', async () => {
     await expect.poll(() => page.locator('[data-testid^="overview-broker-"][data-state="running"]').count(), { timeout: 20_000 }).toBe(3);
-    const controller = await page.getByTestId('overview-controller-value').textContent();
-    expect(controller).toMatch(/^broker [123]$/);
-    const id = Number(controller!.replace('broker ', ''));
+    let controller = '';
+    await expect.poll(async () => (controller = (await page.getByTestId('overview-controller-value').textContent()) ?? '')).toMatch(/^broker [123]$/);
+    const id = Number(controller.replace('broker ', ''));
     await expect.poll(() => page.getByTestId(`overview-controller-${id}`).isVisible()).toBe(true);
     for (const health of ['offline', 'under-replicated', 'under-min-isr']) {
-      expect(await page.getByTestId(`health-${health}-count`).textContent()).toBe('0');
+      await expect.poll(() => page.getByTestId(`health-${health}-count`).textContent()).toBe('0');
       expect(await page.getByTestId(`health-${health}`).getAttribute('href')).toContain(`/topics?health=${health}`);
     }
     await page.getByTestId('no-traffic').waitFor();
@@ -81,8 +81,8 @@ describe('the overview and brokers pages in Chromium against npm run serve', () 
     await confirm.click();
     await expect.poll(() => stateOf(victim), { timeout: 10_000 }).toBe('killed');
     expect(await controllerOnBrokersPage()).toBe(controller);
-    expect(await page.getByTestId(`broker-${victim}-start`).isEnabled()).toBe(true);
-    expect(await page.getByTestId(`broker-${victim}-kill`).isDisabled()).toBe(true);
+    await expect.poll(() => page.getByTestId(`broker-${victim}-start`).isEnabled()).toBe(true);
+    await expect.poll(() => page.getByTestId(`broker-${victim}-kill`).isDisabled()).toBe(true);
     await shot(page, 'killed');
 
     // A broker that still hosts replicas cannot leave the cluster (Kafka refuses): Remove is not
@@ -138,17 +138,17 @@ describe('the overview and brokers pages in Chromium against npm run serve', () 
     await feed.getByText(/Topic orders created: 6 partitions, replication factor 3/).waitFor({ timeout: 10_000 });
     const first = await feed.locator('li').first().textContent();
     expect(first).not.toMatch(/Controller is now on broker .* \(cluster started\)/);
-    expect(await feed.getByText(/^Broker \d: running → killed$/).count()).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => feed.getByText(/^Broker \d: running → killed$/).count()).toBeGreaterThanOrEqual(2);
     // Headline rates are averages over the chart's window; broker cards show disk use and bytes in/out.
     expect(await page.getByTestId('throughput-averaged').textContent()).toMatch(/averages over the last \d+ s of cluster time/);
     await expect.poll(() => page.getByTestId('broker-disk-1').textContent()).toMatch(/^disk \d+(\.\d+)? (B|KiB|MiB)$/);
-    expect(await page.getByTestId('broker-rates-1').textContent()).toMatch(/in .+\/s · out .+\/s/);
+    await expect.poll(() => page.getByTestId('broker-rates-1').textContent()).toMatch(/in .+\/s · out .+\/s/);
     await shot(page, 'overview-after');
 
     // A reload keeps the chart: the history comes back from metrics.get, not from an empty start.
     await page.reload();
     await page.getByTestId('connection-status').getByText('Live').waitFor({ timeout: 20_000 });
-    await page.getByTestId('throughput-figures').waitFor({ timeout: 5_000 });
+    await page.getByTestId('throughput-figures').waitFor({ timeout: 20_000 });
     expect(await page.getByTestId('no-traffic').count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });

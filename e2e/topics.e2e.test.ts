@@ -61,7 +61,7 @@ describe('the Topics page in Chromium against npm run serve', () => {
   it('creates a topic with the wizard after previewing where every replica and leader goes, opens it, finds it by search and bulk-deletes two topics', async () => {
     const { page, pageErrors, foreignRequests } = await openTopics(browser, host);
     await page.getByTestId('topic-row').first().waitFor({ timeout: 15_000 });
-    expect(await shownTopics(page)).toEqual(['audit.log', 'metrics', 'payments-eu']);
+    await expect.poll(() => shownTopics(page)).toEqual(['audit.log', 'metrics', 'payments-eu']);
     await shot(page, 'list');
 
     // Step 1: Kafka's naming rules, live.
@@ -152,7 +152,7 @@ describe('the Topics page in Chromium against npm run serve', () => {
     // Bulk delete: the confirmation lists the names, then one outcome per topic.
     await page.getByLabel('Select metrics').check();
     await page.getByLabel('Select audit.log').check();
-    expect(await page.getByTestId('selected-count').textContent()).toBe('2 selected');
+    await expect.poll(() => page.getByTestId('selected-count').textContent()).toBe('2 selected');
     await page.getByTestId('bulk-delete').click();
     const dialog = page.getByTestId('bulk-delete-dialog');
     // The dialog loads on first use: wait for its list rather than reading it the moment it opens.
@@ -227,8 +227,8 @@ describe('the Topics page in Chromium against npm run serve', () => {
     expect(await row('payments-eu').getByTestId('topic-size').textContent()).toMatch(/^\d+(\.\d+)? (B|KiB)$/);
     // The rate counts what the engine's next per-second sample saw committed, so it can trail the count by a sample.
     await expect.poll(() => row('payments-eu').getByTestId('topic-rate').textContent(), { timeout: 10_000 }).toMatch(/\/s$/);
-    expect(await row('single-copy').getByTestId('topic-status').textContent()).toBe('RF 1: no copy');
-    expect(await row('payments-eu').getByTestId('topic-status').textContent()).toBe('Healthy');
+    await expect.poll(() => row('single-copy').getByTestId('topic-status').textContent()).toBe('RF 1: no copy');
+    await expect.poll(() => row('payments-eu').getByTestId('topic-status').textContent()).toBe('Healthy');
     await shot(page, 'stats-and-rf1');
     expect(pageErrors).toEqual([]);
   });
