@@ -172,10 +172,14 @@ describe('Balance and Leaders pages in Chromium against npm run serve', () => {
 
   it('lists partitions off their preferred leader after a broker restart, previews the preferred election and runs it', async () => {
     // The controller's auto leader rebalance runs 300 s of cluster time after an imbalance shows
-    // up. Let any pending one finish at 60× (5 s real), then go back to real time so it cannot
-    // race the election below (and restart a broker that does not host the controller).
+    // up (leader.imbalance.check.interval.seconds). Let any pending one come due at 60× (about 5 s
+    // real, measured on the engine's clock, not by a sleep: a loaded machine may be slower), then
+    // go back to real time — which first runs whatever is due — so it cannot race the election
+    // below (and restart a broker that does not host the controller).
+    await api('clock.setScale', { scale: 60 });
     await until(async () => (await api<LeaderBalance>('leaders.balance')).notPreferred.length === 0, 60_000);
-    await new Promise((r) => setTimeout(r, 6000));
+    const armedBy = (await api<{ nowMs: number }>('clock.get')).nowMs;
+    await until(async () => (await api<{ nowMs: number }>('clock.get')).nowMs > armedBy + 300_000, 60_000);
     await api('clock.setScale', { scale: 1 });
     const brokers = await api<(Broker & { isController: boolean; leaderCount: number })[]>('brokers.list');
     const victim = brokers.find((b) => !b.isController && b.leaderCount > 0)!;

@@ -71,7 +71,9 @@ export async function startServe(options: { dataDir?: string; extraArgs?: string
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve(child.exitCode);
-        const kill = setTimeout(() => child.kill('SIGKILL'), 20_000);
+        // An orderly close (controlled shutdown of every broker, storage closed) can take a while on a
+        // loaded machine; the SIGKILL is for a hung host only (and its exit code then fails the suite).
+        const kill = setTimeout(() => child.kill('SIGKILL'), 60_000);
         child.once('exit', (code) => {
           clearTimeout(kill);
           resolve(code);
@@ -90,7 +92,8 @@ export async function api<T = unknown>(host: Pick<ServedHost, 'origin' | 'token'
     method: 'POST',
     headers: { Authorization: `Bearer ${host.token}`, 'Content-Type': 'application/json' },
     body: JSON.stringify(input),
-    signal: AbortSignal.timeout(20_000),
+    // Bounded, but not tight: an acks=all produce or a topic creation answers late on a loaded machine.
+    signal: AbortSignal.timeout(60_000),
   });
   const body = (await res.json()) as { ok: boolean; value?: T; error?: { code: string; message: string } };
   if (!body.ok) throw new Error(`${method}: ${body.error?.code} ${body.error?.message}`);
