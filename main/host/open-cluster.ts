@@ -11,7 +11,7 @@
  * virtual clock by hand (bounded), then the driver stops and the storage closes.
  */
 import { randomInt } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { openSync, writeSync } from 'node:fs';
 import { createEngine, Engine } from '../../app/core/engine.js';
 import { ManualScheduler } from '../../app/core/time.js';
 import { resolveRacks } from '../../app/core/profiles/settings.js';
@@ -269,11 +269,13 @@ function hostCodecs(): CompressionCodecs {
 /**
  * REPLICA_STUDIO_KAFKA_TRACE=FILE: every Kafka request the listeners decode is appended to FILE
  * as `broker apiKey apiVersion clientId`, one line each (which versions real clients send; the
- * black-box tests read it).
+ * black-box tests read it). Written synchronously, before the request is handled: once a client
+ * has its answer, its request is in the file (a buffered stream could still hold the last lines
+ * when a test reads the file right after the client exits).
  */
 function requestTrace(): Pick<KafkaListenersOptions, 'onRequest'> {
   const file = process.env['REPLICA_STUDIO_KAFKA_TRACE'];
   if (!file) return {};
-  const out = createWriteStream(file, { flags: 'a' });
-  return { onRequest: (brokerId, r) => void out.write(`${brokerId} ${r.apiKey} ${r.apiVersion} ${r.clientId ?? '-'}\n`) };
+  const fd = openSync(file, 'a');
+  return { onRequest: (brokerId, r) => void writeSync(fd, `${brokerId} ${r.apiKey} ${r.apiVersion} ${r.clientId ?? '-'}\n`) };
 }
