@@ -17,6 +17,12 @@
  * SCROLL_STEP_PX every frame (wrapping at the end) for SCROLL_MS; the figures are the deltas
  * between consecutive frames (p50, p95, max). At 60 Hz a smooth page gives ~16.7 ms.
  *
+ * Other pages: fresh loads of the Overview (`/#/`, until its partition tile), the Brokers page
+ * (`/#/brokers`, until broker 1's row) and the Balance page (`/#/balance`, until broker 1's column
+ * counts), each with the largest `/api/` response of that load, so a page that reads every
+ * partition on open shows (at 100,000 partitions that is megabytes). `--partitions N` (with
+ * `--per-topic K`, default 10) runs it at another size: `npx tsx bench/ui-topics.ts --partitions 100000 --per-topic 100`.
+ *
  * Everything is bounded: each phase has its own timeout and the whole run a deadline; the host
  * and the browser are stopped (and the temp dirs removed) however it ends.
  */
@@ -40,6 +46,23 @@ export const SCROLL_STEP_PX = 400;
 const VIEWPORT = { width: 1400, height: 900 };
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** A page of the console, its URL hash and the element that shows it has read the cluster. */
+export const PAGES = [
+  { name: 'overview', hash: '#/', ready: '[data-testid="overview-partitions"]' },
+  { name: 'brokers', hash: '#/brokers', ready: '[data-testid="broker-row-1"]' },
+  { name: 'balance', hash: '#/balance', ready: '[data-testid="broker-counts-1"]' },
+] as const;
+
+/** Fresh loads of one page: navigation start → its ready element, and the largest API answer of a load. */
+export interface PageOpen {
+  page: (typeof PAGES)[number]['name'];
+  loadsMs: number[];
+  medianMs: number;
+  /** The largest `/api/` response body of the median load (bytes as sent) and its method. */
+  largestApiBytes: number;
+  largestApiMethod: string;
+}
 
 /** Milestones of one page load, ms from its navigation start (-1 when absent). */
 export interface LoadPhases {
@@ -66,8 +89,16 @@ export interface UiTopicsResult {
   /** Rows in the DOM after the first render (the virtualized window, not 2,000). */
   rowsInDom: number;
   frames: { count: number; p50Ms: number; p95Ms: number; maxMs: number; over50Ms: number; scrolledRows: number };
+  /** The Overview, Brokers and Balance pages opened fresh. */
+  pages: PageOpen[];
   /** Where the console came from. */
   build: string;
+}
+
+/** The size to run at: TOPICS × PARTITIONS_PER_TOPIC by default. */
+export interface UiSize {
+  topics: number;
+  partitionsPerTopic: number;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -120,7 +151,10 @@ async function consoleBuild(timeoutMs: number): Promise<{ dir: string; label: st
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** In every document, before its scripts: note the start of the first frame that has a topic row. */
+/**
+ * In every document, before its scripts: note the start of the first frame that has a topic row,
+ * and of the first frame that has each page's ready element (window.__pageReadyAt[selector]).
+ */
 const FIRST_ROWS_PROBE = `(() => {
   const w = window;
   w.__topicsRowsAt = undefined;
@@ -134,6 +168,13 @@ const FIRST_ROWS_PROBE = `(() => {
   };
   w.__restartTopicsProbe = () => { w.__topicsRowsAt = undefined; requestAnimationFrame(tick); };
   requestAnimationFrame(tick);
+  const selectors = ${JSON.stringify(PAGES.map((p) => p.ready))};
+  w.__pageReadyAt = {};
+  const pages = () => {
+    for (const s of selectors) if (w.__pageReadyAt[s] === undefined && document.querySelector(s)) w.__pageReadyAt[s] = performance.now();
+    if (selectors.some((s) => w.__pageReadyAt[s] === undefined)) requestAnimationFrame(pages);
+  };
+  requestAnimationFrame(pages);
 })();`;
 
 /** Scroll the list by `step` px per frame for `ms`, wrapping; resolves with the frame deltas and the rows passed. */
@@ -176,7 +217,8 @@ function poster(host: ServedHost): Post {
 }
 
 /** Run the benchmark; throws when a phase fails or the deadline (ms of wall time from now) passes. */
-export async function measureUiTopics(deadlineMs = 150_000, log: (line: string) => void = () => {}): Promise<UiTopicsResult> {
+export async function measureUiTopics(deadlineMs = 150_000, log: (line: string) => void = () => {}, size: UiSize = { topics: TOPICS, partitionsPerTopic: PARTITIONS_PER_TOPIC }): Promise<UiTopicsResult> {
+  const { topics: topicCount, partitionsPerTopic: perTopic } = size;
   const started = performance.now();
   const left = (): number => deadlineMs - (performance.now() - started);
   const check = (phase: string): void => {
@@ -201,11 +243,11 @@ export async function measureUiTopics(deadlineMs = 150_000, log: (line: string) 
     }
 
     const createStarted = performance.now();
-    for (let first = 0; first < TOPICS; first += TOPICS_PER_BATCH) {
+    for (let first = 0; first < topicCount; first += TOPICS_PER_BATCH) {
       check('creating the topics');
-      const topics = Array.from({ length: Math.min(TOPICS_PER_BATCH, TOPICS - first) }, (_, i) => ({
-        name: `bench-topic-${String(first + i).padStart(4, '0')}`,
-        partitions: PARTITIONS_PER_TOPIC,
+      const topics = Array.from({ length: Math.min(TOPICS_PER_BATCH, topicCount - first) }, (_, i) => ({
+        name: `bench-topic-${String(first + i).padStart(5, '0')}`,
+        partitions: perTopic,
         replicationFactor: REPLICATION_FACTOR,
       }));
       const r = await post<{ name: string; errorCode: string; message?: string }[]>('topics.createMany', { topics }, Math.max(1_000, Math.min(60_000, left())));
@@ -217,8 +259,8 @@ export async function measureUiTopics(deadlineMs = 150_000, log: (line: string) 
     const listStarted = performance.now();
     const listed = await post<unknown[]>('topics.list', {});
     const listMs = performance.now() - listStarted;
-    if (!listed.ok || listed.value.length !== TOPICS) throw new Error(`topics.list: expected ${TOPICS} topics`);
-    log(`created ${TOPICS} topics × ${PARTITIONS_PER_TOPIC} partitions (RF ${REPLICATION_FACTOR}) in ${Math.round(createMs)} ms; topics.list over HTTP ${Math.round(listMs)} ms`);
+    if (!listed.ok || listed.value.length !== topicCount) throw new Error(`topics.list: expected ${topicCount} topics`);
+    log(`created ${topicCount} topics × ${perTopic} partitions (RF ${REPLICATION_FACTOR}) in ${Math.round(createMs)} ms; topics.list over HTTP ${Math.round(listMs)} ms`);
 
     check('launching Chromium');
     browser = await launchBrowser();
@@ -290,8 +332,38 @@ export async function measureUiTopics(deadlineMs = 150_000, log: (line: string) 
     log(
       `scroll: ${frames.count} frames in ${SCROLL_MS} ms, ${frames.scrolledRows} rows passed; frame p50 ${frames.p50Ms.toFixed(1)} ms, p95 ${frames.p95Ms.toFixed(1)} ms, max ${frames.maxMs.toFixed(1)} ms, ${frames.over50Ms} over 50 ms`,
     );
+
+    // The other pages, opened fresh: until each shows what it read, and the largest API answer it waited for.
+    const pages: PageOpen[] = [];
+    for (const p of PAGES) {
+      const loads: { ms: number; bytes: number; method: string }[] = [];
+      for (let i = 0; i < LOADS; i++) {
+        check(`loading ${p.hash}`);
+        await page.goto('about:blank');
+        await page.goto(`${host.origin}/${p.hash}`, { timeout: waitMs() });
+        const until = performance.now() + waitMs();
+        let at: number | undefined;
+        while (at === undefined) {
+          at = (await page.evaluate(`window.__pageReadyAt && window.__pageReadyAt[${JSON.stringify(p.ready)}]`)) as number | undefined;
+          if (at === undefined) {
+            if (performance.now() > until) throw new Error(`${p.hash}: ${p.ready} did not appear`);
+            await sleep(25);
+          }
+        }
+        const largest = (await page.evaluate(`(() => {
+          const api = performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/') && e.responseEnd <= ${at} + 1);
+          const top = api.sort((a, b) => b.encodedBodySize - a.encodedBodySize)[0];
+          return top ? { bytes: top.encodedBodySize, method: top.name.split('/api/')[1] } : { bytes: 0, method: '' };
+        })()`)) as { bytes: number; method: string };
+        loads.push({ ms: at, ...largest });
+      }
+      const mid = median(loads.map((l) => l.ms));
+      const m = loads.find((l) => l.ms === mid) ?? loads[0]!;
+      pages.push({ page: p.name, loadsMs: loads.map((l) => l.ms), medianMs: mid, largestApiBytes: m.bytes, largestApiMethod: m.method });
+      log(`open ${p.hash}: ${loads.map((l) => `${Math.round(l.ms)} ms`).join(', ')} (fresh loads); largest API answer ${m.method} ${m.bytes.toLocaleString('en-US')} B`);
+    }
     await context.close();
-    return { topics: TOPICS, partitions: TOPICS * PARTITIONS_PER_TOPIC, createMs, listMs, loadsMs, firstRenderMs: median(loadsMs), phases: phase, inAppMs, rowsInDom, frames, build: build.label };
+    return { topics: topicCount, partitions: topicCount * perTopic, createMs, listMs, loadsMs, firstRenderMs: median(loadsMs), phases: phase, inAppMs, rowsInDom, frames, pages, build: build.label };
   } finally {
     await browser?.close().catch(() => {});
     await host.stop();
@@ -304,7 +376,14 @@ export async function measureUiTopics(deadlineMs = 150_000, log: (line: string) 
 // `npx tsx bench/ui-topics.ts`: this benchmark alone, printed as JSON (npm run bench runs it with the others).
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   process.on('exit', removeAllTempDirs);
-  measureUiTopics(150_000, (line) => console.log(line))
+  const arg = (name: string): number | undefined => {
+    const i = process.argv.indexOf(name);
+    return i >= 0 ? Number(process.argv[i + 1]) : undefined;
+  };
+  const perTopic = arg('--per-topic') ?? PARTITIONS_PER_TOPIC;
+  const topics = Math.ceil((arg('--partitions') ?? TOPICS * PARTITIONS_PER_TOPIC) / perTopic);
+  const deadlineMs = (arg('--budget-s') ?? 150) * 1000;
+  measureUiTopics(deadlineMs, (line) => console.log(line), { topics, partitionsPerTopic: perTopic })
     .then((r) => console.log(JSON.stringify(r, null, 2)))
     .catch((e: unknown) => {
       console.error(e);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStoreHost, until, type StoreHost } from '../test-support/store-host.js';
-import { useBalanceStore } from './balance.js';
+import { WHOLE_ASSIGNMENT_UP_TO, useBalanceStore } from './balance.js';
 import { useConnectionStore } from './connection.js';
 import { useReassignmentsStore } from './reassignments.js';
 
@@ -27,6 +27,56 @@ describe('balance store against a real host', () => {
     const orders = store.partitions.filter((p) => p.topic === 'orders');
     expect(orders.map((p) => p.replicas)).toEqual([[1, 2], [2, 3], [3, 1], [1, 2], [2, 3], [3, 1]]);
     expect(orders.every((p) => p.leader === p.replicas[0] && p.isr.length === 2)).toBe(true);
+  });
+
+  it("counts each broker's replicas and leaders as the cluster does, without reading a partition until a topic is drilled into", async () => {
+    const store = useBalanceStore();
+    // As at 100,000 partitions: the board reads no partition of a topic nobody chose.
+    store.wholeAssignmentUpTo = 0;
+    await h.client.call('topics.create', { name: 'clicks', partitions: 8, replicationFactor: 3 });
+    await until(async () => (await h.client.call('topics.describe', { name: 'clicks' })).partitions.every((p) => p.leader >= 0 && p.isr.length === 3));
+    const cluster = await h.client.call('topics.describeMany', {});
+    const replicas = new Map<number, number>();
+    const leaders = new Map<number, number>();
+    for (const t of cluster) {
+      for (const p of t.partitions) {
+        for (const b of p.replicas) replicas.set(b, (replicas.get(b) ?? 0) + 1);
+        if (p.leader >= 0) leaders.set(p.leader, (leaders.get(p.leader) ?? 0) + 1);
+      }
+    }
+    await until(async () => {
+      await store.load();
+      return store.brokerLoads.every((b) => b.replicasBefore === (replicas.get(b.id) ?? 0) && b.leadersBefore === (leaders.get(b.id) ?? 0));
+    });
+    expect(store.brokerLoads.map((b) => b.id)).toEqual([1, 2, 3, 4]);
+    expect(store.brokerLoads.reduce((n, b) => n + b.replicasBefore, 0)).toBe(cluster.reduce((n, t) => n + t.partitions.reduce((m, p) => m + p.replicas.length, 0), 0));
+    expect(store.brokerLoads.every((b) => b.logBytes >= 0)).toBe(true);
+    expect(store.partitionCount).toBe(cluster.reduce((n, t) => n + t.partitions.length, 0));
+    expect(store.wholeAssignment).toBe(false);
+    expect(store.partitions).toEqual([]);
+
+    // Drilling into a topic reads its partitions, and only them.
+    store.shownTopics = ['orders'];
+    await until(() => store.partitions.length > 0);
+    expect(new Set(store.partitions.map((p) => p.topic))).toEqual(new Set(['orders']));
+
+    // A planned move changes the "after" figures of the two brokers by one replica each.
+    const broker4 = store.brokerLoads.find((b) => b.id === 4)!;
+    expect(store.moveReplica('orders', 0, 1, 4).verdict).toBe('ok');
+    const after4 = store.brokerLoads.find((b) => b.id === 4)!;
+    expect(after4.replicasAfter).toBe(broker4.replicasBefore + 1);
+    expect(store.brokerLoads.find((b) => b.id === 1)!.replicasAfter).toBe((replicas.get(1) ?? 0) - 1);
+    // The plan's topic stays read when the filter moves on.
+    store.shownTopics = ['clicks'];
+    await store.load();
+    expect(store.planPartitions).toEqual([{ topic: 'orders', partition: 0, replicas: [4, 2], currentReplicas: [1, 2] }]);
+    expect(new Set(store.partitions.map((p) => p.topic))).toEqual(new Set(['orders', 'clicks']));
+
+    store.clearPlan();
+    store.shownTopics = [];
+    store.wholeAssignmentUpTo = WHOLE_ASSIGNMENT_UP_TO;
+    await h.client.call('topics.deleteMany', { names: ['clicks'] });
+    await store.load();
   });
 
   it('refuses a replica move onto a broker that already holds the partition and leaves the plan alone', async () => {
@@ -90,7 +140,7 @@ describe('balance store against a real host', () => {
     expect(plan!.balancedness.after).toBeGreaterThan(plan!.balancedness.before);
     expect(plan!.after.brokers.find((b) => b.id === 4)!.replicas).toBeGreaterThan(0);
 
-    const { loaded, skipped } = store.loadPlan(plan!.partitions);
+    const { loaded, skipped } = await store.loadPlan(plan!.partitions);
     expect(skipped).toEqual([]);
     expect(loaded).toBe(plan!.partitions.length);
     expect(store.planPartitions.map((p) => p.replicas)).toEqual(plan!.partitions.map((p) => p.replicas));

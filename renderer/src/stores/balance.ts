@@ -8,14 +8,21 @@
  * current replication factor and one replica per broker; an entry equal to the current list is
  * dropped. `planPartitions` is exactly what `reassignments.execute` takes.
  *
- * The assignment is one live query (`topics.describeMany`: every partition in one call) re-read
- * when partitions, leaders, ISRs, reassignments or broker states change; the brokers are the
- * shared brokers store. A plan entry that no longer applies (done, or the partition is gone) is
- * dropped after every read.
+ * The board is built to open at 100,000 partitions: its per-broker figures (replicas, leaders,
+ * bytes) are the aggregates `brokers.list` returns (the shared brokers store), its topic list is
+ * `topics.list`, and partitions are read only for the topics the board drills into
+ * (`topics.describeMany` with their names): the topics chosen in its filter, the topics of the
+ * pending plan, and topics pinned by a preview. A cluster of at most `wholeAssignmentUpTo`
+ * partitions is read whole, as before. The reads are one live query re-read when partitions,
+ * leaders, ISRs, reassignments or broker states change. A plan entry that no longer applies (done,
+ * or the partition is gone) is dropped after every read that described its topic.
+ *
+ * The "after" counts of a broker are its aggregate plus what the pending plan adds or removes on
+ * it, so they stay exact without the partitions of the topics the plan does not touch.
  */
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef, watch } from 'vue';
-import type { BalancePlanView, BalanceReassignmentView, BrokerView, EngineEvent, PartitionView, TopicView } from '../../../app/api/contract.js';
+import type { BalancePlanView, BalanceReassignmentView, BrokerView, EngineEvent, PartitionView, TopicSummaryView, TopicView } from '../../../app/api/contract.js';
 import { ClientError } from '../api/client.js';
 import { client } from '../api/instance.js';
 import { useLeases, useLiveQuery } from '../composables/live-query.js';
@@ -138,27 +145,80 @@ function flatten(topics: TopicView[]): AssignedPartition[] {
   return out.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
 }
 
+/** One broker's column figures: its aggregate now, and with the pending plan applied. */
+export interface BrokerLoad {
+  id: number;
+  replicasBefore: number;
+  replicasAfter: number;
+  leadersBefore: number;
+  leadersAfter: number;
+  /** Bytes its disk holds for its replicas (`BrokerView.logBytes`, -1 when unreadable). */
+  logBytes: number;
+}
+
+/** One read of the board: every topic's summary and the partitions of the topics it drilled into. */
+interface BoardRead {
+  topics: TopicSummaryView[];
+  partitions: AssignedPartition[];
+  /** Topics whose partitions were read: 'all', or their names. */
+  described: 'all' | ReadonlySet<string>;
+}
+
+/** Up to this many partitions the board reads every partition (its chips need no topic chosen). */
+export const WHOLE_ASSIGNMENT_UP_TO = 2_000;
+
+const sortedUnique = (names: Iterable<string>): string[] => [...new Set(names)].sort();
+
 const REFRESH_ON = new Set<EngineEvent['type']>(['topic.created', 'topic.deleted', 'partitions.added', 'reassignment.changed', 'leader.changed', 'isr.shrunk', 'isr.expanded', 'broker.stateChanged']);
 
 export const useBalanceStore = defineStore('balance', () => {
   const brokersStore = useBrokersStore();
-  const assignment = useLiveQuery<AssignedPartition[]>({
+  /** The topics chosen in the board's filter: their partitions are read and shown. */
+  const shownTopics = ref<string[]>([]);
+  /** Topics read for a preview (an imported plan) until the plan is cleared. */
+  const pinnedTopics = ref<string[]>([]);
+  /** key → target replicas. */
+  const pending = ref<Record<string, number[]>>({});
+  /** Read every partition when the cluster has at most this many (tests lower it to drill in). */
+  const wholeAssignmentUpTo = ref(WHOLE_ASSIGNMENT_UP_TO);
+  const planTopics = computed(() => sortedUnique(Object.keys(pending.value).map((k) => k.slice(0, k.lastIndexOf('/')))));
+  const wantedTopics = computed(() => sortedUnique([...shownTopics.value, ...pinnedTopics.value, ...planTopics.value]));
+
+  const assignment = useLiveQuery<BoardRead>({
     name: 'balance',
-    initial: [],
-    read: async () => flatten(await client().call('topics.describeMany', {})),
+    initial: { topics: [], partitions: [], described: new Set() },
+    read: async () => {
+      const topics = await client().call('topics.list', {});
+      const total = topics.reduce((n, t) => n + t.partitionCount, 0);
+      if (total <= wholeAssignmentUpTo.value) return { topics, partitions: flatten(await client().call('topics.describeMany', {})), described: 'all' };
+      const known = new Set(topics.map((t) => t.name));
+      const names = wantedTopics.value.filter((n) => known.has(n));
+      const partitions = names.length ? flatten(await client().call('topics.describeMany', { names })) : [];
+      return { topics, partitions, described: new Set(names) };
+    },
     invalidatedBy: (e) => REFRESH_ON.has(e.type),
     throttleMs: 400,
   });
   const brokers = computed<BrokerView[]>(() => brokersStore.brokers);
-  const partitions = assignment.data;
+  /** The partitions read: every one of a small cluster, else those of the topics drilled into. */
+  const partitions = computed(() => assignment.data.value.partitions);
+  /** Every topic with its partition count (`topics.list`). */
+  const topics = computed(() => assignment.data.value.topics);
+  const partitionCount = computed(() => topics.value.reduce((n, t) => n + t.partitionCount, 0));
+  /** Every partition is read (a small cluster): chips show without choosing a topic. */
+  const wholeAssignment = computed(() => assignment.data.value.described === 'all');
+  // A topic chosen or planned that the last read did not describe: read again.
+  watch(wantedTopics, (names, before) => {
+    if (names.join() === before?.join() || wholeAssignment.value) return;
+    const described = assignment.data.value.described;
+    if (described !== 'all' && names.some((n) => !described.has(n))) void assignment.refresh();
+  });
   const loading = computed(() => assignment.loading.value || brokersStore.loading);
   const loaded = computed(() => assignment.loaded.value && brokersStore.loaded);
   const error = computed(() => {
     const e = assignment.error.value ?? brokersStore.error;
     return e ? describeError(e) : null;
   });
-  /** key → target replicas. */
-  const pending = ref<Record<string, number[]>>({});
   const lastCheck = shallowRef<MoveCheck | null>(null);
 
   const suggestion = shallowRef<BalancePlanView | null>(null);
@@ -181,19 +241,56 @@ export const useBalanceStore = defineStore('balance', () => {
     partitions.value.filter((p) => pending.value[p.key]).map((p) => ({ topic: p.topic, partition: p.partition, replicas: [...pending.value[p.key]!], currentReplicas: [...p.replicas] })),
   );
 
-  /** Re-read the brokers and every partition. */
+  /**
+   * Each broker's replicas and leaders (its aggregate from `brokers.list`) and its bytes, before
+   * and after the pending plan: the plan's partitions are always read, so its deltas are exact.
+   */
+  const brokerLoads = computed<BrokerLoad[]>(() => {
+    const loads = new Map<number, BrokerLoad>(
+      brokers.value.map((b) => [b.id, { id: b.id, replicasBefore: b.partitionCount, replicasAfter: b.partitionCount, leadersBefore: b.leaderCount, leadersAfter: b.leaderCount, logBytes: b.logBytes }]),
+    );
+    for (const [key, target] of Object.entries(pending.value)) {
+      const p = byKey.value.get(key);
+      if (!p) continue;
+      for (const b of p.replicas) {
+        const l = loads.get(b);
+        if (!l) continue;
+        l.replicasAfter--;
+        if (p.leader === b) l.leadersAfter--;
+      }
+      for (const b of target) {
+        const l = loads.get(b);
+        if (!l) continue;
+        l.replicasAfter++;
+        if (target[0] === b) l.leadersAfter++;
+      }
+    }
+    return [...loads.values()];
+  });
+
+  /** Re-read the brokers, the topics and the partitions the board shows. */
   async function load(): Promise<void> {
     await Promise.all([brokersStore.refresh(), assignment.refresh()]);
   }
 
-  // Drop plan entries that no longer apply (done, or the partition is gone) whenever the assignment is re-read.
+  /** Read the partitions of `names` too (a preview of a plan over them); kept until the plan is cleared. */
+  async function includeTopics(names: string[]): Promise<void> {
+    const next = sortedUnique([...pinnedTopics.value, ...names]);
+    if (next.length !== pinnedTopics.value.length) pinnedTopics.value = next;
+    const described = assignment.data.value.described;
+    if (!assignment.loaded.value || (described !== 'all' && names.some((n) => !described.has(n)))) await assignment.refresh();
+  }
+
+  // Drop plan entries that no longer apply (done, or the partition is gone) whenever a read described their topic.
   watch(
-    partitions,
-    () => {
+    () => assignment.data.value,
+    (read) => {
       const next: Record<string, number[]> = {};
       for (const [key, target] of Object.entries(pending.value)) {
         const p = byKey.value.get(key);
-        if (p && target.join() !== p.replicas.join() && target.length === p.replicas.length) next[key] = target;
+        const topic = key.slice(0, key.lastIndexOf('/'));
+        const described = read.described === 'all' || read.described.has(topic);
+        if (p ? target.join() !== p.replicas.join() && target.length === p.replicas.length : !described) next[key] = target;
       }
       if (Object.keys(next).length !== Object.keys(pending.value).length) pending.value = next;
     },
@@ -249,6 +346,7 @@ export const useBalanceStore = defineStore('balance', () => {
 
   function clearPlan(): void {
     pending.value = {};
+    pinnedTopics.value = [];
     lastCheck.value = null;
   }
 
@@ -256,7 +354,8 @@ export const useBalanceStore = defineStore('balance', () => {
    * Put a plan (a suggestion, an imported file) on the board, replacing the pending one. Entries
    * for unknown partitions or with another replication factor are skipped and returned.
    */
-  function loadPlan(list: { topic: string; partition: number; replicas: number[] }[]): { loaded: number; skipped: string[] } {
+  async function loadPlan(list: { topic: string; partition: number; replicas: number[] }[]): Promise<{ loaded: number; skipped: string[] }> {
+    await includeTopics(list.map((e) => e.topic));
     const next: Record<string, number[]> = {};
     const skipped: string[] = [];
     for (const e of list) {
@@ -315,7 +414,14 @@ export const useBalanceStore = defineStore('balance', () => {
 
   return {
     brokers,
+    brokerLoads,
     partitions,
+    topics,
+    partitionCount,
+    wholeAssignment,
+    wholeAssignmentUpTo,
+    shownTopics,
+    includeTopics,
     loading,
     loaded,
     error,
