@@ -12,34 +12,7 @@ import type { ClusterContext } from './context.js';
 import type { BrokerInfo, BrokerMember, PartitionDescription, ReplicaLogState } from './types.js';
 
 export class ReadModel {
-  /** Replicas and leaders per broker as of the image's `offset` (the image changes only by records). */
-  private counts: { offset: number; byBroker: Map<number, { partitions: number; leaders: number }> } | null = null;
-
   constructor(private readonly ctx: ClusterContext) {}
-
-  /**
-   * Replicas and leaders per broker: one pass over every partition, kept until the next metadata
-   * record. A console polling brokers.list and cluster.describe at 100,000 partitions made that
-   * pass (some 50 ms each) again and again while a controlled shutdown waited for the same loop.
-   */
-  private replicaCounts(): Map<number, { partitions: number; leaders: number }> {
-    const image = this.ctx.controller.image;
-    if (this.counts?.offset === image.offset) return this.counts.byBroker;
-    const byBroker = new Map<number, { partitions: number; leaders: number }>();
-    // A plain loop over the topics' partitions (no generator, no per-partition object).
-    for (const topic of image.topicsById.values()) {
-      for (const state of topic.partitions.values()) {
-        for (const r of state.replicas) {
-          let c = byBroker.get(r);
-          if (!c) byBroker.set(r, (c = { partitions: 0, leaders: 0 }));
-          c.partitions++;
-          if (state.leader === r) c.leaders++;
-        }
-      }
-    }
-    this.counts = { offset: image.offset, byBroker };
-    return byBroker;
-  }
 
   /** A partition as the controller records it, with every replica's log state. */
   describePartition(topic: string, partition: number): PartitionDescription | undefined {
@@ -101,7 +74,8 @@ export class ReadModel {
   listBrokers(): BrokerInfo[] {
     const ctx = this.ctx;
     const image = ctx.controller.image;
-    const counts = this.replicaCounts();
+    // Kept by the controller's per-broker index as records apply: no pass over the partitions.
+    const counts = ctx.controller.brokersToIsrs;
     return [...ctx.brokers.values()]
       .sort((a, b) => a.brokerId - b.brokerId)
       .map((b) => ({
@@ -112,8 +86,8 @@ export class ReadModel {
         fetcherStalled: b.fetcherStalled,
         isController: ctx.controller.hostBrokerId === b.brokerId,
         brokerEpoch: image.brokers.get(b.brokerId)?.brokerEpoch ?? -1,
-        partitionCount: counts.get(b.brokerId)?.partitions ?? 0,
-        leaderCount: counts.get(b.brokerId)?.leaders ?? 0,
+        partitionCount: counts.replicaCount(b.brokerId),
+        leaderCount: counts.leaderCount(b.brokerId),
         logBytes: b.logBytes(),
         listener: ctx.kafkaListeners.get(b.brokerId),
       }));

@@ -40,6 +40,7 @@ import { resolveBrokerRuntimeConfig, resolveTopicRuntimeConfig, type BrokerRunti
 import type { Scheduler, TimerHandle } from '../time.js';
 import { ControllerAdmin, type CreateTopicInput, type ElectionResult, type ReassignmentResult } from './admin-apis.js';
 import { handleAlterPartition } from './alter-partition.js';
+import { BrokersToIsrs } from './brokers-to-isrs.js';
 import { LeaderlessPartitions } from './leaderless.js';
 import { MetadataLog } from './metadata-log.js';
 import { elrEnabled, FeatureControl } from './features.js';
@@ -86,6 +87,8 @@ export class Controller {
   /** Finalized feature levels (KIP-584): eligible.leader.replicas.version. */
   readonly features: FeatureControl;
   readonly leaderless = new LeaderlessPartitions(); // what an unfence re-elects from (leaderless.ts)
+  /** Each broker's ISR and ELR memberships, leaderships and replicas (brokers-to-isrs.ts). */
+  readonly brokersToIsrs = new BrokersToIsrs();
 
   constructor(private readonly deps: ControllerDeps) {
     this.admin = new ControllerAdmin({
@@ -121,6 +124,7 @@ export class Controller {
     this.metadataLog = new MetadataLog(this.image, deps.store);
     this.metadataLog.load();
     this.leaderless.rebuild(this.image);
+    this.brokersToIsrs.rebuild(this.image);
   }
 
   get isActive(): boolean {
@@ -224,6 +228,7 @@ export class Controller {
       else if (c.record.type === 'Config') touched = null;
       this.image.apply(c);
       this.leaderless.note(c.record);
+      this.brokersToIsrs.note(this.image, c.record);
       if (c.record.type === 'Config' || c.record.type === 'RemoveTopic') this.configsChanged();
     }
     this.metadataLog.append(committed, now);
@@ -365,10 +370,9 @@ export class Controller {
     return { error: 'NONE', isFenced, shouldShutDown, snapshot, records: this.metadataLog.recordsFrom(snapshot.offset + 1, MAX_RECORDS_PER_HEARTBEAT)! };
   }
 
+  /** Partitions `brokerId` leads: a count the index keeps (asked on every heartbeat of a controlled shutdown). */
   private leaderCount(brokerId: number): number {
-    let n = 0;
-    for (const { state } of this.image.allPartitions()) if (state.leader === brokerId) n++;
-    return n;
+    return this.brokersToIsrs.leaderCount(brokerId);
   }
 
   private mayShutDown(brokerId: number): boolean {
@@ -419,11 +423,37 @@ export class Controller {
    */
   private removeFromIsrs(brokerId: number, reason: ChangeReason, uncleanShutdown = false): MetadataRecord[] {
     const out: MetadataRecord[] = [];
-    for (const { topic, state } of this.image.allPartitions()) {
-      if (!state.isr.includes(brokerId) && !(uncleanShutdown && (state.elr ?? []).includes(brokerId))) continue;
+    for (const { topic, state } of this.partitionsHolding(brokerId, uncleanShutdown)) {
       const ctx = this.ctx(topic, state, brokerId, uncleanShutdown ? brokerId : -1);
       const change = buildPartitionChange(state, { targetIsr: state.isr.filter((b) => b !== brokerId) }, ctx);
       if (change) out.push({ type: 'PartitionChange', state: change.state, reason: changeReason(change, reason), unclean: change.unclean });
+    }
+    return out;
+  }
+
+  /**
+   * The partitions whose ISR (and, when `withElr`, ELR) holds `brokerId`, from the index, in the
+   * image's order (topics as created, partitions by number): the order a walk of every partition
+   * visited them in, so the records, and a seeded run, are the same.
+   */
+  private partitionsHolding(brokerId: number, withElr: boolean): { topic: TopicImage; state: PartitionState }[] {
+    const byTopic = new Map<string, PartitionState[]>();
+    const collect = (states: Iterable<PartitionState>): void => {
+      for (const state of states) {
+        let list = byTopic.get(state.topicId);
+        if (!list) byTopic.set(state.topicId, (list = []));
+        list.push(state);
+      }
+    };
+    collect(this.brokersToIsrs.isrOf(brokerId));
+    if (withElr) collect([...this.brokersToIsrs.elrOf(brokerId)].filter((s) => !s.isr.includes(brokerId)));
+    const out: { topic: TopicImage; state: PartitionState }[] = [];
+    if (byTopic.size === 0) return out;
+    for (const topic of this.image.topicsById.values()) {
+      const list = byTopic.get(topic.topicId);
+      if (!list) continue;
+      list.sort((a, b) => a.partition - b.partition);
+      for (const state of list) out.push({ topic, state });
     }
     return out;
   }
@@ -435,7 +465,7 @@ export class Controller {
       uncleanAllowed: this.topicUncleanAllowed(topic),
     };
     if (!elrEnabled(this.image)) return base;
-    const minIsr = resolveTopicRuntimeConfig(topic.configs, this.image.clusterConfigs(), this.deps.staticConfigs).minInsyncReplicas;
+    const minIsr = this.topicConfig(topic).minInsyncReplicas;
     return { ...base, elr: { minIsr: Math.min(minIsr, state.replicas.length), ...(uncleanShutdown >= 0 ? { uncleanShutdown } : {}) } };
   }
 
