@@ -25,7 +25,8 @@
  *                    { fatal: message }       opening failed (e.g. the data dir is locked); exit 1
  *
  * If the parent goes away (the Node channel disconnects; Electron ends a utility process itself),
- * the cluster is closed in order and the process exits 0. SIGINT is ignored (a terminal's Ctrl-C
+ * the cluster is closed in order and the process exits 0 — also when it went while this process
+ * was still loading, before anyone listened for the disconnect (then nothing is opened). SIGINT is ignored (a terminal's Ctrl-C
  * reaches the whole process group; the parent decides); SIGTERM (also what
  * `UtilityProcess.kill()` sends) closes in order like `{ close: true }`.
  */
@@ -55,6 +56,13 @@ export function runEngineProcess(options: EngineProcessOptions, channel: ParentC
     events.flush();
     if (channel.connected) channel.send(message);
   };
+  // A parent that went away while this process was still loading (its 'disconnect' came before
+  // anyone listened): open nothing — a cluster opened now would hold its ports and files with no
+  // one to close it.
+  if (!channel.connected) {
+    console.error('The engine process lost its parent before the cluster was opened; exiting.');
+    process.exit(0);
+  }
   let cluster: OpenCluster;
   try {
     cluster = openCluster({ ...options, logger: { error: (message, error) => console.error(message, error) } });
@@ -114,6 +122,7 @@ export function runEngineProcess(options: EngineProcessOptions, channel: ParentC
     } else answer(raw);
   });
   channel.onDisconnect(close);
+  if (!channel.connected) close(); // gone while the cluster was opening
   process.on('SIGINT', () => {});
   process.on('SIGTERM', close);
 

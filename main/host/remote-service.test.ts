@@ -1,3 +1,5 @@
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../app/api/contract.js';
 import { startRemoteService } from './remote-service.js';
@@ -99,4 +101,27 @@ describe('startRemoteService (the engine in a child process)', () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(await service.call('cluster.describe', {})).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
   }, 60_000);
+
+  it('an engine whose parent is gone exits 0 and holds nothing: also when the parent went while it was still loading', async () => {
+    const entry = fileURLToPath(new URL('./engine-main.ts', import.meta.url));
+    for (const leave of ['at once', 'once opened'] as const) {
+      const dataDir = tempDir();
+      const child = fork(entry, [JSON.stringify({ dataDir })], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'json' });
+      const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+      if (leave === 'at once') child.disconnect(); // before the child has loaded and could listen for it
+      else {
+        await new Promise<void>((done) => child.on('message', (m: { opened?: boolean }) => m.opened && done()));
+        child.disconnect();
+      }
+      // Before the fix an engine left at once opened the cluster anyway and ran on, ports and lock held.
+      const code = await Promise.race([exited, new Promise<'still running'>((done) => setTimeout(() => done('still running'), 45_000))]);
+      if (code === 'still running') child.kill('SIGKILL');
+      expect(code, leave).toBe(0);
+      // Its data directory is free: another engine opens it.
+      const next = await startRemoteService({ dataDir, logger: silent });
+      keep(next);
+      expect(await next.call('cluster.describe', {})).toMatchObject({ ok: true });
+      await next.close();
+    }
+  }, 150_000);
 });
