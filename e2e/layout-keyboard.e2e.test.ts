@@ -116,6 +116,12 @@ describe('every page at 1440 and 1024 px, light and dark, and by keyboard', () =
     const tops = await page.getByTestId('broker-row-1').locator('.actions .row').evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => Math.round(c.getBoundingClientRect().top))));
     expect(tops).toHaveLength(2);
     for (const row of tops) expect(new Set(row).size).toBe(1);
+    // ...and in view without scrolling: the actions column is pinned to the table's right edge.
+    const cut = await page.getByTestId('broker-row-1').evaluate((row) => {
+      const table = row.closest('[data-testid="brokers-table"]')!.getBoundingClientRect();
+      return [...row.querySelectorAll('.actions button')].map((b) => b.getBoundingClientRect()).filter((r) => r.right > table.right + 1 || r.left < table.left).length;
+    });
+    expect(cut).toBe(0);
     const leaders = await page.getByTestId('broker-leaders-1').boundingBox();
     expect(leaders!.height).toBeLessThan(30);
 
