@@ -149,7 +149,7 @@ describe('the Configs and Profiles pages in Chromium against npm run serve', () 
     // Apply asks first, naming what it lowers; nothing changes until confirmed.
     await page.getByTestId('config-apply').click();
     const consequence = page.getByTestId('config-apply-consequence');
-    await consequence.waitFor({ timeout: 5_000 });
+    await consequence.waitFor({ timeout: 15_000 });
     expect(await consequence.textContent()).toContain('acks=all writes keep working through 2 broker failures → 0 broker failures');
     expect((await api<{ configs: Record<string, string> }>(host, 'topics.describe', { name: 'orders' })).value?.configs).toEqual({});
     await shot(page, 'configs-confirm-weakening');
@@ -227,7 +227,7 @@ describe('the Configs and Profiles pages in Chromium against npm run serve', () 
     await page.getByTestId('profile-import-open').click();
     await page.getByTestId('import-file').setInputFiles(copy);
     await page.getByTestId('import-submit').click();
-    await page.getByTestId('import-overwrite').waitFor({ timeout: 5_000 });
+    await page.getByTestId('import-overwrite').waitFor({ timeout: 15_000 });
     await page.getByTestId('import-overwrite-confirm').click();
     await page.getByTestId('import-modal').waitFor({ state: 'detached', timeout: 10_000 });
 
