@@ -131,6 +131,8 @@ describe('the topic detail page in Chromium against npm run serve', () => {
     await page.getByTestId('tab-durability').click();
     await expect.poll(() => text(page, 'quorum-comparison'), { timeout: 10_000 }).toContain('ISR replication needs 3 replicas (f+1) where a majority quorum needs 5 (2f+1)');
     expect(await page.getByTestId('quorum-comparison').getByRole('row', { name: /^Replicas/ }).textContent()).toBe('Replicas35');
+    // Eligible leader replicas (KIP-966): off on a new cluster, as in Kafka 4.0, and how Kafka turns them on.
+    expect(await text(page, 'durability-elr')).toMatch(/^\s*ELR off.*kafka-features\.sh upgrade --feature eligible\.leader\.replicas\.version=1/s);
     await page.getByTestId('durability-acks').getByText('acks=1').click();
     await expect.poll(() => text(page, 'durability-summary'), { timeout: 10_000 }).toContain('acks=1');
     await expect.poll(() => text(page, 'quorum-comparison'), { timeout: 10_000 }).toContain('With acks=1 an acknowledgement stands on the leader alone');
