@@ -19,7 +19,7 @@ function walk(image: MetadataImage, brokerId: number): { isr: string[]; elr: str
 }
 
 function indexed(index: BrokersToIsrs, brokerId: number): { isr: string[]; elr: string[]; leaders: number; replicas: number } {
-  const keys = (states: Iterable<PartitionState>): string[] => [...states].map((s) => `${s.topicId}:${s.partition}`);
+  const keys = (refs: Iterable<{ state: PartitionState }>): string[] => [...refs].map(({ state: s }) => `${s.topicId}:${s.partition}`);
   return { isr: keys(index.isrOf(brokerId)), elr: keys(index.elrOf(brokerId)), leaders: index.leaderCount(brokerId), replicas: index.replicaCount(brokerId) };
 }
 
@@ -82,7 +82,11 @@ describe('BrokersToIsrs', () => {
             index.rebuild(image);
           }
         });
-        for (const b of BROKERS) expect(sorted(indexed(index, b))).toEqual(sorted(walk(image, b)));
+        for (const b of BROKERS) {
+          expect(sorted(indexed(index, b))).toEqual(sorted(walk(image, b)));
+          // Each entry carries the image's current state of its partition.
+          for (const ref of [...index.isrOf(b), ...index.elrOf(b)]) expect(image.partition(ref.state.topicId, ref.state.partition)).toBe(ref.state);
+        }
       }),
       { numRuns: 300 },
     );

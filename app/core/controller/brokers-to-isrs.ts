@@ -7,63 +7,61 @@
  * controlled shutdown) is a count, not a walk.
  *
  * Invariant: after `rebuild(image)` and `note(record)` for every record the image applies since,
- * for every broker b: `isrOf(b)` is exactly the image's partition states whose isr contains b,
- * `elrOf(b)` those whose elr contains b, `leaderCount(b)` the number whose leader is b and
- * `replicaCount(b)` the number whose replicas contain b. States are the image's own (frozen once
- * committed), so a set entry is the partition's current state.
+ * for every broker b: `isrOf(b)` holds exactly the image's partitions whose isr contains b,
+ * `elrOf(b)` those whose elr contains b (as entries whose `state` is the image's current state),
+ * `leaderCount(b)` the number whose leader is b and `replicaCount(b)` the number whose replicas
+ * contain b. A change moves only the memberships that differ (an ISR shrink touches one set).
  */
 import type { MetadataImage } from '../metadata/image.js';
 import type { MetadataRecord, PartitionState } from '../metadata/records.js';
 
-const NONE: ReadonlySet<PartitionState> = new Set();
+/** One partition's entry: a stable object (the sets hold it), its state replaced as records apply. */
+export interface PartitionRef {
+  state: PartitionState;
+}
+
+const NONE: ReadonlySet<PartitionRef> = new Set();
 
 export class BrokersToIsrs {
-  /** topicId → partition → the state last noted (to undo its memberships when it changes). */
-  private readonly states = new Map<string, Map<number, PartitionState>>();
-  private readonly isr = new Map<number, Set<PartitionState>>();
-  private readonly elr = new Map<number, Set<PartitionState>>();
+  /** topicId → partition → its entry. */
+  private readonly refs = new Map<string, Map<number, PartitionRef>>();
+  private readonly isr = new Map<number, Set<PartitionRef>>();
+  private readonly elr = new Map<number, Set<PartitionRef>>();
   private readonly leaders = new Map<number, number>();
   private readonly replicas = new Map<number, number>();
 
   /** One walk, when the image was loaded from the log and its snapshot. */
   rebuild(image: MetadataImage): void {
-    this.states.clear();
+    this.refs.clear();
     this.isr.clear();
     this.elr.clear();
     this.leaders.clear();
     this.replicas.clear();
-    for (const { state } of image.allPartitions()) this.put(state);
+    for (const { state } of image.allPartitions()) this.update(undefined, state);
   }
 
   /** Follow one record `image` has just applied (partition states change only through these four). */
   note(image: MetadataImage, record: MetadataRecord): void {
     if (record.type === 'Partition' || record.type === 'PartitionChange') {
       const { topicId, partition } = record.state;
-      const old = this.states.get(topicId)?.get(partition);
       // The image's own state: it skips a record of a topic it does not have.
-      const now = image.topicsById.get(topicId)?.partitions.get(partition);
-      if (old === now) return;
-      if (old) {
-        this.drop(old);
-        this.states.get(topicId)!.delete(partition);
-      }
-      if (now) this.put(now);
+      this.update(this.refs.get(topicId)?.get(partition), image.topicsById.get(topicId)?.partitions.get(partition));
     } else if (record.type === 'RemoveTopic' || record.type === 'Topic') {
       // A Topic record (re)creates the topic with no partitions in the image.
-      const topic = this.states.get(record.topicId);
+      const topic = this.refs.get(record.topicId);
       if (!topic) return;
-      for (const state of topic.values()) this.drop(state);
-      this.states.delete(record.topicId);
+      for (const ref of [...topic.values()]) this.update(ref, undefined);
+      this.refs.delete(record.topicId);
     }
   }
 
   /** The partitions whose ISR holds `brokerId` (a live view: copy it before committing changes). */
-  isrOf(brokerId: number): ReadonlySet<PartitionState> {
+  isrOf(brokerId: number): ReadonlySet<PartitionRef> {
     return this.isr.get(brokerId) ?? NONE;
   }
 
   /** The partitions whose ELR holds `brokerId`. */
-  elrOf(brokerId: number): ReadonlySet<PartitionState> {
+  elrOf(brokerId: number): ReadonlySet<PartitionRef> {
     return this.elr.get(brokerId) ?? NONE;
   }
 
@@ -77,26 +75,40 @@ export class BrokersToIsrs {
     return this.replicas.get(brokerId) ?? 0;
   }
 
-  private put(state: PartitionState): void {
-    let topic = this.states.get(state.topicId);
-    if (!topic) this.states.set(state.topicId, (topic = new Map()));
-    topic.set(state.partition, state);
-    for (const b of state.isr) add(this.isr, b, state);
-    for (const b of state.elr ?? []) add(this.elr, b, state);
-    if (state.leader >= 0) this.leaders.set(state.leader, (this.leaders.get(state.leader) ?? 0) + 1);
-    for (const b of state.replicas) this.replicas.set(b, (this.replicas.get(b) ?? 0) + 1);
-  }
-
-  private drop(state: PartitionState): void {
-    for (const b of state.isr) this.isr.get(b)?.delete(state);
-    for (const b of state.elr ?? []) this.elr.get(b)?.delete(state);
-    if (state.leader >= 0) this.leaders.set(state.leader, (this.leaders.get(state.leader) ?? 0) - 1);
-    for (const b of state.replicas) this.replicas.set(b, (this.replicas.get(b) ?? 0) - 1);
+  /** Move a partition's memberships from its old state (in `ref`) to `next` (undefined: gone). */
+  private update(ref: PartitionRef | undefined, next: PartitionState | undefined): void {
+    const old = ref?.state;
+    if (old === next) return;
+    if (!ref) {
+      const state = next!;
+      let topic = this.refs.get(state.topicId);
+      if (!topic) this.refs.set(state.topicId, (topic = new Map()));
+      topic.set(state.partition, (ref = { state }));
+    }
+    const none: readonly number[] = [];
+    moveMembers(this.isr, ref, old?.isr ?? none, next?.isr ?? none);
+    moveMembers(this.elr, ref, old?.elr ?? none, next?.elr ?? none);
+    if (old?.leader !== next?.leader) {
+      if (old && old.leader >= 0) this.leaders.set(old.leader, (this.leaders.get(old.leader) ?? 0) - 1);
+      if (next && next.leader >= 0) this.leaders.set(next.leader, (this.leaders.get(next.leader) ?? 0) + 1);
+    }
+    if (old?.replicas !== next?.replicas) {
+      for (const b of old?.replicas ?? none) this.replicas.set(b, (this.replicas.get(b) ?? 0) - 1);
+      for (const b of next?.replicas ?? none) this.replicas.set(b, (this.replicas.get(b) ?? 0) + 1);
+    }
+    if (next) ref.state = next;
+    else this.refs.get(old!.topicId)?.delete(old!.partition);
   }
 }
 
-function add(index: Map<number, Set<PartitionState>>, brokerId: number, state: PartitionState): void {
-  let set = index.get(brokerId);
-  if (!set) index.set(brokerId, (set = new Set()));
-  set.add(state);
+/** Take `ref` out of the sets of the brokers in `before` only, into those in `after` only. */
+function moveMembers(index: Map<number, Set<PartitionRef>>, ref: PartitionRef, before: readonly number[], after: readonly number[]): void {
+  if (before === after) return;
+  for (const b of before) if (!after.includes(b)) index.get(b)?.delete(ref);
+  for (const b of after) {
+    if (before.includes(b)) continue;
+    let set = index.get(b);
+    if (!set) index.set(b, (set = new Set()));
+    set.add(ref);
+  }
 }

@@ -438,15 +438,15 @@ export class Controller {
    */
   private partitionsHolding(brokerId: number, withElr: boolean): { topic: TopicImage; state: PartitionState }[] {
     const byTopic = new Map<string, PartitionState[]>();
-    const collect = (states: Iterable<PartitionState>): void => {
-      for (const state of states) {
+    const collect = (refs: Iterable<{ state: PartitionState }>): void => {
+      for (const { state } of refs) {
         let list = byTopic.get(state.topicId);
         if (!list) byTopic.set(state.topicId, (list = []));
         list.push(state);
       }
     };
     collect(this.brokersToIsrs.isrOf(brokerId));
-    if (withElr) collect([...this.brokersToIsrs.elrOf(brokerId)].filter((s) => !s.isr.includes(brokerId)));
+    if (withElr) collect([...this.brokersToIsrs.elrOf(brokerId)].filter((r) => !r.state.isr.includes(brokerId)));
     const out: { topic: TopicImage; state: PartitionState }[] = [];
     if (byTopic.size === 0) return out;
     for (const topic of this.image.topicsById.values()) {
