@@ -4,13 +4,22 @@
  */
 import { createPinia, setActivePinia } from 'pinia';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Result } from '../../../app/api/contract.js';
+import type { MethodName, Result } from '../../../app/api/contract.js';
 import { setActiveConnection } from './active-connection.js';
 import { ClientError, createClient } from './client.js';
 import { confirmedOnPage, describeChange, externalTarget, setExternalConfirmer } from './external-changes.js';
 import { setClient } from './instance.js';
+import { useConfigsStore } from '../stores/configs.js';
+import { useGroupsStore } from '../stores/groups.js';
+import { useLeadersStore } from '../stores/leaders.js';
+import { useProfilesStore } from '../stores/profiles.js';
+import { useReassignmentsStore } from '../stores/reassignments.js';
+import { useTopicDetailStore } from '../stores/topic-detail.js';
 import { useTopicsStore } from '../stores/topics.js';
 import type { Transport } from './transport.js';
+
+/** Methods whose answer is a list (the stores read it as one). */
+const LISTS = new Set(['topics.deleteMany', 'topics.list', 'reassignments.execute', 'reassignments.cancel', 'reassignments.list', 'leaders.elect', 'groups.list', 'configs.alter', 'configs.describe', 'records.delete', 'brokers.list']);
 
 function recording() {
   const sent: { method: string; input: unknown }[] = [];
@@ -18,7 +27,7 @@ function recording() {
     kind: 'http',
     call: async (method, input) => {
       sent.push({ method, input });
-      return { ok: true, value: method === 'topics.deleteMany' || method === 'topics.list' ? [] : {} } as Result<never>;
+      return { ok: true, value: LISTS.has(method) ? [] : {} } as Result<never>;
     },
     subscribe: () => () => {},
     onStatus: () => () => {},
@@ -84,6 +93,7 @@ describe('changes to an external cluster', () => {
       ['topics.setReplicationFactor', { topic: 'orders', replicationFactor: 3 }, 'change the replication factor of orders to 3'],
       ['configs.alter', { resource: { type: 'topic', name: 'orders' }, set: { 'retention.ms': '1' } }, 'change retention.ms of topic orders'],
       ['configs.alter', { resource: { type: 'broker', name: '' }, set: { 'min.insync.replicas': '2' } }, 'change min.insync.replicas of every broker (cluster-wide default)'],
+      ['configs.alter', { resource: { type: 'topic', name: 'orders' }, set: { 'retention.ms': null } }, 'reset retention.ms of topic orders'],
       ['reassignments.execute', { partitions: [{}, {}, {}] }, 'move the replicas of 3 partitions'],
       ['reassignments.cancel', {}, 'cancel every reassignment'],
       ['leaders.elect', { type: 'preferred' }, 'run preferred leader elections'],
@@ -149,4 +159,50 @@ describe('a page that names the external cluster in its own confirmation', () =>
     expect(asked).toEqual([]);
     expect(sent[0]).toEqual({ method: 'topics.deleteMany', input: { names: ['a', 'b'], connection: 'c1' } });
   });
+});
+
+describe('every page dialog that names the external cluster: its store sends the change before any await, so the page’s pass covers it', () => {
+  const prod = { id: 'c1', name: 'prod', kind: 'external' as const, bootstrap: 'kafka-1:9092' };
+  interface Case {
+    page: string;
+    method: MethodName;
+    /** Outside the pass, before each send: what the page has done before its dialog (reads only). */
+    prepare?: () => Promise<unknown>;
+    /** What the page's confirmation sends. */
+    send: () => Promise<unknown>;
+  }
+  const cases: Case[] = [
+    { page: 'Balance: Execute', method: 'reassignments.execute', send: () => useReassignmentsStore().execute([{ topic: 'orders', partition: 0, replicas: [1, 2, 3] }], 10_485_760) },
+    { page: 'Balance: cancel one move', method: 'reassignments.cancel', send: () => useReassignmentsStore().cancel([{ topic: 'orders', partition: 0 }]) },
+    { page: 'Balance: cancel all', method: 'reassignments.cancel', send: () => useReassignmentsStore().cancel() },
+    { page: 'Leaders: preferred election', method: 'leaders.elect', send: () => useLeadersStore().elect([{ topic: 'orders', partition: 0 }]) },
+    { page: 'Groups: delete', method: 'groups.delete', prepare: async () => useGroupsStore().select('billing'), send: () => useGroupsStore().deleteGroup() },
+    { page: 'Profiles: apply', method: 'profiles.apply', send: () => useProfilesStore().apply('durability', false) },
+    { page: 'Configs: apply a weakening value', method: 'configs.alter', prepare: () => useConfigsStore().select({ type: 'topic', name: 'orders' }), send: () => useConfigsStore().apply('min.insync.replicas', '1') },
+    { page: 'Configs: reset', method: 'configs.alter', prepare: () => useConfigsStore().select({ type: 'broker', name: '' }), send: () => useConfigsStore().reset('log.retention.ms') },
+    { page: 'Topic: delete a config override', method: 'configs.alter', prepare: () => useTopicDetailStore().open('orders'), send: () => useTopicDetailStore().alterConfig('retention.ms', null) },
+    { page: 'Topic: add partitions', method: 'partitions.add', prepare: () => useTopicDetailStore().open('orders'), send: () => useTopicDetailStore().addPartitions(6) },
+    { page: 'Topic: change the replication factor', method: 'topics.setReplicationFactor', prepare: () => useTopicDetailStore().open('orders'), send: () => useTopicDetailStore().changeReplicationFactor(3, false) },
+    { page: 'Topics: create (the wizard’s review)', method: 'topics.create', send: () => useTopicsStore().create({ name: 'payments', partitions: 3, replicationFactor: 3 }) },
+  ];
+
+  for (const c of cases) {
+    it(`${c.page}: asked once by the client without the pass, not at all inside it; sent to that connection either way`, async () => {
+      const asked: string[] = [];
+      setExternalConfirmer(async ({ change }) => (asked.push(change), true));
+      setActiveConnection(prod);
+      const { sent, client } = recording();
+      setClient(client);
+      setActivePinia(createPinia());
+      await c.prepare?.();
+      const changes = () => sent.filter((s) => s.method === c.method && describeChange(c.method, s.input) !== null);
+      await c.send();
+      expect(asked).toEqual([describeChange(c.method, changes()[0]!.input)]);
+      await c.prepare?.();
+      await confirmedOnPage(externalTarget(), [c.method], c.send);
+      expect(asked).toHaveLength(1);
+      expect(changes()).toHaveLength(2);
+      for (const s of changes()) expect(s.input).toMatchObject({ connection: 'c1' });
+    });
+  }
 });

@@ -27,7 +27,7 @@ const CHANGES: Partial<Record<MethodName, (input: Input) => string | null>> = {
   'topics.deleteMany': (i) => `delete ${count(i['names'], 'topic')}`,
   'partitions.add': (i) => (i['validateOnly'] ? null : `grow ${String(i['topic'])} to ${String(i['totalCount'])} partitions`),
   'topics.setReplicationFactor': (i) => (i['validateOnly'] ? null : `change the replication factor of ${String(i['topic'])} to ${String(i['replicationFactor'])}`),
-  'configs.alter': (i) => (i['validateOnly'] ? null : `change ${Object.keys((i['set'] as Input | undefined) ?? {}).join(', ')} of ${resource(i['resource'])}`),
+  'configs.alter': (i) => (i['validateOnly'] ? null : configChange((i['set'] as Input | undefined) ?? {}, i['resource'])),
   'reassignments.execute': (i) => `move the replicas of ${count(i['partitions'], 'partition')}`,
   'reassignments.cancel': (i) => (i['partitions'] ? `cancel the reassignment of ${count(i['partitions'], 'partition')}` : 'cancel every reassignment'),
   'leaders.elect': (i) => (i['validateOnly'] ? null : `run ${String(i['type'])} leader elections`),
@@ -41,6 +41,13 @@ const CHANGES: Partial<Record<MethodName, (input: Input) => string | null>> = {
 function count(list: unknown, noun: string): string {
   const n = Array.isArray(list) ? list.length : 0;
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** "reset" when every key goes back to its inherited value (set null), "change" otherwise. */
+function configChange(set: Input, r: unknown): string {
+  const keys = Object.keys(set);
+  const verb = keys.length > 0 && keys.every((k) => set[k] === null) ? 'reset' : 'change';
+  return `${verb} ${keys.join(', ')} of ${resource(r)}`;
 }
 
 function resource(r: unknown): string {
