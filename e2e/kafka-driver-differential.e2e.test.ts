@@ -54,9 +54,9 @@ describe('the same admin scenario through the embedded driver and the Kafka driv
     const configs = await value(run<ConfigEntryView[]>('configs.describe', { resource: { type: 'topic', name: 'diff' } }));
     const pick = (name: string) => {
       const c = configs.find((x) => x.name === name)!;
-      return [c.value, c.source];
+      return [c.value, c.source, c.default];
     };
-    out.configs = { retention: pick('retention.ms'), minIsr: pick('min.insync.replicas'), segment: pick('segment.bytes'), cleanup: pick('cleanup.policy') };
+    out.configs = { retention: pick('retention.ms'), minIsr: pick('min.insync.replicas'), segment: pick('segment.bytes'), roll: pick('segment.ms'), cleanup: pick('cleanup.policy') };
     await value(run('partitions.add', { topic: 'diff', totalCount: 4 }));
     await until(async () => (await value(run<TopicView>('topics.describe', { name: 'diff' }))).partitions.length === 4, 30_000, 'four partitions');
 

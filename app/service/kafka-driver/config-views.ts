@@ -32,11 +32,27 @@ function typeView(entry: ConfigEntryData): ConfigEntryView['type'] {
   return 'string';
 }
 
+const MS_PER: Record<string, number> = { ms: 1, seconds: 1_000, minutes: 60_000, hours: 3_600_000 };
+
+/**
+ * A synonym's value in the unit of the config it stands for. Kafka lists a topic's broker-level
+ * synonyms as they are set — retention.ms's default comes as log.retention.hours=168, segment.ms's
+ * as log.roll.hours=168 — so a default read off a synonym in other units is converted to ms.
+ */
+export function synonymInUnitOf(configName: string, synonymName: string, value: string): string {
+  if (!configName.endsWith('.ms')) return value;
+  const factor = MS_PER[synonymName.slice(synonymName.lastIndexOf('.') + 1)];
+  const n = Number(value);
+  if (factor === undefined || factor === 1 || value.trim() === '' || !Number.isFinite(n)) return value;
+  return String(n * factor);
+}
+
 export function kafkaConfigEntryViews(scope: 'topic' | 'broker', entries: ConfigEntryData[]): ConfigEntryView[] {
   return entries
     .map((e) => {
       const def = configDef(scope, e.name);
-      const kafkaDefault = e.synonyms.find((s) => s.source === 5)?.value;
+      const defaultSynonym = e.synonyms.find((s) => s.source === 5 && s.value !== null);
+      const kafkaDefault = defaultSynonym ? synonymInUnitOf(e.name, defaultSynonym.name, defaultSynonym.value!) : undefined;
       return {
         name: e.name,
         value: e.value ?? '',
