@@ -7,11 +7,12 @@
 import { createPinia, setActivePinia } from 'pinia';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EngineEvent, Result } from '../../../app/api/contract.js';
-import { createClient } from '../api/client.js';
+import { setActiveConnection } from '../api/active-connection.js';
+import { ClientError, createClient } from '../api/client.js';
 import { setClient } from '../api/instance.js';
 import type { ConnectionStatus, Transport } from '../api/transport.js';
 import { useConnectionStore } from '../stores/connection.js';
-import { useLiveQuery } from './live-query.js';
+import { EXTERNAL_READ_TIMEOUT_MS, useLiveQuery } from './live-query.js';
 
 /** A transport whose `clock.get` answers count up, each after `delayMs`; events and status are pushed by the test. */
 function scriptedTransport(delayMs = 10) {
@@ -150,5 +151,73 @@ describe('a live query', () => {
     expect(connection.running).toEqual(['clock']);
     release();
     expect(connection.running).toEqual([]);
+  });
+
+  describe('on an external cluster, where a read can be lost (a broker that never answers it)', () => {
+    /** Reads up to `lost` never answer unless the test answers them; later reads answer at once with their number. */
+    function losing(lost: number) {
+      let reads = 0;
+      const pending = new Map<number, (n: number) => void>();
+      const read = (): Promise<number> => {
+        const n = ++reads;
+        return n <= lost ? new Promise<number>((resolve) => pending.set(n, resolve)) : Promise.resolve(n);
+      };
+      return { read, reads: () => reads, answer: (n: number) => pending.get(n)?.(n) };
+    }
+    beforeEach(() => {
+      // The window's choice of connection lives in sessionStorage, which Node lacks.
+      const kept = new Map<string, string>();
+      (globalThis as { sessionStorage?: unknown }).sessionStorage = { getItem: (k: string) => kept.get(k) ?? null, setItem: (k: string, v: string) => void kept.set(k, v), removeItem: (k: string) => void kept.delete(k) };
+      setActiveConnection({ id: 'c1', name: 'prod', kind: 'external', bootstrap: 'kafka-1:9092' });
+    });
+    afterEach(() => {
+      delete (globalThis as { sessionStorage?: unknown }).sessionStorage;
+    });
+
+    it('stops waiting for a lost read after EXTERNAL_READ_TIMEOUT_MS (half of request.timeout.ms) and reads again, showing the cluster; the lost read’s late answer is dropped', async () => {
+      const s = losing(1);
+      const q = useLiveQuery<number>({ name: 'lost-once', initial: 0, read: s.read });
+      const release = q.acquire();
+      await vi.advanceTimersByTimeAsync(EXTERNAL_READ_TIMEOUT_MS - 1);
+      // Still waiting: the polls asked for meanwhile coalesce behind the read in flight.
+      expect([s.reads(), q.loaded.value, q.error.value]).toEqual([1, false, null]);
+      await vi.advanceTimersByTimeAsync(1);
+      // The polls it held back read at once: the page shows the cluster before Kafka's client would even give up on one request (30 s).
+      expect([s.reads(), q.loaded.value, q.data.value, q.error.value]).toEqual([2, true, 2, null]);
+      s.answer(1);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(q.data.value).toBe(2);
+      release();
+    });
+
+    it('says the cluster did not answer (REQUEST_TIMED_OUT, retriable) while no read answers, keeps reading once per poll, and shows it once one does', async () => {
+      const s = losing(3);
+      const q = useLiveQuery<number>({ name: 'lost-thrice', initial: 0, read: s.read, pollMs: 20_000 });
+      const release = q.acquire();
+      await vi.advanceTimersByTimeAsync(EXTERNAL_READ_TIMEOUT_MS);
+      expect(q.error.value).toBeInstanceOf(ClientError);
+      expect((q.error.value as ClientError).error).toMatchObject({ code: 'REQUEST_TIMED_OUT', retriable: true });
+      expect([s.reads(), q.loaded.value]).toEqual([1, false]);
+      await vi.advanceTimersByTimeAsync(20_000 - EXTERNAL_READ_TIMEOUT_MS);
+      expect(s.reads()).toBe(2); // the poll reads again: one more read, not a pile-up
+      await vi.advanceTimersByTimeAsync(20_000);
+      expect([s.reads(), q.loaded.value]).toEqual([3, false]);
+      // A lost read that answers after all, before any newer one did, is shown.
+      s.answer(2);
+      await vi.advanceTimersByTimeAsync(0);
+      expect([q.loaded.value, q.data.value, q.error.value]).toEqual([true, 2, null]);
+      await vi.advanceTimersByTimeAsync(20_000);
+      expect([s.reads(), q.data.value, q.error.value]).toEqual([4, 4, null]);
+      release();
+    });
+
+    it('keeps one read in flight while reads answer within the bound', async () => {
+      let reads = 0;
+      const q = useLiveQuery<number>({ name: 'slow', initial: 0, read: () => new Promise((r) => setTimeout(() => r(++reads), EXTERNAL_READ_TIMEOUT_MS - 1_000)) });
+      const release = q.acquire();
+      await vi.advanceTimersByTimeAsync(EXTERNAL_READ_TIMEOUT_MS + 5_000);
+      expect([reads, q.data.value, q.error.value]).toEqual([1, 1, null]);
+      release();
+    });
   });
 });

@@ -12,6 +12,11 @@
  *   it runs.
  * - One read in flight at a time: reads asked for meanwhile coalesce into one more read after
  *   it, and every caller's promise settles after a read that started after its call.
+ * - A read that has not answered within `readTimeoutMs` (on an external cluster by default) stops
+ *   being waited for: `error` says so (REQUEST_TIMED_OUT, retriable) and the next poll, event or
+ *   refresh reads again. A request lost on the way to a broker would otherwise hold the one read
+ *   in flight for as long as the Kafka client retries it, and the page would never read again.
+ *   The abandoned read's answer still counts if it comes before any newer read has answered.
  * - A value set locally (`set`, an action's answer) or a `reset` outdates the reads in flight:
  *   their answers are dropped, so an older read never overwrites a newer state.
  * - `same(old, next)` keeps the old value (same reference) so an unchanged list re-renders nothing.
@@ -19,6 +24,7 @@
 import { computed, ref, shallowRef, type Ref, type ShallowRef } from 'vue';
 import type { EngineEvent } from '../../../app/api/contract.js';
 import { activeConnection } from '../api/active-connection.js';
+import { ClientError } from '../api/client.js';
 import { useConnectionStore } from '../stores/connection.js';
 
 export interface LiveQueryOptions<T> {
@@ -37,6 +43,8 @@ export interface LiveQueryOptions<T> {
   /** Fallback poll while running, ms (none by default: events suffice). */
   pollMs?: number;
   same?: (a: T, b: T) => boolean;
+  /** Stop waiting for a read after this long, ms (default: EXTERNAL_READ_TIMEOUT_MS on an external cluster, none on the console's own). */
+  readTimeoutMs?: number;
 }
 
 export interface LiveQuery<T> {
@@ -60,6 +68,21 @@ export interface LiveQuery<T> {
 
 /** How often a live query re-reads an external cluster, which sends no events. */
 const EXTERNAL_POLL_MS = 5_000;
+/**
+ * How long a live query waits for one read of an external cluster. Kafka's clients wait
+ * request.timeout.ms (30 s) for one request and then retry it; a page read is a few requests that
+ * a healthy cluster answers in milliseconds. Half of request.timeout.ms: past that, a request was
+ * lost or a broker does not answer, and a new read (new requests) is what recovers the page.
+ */
+export const EXTERNAL_READ_TIMEOUT_MS = 15_000;
+
+/** The error a read that did not answer in time leaves in `error`. */
+function readTimedOut(ms: number): ClientError {
+  return new ClientError(
+    { code: 'REQUEST_TIMED_OUT', message: `The cluster did not answer within ${Math.round(ms / 1000)} s; reading again.`, retriable: true },
+    'cluster.describe',
+  );
+}
 
 export function useLiveQuery<T>(options: LiveQueryOptions<T>): LiveQuery<T> {
   const connection = useConnectionStore();
@@ -79,20 +102,41 @@ export function useLiveQuery<T>(options: LiveQueryOptions<T>): LiveQuery<T> {
   let listeners: (() => void) | null = null;
   let detach: (() => void) | null = null;
 
-  async function readLoop(): Promise<void> {
-    do {
-      again = false;
-      const gen = generation;
-      loading.value = true;
-      try {
-        const next = await options.read();
-        if (gen !== generation) continue;
+  /** Reads started, and the newest of them whose answer is shown: an abandoned read's late answer counts only if none newer has. */
+  let started = 0;
+  let shown = 0;
+
+  /** One read, waited for at most `timeoutMs` (past that it keeps running, unwaited, and `error` says it did not answer). */
+  async function readOnce(gen: number, timeoutMs: number | undefined): Promise<void> {
+    const seq = ++started;
+    const settled = options.read().then(
+      (next) => {
+        if (gen !== generation || seq < shown) return;
+        shown = seq;
         if (!(loaded.value && options.same?.(data.value, next))) data.value = next;
         loaded.value = true;
         error.value = null;
-      } catch (e) {
-        if (gen === generation) error.value = e;
-      }
+      },
+      (e: unknown) => {
+        if (gen === generation && seq === started) error.value = e;
+      },
+    );
+    if (!timeoutMs) return settled;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), timeoutMs)));
+    try {
+      if ((await Promise.race([settled, late])) === 'late' && gen === generation && seq === started) error.value = readTimedOut(timeoutMs);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function readLoop(): Promise<void> {
+    const timeoutMs = options.readTimeoutMs ?? (activeConnection()?.kind === 'external' ? EXTERNAL_READ_TIMEOUT_MS : undefined);
+    do {
+      again = false;
+      loading.value = true;
+      await readOnce(generation, timeoutMs);
     } while (again);
     loading.value = false;
   }
