@@ -19,6 +19,7 @@ import type { MetadataImage, TopicImage } from '../metadata/image.js';
 import type { CommittedRecord, PartitionState } from '../metadata/records.js';
 import { loadSnapshot, type ImageSnapshot } from '../metadata/snapshot.js';
 import { ReplicaPartition, type PartitionHost } from './partition.js';
+import { LeadersByReplica } from './leaders-by-replica.js';
 import { ReplicaFetcher, type FetcherHost } from './replica-fetcher.js';
 
 /** A replica a client request may use, or the error Kafka answers instead. */
@@ -50,14 +51,19 @@ export class ReplicaManager {
    * null until this process has opened its logs or read its disk.
    */
   private stored: StoredBytes | null = null;
+  /** For each broker, the partitions here this broker leads with it as a replica (kept with `partitions`). */
+  readonly leadersByReplica: LeadersByReplica;
 
-  constructor(private readonly host: ReplicaManagerHost) {}
+  constructor(private readonly host: ReplicaManagerHost) {
+    this.leadersByReplica = new LeadersByReplica(host.brokerId);
+  }
 
   /** Open every replica log on disk (after a power loss each is truncated to its flushed offset). */
   recover(nowMs: number, powerLost: boolean): void {
     const host = this.host;
     this.offline.clear();
     this.partitions.clear();
+    this.leadersByReplica.clear();
     this.localLogs = new Map();
     this.stored = null;
     const stored: StoredBytes = { bytes: 0 };
@@ -154,16 +160,13 @@ export class ReplicaManager {
    * cluster cost each leader a walk of all it leads.)
    */
   private recheckReplicasOf(brokerIds: ReadonlySet<number>, reconciled: ReadonlyMap<string, unknown>): void {
-    for (const [k, p] of this.partitions) {
+    // Only the partitions led here with one of them as a replica, from the index, in the order a
+    // walk of `partitions` would meet them.
+    for (const k of this.leadersByReplica.of(brokerIds)) {
       // A partition reconciled in this batch was marked already (onLeadershipChanged).
-      if (!p.isLeader || reconciled.has(k)) continue;
-      const replicas = p.state.replicas;
-      for (let i = 0; i < replicas.length; i++) {
-        if (brokerIds.has(replicas[i]!)) {
-          this.host.onLeaderStateChanged(p);
-          break;
-        }
-      }
+      if (reconciled.has(k)) continue;
+      const p = this.partitions.get(k);
+      if (p?.isLeader) this.host.onLeaderStateChanged(p);
     }
   }
 
@@ -191,6 +194,7 @@ export class ReplicaManager {
       if (previousLeader !== state.leader) this.fetchers.get(previousLeader)?.remove(k);
       if (state.leader >= 0) this.fetcherFor(state.leader).add(k);
     }
+    this.leadersByReplica.update(k, state);
     host.onLeadershipChanged(p);
   }
 
@@ -209,6 +213,7 @@ export class ReplicaManager {
       p.resignLeadership();
       this.fetchers.get(p.leaderId)?.remove(k);
       this.partitions.delete(k);
+      this.leadersByReplica.remove(k);
     }
     this.localLogs.get(k)?.release();
     this.localLogs.delete(k);
@@ -223,6 +228,7 @@ export class ReplicaManager {
     p.resignLeadership();
     this.fetchers.get(p.leaderId)?.remove(k);
     this.partitions.delete(k);
+    this.leadersByReplica.remove(k);
     this.host.emit({ type: 'replica.offline', atMs: this.host.scheduler.now(), topic: p.topic, partition: p.partition, brokerId: this.host.brokerId, errorCode: e.code, message: e.message });
     this.host.noticeReplicaOffline(p.topicId, p.partition);
   }
@@ -314,6 +320,7 @@ export class ReplicaManager {
   /** The process is gone: nothing is served; the disk (and the byte count of its logs) stays. */
   closeAll(): void {
     this.partitions.clear();
+    this.leadersByReplica.clear();
     this.localLogs.clear();
   }
 

@@ -1,0 +1,88 @@
+/**
+ * A broker's own leaderships indexed by replica (the broker-side counterpart of the controller's
+ * BrokersToIsrs): for each other broker B, the partitions hosted here whose last applied state
+ * names this broker leader and B a replica. A registration change of B (fenced, unfenced,
+ * shutting down, a new epoch) concerns only what B's fetches and the HW rule read, so only
+ * these partitions are looked at again — not every partition this broker leads (with 100,000
+ * partitions on 12 brokers, each leads about 8,000; a fence of one concerns about 1,500 of them).
+ *
+ * Invariants: `of(ids)` equals, in the order of the replica map's insertion, the keys k hosted
+ * here with `state.leader === self` and `state.replicas` holding one of `ids` (the walk it
+ * replaces); an entry exists exactly while the replica map holds k.
+ */
+import type { PartitionState } from '../metadata/records.js';
+
+interface Entry {
+  /** Order of insertion into the replica map (a key removed and hosted again comes last, as in a Map). */
+  readonly seq: number;
+  /** The replicas it is indexed under, this broker's own included (empty while another broker leads). */
+  replicas: readonly number[];
+}
+
+const NONE: readonly number[] = [];
+
+export class LeadersByReplica {
+  private readonly entries = new Map<string, Entry>();
+  private readonly byReplica = new Map<number, Set<string>>();
+  private nextSeq = 0;
+
+  constructor(private readonly self: number) {}
+
+  /** The replica map holds `k` with this state (call after each reconcile that keeps it here). */
+  update(k: string, state: PartitionState): void {
+    let e = this.entries.get(k);
+    if (!e) {
+      e = { seq: this.nextSeq++, replicas: NONE };
+      this.entries.set(k, e);
+    }
+    const want = state.leader === this.self ? state.replicas : NONE;
+    const prev = e.replicas;
+    if (prev.length === want.length && prev.every((r, i) => want[i] === r)) return;
+    const next = want.length === 0 ? NONE : [...want];
+    for (const r of prev) if (!next.includes(r)) this.unindex(r, k);
+    for (const r of next) {
+      if (prev.includes(r)) continue;
+      let set = this.byReplica.get(r);
+      if (!set) this.byReplica.set(r, (set = new Set()));
+      set.add(k);
+    }
+    e.replicas = next;
+  }
+
+  /** The replica map no longer holds `k`. */
+  remove(k: string): void {
+    const e = this.entries.get(k);
+    if (!e) return;
+    for (const r of e.replicas) this.unindex(r, k);
+    this.entries.delete(k);
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.byReplica.clear();
+  }
+
+  /** Keys led here (by their last applied state) with a replica among `brokerIds`, in the replica map's order. */
+  of(brokerIds: Iterable<number>): string[] {
+    const keys = new Set<string>();
+    for (const id of brokerIds) {
+      const set = this.byReplica.get(id);
+      if (set) for (const k of set) keys.add(k);
+    }
+    const out = [...keys];
+    out.sort((a, b) => this.entries.get(a)!.seq - this.entries.get(b)!.seq);
+    return out;
+  }
+
+  /** Number of keys indexed under `brokerId` (tests). */
+  sizeOf(brokerId: number): number {
+    return this.byReplica.get(brokerId)?.size ?? 0;
+  }
+
+  private unindex(r: number, k: string): void {
+    const set = this.byReplica.get(r);
+    if (!set) return;
+    set.delete(k);
+    if (set.size === 0) this.byReplica.delete(r);
+  }
+}
