@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import type { EngineEvent } from '../../app/api/contract.js';
@@ -18,6 +19,8 @@ describe('the engine in a (stand-in) utility process', () => {
     keep(service);
     expect(utilityProcess.forks).toEqual([{ modulePath: ENGINE_SOURCE, args: [JSON.stringify({ dataDir, seed: 3 })], options: expect.objectContaining({ serviceName: 'Replica Studio engine' }) }]);
     expect(service.pid).toBeGreaterThan(0);
+    // The engine's V8 runs with a small young generation (its RSS at 10,000 partitions: npm run bench -- scale).
+    if (existsSync(`/proc/${service.pid}/cmdline`)) expect(readFileSync(`/proc/${service.pid}/cmdline`, 'utf8').split('\0')).toContain('--max-semi-space-size=2');
     const events: EngineEvent[] = [];
     service.subscribe((event) => events.push(event));
     expect(await service.ready()).toBe(true);

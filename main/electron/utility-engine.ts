@@ -9,7 +9,7 @@
 import type { ForkOptions, UtilityProcess } from 'electron';
 import type { ChildMessage, EngineProcessHandle, ParentMessage } from '../host/engine-channel.js';
 import type { EngineProcessOptions } from '../host/engine-process.js';
-import { connectRemoteService, type RemoteConnectOptions, type RemoteService } from '../host/remote-service.js';
+import { connectRemoteService, ENGINE_NODE_ARGS, type RemoteConnectOptions, type RemoteService } from '../host/remote-service.js';
 
 /** The part of `UtilityProcess` the adapter uses. */
 export type UtilityProcessLike = Pick<UtilityProcess, 'pid' | 'postMessage' | 'kill' | 'on' | 'once'>;
@@ -79,6 +79,7 @@ export function startUtilityEngine(
   const proc = utilityProcess.fork(enginePath, [JSON.stringify(engineOptions)], {
     serviceName: 'Replica Studio engine',
     stdio: 'inherit',
+    execArgv: [...ENGINE_NODE_ARGS],
   });
   return connectRemoteService(utilityProcessHandle(proc), { dataDir: engineOptions.dataDir, logger, killAfterMs, openTimeoutMs });
 }

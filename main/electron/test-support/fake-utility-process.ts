@@ -24,7 +24,7 @@ export function fakeUtilityProcess(env: NodeJS.ProcessEnv = process.env): FakeUt
     fork(modulePath, args = [], options?: unknown) {
       forks.push({ modulePath, args, options });
       const child = fork(modulePath, args, {
-        execArgv: ['--import', 'tsx', '--import', SHIM],
+        execArgv: ['--import', 'tsx', '--import', SHIM, ...((options as { execArgv?: string[] } | undefined)?.execArgv ?? [])],
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
         serialization: 'advanced',
         env,
