@@ -15,6 +15,9 @@
  * admin-apis.ts, AlterPartition's checks in alter-partition.ts, the auto leader rebalance and the
  * unclean election in periodic-tasks.ts, the events each record means in record-events.ts; this
  * file is the controller's log, snapshots, broker sessions and the requests from brokers.
+ * One file a little over 500 lines on purpose: those four share the one commit path (append,
+ * apply to the image and to BrokersToIsrs, push to brokers, snapshot) and the session state a
+ * fence changes; split further, each part would need the controller's private state passed in.
  */
 import { KAFKA_ERRORS, KafkaError, type KafkaErrorName } from '../../api/errors.js';
 import type { EngineEvent } from '../../api/events.js';
