@@ -7,9 +7,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HeartbeatRequest } from '../core/broker/messages.js';
 import { Controller } from '../core/controller/controller.js';
-import { MetadataImage, type TopicImage } from '../core/metadata/image.js';
-import type { PartitionState } from '../core/metadata/records.js';
 import { Simulation } from './simulation.js';
+import { watchControllerLooks } from './test-support/controller-looks.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -18,7 +17,6 @@ afterEach(() => {
 interface ControllerInside {
   fence(brokerId: number, reason: string): void;
   handleHeartbeat(req: HeartbeatRequest): unknown;
-  ctx(topic: TopicImage, state: PartitionState): unknown;
 }
 
 /**
@@ -27,8 +25,8 @@ interface ControllerInside {
  */
 function watchLeaving(brokerId: number): { looked: string[]; walks: number; fences: number } {
   const proto = Controller.prototype as unknown as ControllerInside;
-  const seen = { looked: [] as string[], walks: 0, fences: 0 };
   let inside = false;
+  const seen = Object.assign(watchControllerLooks(() => inside), { fences: 0 });
   const within = <T>(fn: () => T): T => {
     const was = inside;
     inside = true;
@@ -40,8 +38,6 @@ function watchLeaving(brokerId: number): { looked: string[]; walks: number; fenc
   };
   const fence = proto.fence;
   const heartbeat = proto.handleHeartbeat;
-  const ctx = proto.ctx;
-  const allPartitions = MetadataImage.prototype.allPartitions;
   vi.spyOn(proto, 'fence').mockImplementation(function (this: ControllerInside, id: number, reason: string) {
     if (id !== brokerId) return fence.call(this, id, reason);
     seen.fences++;
@@ -49,14 +45,6 @@ function watchLeaving(brokerId: number): { looked: string[]; walks: number; fenc
   });
   vi.spyOn(proto, 'handleHeartbeat').mockImplementation(function (this: ControllerInside, req: HeartbeatRequest) {
     return req.brokerId === brokerId && req.wantShutDown ? within(() => heartbeat.call(this, req)) : heartbeat.call(this, req);
-  });
-  vi.spyOn(proto, 'ctx').mockImplementation(function (this: ControllerInside, topic: TopicImage, state: PartitionState, ...rest: unknown[]) {
-    if (inside) seen.looked.push(`${topic.name}-${state.partition}`);
-    return (ctx as (...a: unknown[]) => unknown).call(this, topic, state, ...rest);
-  });
-  vi.spyOn(MetadataImage.prototype, 'allPartitions').mockImplementation(function (this: MetadataImage) {
-    if (inside) seen.walks++;
-    return allPartitions.call(this);
   });
   return seen;
 }

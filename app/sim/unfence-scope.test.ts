@@ -8,10 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Controller } from '../core/controller/controller.js';
-import { MetadataImage, type TopicImage } from '../core/metadata/image.js';
-import type { PartitionState } from '../core/metadata/records.js';
 import { SqliteStorage } from '../storage/sqlite-storage.js';
 import { Simulation } from './simulation.js';
+import { watchControllerLooks } from './test-support/controller-looks.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -21,17 +20,14 @@ afterEach(() => {
 
 interface ControllerInside {
   unfence(brokerId: number): void;
-  ctx(topic: TopicImage, state: PartitionState): unknown;
 }
 
 /** The partitions each unfence looked at (`topic-partition`) and how often it walked the whole image. */
 function watchUnfences(): { unfenced: number[]; looked: string[]; walks: number } {
   const proto = Controller.prototype as unknown as ControllerInside;
-  const seen = { unfenced: [] as number[], looked: [] as string[], walks: 0 };
   let inside = false;
+  const seen = Object.assign(watchControllerLooks(() => inside), { unfenced: [] as number[] });
   const unfence = proto.unfence;
-  const ctx = proto.ctx;
-  const allPartitions = MetadataImage.prototype.allPartitions;
   vi.spyOn(proto, 'unfence').mockImplementation(function (this: ControllerInside, brokerId: number) {
     seen.unfenced.push(brokerId);
     inside = true;
@@ -40,14 +36,6 @@ function watchUnfences(): { unfenced: number[]; looked: string[]; walks: number 
     } finally {
       inside = false;
     }
-  });
-  vi.spyOn(proto, 'ctx').mockImplementation(function (this: ControllerInside, topic: TopicImage, state: PartitionState, ...rest: unknown[]) {
-    if (inside) seen.looked.push(`${topic.name}-${state.partition}`);
-    return (ctx as (...a: unknown[]) => unknown).call(this, topic, state, ...rest);
-  });
-  vi.spyOn(MetadataImage.prototype, 'allPartitions').mockImplementation(function (this: MetadataImage) {
-    if (inside) seen.walks++;
-    return allPartitions.call(this);
   });
   return seen;
 }
