@@ -2,6 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // The watchdog names, while it runs, a test file that has run for over 5 minutes (a test stuck
+    // in synchronous code outlives testTimeout and would otherwise show nothing until CI's limit).
+    reporters: ['default', './scripts/test-watchdog/watchdog.ts'],
     projects: [
       {
         test: {

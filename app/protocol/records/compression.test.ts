@@ -70,6 +70,17 @@ describe('record batch compression codecs', () => {
     expect(() => codecs.decompress('gzip', gz.subarray(0, gz.length - 10), 1 << 20)).toThrow(CompressionError);
   });
 
+  it('refuse at once a raw snappy literal whose 4-byte length has the top bit set (snappyjs alone walked ~2^31 positions)', () => {
+    // Found by the property above: varint length 6, then a literal tag with a 4-byte length of 0x88f8a79e.
+    expect(() => codecs.decompress('snappy', hex('06fc9ea7f88cec'), 1 << 16)).toThrow(/literal of \d+ bytes runs past the data/);
+    // The same inside xerial framing, as a Java producer would send it.
+    const framed = Uint8Array.of(0x82, 0x53, 0x4e, 0x41, 0x50, 0x50, 0x59, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 7, ...hex('06fc9ea7f88cec'));
+    expect(() => codecs.decompress('snappy', framed, 1 << 16)).toThrow(CompressionError);
+    // A copy from before the start and a stream shorter than it declares are refused too.
+    expect(() => codecs.decompress('snappy', Uint8Array.of(4, 0x01, 0x05), 1 << 16)).toThrow(/before the start/);
+    expect(() => codecs.decompress('snappy', Uint8Array.of(5, 0x04, 0x61, 0x62), 1 << 16)).toThrow(/yields 2 of the 5/);
+  });
+
   it('compress zstd only with a compressor the host supplies', () => {
     expect(() => codecs.compress('zstd', text)).toThrow(/no zstd compressor/);
     const withZstd = createCompressionCodecs(() => hex(FIXTURES.zstdOneShot));

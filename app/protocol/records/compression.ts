@@ -119,7 +119,7 @@ function isXerial(data: Uint8Array): boolean {
 }
 
 function unsnappy(data: Uint8Array, maxBytes: number): Uint8Array {
-  if (!isXerial(data)) return snappy.uncompress(data, maxBytes);
+  if (!isXerial(data)) return unsnappyRaw(data, maxBytes);
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const chunks: Uint8Array[] = [];
   let length = 0;
@@ -128,12 +128,62 @@ function unsnappy(data: Uint8Array, maxBytes: number): Uint8Array {
     const size = view.getInt32(at);
     at += 4;
     if (size < 0 || at + size > data.length) throw new CompressionError(`snappy block of ${size} bytes runs past the data`);
-    const block = snappy.uncompress(data.subarray(at, at + size), maxBytes - length);
+    const block = unsnappyRaw(data.subarray(at, at + size), maxBytes - length);
     length += block.length;
     chunks.push(block);
     at += size;
   }
   return join(chunks, length);
+}
+
+/**
+ * One raw Snappy stream, its element tags walked before snappyjs decodes it. snappyjs 0.7 reads
+ * a literal's 4-byte length of 2^31 or more as a negative number and then steps through about
+ * 2^31 positions before the data (a 7-byte produce held the engine's thread for minutes). The
+ * walk follows the format (a varint length, then literals and copies with 1, 2 or 4 offset
+ * bytes) and refuses a literal that runs past the data, a copy from before the start, and
+ * elements that do not add up to the declared length.
+ */
+function unsnappyRaw(data: Uint8Array, maxBytes: number): Uint8Array {
+  const corrupt = (why: string) => new CompressionError(`snappy data is corrupt: ${why}`);
+  let at = 0;
+  let declared = 0;
+  for (let shift = 0; ; shift += 7) {
+    if (at >= data.length || shift > 28) throw corrupt('the length varint is malformed');
+    const b = data[at++]!;
+    declared += (b & 0x7f) * 2 ** shift;
+    if (b < 0x80) break;
+  }
+  if (declared > maxBytes) throw tooLarge('snappy', maxBytes);
+  let produced = 0;
+  while (at < data.length) {
+    const tag = data[at++]!;
+    const kind = tag & 3;
+    if (kind === 0) {
+      let length = (tag >>> 2) + 1;
+      if (length > 60) {
+        const bytes = length - 60;
+        if (at + bytes > data.length) throw corrupt('a literal length is truncated');
+        length = 1;
+        for (let i = 0; i < bytes; i++) length += data[at + i]! * 2 ** (8 * i);
+        at += bytes;
+      }
+      if (at + length > data.length) throw corrupt(`a literal of ${length} bytes runs past the data`);
+      at += length;
+      produced += length;
+    } else {
+      const offsetBytes = kind === 1 ? 1 : kind === 2 ? 2 : 4;
+      if (at + offsetBytes > data.length) throw corrupt('a copy is truncated');
+      let offset = kind === 1 ? (tag >>> 5) * 256 : 0;
+      for (let i = 0; i < offsetBytes; i++) offset += data[at + i]! * 2 ** (8 * i);
+      at += offsetBytes;
+      if (offset === 0 || offset > produced) throw corrupt(`a copy refers to ${offset} bytes back, before the start`);
+      produced += kind === 1 ? ((tag >>> 2) & 7) + 4 : (tag >>> 2) + 1;
+    }
+    if (produced > declared) throw corrupt(`it yields more than the ${declared} bytes it declares`);
+  }
+  if (produced !== declared) throw corrupt(`it yields ${produced} of the ${declared} bytes it declares`);
+  return snappy.uncompress(data, maxBytes);
 }
 
 function snappyXerial(data: Uint8Array): Uint8Array {
