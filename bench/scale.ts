@@ -3,7 +3,9 @@
  * black-box over the real headless host (`main/host/cli.ts`, engine in its own child process),
  * 12 brokers, topics of 1,000 partitions at RF 3, no traffic. Per rung it prints:
  *
- *   create → all in sync · idle CPU (host + engine, in cores) · RSS (host + engine)
+ *   create → all in sync (the controller's view) → settled (the brokers have made every replica:
+ *   the processes' CPU falls below SETTLED_CORES over a 2 s window) · idle CPU, measured once
+ *   settled (host + engine, in cores) · RSS (host + engine)
  *   · controlled shutdown of one broker (leaders moved) · restart → URL printed → every broker running
  *   · RSS after the restart
  *
@@ -23,12 +25,17 @@ export const BROKERS = 12;
 export const PARTITIONS_PER_TOPIC = 1_000;
 export const REPLICATION_FACTOR = 3;
 const IDLE_SETTLE_MS = 5_000;
-const IDLE_WINDOW_MS = 10_000;
+const IDLE_WINDOW_MS = 20_000;
+/** Below this, over a 2 s window, the cluster has settled: the work a create or a restart started is done. */
+const SETTLED_CORES = 0.1;
+const SETTLE_WINDOW_MS = 2_000;
 const CLOCK_TICKS_PER_SEC = 100;
 
 export interface RungResult {
   partitions: number;
   createToInSyncMs?: number;
+  /** From the create until the processes' CPU fell below SETTLED_CORES (the brokers made every replica). */
+  createToSettledMs?: number;
   idleCores?: number;
   rssMb?: number;
   /** Controlled shutdown: until the broker leads nothing (leaders moved), and until it stopped. */
@@ -174,13 +181,22 @@ function rssMb(pids: number[]): number {
   return kb / 1024;
 }
 
-async function idleCores(host: Host): Promise<number> {
+async function cores(host: Host, windowMs: number): Promise<number> {
   const pids = processTree(host.child.pid!);
   const t0 = cpuTicks(pids);
   const w0 = performance.now();
-  await sleep(IDLE_WINDOW_MS);
+  await sleep(windowMs);
   const ticks = cpuTicks(pids) - t0;
   return ticks / CLOCK_TICKS_PER_SEC / ((performance.now() - w0) / 1000);
+}
+
+const idleCores = (host: Host): Promise<number> => cores(host, IDLE_WINDOW_MS);
+
+/** Waits until a 2 s window's CPU is below SETTLED_CORES; false if it never is within `timeoutMs`. */
+async function settled(host: Host, timeoutMs: number): Promise<boolean> {
+  const started = performance.now();
+  while (performance.now() - started < timeoutMs) if ((await cores(host, SETTLE_WINDOW_MS)) < SETTLED_CORES) return true;
+  return false;
 }
 
 /** Run one rung; `limitMs` bounds each phase. */
@@ -204,8 +220,11 @@ export async function runRung(partitions: number, limitMs: number, log: (line: s
     if (inSync === undefined) return { ...result, stopped: 'not all in sync within the limit' };
     result.createToInSyncMs = performance.now() - createStart;
     log(`  ${partitions}: create → all in sync ${(result.createToInSyncMs / 1000).toFixed(2)} s`);
-
-    await sleep(IDLE_SETTLE_MS);
+    // The controller's metadata says in sync as soon as the partitions exist (a new partition's ISR
+    // is its whole replica set); the brokers then make their replicas. Idle is what is left after.
+    if (!(await settled(h, limitMs))) return { ...result, stopped: `CPU not below ${SETTLED_CORES} core within the limit after the create` };
+    result.createToSettledMs = performance.now() - createStart;
+    log(`  ${partitions}: create → settled ${(result.createToSettledMs / 1000).toFixed(2)} s`);
     result.idleCores = await idleCores(h);
     result.rssMb = rssMb(processTree(h.child.pid!));
     log(`  ${partitions}: idle ${result.idleCores.toFixed(3)} cores, RSS ${Math.round(result.rssMb)} MB`);
@@ -236,6 +255,7 @@ export async function runRung(partitions: number, limitMs: number, log: (line: s
     const running = await until(async () => (await post<Describe>(h2, 'cluster.describe', {})).brokers.every((b) => b.state === 'running'), limitMs);
     if (running === undefined) return { ...result, stopped: 'not every broker running within the limit after the restart' };
     result.restartRunningMs = performance.now() - restartStart;
+    await settled(h2, limitMs);
     await sleep(IDLE_SETTLE_MS);
     result.rssAfterRestartMb = rssMb(processTree(h2.child.pid!));
     log(`  ${partitions}: restart → URL ${(result.restartUrlMs / 1000).toFixed(2)} s, every broker running ${(result.restartRunningMs / 1000).toFixed(2)} s, RSS ${Math.round(result.rssAfterRestartMb)} MB`);
@@ -252,10 +272,10 @@ const s = (ms?: number): string => (ms === undefined ? '—' : `${(ms / 1000).to
 const mb = (v?: number): string => (v === undefined ? '—' : `${Math.round(v)} MB`);
 
 export function formatTable(rows: RungResult[]): string {
-  const head = ['partitions', 'create → in sync', 'idle CPU', 'RSS', 'controlled shutdown: leaders moved / stopped', 'restart → URL', 'restart → all running', 'RSS after restart', 'note'];
+  const head = ['partitions', 'create → in sync / settled', 'idle CPU (settled)', 'RSS', 'controlled shutdown: leaders moved / stopped', 'restart → URL', 'restart → all running', 'RSS after restart', 'note'];
   const body = rows.map((r) => [
     r.partitions.toLocaleString('en-US'),
-    s(r.createToInSyncMs),
+    `${s(r.createToInSyncMs)} / ${s(r.createToSettledMs)}`,
     r.idleCores === undefined ? '—' : `${r.idleCores.toFixed(3)} core`,
     mb(r.rssMb),
     r.leadersMovedMs === undefined ? '—' : `${r.leadersMoved} in ${s(r.leadersMovedMs)} / ${s(r.shutdownMs)}`,
