@@ -19,6 +19,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { HOST_NODE_ARGS } from '../main/host/node-args.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const BROKERS = 12;
@@ -60,7 +61,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 /** Start the host on `dataDir`; resolves once it printed its URL (it does so once the cluster answers). */
 function startHost(dataDir: string, timeoutMs: number, onProgress: (line: string) => void): Promise<Host> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'main/host/cli.ts'), '--data', dataDir, '--port', '0', '--brokers', String(BROKERS)], {
+  const child = spawn(process.execPath, [...HOST_NODE_ARGS, '--import', 'tsx', join(ROOT, 'main/host/cli.ts'), '--data', dataDir, '--port', '0', '--brokers', String(BROKERS)], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import esMain from 'es-main';
+import { HOST_NODE_ARGS } from './host/node-args.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_DATA_DIR = '.data/default';
@@ -83,7 +84,7 @@ const realDeps: StartDeps = {
   runHeadless: (args) => {
     const renderer = join(ROOT, 'dist', 'renderer');
     const withStatic = existsSync(join(renderer, 'index.html')) && !args.includes('--static') ? [...args, '--static', renderer] : args;
-    return run(process.execPath, ['--import', 'tsx', join(ROOT, 'main', 'host', 'cli.ts'), ...withStatic]);
+    return run(process.execPath, [...HOST_NODE_ARGS, '--import', 'tsx', join(ROOT, 'main', 'host', 'cli.ts'), ...withStatic]);
   },
   log: (line) => process.stderr.write(`${line}\n`),
 };

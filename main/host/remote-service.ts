@@ -48,13 +48,9 @@ export interface RemoteService extends EngineService {
   close(): Promise<number | null>;
 }
 
-/**
- * V8 flags of the engine's process. Its young generation is capped at 2 MiB per semi-space
- * (V8's default grows to 16 MiB, 48 MiB of young generation with its promotion space): the
- * engine holds its state in long-lived objects, so a large nursery only keeps garbage resident
- * — at 10,000 partitions it cost some 45 MB of RSS (bench: npm run bench -- scale).
- */
-export const ENGINE_NODE_ARGS: readonly string[] = ['--max-semi-space-size=2'];
+import { ENGINE_NODE_ARGS } from './node-args.js';
+
+export { ENGINE_NODE_ARGS };
 
 const defaultLogger: ErrorLogger = { error: (message, error) => console.error(message, error) };
 
