@@ -11,6 +11,8 @@ export default defineConfig({
           name: 'unit',
           include: ['app/**/*.test.ts', 'main/**/*.test.ts', 'scripts/**/*.test.ts', 'renderer/**/*.test.ts', 'e2e/support/**/*.test.ts'],
           environment: 'node',
+          // fast-check: a fixed seed in CI, a new one per local run (FC_SEED=N reproduces one).
+          setupFiles: ['./scripts/test-setup/fast-check-seed.ts'],
           testTimeout: 60_000,
           // Store tests start a real host process in beforeAll; on a loaded machine that takes a while.
           hookTimeout: 60_000,

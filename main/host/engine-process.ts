@@ -33,6 +33,7 @@
 import { currentParentChannel, type ChildMessage, type ParentChannel, type ParentMessage } from './engine-channel.js';
 import { EventBatcher } from './event-batcher.js';
 import { openCluster, type OpenCluster, type OpenClusterOptions } from './open-cluster.js';
+import { startMemorySettler } from './memory-settler.js';
 
 export type { ChildMessage, ParentMessage } from './engine-channel.js';
 
@@ -71,12 +72,14 @@ export function runEngineProcess(options: EngineProcessOptions, channel: ParentC
     return;
   }
   send({ opened: true, created: cluster.created });
+  const stopSettler = startMemorySettler();
 
   const unsubscribe = cluster.service.subscribe((event) => events.push(event));
   let closing = false;
   const close = (): void => {
     if (closing) return;
     closing = true;
+    stopSettler();
     unsubscribe();
     try {
       cluster.close();

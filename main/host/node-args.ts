@@ -9,13 +9,15 @@
  * (V8's default grows to 16 MiB, 48 MiB of young generation with its promotion space): the
  * engine holds its state in long-lived objects, so a large nursery only keeps garbage resident
  * — at 10,000 partitions it cost some 45 MB of RSS (bench: npm run bench -- scale).
+ * --expose-gc lets the memory settler (memory-settler.ts) ask for a collection once a burst of
+ * work is over.
  */
-export const ENGINE_NODE_ARGS: readonly string[] = ['--max-semi-space-size=2'];
+export const ENGINE_NODE_ARGS: readonly string[] = ['--max-semi-space-size=2', '--expose-gc'];
 
 /**
  * V8 flags of the headless host's own process (`npm run serve`, `npm start` in browser mode, the
- * scale benchmark): the same cap. The host relays the engine's answers as JSON; with the default
+ * scale benchmark): the same young-generation cap. The host relays the engine's answers as JSON; with the default
  * nursery, those strings kept ~40 MB more resident at 10,000 partitions (145 → 106 MB).
  * package.json's `serve` script spells the same flags (node-args.test checks it).
  */
-export const HOST_NODE_ARGS: readonly string[] = ENGINE_NODE_ARGS;
+export const HOST_NODE_ARGS: readonly string[] = ['--max-semi-space-size=2'];
