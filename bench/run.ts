@@ -183,7 +183,7 @@ function scaleFigures(rows: RungResult[]): Figure[] {
   return out;
 }
 
-/** `npm run bench -- scale [--rungs 10000,30000] [--budget-s 2400]`: the ladder alone. */
+/** `npm run bench -- scale [--rungs 10000,30000] [--budget-s 2400] [--records-per-partition N]`: the ladder alone. */
 async function scaleMain(argv: string[]): Promise<void> {
   const arg = (name: string): string | undefined => {
     const i = argv.indexOf(name);
@@ -193,7 +193,7 @@ async function scaleMain(argv: string[]): Promise<void> {
   const budgetMs = Number(arg('--budget-s') ?? SCALE_BUDGET_MS / 1000) * 1000;
   const m = machine();
   console.log(`machine: ${m.cpu}, ${m.cores} cores, node ${m.node}, ${m.platform}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  console.log(`scale: ${SCALE_BROKERS} brokers over the headless host (engine in a child process), topics of 1,000 partitions, RF 3, no traffic; budget ${budgetMs / 1000} s`);
+  console.log(`scale: ${SCALE_BROKERS} brokers over the headless host (engine in a child process), topics of 1,000 partitions, RF 3, no traffic while idle is measured; records of 100 B produced before the restart (default: 100 per partition up to 10,000 partitions); budget ${budgetMs / 1000} s`);
   const plan = measureBalancePlan();
   console.log(
     `balance.plan: ${PLAN_BROKERS} brokers × ${PLAN_PARTITIONS.toLocaleString('en-US')} partitions (RF 3, placed by the controller's placer) in ${Math.round(plan.ms)} ms: ` +
@@ -201,7 +201,8 @@ async function scaleMain(argv: string[]): Promise<void> {
   );
   console.log(`failover: ${FAILOVER_BROKERS} brokers × ${FAILOVER_PARTITIONS.toLocaleString('en-US')} partitions (RF 3) in process on the virtual clock (wall and CPU time of the engine's work)`);
   const failover = measureFailover(FAILOVER_PARTITIONS, (line) => console.log(`  ${line}`));
-  const rows = await runLadder(rungs, budgetMs, (line) => console.log(line));
+  const recordsArg = arg('--records-per-partition');
+  const rows = await runLadder(rungs, budgetMs, (line) => console.log(line), recordsArg === undefined ? undefined : Number(recordsArg));
   console.log(`\n${formatTable(rows)}\n(load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')})\n`);
   const figures = [
     withinFigure('balance.plan.50-brokers.100k-partitions', plan.ms, 'ms', BALANCE_PLAN_LIMIT_MS),

@@ -31,6 +31,14 @@ const IDLE_WINDOW_MS = 20_000;
 const SETTLED_CORES = 0.1;
 const SETTLE_WINDOW_MS = 2_000;
 const SETTLED_WINDOWS = 3;
+/**
+ * Records each partition holds before the restart: the cold-start goal names a 10,000-partition,
+ * 1,000,000-record data directory. Larger rungs restart without records (10 million over HTTP
+ * would take longer than the ladder's budget on this machine).
+ */
+export const defaultRecordsPerPartition = (partitions: number): number => (partitions <= 10_000 ? 100 : 0);
+const RECORD_VALUE_BYTES = 100;
+const RECORDS_PER_CALL = 5_000;
 const CLOCK_TICKS_PER_SEC = 100;
 
 export interface RungResult {
@@ -47,6 +55,9 @@ export interface RungResult {
   restartUrlMs?: number;
   restartRunningMs?: number;
   rssAfterRestartMb?: number;
+  /** Records produced before the restart, and how long that took. */
+  records?: number;
+  produceMs?: number;
   /** Why the rung stopped early, if it did. */
   stopped?: string;
 }
@@ -210,7 +221,7 @@ async function settled(host: Host, timeoutMs: number): Promise<boolean> {
 }
 
 /** Run one rung; `limitMs` bounds each phase. */
-export async function runRung(partitions: number, limitMs: number, log: (line: string) => void): Promise<RungResult> {
+export async function runRung(partitions: number, limitMs: number, log: (line: string) => void, recordsPerPartition = defaultRecordsPerPartition(partitions)): Promise<RungResult> {
   const result: RungResult = { partitions };
   const dataDir = mkdtempSync(join(tmpdir(), 'replica-scale-'));
   let host: Host | undefined;
@@ -238,6 +249,26 @@ export async function runRung(partitions: number, limitMs: number, log: (line: s
     result.idleCores = await idleCores(h);
     result.rssMb = rssMb(processTree(h.child.pid!));
     log(`  ${partitions}: idle ${result.idleCores.toFixed(3)} cores, RSS ${Math.round(result.rssMb)} MB`);
+
+    // Records, so that the restart below reopens logs that hold data (after the idle figure, which is without traffic).
+    if (recordsPerPartition > 0) {
+      const produceStart = performance.now();
+      const perTopic = PARTITIONS_PER_TOPIC * recordsPerPartition;
+      const value = 'v'.repeat(RECORD_VALUE_BYTES);
+      for (let t = 0; t < topics; t++) {
+        for (let sent = 0; sent < perTopic; sent += RECORDS_PER_CALL) {
+          const n = Math.min(RECORDS_PER_CALL, perTopic - sent);
+          // Keyed records: the producer's partitioner (murmur2 of the key) spreads them over the topic.
+          const records = Array.from({ length: n }, (_, i) => ({ key: `k${sent + i}`, value }));
+          await post(h, 'records.produce', { topic: `scale-${t}`, records }, limitMs);
+          if (performance.now() - produceStart > limitMs) return { ...result, stopped: 'records not produced within the limit' };
+        }
+      }
+      result.records = topics * perTopic;
+      result.produceMs = performance.now() - produceStart;
+      log(`  ${partitions}: ${result.records.toLocaleString('en-US')} records of ${RECORD_VALUE_BYTES} B produced (acks=all) in ${(result.produceMs / 1000).toFixed(1)} s`);
+      await settled(h, limitMs);
+    }
 
     // Controlled shutdown of the broker leading the most partitions: leaders move, then it stops.
     const brokers = await post<BrokerRow[]>(h, 'brokers.list', {});
@@ -284,7 +315,7 @@ const mb = (v?: number): string => (v === undefined ? '—' : `${Math.round(v)} 
 export function formatTable(rows: RungResult[]): string {
   const head = ['partitions', 'create → in sync / settled', 'idle CPU (settled)', 'RSS', 'controlled shutdown: leaders moved / stopped', 'restart → URL', 'restart → all running', 'RSS after restart', 'note'];
   const body = rows.map((r) => [
-    r.partitions.toLocaleString('en-US'),
+    r.records ? `${r.partitions.toLocaleString('en-US')} (${r.records.toLocaleString('en-US')} records)` : r.partitions.toLocaleString('en-US'),
     `${s(r.createToInSyncMs)} / ${s(r.createToSettledMs)}`,
     r.idleCores === undefined ? '—' : `${r.idleCores.toFixed(3)} core`,
     mb(r.rssMb),
@@ -300,7 +331,7 @@ export function formatTable(rows: RungResult[]): string {
 }
 
 /** The whole ladder within `budgetMs`: a rung that stopped early ends it. */
-export async function runLadder(rungs: number[], budgetMs: number, log: (line: string) => void): Promise<RungResult[]> {
+export async function runLadder(rungs: number[], budgetMs: number, log: (line: string) => void, recordsPerPartition?: number): Promise<RungResult[]> {
   const started = performance.now();
   const out: RungResult[] = [];
   for (const partitions of rungs) {
@@ -315,7 +346,7 @@ export async function runLadder(rungs: number[], budgetMs: number, log: (line: s
     }
     log(`rung ${partitions.toLocaleString('en-US')} partitions (load average ${loadavg()[0]!.toFixed(2)})`);
     // Each phase may take a share of what is left, never less than a minute.
-    out.push(await runRung(partitions, Math.round(Math.max(60_000, left / 3)), log));
+    out.push(await runRung(partitions, Math.round(Math.max(60_000, left / 3)), log, recordsPerPartition ?? defaultRecordsPerPartition(partitions)));
   }
   return out;
 }

@@ -128,6 +128,17 @@ describe('LogValidator: what a leader refuses, with Kafka error', () => {
     expect(refuse(tamper(gz, (v) => v.setUint8(71, 0xff))).error).toBe('CORRUPT_MESSAGE');
   });
 
+  it('CORRUPT_MESSAGE at once for a snappy payload whose literal claims 2^31 bytes or more (it held the engine for minutes)', () => {
+    // A well-sealed batch (length and CRC right) whose raw Snappy payload is 7 bytes: length 6,
+    // then a literal with a 4-byte length of 0x88f8a79e.
+    const header = produced([record('hello')], { compression: 'snappy' }).subarray(0, 61);
+    const payload = Uint8Array.of(0x06, 0xfc, 0x9e, 0xa7, 0xf8, 0x88, 0xec);
+    const evil = tamper(concat(header, payload), (v) => v.setInt32(8, 61 + payload.length - 12));
+    const result = refuse(evil);
+    expect(result.error).toBe('CORRUPT_MESSAGE');
+    expect(result.message).toMatch(/snappy data is corrupt: a literal of \d+ bytes runs past the data/);
+  });
+
   it('INVALID_RECORD: offsets that disagree with the count, a non-positive count, control batches, a producer id without a sequence', () => {
     const sent = produced([record('a'), record('b')]);
     expect(refuse(tamper(sent, (v) => v.setInt32(23, 5))).message).toMatch(/Inconsistent batch offset range \[0, 5\] and count of records 2/);
