@@ -98,9 +98,10 @@ describe('the parent channel of a Node child (process.send)', () => {
     return { proc: proc as NodeChildProcessLike & typeof proc, sent, emitter };
   }
 
-  it('passes messages both ways unchanged and reports the parent going away', () => {
+  it('passes messages both ways unchanged, reports the parent going away, and exits once closed', async () => {
     const fake = fakeNodeProcess();
-    const channel = nodeParentChannel(fake.proc);
+    const exit = vi.fn();
+    const channel = nodeParentChannel(fake.proc, exit);
     const received: ParentMessage[] = [];
     channel.onMessage((message) => received.push(message));
     const gone = vi.fn();
@@ -115,6 +116,10 @@ describe('the parent channel of a Node child (process.send)', () => {
     expect(fake.proc.disconnect).toHaveBeenCalledOnce();
     expect(gone).toHaveBeenCalledOnce();
     expect(channel.connected).toBe(false);
+    // It exits itself once the channel has closed, rather than leave the end to Node's cleanup.
+    expect(exit).not.toHaveBeenCalled();
+    await new Promise((r) => setImmediate(r));
+    expect(exit).toHaveBeenCalledOnce();
   });
 
   it('drops a message once the channel is closed but still calls back', () => {

@@ -40,7 +40,7 @@ export interface ParentChannel {
   onMessage(listener: (message: ParentMessage) => void): void;
   /** The parent went away. */
   onDisconnect(listener: () => void): void;
-  /** Stop talking to the parent and let the process end (with `process.exitCode`). */
+  /** Stop talking to the parent and end the process (with `process.exitCode`) once the channel has closed. */
   close(): void;
 }
 
@@ -53,8 +53,14 @@ export interface NodeChildProcessLike {
   disconnect?: () => void;
 }
 
-/** The channel of a child forked by `child_process.fork` (IPC channel, `process.send`). */
-export function nodeParentChannel(proc: NodeChildProcessLike): ParentChannel {
+/**
+ * The channel of a child forked by `child_process.fork` (IPC channel, `process.send`). `close()`
+ * exits explicitly once the channel has closed: a Node 20 process left to end on its own, with an
+ * empty event loop, can spin forever in its handle cleanup — an orphaned engine ran at 100% of a
+ * core for an hour after its host had gone (gdb: FreeEnvironment → CleanupHandles → uv_run);
+ * `process.exit` does not run that cleanup.
+ */
+export function nodeParentChannel(proc: NodeChildProcessLike, exit: () => void = () => process.exit()): ParentChannel {
   return {
     get connected() {
       return proc.connected === true;
@@ -74,8 +80,10 @@ export function nodeParentChannel(proc: NodeChildProcessLike): ParentChannel {
       proc.on('disconnect', listener);
     },
     close() {
-      // The IPC channel was the last thing holding the loop open: the process then ends itself.
-      if (proc.connected === true) proc.disconnect?.();
+      if (proc.connected === true && proc.disconnect) {
+        proc.on('disconnect', () => setImmediate(exit));
+        proc.disconnect();
+      } else setImmediate(exit);
     },
   };
 }
@@ -143,7 +151,7 @@ export function currentParentChannel(proc: NodeJS.Process = process): ParentChan
   // `parentPort` is Electron's addition to `process`, typed only where electron's types load.
   const port = (proc as unknown as { parentPort?: ParentPortLike }).parentPort;
   if (port) return parentPortChannel(port, () => proc.exit());
-  if (typeof proc.send === 'function') return nodeParentChannel(proc as NodeChildProcessLike);
+  if (typeof proc.send === 'function') return nodeParentChannel(proc as NodeChildProcessLike, () => proc.exit());
   return undefined;
 }
 

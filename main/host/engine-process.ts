@@ -87,11 +87,12 @@ export function runEngineProcess(options: EngineProcessOptions, channel: ParentC
       console.error('The engine process could not close the cluster in order', e);
       process.exit(1);
     }
-    // Leave once the channel has flushed and closed (a stray handle cannot hold the exit up long).
+    // Leave once the channel has flushed and closed (the channel exits then); the timer, which
+    // holds the loop open, is the bound if it never says so.
     process.exitCode = 0;
     events.flush();
     channel.close();
-    setTimeout(() => process.exit(0), 2_000).unref();
+    setTimeout(() => process.exit(0), 2_000);
   };
 
   const answer = ({ id, method, input }: { id: number; method: string; input?: unknown }): void => {
