@@ -260,7 +260,9 @@ export async function runRung(partitions: number, limitMs: number, log: (line: s
           const n = Math.min(RECORDS_PER_CALL, perTopic - sent);
           // Keyed records: the producer's partitioner (murmur2 of the key) spreads them over the topic.
           const records = Array.from({ length: n }, (_, i) => ({ key: `k${sent + i}`, value }));
-          await post(h, 'records.produce', { topic: `scale-${t}`, records }, limitMs);
+          const answer = await post<{ batches: { errorCode: string }[] }>(h, 'records.produce', { topic: `scale-${t}`, acks: 'all', records }, limitMs);
+          const failed = answer.batches.find((b) => b.errorCode !== 'NONE');
+          if (failed) return { ...result, stopped: `records.produce: ${failed.errorCode}` };
           if (performance.now() - produceStart > limitMs) return { ...result, stopped: 'records not produced within the limit' };
         }
       }
