@@ -21,10 +21,21 @@ export interface Scheduler extends Clock {
   cancel(handle: TimerHandle | undefined | null): void;
 }
 
-interface Task {
-  id: number;
-  at: number;
-  fn: () => void;
+const NOOP = (): void => {};
+
+/**
+ * A scheduled callback; it is also the handle `schedule` returns. Once it has run or been
+ * cancelled it lets go of its callback, so a timer that waits in the queue after being cancelled
+ * (every acks=all produce and request arms a timeout that is usually cancelled) keeps nothing of
+ * the request it guarded alive.
+ */
+class Task implements TimerHandle {
+  state: 'pending' | 'ran' | 'cancelled' = 'pending';
+  constructor(
+    readonly id: number,
+    readonly at: number,
+    public fn: () => void,
+  ) {}
 }
 
 /** A binary-heap priority queue of tasks ordered by (at, id). */
@@ -42,8 +53,11 @@ class TaskHeap {
     let i = a.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!before(a[i]!, a[parent]!)) break;
-      [a[i], a[parent]] = [a[parent]!, a[i]!];
+      const t = a[i]!;
+      const up = a[parent]!;
+      if (!before(t, up)) break;
+      a[i] = up;
+      a[parent] = t;
       i = parent;
     }
   }
@@ -69,7 +83,9 @@ class TaskHeap {
         if (l < a.length && before(a[l]!, a[m]!)) m = l;
         if (r < a.length && before(a[r]!, a[m]!)) m = r;
         if (m === i) break;
-        [a[i], a[m]] = [a[m]!, a[i]!];
+        const t = a[i]!;
+        a[i] = a[m]!;
+        a[m] = t;
         i = m;
       }
     }
@@ -85,7 +101,16 @@ export class ManualScheduler implements Scheduler {
   private time: number;
   private nextId = 1;
   private readonly heap = new TaskHeap();
-  private readonly cancelled = new Set<number>();
+  /**
+   * Tasks scheduled with no delay, in id order. Each is due at the instant it was scheduled and
+   * ids grow with the clock, so the queue is already in (time, id) order: it takes the message
+   * deliveries of a network without latency without going through the heap, and the next task is
+   * whichever of its head and the heap's top comes first — the same order a single heap gives.
+   */
+  private readonly immediate: (Task | undefined)[] = [];
+  private immediateHead = 0;
+  /** Cancelled tasks still in the heap or the queue. */
+  private cancelled = 0;
   private executed = 0;
   /** Tasks allowed at one instant before advanceTo reports a livelock. */
   livelockLimit = 1_000_000;
@@ -100,12 +125,13 @@ export class ManualScheduler implements Scheduler {
 
   /** Tasks in the queue, including cancelled ones not yet dropped. */
   pendingCount(): number {
-    return this.heap.size;
+    return this.heap.size + this.immediate.length - this.immediateHead;
   }
 
   /** Due times of the live tasks, in no particular order (a model checker's view of the timers). */
   dueTimes(): number[] {
-    return this.heap.times().filter((t) => !this.cancelled.has(t.id)).map((t) => t.at);
+    const queued = this.immediate.slice(this.immediateHead) as Task[];
+    return [...this.heap.times(), ...queued].filter((t) => t.state === 'pending').map((t) => t.at);
   }
 
   /** Number of tasks run so far; useful to bound loops in tests. */
@@ -116,36 +142,64 @@ export class ManualScheduler implements Scheduler {
   schedule(delayMs: number, fn: () => void): TimerHandle {
     const id = this.nextId++;
     const delay = Number.isFinite(delayMs) && delayMs > 0 ? delayMs : 0;
-    this.heap.push({ id, at: this.time + delay, fn });
-    return { id };
+    const task = new Task(id, this.time + delay, fn);
+    if (delay === 0) this.immediate.push(task);
+    else this.heap.push(task);
+    return task;
   }
 
   cancel(handle: TimerHandle | undefined | null): void {
-    if (!handle) return;
-    this.cancelled.add(handle.id);
+    if (!(handle instanceof Task) || handle.state !== 'pending') return;
+    handle.state = 'cancelled';
+    handle.fn = NOOP;
+    this.cancelled++;
     // Cancelled timers stay in the heap until they fall due; drop them when they pile up (every
     // acks=all produce and request arms a timeout that is usually cancelled).
-    if (this.cancelled.size > 4096 && this.cancelled.size * 2 > this.heap.size) this.compact();
+    if (this.cancelled > 4096 && this.cancelled * 2 > this.pendingCount()) this.compact();
   }
 
   private compact(): void {
-    const live = this.heap.drain().filter((t) => !this.cancelled.has(t.id));
-    this.cancelled.clear();
+    const live = this.heap.drain().filter((t) => t.state === 'pending');
+    const queued = (this.immediate.splice(0).slice(this.immediateHead) as Task[]).filter((t) => t.state === 'pending');
+    this.immediateHead = 0;
+    this.cancelled = 0;
     for (const t of live) this.heap.push(t);
+    this.immediate.push(...queued);
+  }
+
+  /** The earliest live task (cancelled ones at the front are dropped), left in place; undefined when none. */
+  private peek(): Task | undefined {
+    for (;;) {
+      const top = this.heap.peek();
+      const queued = this.immediate[this.immediateHead];
+      const fromQueue = queued !== undefined && (top === undefined || before(queued, top));
+      const next = fromQueue ? queued : top;
+      if (!next) return undefined;
+      if (next.state === 'pending') return next;
+      this.take(fromQueue);
+      this.cancelled--;
+    }
+  }
+
+  /** Remove the task at the front of the queue or the heap. */
+  private take(fromQueue: boolean): void {
+    if (!fromQueue) {
+      this.heap.pop();
+      return;
+    }
+    this.immediate[this.immediateHead++] = undefined;
+    if (this.immediateHead === this.immediate.length) {
+      this.immediate.length = 0;
+      this.immediateHead = 0;
+    } else if (this.immediateHead >= 1024 && this.immediateHead * 2 >= this.immediate.length) {
+      this.immediate.splice(0, this.immediateHead);
+      this.immediateHead = 0;
+    }
   }
 
   /** Due time of the next live task, or undefined when the queue is empty. */
   nextDueTime(): number | undefined {
-    for (;;) {
-      const top = this.heap.peek();
-      if (!top) return undefined;
-      if (this.cancelled.has(top.id)) {
-        this.heap.pop();
-        this.cancelled.delete(top.id);
-        continue;
-      }
-      return top.at;
-    }
+    return this.peek()?.at;
   }
 
   /**
@@ -156,17 +210,20 @@ export class ManualScheduler implements Scheduler {
   advanceTo(targetMs: number, shouldPause?: () => boolean): boolean {
     let sameInstant = 0;
     for (;;) {
-      const due = this.nextDueTime();
-      if (due === undefined || due > targetMs) break;
+      const task = this.peek();
+      if (task === undefined || task.at > targetMs) break;
       // A host may pause a long step between two tasks (to answer requests); the clock then
       // stays at the last task run and the next call continues from there.
       if (shouldPause?.()) return false;
-      const task = this.heap.pop()!;
+      this.take(this.immediate[this.immediateHead] === task);
       if (task.at > this.time) sameInstant = 0;
       else if (++sameInstant > this.livelockLimit) throw new Error(`livelock: ${this.livelockLimit} tasks ran at t=${this.time} ms without time moving`);
       this.time = Math.max(this.time, task.at);
       this.executed++;
-      task.fn();
+      const fn = task.fn;
+      task.state = 'ran';
+      task.fn = NOOP;
+      fn();
     }
     if (targetMs > this.time) this.time = targetMs;
     return true;
