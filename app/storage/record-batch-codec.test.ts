@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KafkaError } from '../api/errors.js';
 import type { LogRecord, RecordBatch } from '../core/log/records.js';
-import { batchHeader, decodeRecordBatch, decodeRecordBatches, encodeRecordBatch } from './record-batch-codec.js';
+import { batchHeader, decodeRecordBatch, decodeRecordBatches, encodeRecordBatch, storedBytes } from './record-batch-codec.js';
 
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 const ascii = (s: string): number[] => [...Buffer.from(s, 'latin1')];
@@ -228,6 +228,11 @@ describe('round trips', () => {
         const bytes = roundTrip(b);
         const header = batchHeader(encodeRecordBatch(b));
         expect(header).toMatchObject({ baseOffset: b.baseOffset, lastOffset: b.lastOffset, leaderEpoch: b.leaderEpoch, count: b.records.length, sizeBytes: bytes.sizeBytes });
+        // What storage writes (into memory it does not zero) is byte for byte the encoding, even
+        // when that memory held other bytes before.
+        const dirty = encodeRecordBatch(b, { allocate: (size) => new Uint8Array(size).fill(0xa5) });
+        expect(dirty.equals(encodeRecordBatch(b))).toBe(true);
+        expect(storedBytes(b).equals(encodeRecordBatch(b))).toBe(true);
       }),
     );
   });

@@ -14,7 +14,8 @@ export const STORAGE_CODECS = createCompressionCodecs();
 
 /** The bytes a batch is stored as: its own (a client's batch) or a fresh uncompressed encoding. */
 export function storedBytes(batch: RecordBatch): Buffer {
-  const bytes = batch.encoded ?? encodePure(batch, producerOption(batch));
+  // The encoder writes every byte, so the buffer need not be zeroed first.
+  const bytes = batch.encoded ?? encodePure(batch, { ...producerOption(batch), allocate: allocateUnzeroed });
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
@@ -30,6 +31,8 @@ export {
   decodeRecordBatch,
   decodeRecordBatches,
 } from '../protocol/records/record-batch.js';
+
+const allocateUnzeroed = (size: number): Buffer => Buffer.allocUnsafe(size);
 
 /** {@link encodePure}, as a Buffer over the same bytes. */
 export function encodeRecordBatch(batch: RecordBatch, options: EncodeOptions = {}): Buffer {

@@ -35,11 +35,11 @@
  * One file past 500 lines on purpose: the encoder, the decoder and a leader's in-place patches
  * all lean on the byte layout above and must change together.
  */
-import CRC32C from 'crc-32/crc32c.js';
 import { KafkaError } from '../../api/errors.js';
 import type { LogRecord, RecordBatch, RecordHeader } from '../../core/log/records.js';
 import { utf8Decode, utf8Encode } from '../runtime/text.js';
 import { CODECS, type CompressionCodec, type CompressionCodecs } from './compression.js';
+import { crc32c } from './crc32c.js';
 import {
   type Cursor,
   readInt64BE,
@@ -82,6 +82,12 @@ export interface EncodeOptions {
   codecs?: CompressionCodecs;
   /** The idempotent producer's id, epoch and first sequence (default -1, -1, -1). */
   producer?: { id: number; epoch: number; baseSequence: number };
+  /**
+   * Where the batch is written: an array of exactly `size` bytes (default a new, zeroed
+   * Uint8Array). It need not be zeroed — the encoder writes every byte — so a host can hand out
+   * uninitialized memory (Node's Buffer.allocUnsafe).
+   */
+  allocate?: (size: number) => Uint8Array;
 }
 
 export interface DecodeContext {
@@ -159,15 +165,23 @@ const hex = (n: number): string => `0x${n.toString(16).padStart(8, '0')}`;
 
 const viewOf = (buf: Uint8Array): DataView => new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
 
-/** CRC-32C of `buf[from, to)`, unsigned. */
-export function crc32c(buf: Uint8Array, from: number, to: number): number {
-  return CRC32C.buf(buf.subarray(from, to)) >>> 0;
-}
+export { crc32c };
 
 /** The default bound on what one compressed batch may decompress to. */
 const DEFAULT_MAX_DECOMPRESSED = 64 * 1024 * 1024;
 
 // ---- encode ---------------------------------------------------------------------------------
+
+const newBytes = (size: number): Uint8Array => new Uint8Array(size);
+
+function allocated(allocate: (size: number) => Uint8Array, size: number): Uint8Array {
+  const out = allocate(size);
+  if (out.length !== size) throw new RangeError(`the encoder asked for ${size} bytes and was given ${out.length}`);
+  return out;
+}
+
+/** Record body sizes between the encoder's two passes, reused (encoding runs to completion, never nested). */
+let bodySizeScratch = new Int32Array(1024);
 
 function assertInt32(what: string, value: number): void {
   if ((value | 0) !== value) throw new RangeError(`${what} ${value} is not an int32`);
@@ -184,6 +198,7 @@ export function encodeRecordBatch(batch: RecordBatch, options: EncodeOptions = {
   const count = records.length;
   const logAppendTime = options.timestampType === 'LogAppendTime';
   const compression = options.compression ?? 'none';
+  const allocate = options.allocate ?? newBytes;
   const lastOffsetDelta = batch.lastOffset - batch.baseOffset;
   if (!Number.isSafeInteger(batch.baseOffset) || batch.baseOffset < 0) {
     throw new RangeError(`baseOffset ${batch.baseOffset} is not a non-negative safe integer`);
@@ -198,7 +213,8 @@ export function encodeRecordBatch(batch: RecordBatch, options: EncodeOptions = {
   // Pass 1: sizes. Header keys are encoded once and kept for pass 2.
   const baseTimestamp = count > 0 ? records[0]!.timestamp : NO_TIMESTAMP;
   let maxTimestamp = NO_TIMESTAMP; // Kafka's MemoryRecordsBuilder starts from NO_TIMESTAMP too
-  const bodySizes = new Int32Array(count);
+  if (bodySizeScratch.length < count) bodySizeScratch = new Int32Array(Math.max(count, 2 * bodySizeScratch.length));
+  const bodySizes = bodySizeScratch;
   const headerKeys: Uint8Array[] = [];
   let recordsSize = 0;
   for (let i = 0; i < count; i++) {
@@ -227,7 +243,7 @@ export function encodeRecordBatch(batch: RecordBatch, options: EncodeOptions = {
   if (compression === 'none') {
     size = RECORD_BATCH_HEADER_SIZE + recordsSize;
     assertInt32('batchLength', size - LOG_OVERHEAD);
-    out = new Uint8Array(size);
+    out = allocated(allocate, size);
     writeRecords(out, RECORD_BATCH_HEADER_SIZE, records, bodySizes, headerKeys, baseTimestamp, recordsSize);
   } else {
     const raw = new Uint8Array(recordsSize);
@@ -235,7 +251,7 @@ export function encodeRecordBatch(batch: RecordBatch, options: EncodeOptions = {
     const compressed = options.codecs!.compress(compression, raw);
     size = RECORD_BATCH_HEADER_SIZE + compressed.length;
     assertInt32('batchLength', size - LOG_OVERHEAD);
-    out = new Uint8Array(size);
+    out = allocated(allocate, size);
     out.set(compressed, RECORD_BATCH_HEADER_SIZE);
   }
   const view = viewOf(out);
