@@ -45,6 +45,16 @@ interface BatchRow {
   data: Buffer;
 }
 
+/** The largest record timestamp, -1 when there is none (the `max_timestamp` column). */
+function maxTimestampOf(records: readonly { timestamp: number }[]): number {
+  let max = -1;
+  for (let i = 0; i < records.length; i++) {
+    const t = records[i]!.timestamp;
+    if (t > max) max = t;
+  }
+  return max;
+}
+
 /** Decoded batches kept per replica (the tail most reads ask for). */
 const TAIL_BATCHES = 32;
 const TAIL_BYTES = 1 << 20;
@@ -90,12 +100,23 @@ class SqliteReplicaLog implements ReplicaLogStore {
     // instead of encoding the batch again (the CRC-32C of the whole batch dominates encoding);
     // a Kafka client's batch is stored as the client sent it.
     const data = storedBytes(batch);
-    const maxTimestamp = batch.records.reduce((m, r) => Math.max(m, r.timestamp), -1);
+    const records = batch.records;
+    const maxTimestamp = maxTimestampOf(records);
     this.file.write('append to', () =>
       this.store.statements.insertBatch.run(this.id, batch.baseOffset, batch.lastOffset, batch.leaderEpoch, batch.appendTimeMs, maxTimestamp, data.length, data),
     );
-    const { source: _whole, ...own } = batch;
-    const stored: RecordBatch = { ...own, sizeBytes: data.length, encoded: data };
+    // The batch as stored, without the `source` of a slice (built field by field: a rest/spread
+    // copy is generic and this runs for every batch every replica appends).
+    const stored: RecordBatch = {
+      baseOffset: batch.baseOffset,
+      lastOffset: batch.lastOffset,
+      leaderEpoch: batch.leaderEpoch,
+      appendTimeMs: batch.appendTimeMs,
+      records,
+      sizeBytes: data.length,
+      encoded: data,
+    };
+    if (batch.producer) stored.producer = batch.producer;
     this.end = batch.lastOffset + 1;
     this.bytes += data.length;
     this.tail.push(stored);
@@ -165,7 +186,7 @@ class SqliteReplicaLog implements ReplicaLogStore {
 
   private reinsert(batch: RecordBatch): void {
     const data = storedBytes(batch);
-    const maxTimestamp = batch.records.reduce((m, r) => Math.max(m, r.timestamp), -1);
+    const maxTimestamp = maxTimestampOf(batch.records);
     this.store.statements.insertBatch.run(this.id, batch.baseOffset, batch.lastOffset, batch.leaderEpoch, batch.appendTimeMs, maxTimestamp, data.length, data);
   }
 

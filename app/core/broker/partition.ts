@@ -245,7 +245,7 @@ export class ReplicaPartition {
     }
     const sizeBefore = this.log.sizeBytes();
     this.host.beforeLeaderAppend(this);
-    const batch = this.log.appendAsLeader(stamped, this.leaderEpoch, now, cfg);
+    const batch = this.log.appendAsLeader(stamped, this.leaderEpoch, now, cfg, size);
     this.afterLeaderAppend(batch, sizeBefore, acks, timeoutMs, respond);
   }
 
@@ -302,7 +302,12 @@ export class ReplicaPartition {
     const cfg = this.config();
     // Every answer after the append names the epoch and time the batch was written with, so a
     // client can tell its records from a later leader's at the same offsets.
-    const answer = (o: ProduceOutcome): void => respond({ ...o, leaderEpoch: batch.leaderEpoch, appendTimeMs: batch.appendTimeMs });
+    const answer = (o: ProduceOutcome): void => {
+      // Every outcome here is a fresh object (never shared): stamped in place, not copied.
+      o.leaderEpoch = batch.leaderEpoch;
+      o.appendTimeMs = batch.appendTimeMs;
+      respond(o);
+    };
     // Counted as the log stores it, acknowledged or not (Kafka's MessagesInPerSec / BytesInPerSec).
     this.host.traffic.produceRecords += batch.records.length;
     this.host.traffic.produceBytes += this.log.sizeBytes() - sizeBefore;

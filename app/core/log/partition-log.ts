@@ -180,14 +180,15 @@ export class PartitionLog {
     if (this.epochCache.assign(epoch, startOffset)) this.store.saveEpochs(this.epochCache.entries());
   }
 
-  appendAsLeader(records: LogRecord[], leaderEpoch: number, nowMs: number, roll: SegmentRollConfig): RecordBatch {
+  /** `sizeBytes`: the records' {@link estimateBatchSize}, when the caller has it already. */
+  appendAsLeader(records: LogRecord[], leaderEpoch: number, nowMs: number, roll: SegmentRollConfig, sizeBytes = estimateBatchSize(records)): RecordBatch {
     const batch: RecordBatch = {
       baseOffset: this.leo,
       lastOffset: this.leo + records.length - 1,
       leaderEpoch,
       appendTimeMs: nowMs,
       records,
-      sizeBytes: estimateBatchSize(records),
+      sizeBytes,
     };
     return this.appendPreparedAsLeader(batch, nowMs, roll);
   }
