@@ -35,11 +35,11 @@
  * One file past 500 lines on purpose: the encoder, the decoder and a leader's in-place patches
  * all lean on the byte layout above and must change together.
  */
+import CRC32C from 'crc-32/crc32c.js';
 import { KafkaError } from '../../api/errors.js';
 import type { LogRecord, RecordBatch, RecordHeader } from '../../core/log/records.js';
 import { utf8Decode, utf8Encode } from '../runtime/text.js';
 import { CODECS, type CompressionCodec, type CompressionCodecs } from './compression.js';
-import { crc32c } from './crc32c.js';
 import {
   type Cursor,
   readInt64BE,
@@ -165,7 +165,10 @@ const hex = (n: number): string => `0x${n.toString(16).padStart(8, '0')}`;
 
 const viewOf = (buf: Uint8Array): DataView => new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
 
-export { crc32c };
+/** CRC-32C of `buf[from, to)`, unsigned. */
+export function crc32c(buf: Uint8Array, from: number, to: number): number {
+  return CRC32C.buf(buf.subarray(from, to)) >>> 0;
+}
 
 /** The default bound on what one compressed batch may decompress to. */
 const DEFAULT_MAX_DECOMPRESSED = 64 * 1024 * 1024;
