@@ -20,6 +20,9 @@
  * /proc: on a shared machine the fairer reading of what the listener path costs) are reported
  * beside it. `npm run bench -- wire` runs these two alone.
  *
+ * `npm run bench -- produce` runs the in-process produce figures alone (100 B and 1 KiB, each with
+ * its raw SQLite limit measured in the same run), e.g. to compare builds back to back.
+ *
  * Benchmarks are never test assertions: a figure below its goal is reported, not thrown. The
  * whole run stays under BUDGET_MS of wall time and removes its temp dirs.
  */
@@ -271,13 +274,11 @@ async function wireFigure(inProcess100B: number, inProcessPerCpuSec: number): Pr
   }
 }
 
-async function main(): Promise<void> {
-  if (process.argv[2] === 'scale') return scaleMain(process.argv.slice(3));
-  if (process.argv[2] === 'wire') return wireMain();
-  const started = performance.now();
-  const budgetLeft = (): number => BUDGET_MS - (performance.now() - started);
-  const m = machine();
-  console.log(`machine: ${m.cpu}, ${m.cores} cores, node ${m.node}, SQLite ${m.sqlite}, ${m.platform}; load average ${loadavg()[0]!.toFixed(2)}`);
+/**
+ * The in-process produce figures (100 B and 1 KiB records), each against the raw SQLite limit
+ * measured in the same run; also the 100 B throughput the wire figure is compared with.
+ */
+async function produceFigures(budgetLeft: () => number): Promise<{ figures: Figure[]; inProcess100B: number; inProcess100BPerCpuSec: number }> {
   console.log(
     `produce: RF=${REPLICATION_FACTOR}, acks=all, min.insync.replicas=${MIN_INSYNC_REPLICAS}, 1 partition, ${RECORDS_PER_REQUEST} records per request, ` +
       `${MAX_IN_FLIGHT} requests in flight, WAL + synchronous=NORMAL; ${WINDOW.warmupMs} ms warm-up, ${WINDOW.windowMs} ms window each for engine and raw limit, in alternating slices; MB = 10^6 value bytes`,
@@ -313,6 +314,30 @@ async function main(): Promise<void> {
     figures.push(figure(`${base}.records`, engine.recordsPerSec, 'records/s', raw.recordsPerSec));
     figures.push(figure(`${base}.throughput`, engine.mbPerSec, 'MB/s', raw.mbPerSec));
   }
+  return { figures, inProcess100B, inProcess100BPerCpuSec };
+}
+
+/** `npm run bench -- produce`: the in-process produce figures alone, merged into the results file. */
+async function produceMain(): Promise<void> {
+  const started = performance.now();
+  const m = machine();
+  console.log(`machine: ${m.cpu}, ${m.cores} cores, node ${m.node}, SQLite ${m.sqlite}, ${m.platform}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  const { figures } = await produceFigures(() => BUDGET_MS - (performance.now() - started));
+  console.log(`(load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')})\n`);
+  printTable(figures);
+  const results = writeResults(m, figures);
+  console.log(`\nwrote ${results.figures.length} figures to ${RESULTS_FILE}`);
+}
+
+async function main(): Promise<void> {
+  if (process.argv[2] === 'scale') return scaleMain(process.argv.slice(3));
+  if (process.argv[2] === 'wire') return wireMain();
+  if (process.argv[2] === 'produce') return produceMain();
+  const started = performance.now();
+  const budgetLeft = (): number => BUDGET_MS - (performance.now() - started);
+  const m = machine();
+  console.log(`machine: ${m.cpu}, ${m.cores} cores, node ${m.node}, SQLite ${m.sqlite}, ${m.platform}; load average ${loadavg()[0]!.toFixed(2)}`);
+  const { figures, inProcess100B, inProcess100BPerCpuSec } = await produceFigures(budgetLeft);
   // Produce through the Kafka listener, against the in-process figure of the same run.
   if (inProcess100B <= 0 || budgetLeft() < WIRE_BUDGET_MS + UI_TOPICS_MIN_MS) {
     console.warn(`skipping wire.produce: ${inProcess100B <= 0 ? 'no in-process 100B figure to compare with' : 'not enough of the budget left'}`);
