@@ -14,6 +14,12 @@ import { useLiveQuery, type LiveQuery } from '../composables/live-query.js';
 
 /** How often the rows in view are re-read. */
 export const STATS_REFRESH_MS = 3000;
+/**
+ * While the rows in view keep changing (a scroll), at most one read per this many ms: the rows a
+ * fling passes are not each asked for, and the figures fill in once it slows (the leading read
+ * is at once, the trailing one asks for the rows in view then).
+ */
+export const SHOW_READ_MS = 250;
 /** Most names asked for at once (the contract's limit). */
 const MAX_NAMES = 500;
 
@@ -35,16 +41,37 @@ export const useTopicStatsStore = defineStore('topic-stats', () => {
     },
   });
 
-  /** The rows now in view: read them at once (while followed), then every STATS_REFRESH_MS. */
+  let lastShowRead = -Infinity;
+  let trailing: ReturnType<typeof setTimeout> | null = null;
+  function readShown(): void {
+    lastShowRead = performance.now();
+    if (query.running.value) void query.refresh();
+  }
+
+  /** The rows now in view: read them soon (at once, or SHOW_READ_MS after the last such read) while followed, then every STATS_REFRESH_MS. */
   function show(names: readonly string[]): void {
     const same = names.length === wanted.length && names.every((n, i) => n === wanted[i]);
     wanted = [...names];
-    if (!same && query.running.value) void query.refresh();
+    if (same || !query.running.value || trailing !== null) return;
+    const wait = lastShowRead + SHOW_READ_MS - performance.now();
+    if (wait <= 0) readShown();
+    else
+      trailing = setTimeout(() => {
+        trailing = null;
+        readShown();
+      }, wait);
   }
 
   /** Re-read the rows in view periodically while the list shows; returns the release (idempotent). */
   function follow(): () => void {
-    return query.acquire();
+    const release = query.acquire();
+    return () => {
+      release();
+      if (!query.running.value && trailing !== null) {
+        clearTimeout(trailing);
+        trailing = null;
+      }
+    };
   }
 
   return { byName: query.data, show, follow, read: query.refresh };
