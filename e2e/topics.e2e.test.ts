@@ -255,4 +255,56 @@ describe('the Topics page in Chromium against npm run serve', () => {
     await api(host, 'brokers.start', { brokerId: 3 });
     expect(pageErrors).toEqual([]);
   });
+
+  it('scrolling a long list shows each topic in its own row: in order, with its own checkbox and figures, as rows leave and come back', async () => {
+    const names = Array.from({ length: 300 }, (_, i) => `scroll-${String(i).padStart(3, '0')}`);
+    const created = await api<{ errorCode: string }[]>(host, 'topics.createMany', { topics: names.map((name) => ({ name, partitions: 1, replicationFactor: 1 })) });
+    expect(created.filter((r) => r.errorCode !== 'NONE')).toEqual([]);
+    await api(host, 'records.produce', { topic: 'scroll-150', acks: 'all', records: Array.from({ length: 5 }, (_, j) => ({ key: `k${j}`, value: 'v' })) });
+
+    const { page, pageErrors } = await openTopics(browser, host);
+    const row = (name: string) => page.locator(`[data-testid="topic-row"][data-topic="${name}"]`);
+    await page.getByTestId('topic-search').locator('input').fill('scroll-');
+    await expect.poll(() => page.getByTestId('shown-count').textContent(), { timeout: 15_000 }).toMatch(/^300 of \d+ shown$/);
+    await row('scroll-001').getByTestId('topic-select').check();
+    await expect.poll(() => page.getByTestId('selected-count').textContent()).toBe('1 selected');
+
+    /** The rows in the DOM, and what they should be: from the first one shown, each the next topic at its place in the list, checked only if it is scroll-001. */
+    const rowsInOrder = async () => {
+      const shown = await page.getByTestId('topic-row').evaluateAll((rows) =>
+        rows.map((r) => ({
+          name: r.getAttribute('data-topic') ?? '',
+          rowIndex: Number(r.getAttribute('aria-rowindex')),
+          link: r.querySelector('[data-testid="topic-link"]')?.textContent ?? '',
+          checked: (r.querySelector('[data-testid="topic-select"]') as unknown as { checked: boolean } | null)?.checked ?? false,
+        })),
+      );
+      const first = (shown[0]?.rowIndex ?? 2) - 2;
+      const expected = shown.map((_, i) => ({ name: names[first + i]!, rowIndex: first + i + 2, link: names[first + i]!, checked: names[first + i] === 'scroll-001' }));
+      return { names: shown.map((r) => r.name), shown, expected };
+    };
+
+    // Down the list in steps (rows leave at the top and come in at the bottom), then to scroll-150.
+    const scroller = page.getByTestId('topic-scroller');
+    for (const top of [400, 1_000, 2_400, 4_000, 150 * 40]) {
+      await scroller.evaluate((el, y) => (el.scrollTop = y), top);
+      await expect.poll(async () => (await rowsInOrder()).names[0] !== 'scroll-000').toBe(true);
+      const { shown, expected } = await rowsInOrder();
+      expect(shown).toEqual(expected);
+    }
+    await expect.poll(async () => (await rowsInOrder()).names).toContain('scroll-150');
+    await expect.poll(() => row('scroll-150').getByTestId('topic-records').textContent(), { timeout: 10_000 }).toBe('5');
+    await expect.poll(() => row('scroll-151').getByTestId('topic-records').textContent(), { timeout: 10_000 }).toBe('0');
+    expect((await rowsInOrder()).names).not.toContain('scroll-001');
+
+    // Back at the top: scroll-001 is still the one checked, the figures are still each topic's own.
+    await scroller.evaluate((el) => (el.scrollTop = 0));
+    await expect.poll(async () => (await rowsInOrder()).names[0]).toBe('scroll-000');
+    const back = await rowsInOrder();
+    expect(back.shown).toEqual(back.expected);
+    expect(await row('scroll-001').getByTestId('topic-select').isChecked()).toBe(true);
+    await expect.poll(() => row('scroll-000').getByTestId('topic-records').textContent(), { timeout: 10_000 }).toBe('0');
+    expect(await page.getByTestId('selected-count').textContent()).toBe('1 selected');
+    expect(pageErrors).toEqual([]);
+  });
 });
