@@ -175,7 +175,7 @@ describe('throughput metrics', () => {
     const run = (): MetricsEvent[] => {
       const sim = new Simulation({ seed: 11 });
       sim.createTopic('d', 2, 3);
-      for (let i = 0; i < 20; i++) {
+      for (let i = 0; i < 30; i++) {
         sim.produce('d', i % 2, [`v${i}`, `w${i}`]);
         sim.advance(173);
       }

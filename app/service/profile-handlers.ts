@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KafkaError } from '../api/errors.js';
+import { BUILT_IN_PROFILE_NAMES } from './built-in-profile-names.js';
 import type { MethodParsedInput, MethodResult, ProfileSummaryView } from '../api/contract.js';
 import { explainDurability } from '../core/durability.js';
 import { explainEligibleLeaders } from '../core/durability-elr.js';
@@ -19,7 +20,7 @@ import { mergeConfigs, requireTopic } from './cluster-views.js';
 type ProfileMethod = 'profiles.list' | 'profiles.get' | 'profiles.export' | 'profiles.import' | 'profiles.diff' | 'profiles.apply' | 'topics.durability';
 export type ProfileHandlers = { [M in ProfileMethod]: (input: MethodParsedInput<M>) => MethodResult<M> };
 
-const BUILT_IN = ['durability', 'balanced', 'throughput'] as const;
+const BUILT_IN = BUILT_IN_PROFILE_NAMES;
 const PROFILE_DIR = new URL('../../resources/profiles/', import.meta.url);
 const SETTING_PREFIX = 'profile:';
 

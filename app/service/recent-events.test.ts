@@ -53,9 +53,10 @@ describe('events.recent', () => {
     const all = ok(await svc.call('events.recent', {}));
     const kept = svc.sim.events.filter((e) => e.type !== 'highWatermark.advanced' && e.type !== 'metrics.sampled');
     expect(all).toEqual(kept);
-    // From the very start: the brokers starting and the first controller.
-    expect(all[0]).toMatchObject({ type: 'broker.stateChanged' });
-    expect(all.some((e) => e.type === 'controller.changed')).toBe(true);
+    // From the very start: the first controller (a combined node starts its controller before its
+    // broker), then the brokers starting.
+    expect(all[0]).toMatchObject({ type: 'controller.changed', controllerId: 1, previousControllerId: null });
+    expect(all[1]).toMatchObject({ type: 'broker.stateChanged' });
     expect(all.map((e) => e.atMs)).toEqual([...all.map((e) => e.atMs)].sort((a, b) => a - b));
     expect(all.filter((e) => e.type === 'topic.created')).toMatchObject([{ topic: 'audit', partitions: 2, replicationFactor: 3 }]);
     expect(all.at(-1)).toMatchObject({ type: 'broker.stateChanged', brokerId: 3, state: 'stopped' });

@@ -104,7 +104,12 @@ describe('unfence re-checks only the broker’s own partitions', () => {
     sim.engine.start();
     sim.engine.startBroker(3);
     sim.waitFor(() => sim.partition('solo', 0).leader === 3, 60_000, 'solo-0 led by broker 3 again');
-    expect(seen.looked).toEqual(['solo-0']);
+    // Brokers 1 and 2 come back from an unclean stop: refused while their old sessions last, then
+    // registered anew (fenced) and unfenced. Each unfence looked at its own leaderless partitions
+    // only: broker 2 at solo-1 (its replica lost its leader when the old incarnation was fenced),
+    // broker 3 at solo-0; broker 1, which holds none, at nothing; 'late' (deleted) never.
+    expect(seen.unfenced.sort()).toEqual([1, 2, 3]);
+    expect(seen.looked.sort()).toEqual(['solo-0', 'solo-1']);
     expect(seen.walks).toBe(0);
     expect(leaderless()).toBe(0);
     expect(sim.partition('solo', 1).leader).toBe(2);

@@ -36,21 +36,18 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import esMain from 'es-main';
 import type { EngineService } from '../../app/api/service.js';
-import { startHttpHost, type HttpHost } from './http-host.js';
-import { builtInProfiles } from '../../app/service/profile-handlers.js';
+import type { HttpHost } from './http-host.js';
+import { BUILT_IN_PROFILE_NAMES, NEW_CLUSTER_PROFILE } from '../../app/service/built-in-profile-names.js';
 import type { KafkaPortChoice } from './kafka-listeners.js';
-import { NEW_CLUSTER_PROFILE, openCluster } from './open-cluster.js';
 import { reportLoading, reportOpening } from './open-progress.js';
-import { startRemoteService } from './remote-service.js';
-import { readClientCa } from './listener-security.js';
-import { ensureSelfSignedTls } from './self-signed-tls.js';
+import { startRemoteService } from './forked-engine.js';
 import { loadOrCreateToken } from './token.js';
 import { defaultConfigDir } from './config-dir.js';
-import { createHostConnections } from '../../app/service/connections/host-connections.js';
 import type { ConnectionsService } from '../../app/service/connections/connections-service.js';
-import { embeddedDriver } from '../../app/service/driver.js';
 
-/** The console built by `npm run build:renderer`, served at `/` unless --static names another folder. */
+// Only light modules above: the engine's process is forked first and loads while this one loads
+// the HTTP host, the connection list and (for --in-process) the engine (`serve` imports them).
+
 export const BUILT_RENDERER = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
 
 const USAGE =
@@ -126,7 +123,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     if (!/^\d+$/.test(values.brokers) || brokers < 1 || brokers > 64) throw new Error(`--brokers must be an integer 1–64, got ${JSON.stringify(values.brokers)}`);
     newCluster = { brokers };
   } else if (values.profile !== undefined) {
-    const profiles = [...builtInProfiles().keys()];
+    const profiles: readonly string[] = BUILT_IN_PROFILE_NAMES;
     if (!profiles.includes(values.profile)) throw new Error(`--profile must name a built-in profile (${profiles.join(', ')}), got ${JSON.stringify(values.profile)}`);
     newCluster = { profile: values.profile };
   }
@@ -157,13 +154,18 @@ export function parseServeArgs(argv: string[]): ServeArgs {
   };
 }
 
-/** Start cluster and host; resolves with both once the host listens (and the CA to trust for a self-signed certificate). */
+/**
+ * Start cluster and host; resolves with both once the host listens (and the CA to trust for a
+ * self-signed certificate). The engine's process is forked before this one loads the HTTP host and
+ * the connection list, so the two load on two cores at once.
+ */
 export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; host: HttpHost; connections: ConnectionsService; trustCaFile?: string }> {
   const how = 'brokers' in args.newCluster ? { brokers: args.newCluster.brokers } : { profile: args.newCluster.profile };
   // The engine (a child process, or this one) reads the listeners' security from its environment (listener-security.ts).
   let sec = args.kafkaSecurity;
   let trustCaFile: string | undefined;
   if (sec?.tlsSelfSigned) {
+    const { ensureSelfSignedTls } = await import('./self-signed-tls.js');
     const made = await ensureSelfSignedTls(args.dataDir);
     sec = { ...sec, tlsCert: made.certFile, tlsKey: made.keyFile };
     trustCaFile = made.caFile;
@@ -171,11 +173,21 @@ export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; 
   if (sec?.tlsCert) process.env['REPLICA_STUDIO_KAFKA_TLS_CERT'] = sec.tlsCert;
   if (sec?.tlsKey) process.env['REPLICA_STUDIO_KAFKA_TLS_KEY'] = sec.tlsKey;
   if (sec?.tlsClientCa) {
+    const { readClientCa } = await import('./listener-security.js');
     readClientCa(sec.tlsClientCa); // a bad file is said here, not by the engine's process
     process.env['REPLICA_STUDIO_KAFKA_TLS_CLIENT_CA'] = sec.tlsClientCa;
   }
   if (sec?.saslUsers) process.env['REPLICA_STUDIO_KAFKA_SASL_USERS'] = sec.saslUsers;
-  const cluster = await openServedCluster(args, args.dataDir, { ...how, kafkaPort: args.kafkaPort });
+  const opening = openServedCluster(args, args.dataDir, { ...how, kafkaPort: args.kafkaPort });
+  const loading = Promise.all([import('./http-host.js'), import('../../app/service/connections/host-connections.js'), import('../../app/service/driver.js')]);
+  const [opened, loaded] = await Promise.allSettled([opening, loading]);
+  if (opened.status === 'rejected') throw opened.reason;
+  const cluster = opened.value;
+  if (loaded.status === 'rejected') {
+    await cluster.close();
+    throw loaded.reason;
+  }
+  const [{ startHttpHost }, { createHostConnections }, { embeddedDriver }] = loaded.value;
   const connections = createHostConnections({
     configDir: args.configDir,
     host: () => ({ dataDir: args.dataDir, driver: cluster.service }),
@@ -203,6 +215,7 @@ async function openServedCluster(args: Pick<ServeArgs, 'inProcess'>, dataDir: st
     kafkaPort: how.kafkaPort ?? 'default',
   };
   if (args.inProcess) {
+    const { openCluster } = await import('./open-cluster.js');
     const cluster = openCluster({ dataDir, ...newCluster });
     return { service: cluster.service, created: cluster.created, ready: () => cluster.ready(READY_TIMEOUT_MS), close: () => Promise.resolve(cluster.close()) };
   }

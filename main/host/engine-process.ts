@@ -4,7 +4,8 @@
  * parents start it, with the same options and the same messages (`engine-channel.ts`), on its
  * entry file `engine-main.ts`:
  *
- *   child_process.fork('main/host/engine-main.ts', [JSON options], { execArgv: ['--import', 'tsx'] })
+ *   child_process.fork('dist/engine-node/engine.mjs', [JSON options])   (headless; engine-main.ts bundled
+ *                                                                        by engine-bundle.ts, or the source through tsx)
  *   utilityProcess.fork('dist/electron/engine.cjs', [JSON options])     (Electron; engine-main.ts, bundled)
  *
  * The options are one JSON argument: { dataDir, brokers?, seed?, staticConfigs?, shutdownBudgetMs? }

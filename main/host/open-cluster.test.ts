@@ -105,8 +105,15 @@ describe('openCluster', () => {
   it('a cluster slow to open says how far it got on the event stream, then that it opened', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rs-open-'));
     dirs.push(dir);
-    // Every millisecond counts as "a while" here, so the few ms its brokers take to register are a long open.
-    const cluster = openCluster({ dataDir: dir, logger: quiet, brokers: 3, openingEventEveryMs: 1 });
+    // A cluster that stopped without its orderly close (the process died) reopens slowly: each
+    // broker's new incarnation is refused until the session of the old one has expired (here 1 s).
+    const staticConfigs = { 'broker.session.timeout.ms': '1000', 'broker.heartbeat.interval.ms': '200' };
+    const crashed = openCluster({ dataDir: dir, logger: quiet, brokers: 3, staticConfigs });
+    expect(await crashed.ready(10_000)).toBe(true);
+    crashed.driver.stop();
+    crashed.storage.close();
+    // Every millisecond counts as "a while" here, so the reopen says how far it got along the way.
+    const cluster = openCluster({ dataDir: dir, logger: quiet, staticConfigs, openingEventEveryMs: 1 });
     open.push(cluster);
     const seen: EngineEvent[] = [];
     cluster.service.subscribe((e) => seen.push(e));

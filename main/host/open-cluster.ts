@@ -10,6 +10,7 @@
  * `close()` is orderly: every broker does a controlled shutdown while the host fast-forwards the
  * virtual clock by hand (bounded), then the driver stops and the storage closes.
  */
+import { NEW_CLUSTER_PROFILE } from '../../app/service/built-in-profile-names.js';
 import { randomInt } from 'node:crypto';
 import { openSync, writeSync } from 'node:fs';
 import { createEngine, Engine } from '../../app/core/engine.js';
@@ -32,9 +33,10 @@ import { loadZstdCompressor } from './zstd-compressor.js';
  * How every host starts a NEW cluster (the desktop app's first run and File › New Cluster, and
  * `npm run serve` on an empty data directory): from this built-in profile — 3 brokers on 3 racks
  * with its broker configs — unless the caller names another profile (`serve --profile NAME`) or,
- * for tests and scripts, a bare broker count.
+ * for tests and scripts, a bare broker count. (Declared in a module of its own, which the command
+ * line reads before it loads the engine.)
  */
-export const NEW_CLUSTER_PROFILE = 'balanced';
+export { NEW_CLUSTER_PROFILE };
 
 export interface OpenClusterOptions {
   dataDir: string;

@@ -2,7 +2,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../app/api/contract.js';
-import { startRemoteService } from './remote-service.js';
+import { startRemoteService } from './forked-engine.js';
 import { engineBed } from './test-support/engine-bed.js';
 
 const { tempDir, keep } = engineBed('rs-remote-');

@@ -4,7 +4,7 @@
  * message channel of that process. Calls are relayed unchecked; the service in the child checks them. The engine then runs on its own event loop and CPU, so the parent
  * (the HTTP host, the UI) answers promptly however hard the cluster works.
  *
- * `startRemoteService` forks a Node child (the headless host); `connectRemoteService` drives any
+ * `startRemoteService` (forked-engine.ts) forks a Node child (the headless host); `connectRemoteService` drives any
  * `EngineProcessHandle` (engine-channel.ts), e.g. the Electron utility process main/electron forks.
  * Either resolves once the child has opened the storage (so a locked data
  * directory rejects it with the child's message); `ready()` resolves once the brokers run.
@@ -12,11 +12,9 @@
  * an INTERNAL envelope. `close()` asks for an orderly close (controlled shutdown, storage closed)
  * and resolves when the child has exited; after `killAfterMs` it is killed.
  */
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { Result } from '../../app/api/contract.js';
 import type { EngineEventListener, EngineService, ErrorLogger } from '../../app/api/service.js';
-import { childProcessHandle, type ChildMessage, type EngineProcessHandle } from './engine-channel.js';
+import type { ChildMessage, EngineProcessHandle } from './engine-channel.js';
 import type { EngineProcessOptions } from './engine-process.js';
 
 /** How the parent treats its engine process (whichever kind it is). */
@@ -53,18 +51,6 @@ import { ENGINE_NODE_ARGS } from './node-args.js';
 export { ENGINE_NODE_ARGS };
 
 const defaultLogger: ErrorLogger = { error: (message, error) => console.error(message, error) };
-
-/** Fork the engine as a Node child process (run through tsx) and connect to it. */
-export function startRemoteService(options: RemoteServiceOptions): Promise<RemoteService> {
-  const { logger, killAfterMs, openTimeoutMs, nodeArgs = [], ...engineOptions } = options;
-  const entry = fileURLToPath(new URL('./engine-main.ts', import.meta.url));
-  const child = fork(entry, [JSON.stringify(engineOptions)], {
-    execArgv: ['--import', 'tsx', ...ENGINE_NODE_ARGS, ...nodeArgs],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    serialization: 'json',
-  });
-  return connectRemoteService(childProcessHandle(child), { dataDir: engineOptions.dataDir, logger, killAfterMs, openTimeoutMs });
-}
 
 /** Drive an engine process that was just started (before it could have sent anything). */
 export async function connectRemoteService(child: EngineProcessHandle, options: RemoteConnectOptions): Promise<RemoteService> {

@@ -62,6 +62,21 @@ export interface ChannelHost {
 /** How long registration, AlterPartition and offline notices wait for the controller. */
 const CONTROLLER_REQUEST_TIMEOUT_MS = 2_000;
 
+/**
+ * A refused or lost registration is sent again after Kafka's BrokerLifecycleManager backoff:
+ * 100 ms, doubling per failed attempt, at most `broker.session.timeout.ms`, ±2 % jitter
+ * (`new ExponentialBackoff(100, 2, brokerSessionTimeoutMs, 0.02)`). A broker that starts just
+ * before its controller is up is registered ~100 ms later, not after a fixed second.
+ */
+export const REGISTRATION_BACKOFF = { initialMs: 100, multiplier: 2, jitter: 0.02 } as const;
+
+/** The wait before registration attempt `failedAttempts + 1` (jitter drawn from `unit` in [0, 1)). */
+export function registrationBackoffMs(failedAttempts: number, maxMs: number, unit: number): number {
+  const { initialMs, multiplier, jitter } = REGISTRATION_BACKOFF;
+  const term = Math.min(initialMs * multiplier ** failedAttempts, maxMs);
+  return Math.floor(term * (1 - jitter + unit * 2 * jitter));
+}
+
 export class ControllerChannel {
   brokerEpoch = -1;
   /** As the controller last told us in a heartbeat. */
@@ -69,6 +84,8 @@ export class ControllerChannel {
   private wantShutDown = false;
   private incarnationId = '';
   private previousBrokerEpoch = -1;
+  /** Registrations refused or lost since the last one that succeeded (the backoff's exponent). */
+  private failedRegistrations = 0;
   private heartbeatTimer: TimerHandle | null = null;
   private internalTopicInFlight = false;
   /** ISR proposals made in this turn, sent together once it is over (AlterPartitionManager's batch). */
@@ -82,6 +99,7 @@ export class ControllerChannel {
   /** A new incarnation: unregistered, fenced, with a fresh incarnation id. */
   begin(previousBrokerEpoch: number): void {
     this.previousBrokerEpoch = previousBrokerEpoch;
+    this.failedRegistrations = 0;
     this.brokerEpoch = -1;
     this.fencedByController = true;
     this.wantShutDown = false;
@@ -132,12 +150,16 @@ export class ControllerChannel {
       rack: this.host.rack,
       previousBrokerEpoch: this.previousBrokerEpoch,
     };
-    const retry = (): void => void this.host.after(this.host.brokerConfig().brokerHeartbeatIntervalMs / 2, () => this.register());
+    const retry = (): void => {
+      const waitMs = registrationBackoffMs(this.failedRegistrations++, this.host.brokerConfig().brokerSessionTimeoutMs, this.random.nextFloat());
+      this.host.after(waitMs, () => this.register());
+    };
     this.send<RegisterResponse>(
       req,
       CONTROLLER_REQUEST_TIMEOUT_MS,
       (r) => {
         if (r.error !== 'NONE') return retry();
+        this.failedRegistrations = 0;
         this.brokerEpoch = r.brokerEpoch;
         this.host.registered(r.brokerEpoch);
         this.sendHeartbeat();

@@ -121,16 +121,25 @@ export class ClusterContext {
   startAll(): void {
     const settings = this.opts.storage.metadata().loadSettings();
     const ids = [...this.brokers.keys()].sort((a, b) => a - b);
-    for (const id of ids) {
+    const leftDown = (id: number): 'stopped' | 'killed' | 'power-lost' | undefined => {
       const saved = settings[brokerProcessKey(id)];
+      return saved === 'stopped' || saved === 'killed' || saved === 'power-lost' ? saved : undefined;
+    };
+    // A combined Kafka node starts its controller before its broker (KafkaRaftServer.startup), so
+    // the brokers' first registrations find the controller up rather than backing off.
+    const host = ids.find((id) => leftDown(id) === undefined);
+    if (!this.controller.isActive && host !== undefined) this.activateController(host, 'cluster started');
+    for (const id of ids) {
+      const down = leftDown(id);
       const b = this.brokers.get(id)!;
-      if (saved === 'stopped' || saved === 'killed' || saved === 'power-lost') {
-        b.restoreDownState(saved);
-        this.lastState.set(id, saved);
+      if (down) {
+        b.restoreDownState(down);
+        this.lastState.set(id, down);
       } else b.start();
     }
-    const first = ids.find((id) => this.brokers.get(id)!.isAlive);
-    if (!this.controller.isActive && first !== undefined) this.activateController(first, 'cluster started');
+    // A host whose storage could not be opened does not keep the controller.
+    const hostId = this.controller.hostBrokerId;
+    if (this.controller.isActive && hostId !== null && !this.brokers.get(hostId)!.isAlive) this.controllerLost(`broker ${hostId} could not start`);
   }
 
   // ================================================================ broker states

@@ -1,0 +1,165 @@
+/**
+ * What a forked Node engine process runs (`npm run serve`, `npm start` in browser mode, the
+ * benchmark, the tests' hosts): one bundle of `engine-main.ts`, as the desktop app runs
+ * `dist/electron/engine.cjs`, rather than ~360 TypeScript modules through tsx. Loading the bundle
+ * takes a quarter of the time (0.3–0.8 s against 1.6–3.2 s on the 2-core machine this was measured
+ * on, `node dist/engine-node/engine.mjs` against `node --import tsx main/host/engine-main.ts`), and
+ * that load is on the path from `npm run serve` to a cluster that answers.
+ *
+ * The bundle is built with esbuild into `dist/engine-node/engine.mjs` the first time a host needs
+ * it and again whenever one of its inputs changed: its first line is a manifest — when it was built
+ * and every file esbuild read for it (our sources and the packages they import) — and the bundle is
+ * fresh while every one of those files exists and is no newer than the build (as `make` decides).
+ * Editing a source therefore costs the next start one build (~1–2 s); nothing goes stale. The
+ * bundle is written to a temporary name and renamed, so hosts that start together never read half
+ * a file. `npm run build` builds it too.
+ *
+ * The bundle sits two folders below the repository like the sources (`dist/engine-node/` as
+ * `main/host/`), so the one source that finds a file relative to itself (`profile-handlers.ts`:
+ * `../../resources/profiles/`) finds the same file. better-sqlite3 stays external (native).
+ *
+ * `REPLICA_STUDIO_ENGINE_SOURCE=1` runs the TypeScript sources through tsx instead (stack traces
+ * with source lines); so does a failed build, said on one stderr line.
+ */
+import { closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import esMain from 'es-main';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The engine process's entry file (TypeScript). */
+export const ENGINE_SOURCE = join(ROOT, 'main', 'host', 'engine-main.ts');
+/** Where the bundle goes (two levels below the repository, as the sources are). */
+export const ENGINE_BUNDLE = join(ROOT, 'dist', 'engine-node', 'engine.mjs');
+
+const MANIFEST_PREFIX = '// replica-studio engine bundle ';
+/** The manifest line is read in chunks of this size until its newline. */
+const READ_CHUNK = 64 * 1024;
+
+/** What the bundle was built from. */
+export interface BundleManifest {
+  /** Wall-clock ms when the build started: an input modified after it makes the bundle stale. */
+  builtAtMs: number;
+  /** Absolute paths of every file esbuild read. */
+  inputs: string[];
+}
+
+/** The file a forked engine runs and the Node flags it needs for it. */
+export interface EngineEntry {
+  file: string;
+  execArgv: string[];
+  bundled: boolean;
+}
+
+const fromSource = (): EngineEntry => ({ file: ENGINE_SOURCE, execArgv: ['--import', 'tsx'], bundled: false });
+
+/** The manifest at the head of `bundle`, or undefined when there is no bundle or no manifest. */
+export function readManifest(bundle: string): BundleManifest | undefined {
+  if (!existsSync(bundle)) return undefined;
+  const fd = openSync(bundle, 'r');
+  try {
+    let head = '';
+    const chunk = Buffer.alloc(READ_CHUNK);
+    for (;;) {
+      const n = readSync(fd, chunk, 0, READ_CHUNK, null);
+      if (n === 0) break;
+      head += chunk.toString('utf8', 0, n);
+      if (head.includes('\n')) break;
+    }
+    const line = head.split('\n', 1)[0]!;
+    if (!line.startsWith(MANIFEST_PREFIX)) return undefined;
+    const parsed = JSON.parse(line.slice(MANIFEST_PREFIX.length)) as Partial<BundleManifest>;
+    if (typeof parsed.builtAtMs !== 'number' || !Array.isArray(parsed.inputs)) return undefined;
+    return { builtAtMs: parsed.builtAtMs, inputs: parsed.inputs.filter((f): f is string => typeof f === 'string') };
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Why `bundle` cannot be used as it is (undefined: it is fresh). */
+export function staleReason(bundle: string): string | undefined {
+  const manifest = readManifest(bundle);
+  if (!manifest) return existsSync(bundle) ? 'it has no manifest' : 'it has not been built';
+  if (manifest.inputs.length === 0) return 'its manifest lists no input';
+  for (const input of manifest.inputs) {
+    let mtimeMs: number;
+    try {
+      mtimeMs = statSync(input).mtimeMs;
+    } catch {
+      return `${input} is gone`;
+    }
+    if (mtimeMs > manifest.builtAtMs) return `${input} changed`;
+  }
+  return undefined;
+}
+
+/** Bundle `entry` into `outFile` (temporary name, then renamed); resolves with the manifest written. */
+export async function buildEngineBundle(outFile = ENGINE_BUNDLE, entry = ENGINE_SOURCE): Promise<BundleManifest> {
+  const { build } = await import('esbuild');
+  const builtAtMs = Date.now();
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['better-sqlite3'],
+    keepNames: true,
+    write: false,
+    metafile: true,
+    outfile: outFile,
+    logLevel: 'silent',
+    // CommonJS packages in an ES module bundle (zstd-codec's Emscripten loader, fflate's worker
+    // shim) still see require, __filename and __dirname.
+    banner: {
+      js: [
+        "import { createRequire as __rsCreateRequire } from 'node:module';",
+        "import { fileURLToPath as __rsFileURLToPath } from 'node:url';",
+        "import { dirname as __rsDirname } from 'node:path';",
+        'const require = __rsCreateRequire(import.meta.url);',
+        'const __filename = __rsFileURLToPath(import.meta.url);',
+        'const __dirname = __rsDirname(__filename);',
+      ].join('\n'),
+    },
+  });
+  const code = result.outputFiles.find((f) => f.path.endsWith('.mjs'));
+  if (!code) throw new Error('esbuild wrote no bundle');
+  const manifest: BundleManifest = { builtAtMs, inputs: Object.keys(result.metafile.inputs).map((f) => resolve(f)) };
+  mkdirSync(dirname(outFile), { recursive: true });
+  const tmp = `${outFile}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  writeFileSync(tmp, `${MANIFEST_PREFIX}${JSON.stringify(manifest)}\n${code.text}`);
+  renameSync(tmp, outFile);
+  return manifest;
+}
+
+/**
+ * The entry a forked engine should run: the bundle, built first if it is missing or stale; the
+ * TypeScript source through tsx when asked (`REPLICA_STUDIO_ENGINE_SOURCE=1`) or when the build
+ * fails (said through `notice`).
+ */
+export async function engineEntry(options: { bundle?: string; entry?: string; env?: NodeJS.ProcessEnv; notice?: (line: string) => void } = {}): Promise<EngineEntry> {
+  const { bundle = ENGINE_BUNDLE, entry = ENGINE_SOURCE, env = process.env, notice = (line: string) => process.stderr.write(`replica-studio: ${line}\n`) } = options;
+  const source = entry === ENGINE_SOURCE ? fromSource() : { file: entry, execArgv: ['--import', 'tsx'], bundled: false };
+  if (env['REPLICA_STUDIO_ENGINE_SOURCE'] === '1') return source;
+  if (staleReason(bundle) !== undefined) {
+    try {
+      await buildEngineBundle(bundle, entry);
+    } catch (e) {
+      notice(`could not bundle the engine (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); running its TypeScript sources through tsx`);
+      return source;
+    }
+  }
+  return { file: bundle, execArgv: [], bundled: true };
+}
+
+if (esMain(import.meta)) {
+  buildEngineBundle().then(
+    (m) => process.stdout.write(`built ${ENGINE_BUNDLE} from ${m.inputs.length} files\n`),
+    (e: unknown) => {
+      process.stderr.write(`engine bundle: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exit(1);
+    },
+  );
+}
