@@ -67,6 +67,21 @@ export const BROKER_MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    description: 'replica summaries written at a clean shutdown, so the next start reads them instead of every batch',
+    up(db) {
+      db.exec(`
+        CREATE TABLE replica_summary (
+          replica INTEGER PRIMARY KEY,
+          last_offset INTEGER,
+          bytes INTEGER NOT NULL,
+          max_timestamp INTEGER NOT NULL,
+          max_append_time INTEGER NOT NULL
+        );
+      `);
+    },
+  },
 ];
 
 export const METADATA_MIGRATIONS: readonly Migration[] = [

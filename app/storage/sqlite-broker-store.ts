@@ -36,8 +36,20 @@ interface Preloaded {
   segments: SegmentInfo[];
 }
 
+/** What a clean shutdown keeps of one replica log (`replica_summary`): what opening it needs of its batches. */
+type Summary = Pick<Preloaded, 'lastOffset' | 'bytes' | 'maxTimestamp' | 'maxAppendTimeMs'>;
+
 /** A replica log's own copy of its bulk-read answers: the parts opening reads are dropped once read. */
 type OpeningAnswers = Omit<Preloaded, 'row' | 'epochs' | 'segments'> & { row: ReplicaRow | null; epochs: EpochEntry[] | null; segments: SegmentInfo[] | null };
+
+/** Per-log figures of the batches: from reading them all, or from a clean shutdown's summary. */
+interface StatsRow {
+  replica: number;
+  last: number;
+  bytes: number;
+  ts: number;
+  at: number;
+}
 
 interface BatchRow {
   base_offset: number;
@@ -68,6 +80,13 @@ class SqliteReplicaLog implements ReplicaLogStore {
   private tailBytes = 0;
   /** The bulk read's answers, used by the first reads after opening and dropped at the first write. */
   private preloaded: OpeningAnswers | null;
+  /**
+   * The largest record timestamp and append time in the log (-1 when it holds no batch), kept
+   * through appends for the summary a clean shutdown writes; undefined once a truncation or a
+   * deletion made them unknown (the summary then asks the file).
+   */
+  private maxTimestamp: number | undefined;
+  private maxAppendTimeMs: number | undefined;
 
   constructor(
     private readonly store: SqliteBrokerStore,
@@ -81,11 +100,37 @@ class SqliteReplicaLog implements ReplicaLogStore {
     if (preloaded) {
       this.end = preloaded.lastOffset !== null ? preloaded.lastOffset + 1 : this.start;
       this.bytes = preloaded.bytes;
+      this.maxTimestamp = preloaded.lastOffset !== null ? preloaded.maxTimestamp : -1;
+      this.maxAppendTimeMs = preloaded.lastOffset !== null ? preloaded.maxAppendTimeMs : -1;
       return;
     }
     const last = s.lastBatch.get(id) as { last_offset: number } | undefined;
     this.end = last ? last.last_offset + 1 : this.start;
     this.bytes = (s.totalSize.get(id) as { total: number | null }).total ?? 0;
+    this.maxTimestamp = last ? undefined : -1;
+    this.maxAppendTimeMs = last ? undefined : -1;
+  }
+
+  /** The row id of this log in the file. */
+  get rowId(): number {
+    return this.id;
+  }
+
+  /** What the summary of a clean shutdown keeps of this log (the timestamps read from the file if unknown). */
+  summary(): Summary {
+    if (this.bytes === 0) return { lastOffset: null, bytes: 0, maxTimestamp: -1, maxAppendTimeMs: -1 };
+    if (this.maxTimestamp === undefined || this.maxAppendTimeMs === undefined) {
+      const r = this.store.statements.timeStats.get(this.id) as { ts: number | null; at: number | null };
+      this.maxTimestamp = r.ts ?? -1;
+      this.maxAppendTimeMs = r.at ?? -1;
+    }
+    return { lastOffset: this.end - 1, bytes: this.bytes, maxTimestamp: this.maxTimestamp, maxAppendTimeMs: this.maxAppendTimeMs };
+  }
+
+  /** The batches changed other than by an append: the timestamps are read again when needed. */
+  private forgetTimes(): void {
+    this.maxTimestamp = undefined;
+    this.maxAppendTimeMs = undefined;
   }
 
   private get file(): SqliteFile {
@@ -95,6 +140,7 @@ class SqliteReplicaLog implements ReplicaLogStore {
   append(batch: RecordBatch): void {
     this.preloaded = null;
     if (batch.baseOffset !== this.end) throw new Error(`append at ${batch.baseOffset} but the log ends at ${this.end}`);
+    if (this.store.summaryMayExist) this.store.dropSummary();
     // Followers append the very batch objects their leader's tail hands out (the network is
     // in-process), so they store the leader's bytes as they are, as a Kafka follower does,
     // instead of encoding the batch again (the CRC-32C of the whole batch dominates encoding);
@@ -105,6 +151,8 @@ class SqliteReplicaLog implements ReplicaLogStore {
     this.file.write('append to', () =>
       this.store.statements.insertBatch.run(this.id, batch.baseOffset, batch.lastOffset, batch.leaderEpoch, batch.appendTimeMs, maxTimestamp, data.length, data),
     );
+    if (this.maxTimestamp !== undefined) this.maxTimestamp = Math.max(this.maxTimestamp, maxTimestamp);
+    if (this.maxAppendTimeMs !== undefined) this.maxAppendTimeMs = Math.max(this.maxAppendTimeMs, batch.appendTimeMs);
     // The batch as stored, without the `source` of a slice (built field by field: a rest/spread
     // copy is generic and this runs for every batch every replica appends).
     const stored: RecordBatch = {
@@ -169,12 +217,16 @@ class SqliteReplicaLog implements ReplicaLogStore {
   truncateTo(offset: number): void {
     this.preloaded = null;
     if (offset >= this.end) return;
+    if (this.store.summaryMayExist) this.store.dropSummary();
+    this.forgetTimes();
     const s = this.store.statements;
     const straddling = s.batchAt.get(this.id, offset, offset) as (BatchRow & { last_offset: number }) | undefined;
     this.file.write('truncate', () => {
       s.deleteFrom.run(this.id, offset);
       if (straddling && straddling.base_offset < offset) {
+        // The batch across the cut keeps its records below it, stored again under its base offset.
         const kept = sliceBatch(this.decode(straddling), straddling.base_offset, offset, true)!;
+        s.deleteOne.run(this.id, straddling.base_offset);
         this.reinsert(kept);
       }
     });
@@ -192,6 +244,8 @@ class SqliteReplicaLog implements ReplicaLogStore {
 
   deleteBefore(offset: number): void {
     this.preloaded = null;
+    if (this.store.summaryMayExist) this.store.dropSummary();
+    this.forgetTimes();
     const s = this.store.statements;
     const straddling = s.batchAt.get(this.id, offset, offset) as (BatchRow & { last_offset: number }) | undefined;
     this.file.write('delete old records from', () => {
@@ -234,8 +288,11 @@ class SqliteReplicaLog implements ReplicaLogStore {
     return (this.store.statements.loadEpochs.all(this.id) as { epoch: number; start_offset: number }[]).map((r) => ({ epoch: r.epoch, startOffset: r.start_offset }));
   }
 
+  // Writing the epochs or the segments leaves the batches as they were: what the bulk read knows
+  // of them (end, size, timestamps) still holds, so opening a log that rewrites its epoch cache
+  // (an epoch begun at the log end, dropped on load as Kafka does) asks the file nothing more.
   saveEpochs(entries: readonly EpochEntry[]): void {
-    this.preloaded = null;
+    if (this.preloaded) this.preloaded.epochs = null;
     const s = this.store.statements;
     this.file.write('write the leader-epoch cache of', () => {
       s.clearEpochs.run(this.id);
@@ -270,7 +327,7 @@ class SqliteReplicaLog implements ReplicaLogStore {
   }
 
   saveSegments(segments: readonly SegmentInfo[]): void {
-    this.preloaded = null;
+    if (this.preloaded) this.preloaded.segments = null;
     const s = this.store.statements;
     this.file.write('write the segments of', () => {
       s.clearSegments.run(this.id);
@@ -316,7 +373,12 @@ type Stmts = Record<
   | 'deleteReplicaBatches'
   | 'deleteReplicaEpochs'
   | 'deleteReplicaSegments'
-  | 'deleteReplicaRow',
+  | 'deleteReplicaRow'
+  | 'timeStats'
+  | 'replicaCount'
+  | 'allSummaries'
+  | 'clearSummaries'
+  | 'insertSummary',
   Statement
 >;
 
@@ -325,6 +387,12 @@ export class SqliteBrokerStore implements BrokerLogStore {
   private readonly replicas = new Map<string, SqliteReplicaLog>();
   /** Replica logs listed but not opened yet, with what one bulk read knows about each. */
   private preloaded = new Map<string, Preloaded>();
+  /**
+   * Whether `replica_summary` may hold rows: true until this process has emptied it, again once a
+   * clean shutdown wrote it. The first change to any batch after that empties it (one DELETE), so
+   * a summary on disk always describes the batches on disk.
+   */
+  summaryMayExist = true;
 
   constructor(readonly file: SqliteFile) {
     const db = file.db;
@@ -357,6 +425,11 @@ export class SqliteBrokerStore implements BrokerLogStore {
       deleteReplicaEpochs: p('DELETE FROM epochs WHERE replica = ?'),
       deleteReplicaSegments: p('DELETE FROM segments WHERE replica = ?'),
       deleteReplicaRow: p('DELETE FROM replicas WHERE id = ?'),
+      timeStats: p('SELECT max(max_timestamp) AS ts, max(append_time) AS at FROM batches WHERE replica = ?'),
+      replicaCount: p('SELECT count(*) AS n FROM replicas'),
+      allSummaries: p('SELECT replica, last_offset, bytes, max_timestamp, max_append_time FROM replica_summary'),
+      clearSummaries: p('DELETE FROM replica_summary'),
+      insertSummary: p('INSERT INTO replica_summary (replica, last_offset, bytes, max_timestamp, max_append_time) VALUES (?, ?, ?, ?, ?)'),
     };
   }
 
@@ -399,13 +472,7 @@ export class SqliteBrokerStore implements BrokerLogStore {
         this.preloaded.set(r.key, pre);
       }
       if (byId.size > 0) {
-        const stats = db.prepare('SELECT replica, max(last_offset) AS last, sum(size) AS bytes, max(max_timestamp) AS ts, max(append_time) AS at FROM batches GROUP BY replica').all() as {
-          replica: number;
-          last: number;
-          bytes: number;
-          ts: number;
-          at: number;
-        }[];
+        const stats = this.summariesFor(byId) ?? (db.prepare('SELECT replica, max(last_offset) AS last, sum(size) AS bytes, max(max_timestamp) AS ts, max(append_time) AS at FROM batches GROUP BY replica').all() as StatsRow[]);
         for (const st of stats) {
           const pre = byId.get(st.replica);
           if (!pre) continue;
@@ -425,6 +492,45 @@ export class SqliteBrokerStore implements BrokerLogStore {
     });
   }
 
+  /**
+   * The per-log figures the last clean shutdown wrote, when the broker stopped cleanly and they
+   * cover every log listed (Kafka skips log recovery after a clean shutdown likewise); undefined
+   * otherwise, and the caller reads every batch instead.
+   */
+  private summariesFor(byId: ReadonlyMap<number, Preloaded>): StatsRow[] | undefined {
+    if (!this.loadState().cleanShutdown) return undefined;
+    const rows = this.statements.allSummaries.all() as { replica: number; last_offset: number | null; bytes: number; max_timestamp: number; max_append_time: number }[];
+    const covered = new Set(rows.map((r) => r.replica));
+    for (const id of byId.keys()) if (!covered.has(id)) return undefined;
+    return rows.filter((r) => r.last_offset !== null).map((r) => ({ replica: r.replica, last: r.last_offset!, bytes: r.bytes, ts: r.max_timestamp, at: r.max_append_time }));
+  }
+
+  /** Empty `replica_summary`: a batch is about to change. */
+  dropSummary(): void {
+    this.file.write('forget the replica summaries of', () => this.statements.clearSummaries.run());
+    this.summaryMayExist = false;
+  }
+
+  /**
+   * At a clean shutdown: what opening each log will need of its batches (last offset, bytes,
+   * largest timestamps), one row per log. Written only when this process knows every log of the
+   * file (it lists them all when the broker starts); otherwise left empty, and the next start reads
+   * every batch.
+   */
+  private writeSummary(): void {
+    const s = this.statements;
+    s.clearSummaries.run();
+    this.summaryMayExist = false;
+    const total = (s.replicaCount.get() as { n: number }).n;
+    if (this.replicas.size + this.preloaded.size !== total) return;
+    for (const log of this.replicas.values()) {
+      const m = log.summary();
+      s.insertSummary.run(log.rowId, m.lastOffset, m.bytes, m.maxTimestamp, m.maxAppendTimeMs);
+    }
+    for (const pre of this.preloaded.values()) s.insertSummary.run(pre.row.id, pre.lastOffset, pre.bytes, pre.maxTimestamp, pre.maxAppendTimeMs);
+    this.summaryMayExist = true;
+  }
+
   hasReplica(key: string): boolean {
     return this.replicas.has(key) || this.statements.replicaByKey.get(key) !== undefined;
   }
@@ -435,6 +541,7 @@ export class SqliteBrokerStore implements BrokerLogStore {
     this.replicas.delete(key);
     this.preloaded.delete(key);
     if (!row) return;
+    if (this.summaryMayExist) this.dropSummary();
     this.file.write('delete a replica log from', () => {
       for (const st of [s.deleteReplicaBatches, s.deleteReplicaEpochs, s.deleteReplicaSegments, s.deleteReplicaRow]) st.run(row.id);
     });
@@ -453,6 +560,8 @@ export class SqliteBrokerStore implements BrokerLogStore {
   }
 
   saveState(state: BrokerDiskState): void {
+    // The summary first: a clean-shutdown mark is never on disk without the summary it vouches for.
+    if (state.cleanShutdown) this.file.write('summarise the replica logs of', () => this.writeSummary());
     this.file.write('save the broker state in', () =>
       this.file.db
         .prepare(
