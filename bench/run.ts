@@ -403,6 +403,7 @@ async function main(): Promise<void> {
           frames: ui.frames.count,
           framesOver50Ms: ui.frames.over50Ms,
           rowsScrolled: ui.frames.scrolledRows,
+          mainThreadCpuMsPerFrame: round(ui.frames.mainThreadCpuMsPerFrame),
         }),
       );
       // The Overview, Brokers and Balance pages opened fresh (the limit of the Topics page's first render).
