@@ -5,7 +5,12 @@
  * Reads go by offset range through the primary key, never by scanning; the last batches appended
  * to each replica are kept decoded for follower and consumer reads, older ones are checked on
  * read (CRC-32C, record layout) and their records built only when asked for; the statements are
- * prepared once per file.
+ * prepared once per file. A clean shutdown writes a summary of every log (`replica_summary`) that
+ * the next start reads instead of every batch; the first batch change after it empties it.
+ *
+ * One file past 500 lines on purpose: the replica log and the broker's store share the prepared
+ * statements, the bulk read that opens every log at once and the summary that replaces it, and
+ * each change to how a log is opened touches both sides.
  */
 import type { Statement } from 'better-sqlite3';
 import type { EpochEntry } from '../core/log/epoch-cache.js';
