@@ -18,6 +18,7 @@ import type { BrokerDiskState, BrokerLogStore, ReplicaCheckpoint, ReplicaLogStor
 import { sliceBatch, type RecordBatch } from '../core/log/records.js';
 import { decodeRecordBatch, STORAGE_CODECS, storedBytes } from './record-batch-codec.js';
 import { guard } from './sqlite-errors.js';
+import { TailBudget, type BatchTail, type TailLimits } from './batch-tail.js';
 import type { SqliteFile } from './sqlite-file.js';
 
 interface ReplicaRow {
@@ -72,17 +73,13 @@ function maxTimestampOf(records: readonly { timestamp: number }[]): number {
   return max;
 }
 
-/** Decoded batches kept per replica (the tail most reads ask for). */
-const TAIL_BATCHES = 32;
-const TAIL_BYTES = 1 << 20;
-
 
 class SqliteReplicaLog implements ReplicaLogStore {
   private end: number;
   private bytes: number;
   private start: number;
-  private tail: RecordBatch[] = [];
-  private tailBytes = 0;
+  /** Decoded batches kept at the end of the log (the tail most reads ask for), within the broker's budget. */
+  private readonly tail: BatchTail;
   /** The bulk read's answers, used by the first reads after opening and dropped at the first write. */
   private preloaded: OpeningAnswers | null;
   /**
@@ -100,6 +97,7 @@ class SqliteReplicaLog implements ReplicaLogStore {
     preloaded?: Preloaded,
   ) {
     const s = store.statements;
+    this.tail = store.tails.tail();
     this.start = row.log_start_offset;
     this.preloaded = preloaded ? { ...preloaded } : null;
     if (preloaded) {
@@ -114,6 +112,11 @@ class SqliteReplicaLog implements ReplicaLogStore {
     this.bytes = (s.totalSize.get(id) as { total: number | null }).total ?? 0;
     this.maxTimestamp = last ? undefined : -1;
     this.maxAppendTimeMs = last ? undefined : -1;
+  }
+
+  /** Give back the batches kept in memory (the log is being deleted). */
+  dropTail(): void {
+    this.tail.clear();
   }
 
   /** The row id of this log in the file. */
@@ -173,8 +176,6 @@ class SqliteReplicaLog implements ReplicaLogStore {
     this.end = batch.lastOffset + 1;
     this.bytes += data.length;
     this.tail.push(stored);
-    this.tailBytes += data.length;
-    while (this.tail.length > TAIL_BATCHES || (this.tail.length > 1 && this.tailBytes > TAIL_BYTES)) this.tailBytes -= this.tail.shift()!.sizeBytes;
   }
 
   /**
@@ -201,9 +202,10 @@ class SqliteReplicaLog implements ReplicaLogStore {
       bytes += slice.sizeBytes;
       return true;
     };
-    const first = this.tail[0];
+    const first = this.tail.first;
     if (first && first.baseOffset <= fromOffset) {
-      for (const b of this.tail) {
+      for (let i = 0; i < this.tail.length; i++) {
+        const b = this.tail.at(i);
         if (b.lastOffset < fromOffset) continue;
         if (!take(b)) break;
       }
@@ -236,8 +238,7 @@ class SqliteReplicaLog implements ReplicaLogStore {
       }
     });
     this.end = Math.max(offset, this.start);
-    this.tail = this.tail.filter((b) => b.lastOffset < offset);
-    this.tailBytes = this.tail.reduce((n, b) => n + b.sizeBytes, 0);
+    this.tail.retain((b) => b.lastOffset < offset);
     this.refreshSize();
   }
 
@@ -263,8 +264,7 @@ class SqliteReplicaLog implements ReplicaLogStore {
     });
     if (offset > this.start) this.start = offset;
     if (this.end < this.start) this.end = this.start;
-    this.tail = this.tail.filter((b) => b.lastOffset >= offset);
-    this.tailBytes = this.tail.reduce((n, b) => n + b.sizeBytes, 0);
+    this.tail.retain((b) => b.lastOffset >= offset);
     this.refreshSize();
   }
 
@@ -398,8 +398,14 @@ export class SqliteBrokerStore implements BrokerLogStore {
    * a summary on disk always describes the batches on disk.
    */
   summaryMayExist = true;
+  /** The memory budget the replica logs' tails share. */
+  readonly tails: TailBudget;
 
-  constructor(readonly file: SqliteFile) {
+  constructor(
+    readonly file: SqliteFile,
+    tailLimits?: TailLimits,
+  ) {
+    this.tails = new TailBudget(tailLimits);
     const db = file.db;
     const p = (sql: string): Statement => db.prepare(sql);
     this.statements = {
@@ -543,6 +549,7 @@ export class SqliteBrokerStore implements BrokerLogStore {
   deleteReplica(key: string): void {
     const s = this.statements;
     const row = s.replicaByKey.get(key) as ReplicaRow | undefined;
+    this.replicas.get(key)?.dropTail();
     this.replicas.delete(key);
     this.preloaded.delete(key);
     if (!row) return;

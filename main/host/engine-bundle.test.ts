@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -19,8 +20,23 @@ function program(): { dir: string; entry: string; part: string; bundle: string }
   const part = join(dir, 'part.ts');
   const entry = join(dir, 'entry.ts');
   writeFileSync(part, 'export const answer: number = 42;\n');
-  writeFileSync(entry, "import { answer } from './part.js';\nconsole.log(answer);\n");
+  writeFileSync(entry, "import { answer } from './part.js';\n/** The answer — printed. */\nconst said = { answer };\nconsole.log(said.answer, '→');\n");
   return { dir, entry, part, bundle: join(dir, 'out', 'engine.mjs') };
+}
+
+/** The command lines of this process's children (every thread's). */
+function childCommands(): string[] {
+  const out: string[] = [];
+  for (const task of readdirSync(`/proc/${process.pid}/task`)) {
+    try {
+      for (const pid of readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').trim().split(/\s+/)) {
+        if (pid) out.push(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '));
+      }
+    } catch {
+      // the thread or the child is gone
+    }
+  }
+  return out;
 }
 
 const later = (file: string, ms: number): void => {
@@ -37,6 +53,12 @@ describe('the engine bundle a forked engine runs', () => {
     const manifest = readManifest(p.bundle)!;
     expect(manifest.inputs.sort()).toEqual([p.entry, p.part].sort());
     expect(staleReason(p.bundle)).toBeUndefined();
+    // ASCII only (V8 keeps a source with one wider character as a two-byte string), and it still
+    // prints the arrow; no esbuild service process is left beside this one.
+    const text = readFileSync(p.bundle, 'utf8');
+    expect(text).not.toMatch(/[^\t\n\r\x20-\x7e]/);
+    expect(execFileSync(process.execPath, [p.bundle], { encoding: 'utf8' })).toBe('42 →\n');
+    expect(childCommands().filter((c) => c.includes('esbuild'))).toEqual([]);
 
     later(p.part, 5_000);
     expect(staleReason(p.bundle)).toBe(`${p.part} changed`);

@@ -95,10 +95,21 @@ export function staleReason(bundle: string): string | undefined {
   return undefined;
 }
 
+/**
+ * `text` with every character outside printable ASCII (tab and line ends kept) written as a \u escape. esbuild already escapes them in
+ * strings and identifiers, but keeps comments as they are; one "—" in a comment made V8 hold the
+ * whole 8 MB source as a two-byte string (16 MB of the engine's heap for as long as it runs).
+ * In a comment the escape is only text; anywhere else it means the same character.
+ */
+export function asciiOnly(text: string): string {
+  return text.replace(/[^\t\n\r\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** Bundle `entry` into `outFile` (temporary name, then renamed); resolves with the manifest written. */
 export async function buildEngineBundle(outFile = ENGINE_BUNDLE, entry = ENGINE_SOURCE): Promise<BundleManifest> {
-  const { build } = await import('esbuild');
+  const { build, stop } = await import('esbuild');
   const builtAtMs = Date.now();
+  // esbuild's service process would otherwise stay beside the host for as long as it runs (~180 MB).
   const result = await build({
     entryPoints: [entry],
     bundle: true,
@@ -123,13 +134,13 @@ export async function buildEngineBundle(outFile = ENGINE_BUNDLE, entry = ENGINE_
         'const __dirname = __rsDirname(__filename);',
       ].join('\n'),
     },
-  });
+  }).finally(() => stop());
   const code = result.outputFiles.find((f) => f.path.endsWith('.mjs'));
   if (!code) throw new Error('esbuild wrote no bundle');
   const manifest: BundleManifest = { builtAtMs, inputs: Object.keys(result.metafile.inputs).map((f) => resolve(f)) };
   mkdirSync(dirname(outFile), { recursive: true });
   const tmp = `${outFile}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  writeFileSync(tmp, `${MANIFEST_PREFIX}${JSON.stringify(manifest)}\n${code.text}`);
+  writeFileSync(tmp, asciiOnly(`${MANIFEST_PREFIX}${JSON.stringify(manifest)}\n${code.text}`));
   renameSync(tmp, outFile);
   return manifest;
 }
