@@ -5,9 +5,11 @@
  * Each log keeps at most `perLogBatches` batches and `perLogBytes` stored bytes, and the broker's
  * logs together at most `budget` of estimated memory: a batch costs its stored bytes plus
  * `recordCost` per record (a decoded record is an object with its key and value arrays, several
- * times a small record's bytes). Over the budget, the batches appended longest ago go first,
- * whichever log holds them — a tail is a cache of what was just written, as the page cache is
- * for a Kafka broker, and never the place a record lives. Without the shared budget, every log
+ * times a small record's bytes). Over the budget, the oldest batches of the log appended to
+ * longest ago go first (the logs in order of their last append, as an LRU list), so an idle
+ * partition's tail is given back before a busy one's — a tail is a cache of what was just
+ * written, as the page cache is for a Kafka broker, and never the place a record lives. The
+ * bookkeeping allocates nothing per batch: it sits on the produce path of every replica. Without the shared budget, every log
  * kept its last megabyte: 1,000,000 records produced over 10,000 partitions (RF 3) left the engine
  * at 1.9 GB of RSS for as long as it ran.
  */
@@ -25,25 +27,19 @@ export interface TailLimits {
 
 export const DEFAULT_TAIL_LIMITS: TailLimits = { perLogBatches: 32, perLogBytes: 1 << 20, budget: 8 << 20 };
 
-interface Entry {
-  batch: RecordBatch;
-  cost: number;
-  owner: BatchTail;
-  live: boolean;
-}
-
 /** What one batch is counted as against the budget. */
 export function tailCost(batch: RecordBatch): number {
   return batch.sizeBytes + (batch.lastOffset - batch.baseOffset + 1) * RECORD_COST;
 }
 
-/** The shared budget of one broker's tails: every entry in append order, the oldest evicted first. */
+/** The shared budget of one broker's tails. */
 export class TailBudget {
-  private queue: Entry[] = [];
-  private head = 0;
-  private liveEntries = 0;
+  /** The tails that hold a batch, the one appended to longest ago first. */
+  private readonly recent = new Map<BatchTail, true>();
   /** Estimated bytes the tails hold now. */
   cost = 0;
+  /** Batches all the tails hold now. */
+  batches = 0;
 
   constructor(readonly limits: TailLimits = DEFAULT_TAIL_LIMITS) {}
 
@@ -52,49 +48,39 @@ export class TailBudget {
     return new BatchTail(this);
   }
 
-  /** Batches all the tails hold now. */
-  get batches(): number {
-    return this.liveEntries;
+  /** Tails that hold at least one batch. */
+  get tailsHolding(): number {
+    return this.recent.size;
+  }
+
+  /** @internal `tail` was just appended to. */
+  appended(tail: BatchTail, cost: number): void {
+    this.cost += cost;
+    this.batches++;
+    this.recent.delete(tail);
+    this.recent.set(tail, true);
   }
 
   /** @internal */
-  added(entry: Entry): void {
-    this.queue.push(entry);
-    this.cost += entry.cost;
-    this.liveEntries++;
-    while (this.cost > this.limits.budget && this.head < this.queue.length) {
-      const oldest = this.queue[this.head]!;
-      this.queue[this.head++] = undefined as unknown as Entry;
-      if (oldest.live) oldest.owner.dropOldest(oldest);
-    }
-    // Entries a log dropped on its own stay queued until passed; the queue is rebuilt from the
-    // live ones once the dead outnumber them, so it never grows past twice what the tails hold.
-    if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.head);
-      this.head = 0;
-    }
-    if (this.queue.length - this.head > 2 * this.liveEntries + 1024) {
-      this.queue = this.queue.slice(this.head).filter((e) => e.live);
-      this.head = 0;
-    }
+  removed(tail: BatchTail, cost: number, empty: boolean): void {
+    this.cost -= cost;
+    this.batches--;
+    if (empty) this.recent.delete(tail);
   }
 
-  /** @internal */
-  removed(entry: Entry): void {
-    entry.live = false;
-    this.cost -= entry.cost;
-    this.liveEntries--;
-  }
-
-  /** Queue length, live and dead entries (for tests: it stays bounded). */
-  get queued(): number {
-    return this.queue.length - this.head;
+  /** @internal Evict until within the budget. */
+  settle(): void {
+    while (this.cost > this.limits.budget) {
+      const oldest = this.recent.keys().next().value;
+      if (!oldest) return;
+      oldest.dropOldest();
+    }
   }
 }
 
 /** The batches kept at the end of one log, oldest first. */
 export class BatchTail {
-  private entries: Entry[] = [];
+  private entries: RecordBatch[] = [];
   private bytes = 0;
 
   constructor(private readonly budget: TailBudget) {}
@@ -104,46 +90,44 @@ export class BatchTail {
   }
 
   at(i: number): RecordBatch {
-    return this.entries[i]!.batch;
+    return this.entries[i]!;
   }
 
   /** The oldest batch kept, if any. */
   get first(): RecordBatch | undefined {
-    return this.entries[0]?.batch;
+    return this.entries[0];
   }
 
   push(batch: RecordBatch): void {
     const { perLogBatches, perLogBytes } = this.budget.limits;
-    const entry: Entry = { batch, cost: tailCost(batch), owner: this, live: true };
-    this.entries.push(entry);
+    this.entries.push(batch);
     this.bytes += batch.sizeBytes;
-    this.budget.added(entry);
-    while (this.entries.length > perLogBatches || (this.entries.length > 1 && this.bytes > perLogBytes)) this.drop(this.entries.shift()!);
+    this.budget.appended(this, tailCost(batch));
+    while (this.entries.length > perLogBatches || (this.entries.length > 1 && this.bytes > perLogBytes)) this.dropOldest();
+    this.budget.settle();
   }
 
   /** Keep only the batches `keep` accepts. */
   retain(keep: (b: RecordBatch) => boolean): void {
-    const kept: Entry[] = [];
-    for (const e of this.entries) {
-      if (keep(e.batch)) kept.push(e);
-      else this.drop(e);
+    const all = this.entries;
+    this.entries = [];
+    for (const b of all) {
+      if (keep(b)) this.entries.push(b);
+      else this.dropped(b);
     }
-    this.entries = kept;
   }
 
   clear(): void {
     this.retain(() => false);
   }
 
-  /** @internal The budget evicts this log's oldest batch. */
-  dropOldest(entry: Entry): void {
-    if (this.entries[0] !== entry) throw new Error('a tail evicted out of append order');
-    this.entries.shift();
-    this.drop(entry);
+  /** @internal */
+  dropOldest(): void {
+    this.dropped(this.entries.shift()!);
   }
 
-  private drop(entry: Entry): void {
-    this.bytes -= entry.batch.sizeBytes;
-    this.budget.removed(entry);
+  private dropped(b: RecordBatch): void {
+    this.bytes -= b.sizeBytes;
+    this.budget.removed(this, tailCost(b), this.entries.length === 0);
   }
 }

@@ -13,7 +13,17 @@ export interface SqliteStorageOptions {
   synchronous?: 'NORMAL' | 'FULL';
   /** Limit each file's size in pages (tests use it to provoke SQLITE_FULL). */
   maxPageCount?: number;
+  /** Each file's page cache in KiB (SQLite `cache_size`); DEFAULT_CACHE_KIB when not given. */
+  cacheKiB?: number;
 }
+
+/**
+ * Each file's page cache. better-sqlite3 builds SQLite with 16 MiB per connection; a data
+ * directory holds one file per broker, and a broker's writes go to the end of its tables, so
+ * that cache held what was just written, as the OS's page cache does anyway: after 1,000,000
+ * records over 12 brokers the engine kept ~200 MB of pages (RSS 437 MB → 226 MB once shrunk).
+ */
+export const DEFAULT_CACHE_KIB = 2048;
 
 /** The storage a file belongs to: whether a batch is open, and where a file joins it. */
 export interface FileOwner {
@@ -45,6 +55,7 @@ export class SqliteFile {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
       if (options.maxPageCount) this.db.pragma(`max_page_count = ${options.maxPageCount}`);
+      this.db.pragma(`cache_size = -${options.cacheKiB ?? DEFAULT_CACHE_KIB}`);
       // Take the exclusive lock now: a second process fails here, not on its first write.
       this.db.exec('BEGIN IMMEDIATE; COMMIT;');
     });

@@ -8,6 +8,7 @@ import { KafkaError } from '../api/errors.js';
 import { recordText, Simulation, textRecord } from '../sim/simulation.js';
 import { latestVersion, migrate } from './migrations.js';
 import { SqliteStorage } from './sqlite-storage.js';
+import { DEFAULT_CACHE_KIB } from './sqlite-file.js';
 import { kafkaErrorOf } from '../core/test-support/kafka-error.js';
 
 const dirs: string[] = [];
@@ -33,6 +34,19 @@ const batch = (base: number, n: number, epoch: number, at: number) => ({
 });
 
 describe('SQLite storage', () => {
+  it('gives each file a page cache of DEFAULT_CACHE_KIB, not better-sqlite3\'s 16 MiB per connection', () => {
+    const storage = SqliteStorage.open(tempDir());
+    try {
+      storage.broker(1).replicaKeys();
+      storage.metadata();
+      const files = (storage as unknown as { files: { db: BetterSqlite3.Database }[] }).files;
+      expect(files.length).toBe(2);
+      for (const f of files) expect(f.db.pragma('cache_size', { simple: true })).toBe(-DEFAULT_CACHE_KIB);
+    } finally {
+      storage.close();
+    }
+  });
+
   it('keeps topics, configs, logs, HW and epochs across a reopen after an orderly shutdown', () => {
     const dir = tempDir();
     let storage = SqliteStorage.open(dir);
