@@ -25,7 +25,7 @@ export interface TailLimits {
   budget: number;
 }
 
-export const DEFAULT_TAIL_LIMITS: TailLimits = { perLogBatches: 32, perLogBytes: 1 << 20, budget: 8 << 20 };
+export const DEFAULT_TAIL_LIMITS: TailLimits = { perLogBatches: 32, perLogBytes: 1 << 20, budget: 4 << 20 };
 
 /** What one batch is counted as against the budget. */
 export function tailCost(batch: RecordBatch): number {
