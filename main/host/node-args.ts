@@ -10,9 +10,14 @@
  * engine holds its state in long-lived objects, so a large nursery only keeps garbage resident
  * — at 10,000 partitions it cost some 45 MB of RSS (bench: npm run bench -- scale).
  * --expose-gc lets the memory settler (memory-settler.ts) ask for a collection once a burst of
- * work is over.
+ * work is over. --heap-growing-percent=20 lets the old generation grow to 1.2 × what was live
+ * before the next full collection instead of V8's dynamic factor (up to 2×): an idle engine at
+ * 10,000 partitions still makes a little garbage, and the slack it was allowed held ~30 MB of RSS
+ * after a reopen (245 → 201–216 MB, restart through the headless host, npm run bench -- scale).
+ * The wire benchmark kept its throughput with it (npm run bench -- wire, A/B); V8's
+ * --optimize-for-size saved ~50 MB but cost the wire produce about a quarter of its records.
  */
-export const ENGINE_NODE_ARGS: readonly string[] = ['--max-semi-space-size=2', '--expose-gc'];
+export const ENGINE_NODE_ARGS: readonly string[] = ['--max-semi-space-size=2', '--expose-gc', '--heap-growing-percent=20'];
 
 /**
  * V8 flags of the headless host's own process (`npm run serve`, `npm start` in browser mode, the
