@@ -47,6 +47,16 @@ describe('TailBudget', () => {
     expect(budget.cost).toBe(3 * one);
   });
 
+  it('a retention delete that leaves the newest batches keeps the log in the eviction order', () => {
+    const budget = new TailBudget({ perLogBatches: 32, perLogBytes: 1 << 20, budget: 1 << 30 });
+    const t = budget.tail();
+    for (let i = 0; i < 4; i++) t.push(batch(i, 1, 10));
+    t.retain((b) => b.baseOffset >= 2);
+    expect(contents(t)).toEqual([2, 3]);
+    expect(budget.tailsHolding).toBe(1);
+    expect(budget.batches).toBe(2);
+  });
+
   it('keeps the per-log limits of count and bytes', () => {
     const budget = new TailBudget({ perLogBatches: 3, perLogBytes: 1_000, budget: 1 << 30 });
     const t = budget.tail();
@@ -60,11 +70,16 @@ describe('TailBudget', () => {
     expect(budget.cost).toBe(tailCost(batch(6, 1, 5_000)));
   });
 
-  it('under random appends, truncations and deleted logs: within the budget, each tail the newest batches of its log', () => {
-    type Op = { kind: 'push'; log: number; n: number } | { kind: 'truncate'; log: number; keep: number } | { kind: 'clear'; log: number };
+  it('under random appends, truncations, retention deletes and deleted logs: within the budget, each tail the newest batches of its log', () => {
+    type Op =
+      | { kind: 'push'; log: number; n: number }
+      | { kind: 'truncate'; log: number; keep: number }
+      | { kind: 'deleteBefore'; log: number; keep: number }
+      | { kind: 'clear'; log: number };
     const op: fc.Arbitrary<Op> = fc.oneof(
       { weight: 8, arbitrary: fc.record({ kind: fc.constant('push' as const), log: fc.nat(7), n: fc.integer({ min: 1, max: 20 }) }) },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('truncate' as const), log: fc.nat(7), keep: fc.nat(5) }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('deleteBefore' as const), log: fc.nat(7), keep: fc.nat(5) }) },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('clear' as const), log: fc.nat(7) }) },
     );
     fc.assert(
@@ -77,7 +92,7 @@ describe('TailBudget', () => {
         for (const o of ops) {
           const t = tails[o.log]!;
           if (o.kind === 'push') {
-            t.push(batch(ends[o.log]!, o.n));
+            t.push(batch(ends[o.log]!, o.n, 10 * o.n));
             logs[o.log]!.push(ends[o.log]!);
             ends[o.log]! += o.n;
           } else if (o.kind === 'truncate') {
@@ -86,6 +101,12 @@ describe('TailBudget', () => {
             t.retain((b) => b.baseOffset < cut);
             logs[o.log] = log.filter((base) => base < cut);
             ends[o.log] = cut;
+          } else if (o.kind === 'deleteBefore') {
+            // Retention: the oldest batches go, the newest `keep` stay.
+            const log = logs[o.log]!;
+            const start = log[Math.max(0, log.length - o.keep)] ?? ends[o.log]!;
+            t.retain((b) => b.baseOffset >= start);
+            logs[o.log] = log.filter((base) => base >= start);
           } else {
             t.clear();
             logs[o.log] = [];
