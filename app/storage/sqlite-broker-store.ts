@@ -18,7 +18,7 @@ import type { BrokerDiskState, BrokerLogStore, ReplicaCheckpoint, ReplicaLogStor
 import { sliceBatch, type RecordBatch } from '../core/log/records.js';
 import { decodeRecordBatch, STORAGE_CODECS, storedBytes } from './record-batch-codec.js';
 import { guard } from './sqlite-errors.js';
-import { TailBudget, type BatchTail, type TailLimits } from './batch-tail.js';
+import { TailBudget, type BatchTail } from './batch-tail.js';
 import type { SqliteFile } from './sqlite-file.js';
 
 interface ReplicaRow {
@@ -401,11 +401,8 @@ export class SqliteBrokerStore implements BrokerLogStore {
   /** The memory budget the replica logs' tails share. */
   readonly tails: TailBudget;
 
-  constructor(
-    readonly file: SqliteFile,
-    tailLimits?: TailLimits,
-  ) {
-    this.tails = new TailBudget(tailLimits);
+  constructor(readonly file: SqliteFile) {
+    this.tails = new TailBudget();
     const db = file.db;
     const p = (sql: string): Statement => db.prepare(sql);
     this.statements = {

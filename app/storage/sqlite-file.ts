@@ -13,8 +13,6 @@ export interface SqliteStorageOptions {
   synchronous?: 'NORMAL' | 'FULL';
   /** Limit each file's size in pages (tests use it to provoke SQLITE_FULL). */
   maxPageCount?: number;
-  /** Each file's page cache in KiB (SQLite `cache_size`); DEFAULT_CACHE_KIB when not given. */
-  cacheKiB?: number;
 }
 
 /**
@@ -55,7 +53,7 @@ export class SqliteFile {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
       if (options.maxPageCount) this.db.pragma(`max_page_count = ${options.maxPageCount}`);
-      this.db.pragma(`cache_size = -${options.cacheKiB ?? DEFAULT_CACHE_KIB}`);
+      this.db.pragma(`cache_size = -${DEFAULT_CACHE_KIB}`);
       // Take the exclusive lock now: a second process fails here, not on its first write.
       this.db.exec('BEGIN IMMEDIATE; COMMIT;');
     });

@@ -96,10 +96,11 @@ export function staleReason(bundle: string): string | undefined {
 }
 
 /**
- * `text` with every character outside printable ASCII (tab and line ends kept) written as a \u escape. esbuild already escapes them in
- * strings and identifiers, but keeps comments as they are; one "—" in a comment made V8 hold the
- * whole 8 MB source as a two-byte string (16 MB of the engine's heap for as long as it runs).
- * In a comment the escape is only text; anywhere else it means the same character.
+ * `text` with every character outside printable ASCII (tab and line ends kept) written as a \u
+ * escape. esbuild already escapes them in strings and identifiers, but keeps comments as they
+ * are; one "—" in a comment made V8 hold the whole 8 MB source as a two-byte string (16 MB of the
+ * engine's heap for as long as it runs). In a comment the escape is only text; anywhere else it
+ * means the same character.
  */
 export function asciiOnly(text: string): string {
   return text.replace(/[^\t\n\r\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
