@@ -103,7 +103,7 @@ export class ReplicaPartition {
   state: PartitionState;
   leaderEpoch = -1;
   partitionEpoch = -1;
-  committedIsr: number[] = [];
+  committedIsr: readonly number[] = [];
   leaderEpochStartOffset = 0;
   pendingIsr: PendingIsr | null = null;
   private readonly followers = new Map<number, FollowerState>();
@@ -140,7 +140,7 @@ export class ReplicaPartition {
   get isLeader(): boolean {
     return this.role === 'leader';
   }
-  get maximalIsr(): number[] {
+  get maximalIsr(): readonly number[] {
     return this.pendingIsr?.maximal ?? this.committedIsr;
   }
 
@@ -166,7 +166,9 @@ export class ReplicaPartition {
       this.leaderEpochStartOffset = this.log.logEndOffset;
       this.pendingIsr = null;
       const leo = this.log.logEndOffset;
-      for (const r of next.replicas) {
+      // Indexed loops over committed lists: for-of over a frozen array allocates in V8.
+      for (let i = 0; i < next.replicas.length; i++) {
+        const r = next.replicas[i]!;
         if (r === this.host.brokerId) continue;
         const old = this.followers.get(r);
         const inSync = next.isr.includes(r);
@@ -179,15 +181,18 @@ export class ReplicaPartition {
           logStartOffset: wasLeader && old ? old.logStartOffset : -1,
         });
       }
-      this.committedIsr = [...next.isr];
+      this.committedIsr = shared(next.isr);
       this.partitionEpoch = next.partitionEpoch;
     } else if (next.partitionEpoch > this.partitionEpoch) {
-      this.committedIsr = [...next.isr];
+      this.committedIsr = shared(next.isr);
       this.partitionEpoch = next.partitionEpoch;
       this.pendingIsr = null;
     }
-    for (const id of [...this.followers.keys()]) if (!next.replicas.includes(id)) this.followers.delete(id);
-    for (const r of next.replicas) {
+    this.followers.forEach((_, id, map) => {
+      if (!next.replicas.includes(id)) map.delete(id);
+    });
+    for (let i = 0; i < next.replicas.length; i++) {
+      const r = next.replicas[i]!;
       if (r !== this.host.brokerId && !this.followers.has(r)) {
         this.followers.set(r, { logEndOffset: -1, lastCaughtUpMs: NEVER, lastFetchLeaderLEO: -1, lastFetchMs: NEVER, brokerEpoch: -1, logStartOffset: -1 });
       }
@@ -205,7 +210,7 @@ export class ReplicaPartition {
     this.state = next;
     this.leaderEpoch = next.leaderEpoch;
     this.partitionEpoch = next.partitionEpoch;
-    this.committedIsr = [...next.isr];
+    this.committedIsr = shared(next.isr);
     this.fetchDelayedUntil = 0;
   }
 
@@ -353,10 +358,12 @@ export class ReplicaPartition {
     const now = this.now();
     const maximal = this.maximalIsr;
     let candidate = this.log.logEndOffset;
-    for (const [id, f] of this.followers) {
-      if (f.logEndOffset >= candidate) continue;
+    // forEach, not for-of: a for-of over the map allocated its entries on every call (a fence
+    // runs this for tens of thousands of partitions).
+    this.followers.forEach((f, id) => {
+      if (f.logEndOffset >= candidate) return;
       if (maximal.includes(id) || (this.isCaughtUp(f, now) && this.isIsrEligible(id, f.brokerEpoch))) candidate = f.logEndOffset;
-    }
+    });
     const previous = this.log.highWatermark;
     if (!this.log.maybeIncreaseHighWatermark(candidate)) return;
     this.host.emit({
@@ -410,7 +417,7 @@ export class ReplicaPartition {
         return;
       }
       if (s.partitionEpoch > this.partitionEpoch) {
-        this.committedIsr = [...s.isr];
+        this.committedIsr = shared(s.isr);
         this.partitionEpoch = s.partitionEpoch;
         this.state = s;
       }
@@ -552,4 +559,9 @@ export class ReplicaPartition {
       });
     }
   }
+}
+
+/** A committed (frozen) list is kept as it is; any other is copied. */
+function shared(list: readonly number[]): readonly number[] {
+  return Object.isFrozen(list) ? list : [...list];
 }

@@ -126,19 +126,27 @@ export class ReplicaManager {
       if (rec.offset <= image.offset) continue;
       if (rec.offset !== image.offset + 1) break;
       const r = rec.record;
-      if (r.type === 'RemoveTopic') removedTopics.push(r.topicId);
-      const prev = r.type === 'Partition' || r.type === 'PartitionChange' ? image.topicsById.get(r.state.topicId)?.partitions.get(r.state.partition) : undefined;
-      image.apply(rec);
       if (r.type === 'Partition' || r.type === 'PartitionChange') {
         // Only what this broker hosts before or after the record, or a log of it here that no
         // replica list names (offline, or stray), needs reconciling: fencing a broker changes
         // tens of thousands of partitions, most of them elsewhere. (A replica this broker serves
-        // is always in the replicas of the state before.)
-        const mine = r.state.replicas.includes(brokerId) || (prev !== undefined && prev.replicas.includes(brokerId));
-        const k = mine || this.localLogs.size > this.partitions.size ? replicaKey(r.state.topicId, r.state.partition) : '';
-        const topic = image.topicsById.get(r.state.topicId);
-        if (topic && (mine || (k !== '' && this.localLogs.has(k)))) changed.set(k, { topic, state: topic.partitions.get(r.state.partition)! });
-      } else if (r.type === 'Config') configsChanged = true;
+        // is always in the replicas of the state before.) The usual change keeps the replica
+        // list (the same array: states are frozen and shared), so the state before is looked at
+        // only when the list is another.
+        const s = r.state;
+        const topic = image.topicsById.get(s.topicId);
+        const prev = topic?.partitions.get(s.partition);
+        image.apply(rec);
+        if (!topic) continue;
+        const mine = s.replicas.includes(brokerId) || (prev !== undefined && prev.replicas !== s.replicas && prev.replicas.includes(brokerId));
+        if (!mine && this.localLogs.size <= this.partitions.size) continue;
+        const k = replicaKey(s.topicId, s.partition);
+        if (mine || this.localLogs.has(k)) changed.set(k, { topic, state: topic.partitions.get(s.partition)! });
+        continue;
+      }
+      if (r.type === 'RemoveTopic') removedTopics.push(r.topicId);
+      image.apply(rec);
+      if (r.type === 'Config') configsChanged = true;
       else if (r.type === 'RegisterBroker' || r.type === 'BrokerRegistrationChange' || r.type === 'UnregisterBroker') brokersChanged.add(r.brokerId);
     }
     if (configsChanged) this.host.configsChanged();
@@ -146,7 +154,7 @@ export class ReplicaManager {
       for (const [k, p] of [...this.partitions]) if (p.topicId === topicId) this.removeReplica(k);
       for (const k of [...this.localLogs.keys()]) if (k.startsWith(`${topicId}:`)) this.removeReplica(k);
     }
-    for (const [k, { topic, state }] of changed) this.reconcile(k, topic, state);
+    changed.forEach((c, k) => this.reconcile(k, c.topic, c.state));
     if (configsChanged) for (const p of this.partitions.values()) p.maybeIncrementHighWatermark();
     if (configsChanged) this.host.recheckFetchSessions();
     else if (brokersChanged.size > 0) this.recheckReplicasOf(brokersChanged, changed);
@@ -179,6 +187,7 @@ export class ReplicaManager {
     }
     if (this.offline.has(k)) return;
     let p = this.partitions.get(k);
+    const fresh = p === undefined;
     if (!p) {
       const log = this.localLogs.get(k) ?? new PartitionLog(host.disk.replica(k), host.scheduler.now(), false, (this.stored ??= { bytes: 0 }), `${topic.name}-${state.partition}`);
       this.localLogs.set(k, log);
@@ -189,6 +198,11 @@ export class ReplicaManager {
     if (state.leader === host.brokerId) {
       this.fetchers.get(previousLeader)?.remove(k);
       p.becomeLeader(state);
+    } else if (!fresh && previousLeader === state.leader && p.leaderEpoch === state.leaderEpoch) {
+      // A follower whose leader and leader epoch stay (an ISR change elsewhere, e.g. the fence of
+      // another replica): what it fetches, and what its clients may read, are unchanged.
+      p.becomeFollower(state);
+      return;
     } else {
       p.becomeFollower(state);
       if (previousLeader !== state.leader) this.fetchers.get(previousLeader)?.remove(k);

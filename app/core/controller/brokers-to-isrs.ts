@@ -93,8 +93,10 @@ export class BrokersToIsrs {
       if (next && next.leader >= 0) this.leaders.set(next.leader, (this.leaders.get(next.leader) ?? 0) + 1);
     }
     if (old?.replicas !== next?.replicas) {
-      for (const b of old?.replicas ?? none) this.replicas.set(b, (this.replicas.get(b) ?? 0) - 1);
-      for (const b of next?.replicas ?? none) this.replicas.set(b, (this.replicas.get(b) ?? 0) + 1);
+      const was = old?.replicas ?? none;
+      const now = next?.replicas ?? none;
+      for (let i = 0; i < was.length; i++) this.replicas.set(was[i]!, (this.replicas.get(was[i]!) ?? 0) - 1);
+      for (let i = 0; i < now.length; i++) this.replicas.set(now[i]!, (this.replicas.get(now[i]!) ?? 0) + 1);
     }
     if (next) ref.state = next;
     else this.refs.get(old!.topicId)?.delete(old!.partition);
@@ -104,8 +106,10 @@ export class BrokersToIsrs {
 /** Take `ref` out of the sets of the brokers in `before` only, into those in `after` only. */
 function moveMembers(index: Map<number, Set<PartitionRef>>, ref: PartitionRef, before: readonly number[], after: readonly number[]): void {
   if (before === after) return;
-  for (const b of before) if (!after.includes(b)) index.get(b)?.delete(ref);
-  for (const b of after) {
+  // Indexed loops: the lists are committed (frozen) ones, and for-of over a frozen array allocates in V8.
+  for (let i = 0; i < before.length; i++) if (!after.includes(before[i]!)) index.get(before[i]!)?.delete(ref);
+  for (let i = 0; i < after.length; i++) {
+    const b = after[i]!;
     if (before.includes(b)) continue;
     let set = index.get(b);
     if (!set) index.set(b, (set = new Set()));

@@ -462,14 +462,12 @@ export class Controller {
   }
 
   private ctx(topic: TopicImage, state: PartitionState, excluded = -1, uncleanShutdown = -1): ChangeContext {
-    const key = `${state.topicId}:${state.partition}`;
-    const base: ChangeContext = {
-      isAcceptable: (b: number) => b !== excluded && this.image.isActive(b, key),
-      uncleanAllowed: this.topicUncleanAllowed(topic),
-    };
+    const cfg = this.topicConfig(topic);
+    const base: ChangeContext = { isAcceptable: acceptableLeaders(this.image, excluded, state), uncleanAllowed: cfg.uncleanLeaderElectionEnable };
     if (!elrEnabled(this.image)) return base;
-    const minIsr = this.topicConfig(topic).minInsyncReplicas;
-    return { ...base, elr: { minIsr: Math.min(minIsr, state.replicas.length), ...(uncleanShutdown >= 0 ? { uncleanShutdown } : {}) } };
+    base.elr = { minIsr: Math.min(cfg.minInsyncReplicas, state.replicas.length) };
+    if (uncleanShutdown >= 0) base.elr.uncleanShutdown = uncleanShutdown;
+    return base;
   }
 
   private topicUncleanAllowed(topic: TopicImage): boolean {
@@ -524,6 +522,16 @@ export class Controller {
 }
 
 /** A committed partition state never changes again: frozen, every image can share it. */
+/**
+ * Registered, unfenced, not shutting down, not `excluded`, and the partition's replica not offline
+ * there. (Made by a function, not inline: a named closure costs more, and a fence makes tens of
+ * thousands.)
+ */
+function acceptableLeaders(image: MetadataImage, excluded: number, state: PartitionState): (brokerId: number) => boolean {
+  // The replica key is built only for a broker with offline replicas (rare).
+  return (b) => b !== excluded && image.isActive(b) && (image.brokers.get(b)!.offlineReplicas.length === 0 || image.isActive(b, `${state.topicId}:${state.partition}`));
+}
+
 function freezeState(record: MetadataRecord): MetadataRecord {
   if (record.type !== 'Partition' && record.type !== 'PartitionChange') return record;
   const st = record.state;

@@ -65,6 +65,35 @@ export function changeReason(change: ChangeResult, fallback: ChangeReason): Chan
   return change.fromLastKnownLeader ? 'last-known-leader' : 'unclean-election';
 }
 
+const NO_BROKERS: readonly number[] = [];
+
+/** Acceptable as leader: not the broker with an unclean shutdown, and what the context accepts. */
+function isAcceptable(r: number, uncleanShutdown: number | undefined, ctx: ChangeContext): boolean {
+  return r !== uncleanShutdown && ctx.isAcceptable(r);
+}
+
+/**
+ * Valid as leader: in the ISR (or in `electFrom`, the ELR when the target ISR is empty) and
+ * acceptable; `isr` null: any acceptable replica (an unclean election).
+ */
+function isValidLeader(r: number, isr: readonly number[] | null, electFrom: readonly number[], uncleanShutdown: number | undefined, ctx: ChangeContext): boolean {
+  return (isr === null || isr.includes(r) || electFrom.includes(r)) && isAcceptable(r, uncleanShutdown, ctx);
+}
+
+/** The first replica in assignment order valid as leader, or -1. */
+function firstValidLeader(replicas: readonly number[], isr: readonly number[] | null, electFrom: readonly number[], uncleanShutdown: number | undefined, ctx: ChangeContext): number {
+  for (const r of replicas) if (isValidLeader(r, isr, electFrom, uncleanShutdown, ctx)) return r;
+  return -1;
+}
+
+/**
+ * A list of the new state: a committed (frozen) list is shared as it is, so a change that keeps the
+ * replicas hands every broker the same array (a broker compares them by identity first).
+ */
+function keep(list: readonly number[]): number[] {
+  return Object.isFrozen(list) ? (list as number[]) : [...list];
+}
+
 export function buildPartitionChange(current: PartitionState, req: ChangeRequest, ctx: ChangeContext): ChangeResult | null {
   let replicas = req.targetReplicas ?? current.replicas;
   let adding = req.targetAdding ?? current.addingReplicas;
@@ -98,19 +127,19 @@ export function buildPartitionChange(current: PartitionState, req: ChangeRequest
     else elr = [...new Set([...current.isr, ...currentElr])].filter((r) => !isr.includes(r) && r !== uncleanShutdown && replicas.includes(r)).sort((a, b) => a - b);
   }
 
-  const acceptable = (r: number): boolean => r !== uncleanShutdown && ctx.isAcceptable(r);
-  const valid = (r: number): boolean => (isr.includes(r) || (elrOn && isr.length === 0 && elr.includes(r))) && acceptable(r);
+  // Plain functions rather than closures here: this runs for every partition a fenced broker is in.
+  const electFrom = elrOn && isr.length === 0 ? elr : NO_BROKERS;
   let leader = -1;
   let unclean = false;
   const mode = req.election ?? 'online';
   if (mode === 'preferred') {
     const preferred = replicas[0];
-    if (preferred !== undefined && valid(preferred)) leader = preferred;
-    else if (current.leader >= 0 && replicas.includes(current.leader) && valid(current.leader)) leader = current.leader;
-    else leader = replicas.find(valid) ?? -1;
+    if (preferred !== undefined && isValidLeader(preferred, isr, electFrom, uncleanShutdown, ctx)) leader = preferred;
+    else if (current.leader >= 0 && replicas.includes(current.leader) && isValidLeader(current.leader, isr, electFrom, uncleanShutdown, ctx)) leader = current.leader;
+    else leader = firstValidLeader(replicas, isr, electFrom, uncleanShutdown, ctx);
   } else {
-    if (current.leader >= 0 && replicas.includes(current.leader) && valid(current.leader)) leader = current.leader;
-    else leader = replicas.find(valid) ?? -1;
+    if (current.leader >= 0 && replicas.includes(current.leader) && isValidLeader(current.leader, isr, electFrom, uncleanShutdown, ctx)) leader = current.leader;
+    else leader = firstValidLeader(replicas, isr, electFrom, uncleanShutdown, ctx);
   }
   let fromElr = false;
   if (leader >= 0 && leader !== current.leader && !isr.includes(leader)) {
@@ -122,14 +151,14 @@ export function buildPartitionChange(current: PartitionState, req: ChangeRequest
   let fromLastKnownLeader = false;
   if (leader < 0) {
     const lastLeader = lastKnown.length === 1 ? lastKnown[0]! : -1;
-    if (elrOn && isr.length === 0 && elr.length === 0 && lastLeader >= 0 && acceptable(lastLeader) && replicas.includes(lastLeader)) {
+    if (elrOn && isr.length === 0 && elr.length === 0 && lastLeader >= 0 && isAcceptable(lastLeader, uncleanShutdown, ctx) && replicas.includes(lastLeader)) {
       // "Balanced" recovery: the last known leader, treated as an unclean election.
       leader = lastLeader;
       unclean = true;
       fromLastKnownLeader = true;
     } else if (mode !== 'preferred' && (mode === 'unclean' || ctx.uncleanAllowed)) {
-      const candidate = replicas.find(acceptable);
-      if (candidate !== undefined) {
+      const candidate = firstValidLeader(replicas, null, NO_BROKERS, uncleanShutdown, ctx);
+      if (candidate >= 0) {
         leader = candidate;
         unclean = true;
       }
@@ -153,17 +182,17 @@ export function buildPartitionChange(current: PartitionState, req: ChangeRequest
   const next: PartitionState = {
     topicId: current.topicId,
     partition: current.partition,
-    replicas: [...replicas],
+    replicas: keep(replicas),
     isr: [...isr],
     leader,
     leaderEpoch: current.leaderEpoch + (leaderChanged || droppedReplica ? 1 : 0),
     partitionEpoch: current.partitionEpoch,
-    addingReplicas: [...adding],
-    removingReplicas: [...removing],
+    addingReplicas: keep(adding),
+    removingReplicas: keep(removing),
     leaderRecoveryState: recovery,
-    ...(elr.length > 0 || currentElr.length > 0 ? { elr: [...elr] } : {}),
-    ...(lastKnown.length > 0 || currentLastKnown.length > 0 ? { lastKnownElr: [...lastKnown] } : {}),
   };
+  if (elr.length > 0 || currentElr.length > 0) next.elr = [...elr];
+  if (lastKnown.length > 0 || currentLastKnown.length > 0) next.lastKnownElr = [...lastKnown];
   if (samePartitionState(current, next)) return null;
   next.partitionEpoch = current.partitionEpoch + 1;
   return { state: next, leaderChanged, unclean, reassignmentCompleted, fromElr, fromLastKnownLeader };

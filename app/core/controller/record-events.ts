@@ -26,19 +26,31 @@ export function eventsFor(image: MetadataImage, c: CommittedRecord): EngineEvent
   if (!topic || !prev) return [];
   const next = r.state;
   const out: EngineEvent[] = [];
-  const base = { atMs, topic: topic.name, partition: next.partition };
-  const removed = prev.isr.filter((b) => !next.isr.includes(b));
-  const added = next.isr.filter((b) => !prev.isr.includes(b));
-  if (removed.length > 0) out.push({ type: 'isr.shrunk', ...base, leader: next.leader, isr: [...next.isr], previousIsr: [...prev.isr], removed, partitionEpoch: next.partitionEpoch, reason: r.reason });
-  if (added.length > 0) out.push({ type: 'isr.expanded', ...base, leader: next.leader, isr: [...next.isr], previousIsr: [...prev.isr], added, partitionEpoch: next.partitionEpoch, reason: r.reason });
+  const name = topic.name;
+  const partition = next.partition;
+  // Fields written out, not spread from a shared base: a fence makes tens of thousands of these.
+  if (!sameMembers(prev.isr, next.isr)) {
+    const removed = prev.isr.filter((b) => !next.isr.includes(b));
+    const added = next.isr.filter((b) => !prev.isr.includes(b));
+    if (removed.length > 0) out.push({ type: 'isr.shrunk', atMs, topic: name, partition, leader: next.leader, isr: [...next.isr], previousIsr: [...prev.isr], removed, partitionEpoch: next.partitionEpoch, reason: r.reason });
+    if (added.length > 0) out.push({ type: 'isr.expanded', atMs, topic: name, partition, leader: next.leader, isr: [...next.isr], previousIsr: [...prev.isr], added, partitionEpoch: next.partitionEpoch, reason: r.reason });
+  }
   if (prev.leader !== next.leader) {
-    out.push({ type: 'leader.changed', ...base, leader: next.leader, previousLeader: prev.leader, leaderEpoch: next.leaderEpoch, reason: r.reason, unclean: !!r.unclean });
+    out.push({ type: 'leader.changed', atMs, topic: name, partition, leader: next.leader, previousLeader: prev.leader, leaderEpoch: next.leaderEpoch, reason: r.reason, unclean: !!r.unclean });
   }
   const wasMoving = prev.addingReplicas.length + prev.removingReplicas.length > 0;
   const isMoving = next.addingReplicas.length + next.removingReplicas.length > 0;
   if (wasMoving !== isMoving || (isMoving && prev.replicas.join() !== next.replicas.join())) {
     const status = isMoving ? 'started' : r.reason === 'reassignment-cancel' ? 'cancelled' : 'completed';
-    out.push({ type: 'reassignment.changed', ...base, status, replicas: [...next.replicas], addingReplicas: [...next.addingReplicas], removingReplicas: [...next.removingReplicas] });
+    out.push({ type: 'reassignment.changed', atMs, topic: name, partition, status, replicas: [...next.replicas], addingReplicas: [...next.addingReplicas], removingReplicas: [...next.removingReplicas] });
   }
   return out;
+}
+
+/** Same brokers in the same order (the common case: an ISR the change kept). */
+function sameMembers(a: readonly number[], b: readonly number[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
