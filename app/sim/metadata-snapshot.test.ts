@@ -208,7 +208,7 @@ describe('metadata snapshots', () => {
     loadSnapshot(b, snap);
     const states = (image: MetadataImage) => [...image.topicsByName.get('shared')!.partitions.values()];
     states(a).forEach((s, i) => expect(s).toBe(states(b)[i]));
-    expect(states(a).every((s) => Object.isFrozen(s) && Object.isFrozen(s.isr) && Object.isFrozen(s.replicas))).toBe(true);
+    expect(states(a).every((s) => Object.isFrozen(s))).toBe(true);
     // A record replaces the state in one image only.
     const first = states(a)[0]!;
     const next = { ...first, isr: first.isr.slice(1), partitionEpoch: first.partitionEpoch + 1 };

@@ -69,9 +69,10 @@ export class LeadersByReplica {
       const set = this.byReplica.get(id);
       if (set) for (const k of set) keys.add(k);
     }
-    const out = [...keys];
-    out.sort((a, b) => this.entries.get(a)!.seq - this.entries.get(b)!.seq);
-    return out;
+    // Each key's position looked up once, not in every comparison.
+    const bySeq = [...keys].map((k) => ({ k, seq: this.entries.get(k)!.seq }));
+    bySeq.sort((a, b) => a.seq - b.seq);
+    return bySeq.map((e) => e.k);
   }
 
   /** Number of keys indexed under `brokerId` (tests). */

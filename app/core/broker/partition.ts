@@ -181,10 +181,10 @@ export class ReplicaPartition {
           logStartOffset: wasLeader && old ? old.logStartOffset : -1,
         });
       }
-      this.committedIsr = shared(next.isr);
+      this.committedIsr = shared(next, next.isr);
       this.partitionEpoch = next.partitionEpoch;
     } else if (next.partitionEpoch > this.partitionEpoch) {
-      this.committedIsr = shared(next.isr);
+      this.committedIsr = shared(next, next.isr);
       this.partitionEpoch = next.partitionEpoch;
       this.pendingIsr = null;
     }
@@ -210,7 +210,7 @@ export class ReplicaPartition {
     this.state = next;
     this.leaderEpoch = next.leaderEpoch;
     this.partitionEpoch = next.partitionEpoch;
-    this.committedIsr = shared(next.isr);
+    this.committedIsr = shared(next, next.isr);
     this.fetchDelayedUntil = 0;
   }
 
@@ -417,7 +417,7 @@ export class ReplicaPartition {
         return;
       }
       if (s.partitionEpoch > this.partitionEpoch) {
-        this.committedIsr = shared(s.isr);
+        this.committedIsr = shared(s, s.isr);
         this.partitionEpoch = s.partitionEpoch;
         this.state = s;
       }
@@ -561,7 +561,7 @@ export class ReplicaPartition {
   }
 }
 
-/** A committed (frozen) list is kept as it is; any other is copied. */
-function shared(list: readonly number[]): readonly number[] {
-  return Object.isFrozen(list) ? list : [...list];
+/** The list of a committed (frozen) state is kept as it is; any other is copied. */
+function shared(state: PartitionState, list: readonly number[]): readonly number[] {
+  return Object.isFrozen(state) ? list : [...list];
 }

@@ -135,9 +135,11 @@ export class ReplicaManager {
         // only when the list is another.
         const s = r.state;
         const topic = image.topicsById.get(s.topicId);
-        const prev = topic?.partitions.get(s.partition);
-        image.apply(rec);
-        if (!topic) continue;
+        if (!topic) {
+          image.apply(rec);
+          continue;
+        }
+        const prev = image.applyPartition(rec, topic, s);
         const mine = s.replicas.includes(brokerId) || (prev !== undefined && prev.replicas !== s.replicas && prev.replicas.includes(brokerId));
         if (!mine && this.localLogs.size <= this.partitions.size) continue;
         const k = replicaKey(s.topicId, s.partition);

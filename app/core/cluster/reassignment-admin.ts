@@ -148,7 +148,7 @@ export class ReassignmentAdmin {
   private setThrottle(targets: ReassignmentTarget[], bytesPerSec: number): void {
     const controller = this.ctx.controller;
     const image = controller.image;
-    const current = (topic: string, partition: number): number[] => image.topicsByName.get(topic)?.partitions.get(partition)?.replicas ?? [];
+    const current = (topic: string, partition: number): readonly number[] => image.topicsByName.get(topic)?.partitions.get(partition)?.replicas ?? [];
     const moves = proposedMoveMap(controller.listReassignments(), targets, current);
     const leader = leaderThrottles(moves);
     const follower = followerThrottles(moves);

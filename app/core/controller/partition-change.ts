@@ -87,11 +87,12 @@ function firstValidLeader(replicas: readonly number[], isr: readonly number[] | 
 }
 
 /**
- * A list of the new state: a committed (frozen) list is shared as it is, so a change that keeps the
- * replicas hands every broker the same array (a broker compares them by identity first).
+ * A list of the new state: the committed state's own list when the change keeps it (states are
+ * frozen and their lists read-only, so every broker gets the same array and compares by identity),
+ * else a copy.
  */
-function keep(list: readonly number[]): number[] {
-  return Object.isFrozen(list) ? (list as number[]) : [...list];
+function keep(list: readonly number[], current: PartitionState, currentList: readonly number[]): readonly number[] {
+  return list === currentList && Object.isFrozen(current) ? list : [...list];
 }
 
 export function buildPartitionChange(current: PartitionState, req: ChangeRequest, ctx: ChangeContext): ChangeResult | null {
@@ -182,13 +183,13 @@ export function buildPartitionChange(current: PartitionState, req: ChangeRequest
   const next: PartitionState = {
     topicId: current.topicId,
     partition: current.partition,
-    replicas: keep(replicas),
+    replicas: keep(replicas, current, current.replicas),
     isr: [...isr],
     leader,
     leaderEpoch: current.leaderEpoch + (leaderChanged || droppedReplica ? 1 : 0),
     partitionEpoch: current.partitionEpoch,
-    addingReplicas: keep(adding),
-    removingReplicas: keep(removing),
+    addingReplicas: keep(adding, current, current.addingReplicas),
+    removingReplicas: keep(removing, current, current.removingReplicas),
     leaderRecoveryState: recovery,
   };
   if (elr.length > 0 || currentElr.length > 0) next.elr = [...elr];

@@ -10,22 +10,28 @@ import type { EngineEvent } from '../../api/events.js';
 import type { MetadataImage } from '../metadata/image.js';
 import type { CommittedRecord } from '../metadata/records.js';
 
-/** The events of `c`, given `image` as it was before `c` (call it before applying `c`). */
-export function eventsFor(image: MetadataImage, c: CommittedRecord): EngineEvent[] {
+/** Append the events of `c` to `out`, given `image` as it was before `c` (call it before applying `c`). */
+export function eventsFor(image: MetadataImage, c: CommittedRecord, out: EngineEvent[]): void {
   const r = c.record;
   const atMs = c.timestampMs;
-  if (r.type === 'Config') return [{ type: 'config.changed', atMs, resourceType: r.resourceType, resourceName: r.resourceName, name: r.name, value: r.value }];
-  if (r.type === 'FeatureLevel') return [{ type: 'feature.updated', atMs, feature: r.name, level: r.level, previousLevel: image.features.get(r.name) ?? 0 }];
+  if (r.type === 'Config') {
+    out.push({ type: 'config.changed', atMs, resourceType: r.resourceType, resourceName: r.resourceName, name: r.name, value: r.value });
+    return;
+  }
+  if (r.type === 'FeatureLevel') {
+    out.push({ type: 'feature.updated', atMs, feature: r.name, level: r.level, previousLevel: image.features.get(r.name) ?? 0 });
+    return;
+  }
   if (r.type === 'RemoveTopic') {
     const t = image.topicsById.get(r.topicId);
-    return t ? [{ type: 'topic.deleted', atMs, topic: t.name, topicId: t.topicId }] : [];
+    if (t) out.push({ type: 'topic.deleted', atMs, topic: t.name, topicId: t.topicId });
+    return;
   }
-  if (r.type !== 'PartitionChange') return [];
+  if (r.type !== 'PartitionChange') return;
   const topic = image.topicsById.get(r.state.topicId);
-  const prev = image.partition(r.state.topicId, r.state.partition);
-  if (!topic || !prev) return [];
+  const prev = topic?.partitions.get(r.state.partition);
+  if (!topic || !prev) return;
   const next = r.state;
-  const out: EngineEvent[] = [];
   const name = topic.name;
   const partition = next.partition;
   // Fields written out, not spread from a shared base: a fence makes tens of thousands of these.
@@ -44,7 +50,6 @@ export function eventsFor(image: MetadataImage, c: CommittedRecord): EngineEvent
     const status = isMoving ? 'started' : r.reason === 'reassignment-cancel' ? 'cancelled' : 'completed';
     out.push({ type: 'reassignment.changed', atMs, topic: name, partition, status, replicas: [...next.replicas], addingReplicas: [...next.addingReplicas], removingReplicas: [...next.removingReplicas] });
   }
-  return out;
 }
 
 /** Same brokers in the same order (the common case: an ISR the change kept). */

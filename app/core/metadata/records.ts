@@ -14,21 +14,21 @@ export type ChangeReason = ChangeReasonView;
 export interface PartitionState {
   topicId: string;
   partition: number;
-  replicas: number[];
-  isr: number[];
+  replicas: readonly number[];
+  isr: readonly number[];
   leader: number;
   leaderEpoch: number;
   partitionEpoch: number;
-  addingReplicas: number[];
-  removingReplicas: number[];
+  addingReplicas: readonly number[];
+  removingReplicas: readonly number[];
   leaderRecoveryState: LeaderRecoveryState;
   /**
    * Eligible leader replicas (KIP-966): replicas that left the ISR while it was below min ISR and
    * so still hold every committed record. Absent (records written before ELR) means empty.
    */
-  elr?: number[];
+  elr?: readonly number[];
   /** The last known leader while the ISR is empty (KIP-966 "balanced" recovery); absent means empty. */
-  lastKnownElr?: number[];
+  lastKnownElr?: readonly number[];
 }
 
 export type MetadataRecord =

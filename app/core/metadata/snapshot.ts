@@ -72,16 +72,16 @@ function statesOf(snap: ImageSnapshot): Map<string, Map<number, PartitionState>>
         Object.freeze({
           topicId: t.topicId,
           partition,
-          replicas: Object.freeze([...replicas]) as number[],
-          isr: Object.freeze([...isr]) as number[],
+          replicas: [...replicas],
+          isr: [...isr],
           leader,
           leaderEpoch,
           partitionEpoch,
-          addingReplicas: Object.freeze([...adding]) as number[],
-          removingReplicas: Object.freeze([...removing]) as number[],
+          addingReplicas: [...adding],
+          removingReplicas: [...removing],
           leaderRecoveryState,
-          ...(elr ? { elr: Object.freeze([...elr]) as number[] } : {}),
-          ...(lastKnownElr ? { lastKnownElr: Object.freeze([...lastKnownElr]) as number[] } : {}),
+          ...(elr ? { elr: [...elr] } : {}),
+          ...(lastKnownElr ? { lastKnownElr: [...lastKnownElr] } : {}),
         }),
       );
     }

@@ -84,7 +84,7 @@ export function previewElection(image: MetadataImage, type: 'preferred' | 'uncle
 export function kafkaAdminHandlers(client: KafkaAdminClient, options: KafkaProfileOptions): Pick<KafkaHandlers, AdminMethods> {
   /** Throttle the moves as the tool does, before they start. */
   async function setThrottle(s: KafkaSnapshot, targets: { topic: string; partition: number; replicas: number[] }[], bytesPerSec: number): Promise<void> {
-    const current = (topic: string, partition: number): number[] => s.image.topicsByName.get(topic)?.partitions.get(partition)?.replicas ?? [];
+    const current = (topic: string, partition: number): readonly number[] => s.image.topicsByName.get(topic)?.partitions.get(partition)?.replicas ?? [];
     const moves = proposedMoveMap(s.reassignments, targets, current);
     const leader = leaderThrottles(moves);
     const follower = followerThrottles(moves);

@@ -35,7 +35,7 @@ describe('exhaustive small-scope exploration of the engine', () => {
   }, 180_000);
 
   it('reaches the ELR in a few moves: a power-lost follower becomes eligible when fenced and leaves the ELR at its unclean re-registration', () => {
-    const partition = (w: { sim: { partition(t: string, p: number): { isr: number[]; elr?: number[] } } }) => {
+    const partition = (w: { sim: { partition(t: string, p: number): { isr: readonly number[]; elr?: readonly number[] } } }) => {
       const p = w.sim.partition('t', 0);
       return { isr: p.isr, elr: p.elr ?? [] };
     };

@@ -166,7 +166,7 @@ describe('leader election', () => {
     sim.engine.stallFollower(3);
     sim.produce('t', 9, ['only-on-1'], 1);
     waitForIsr(sim, 't', 9, [1], 60_000);
-    for (let p = 0; p < 9; p++) expect(sim.partition('t', p).isr.sort()).toEqual([1, 2, 3]);
+    for (let p = 0; p < 9; p++) expect(sim.partition('t', p).isr.toSorted()).toEqual([1, 2, 3]);
 
     sim.engine.stopBroker(1);
     sim.waitFor(() => sim.engine.brokerState(1) === 'stopped', 30_000, 'broker 1 stopped');

@@ -120,7 +120,7 @@ describe('high watermark and ISR', () => {
     sim.engine.stallFollower(3);
     for (let t = 0; t < 120; t += 5) {
       sim.advance(5_000);
-      expect(sim.partition('t', 0).isr.sort()).toEqual([1, 2, 3]);
+      expect(sim.partition('t', 0).isr.toSorted()).toEqual([1, 2, 3]);
     }
     expect(sim.engine.brokerState(3)).toBe('running'); // still heartbeating
     const producedAt = sim.now;

@@ -12,7 +12,7 @@ describe('a simulated 3-broker cluster', () => {
     const records = sim.consumeAll('orders', 0);
     expect(records.map(recordText)).toEqual(['a', 'b', 'c']);
     const view = sim.partition('orders', 0);
-    expect(view.isr.sort()).toEqual([1, 2, 3]);
+    expect(view.isr.toSorted()).toEqual([1, 2, 3]);
     sim.advance(1000);
     for (const rs of sim.partition('orders', 0).replicaStates) expect(rs.logEndOffset).toBe(3);
   });
