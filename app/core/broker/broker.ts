@@ -228,11 +228,12 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
       if (this.isAlive) this.guarded(() => this.apis.handle(from, msg as BrokerRequest, reply));
     });
     const cfg = this.brokerConfig();
+    // forEach, not for-of: these walk every replica of the broker, and the iterator allocated per step.
     this.every(cfg.replicaLagTimeMaxMs / 2, () => {
-      for (const p of this.replicas.partitions.values()) p.maybeShrinkIsr();
+      this.replicas.partitions.forEach((p) => p.maybeShrinkIsr());
     });
     this.every(cfg.highWatermarkCheckpointIntervalMs, () => {
-      for (const p of this.replicas.partitions.values()) p.log.saveCheckpoint();
+      this.replicas.partitions.forEach((p) => p.log.saveCheckpoint());
     });
     this.after(LOG_INITIAL_TASK_DELAY_MS, () => {
       this.replicas.cleanupLogs(this.scheduler.now());

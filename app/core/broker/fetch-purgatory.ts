@@ -103,19 +103,22 @@ export class FetchPurgatory {
       session = found;
       session.epoch++;
       session.lastFetchMs = now;
-      for (const f of req.forgotten ?? []) session.forget(replicaKey(f.topicId, f.partition));
-      const named = new Set<string>();
+      if (req.forgotten) for (const f of req.forgotten) session.forget(replicaKey(f.topicId, f.partition));
+      // An idle follower's fetch names nothing and its session has nothing dirty: no set for it.
+      const named = req.partitions.length > 0 ? new Set<string>() : null;
       for (const fp of req.partitions) {
         const key = replicaKey(fp.topicId, fp.partition);
-        named.add(key);
+        named!.add(key);
         const sp = session.put(key, fp);
         items.push({ key, fp: sp, sp, check: null });
       }
-      for (const key of session.dirty) {
-        const sp = named.has(key) ? undefined : session.partitions.get(key);
-        if (sp) items.push({ key, fp: sp, sp, check: null });
+      if (session.dirty.size > 0) {
+        for (const key of session.dirty) {
+          const sp = named?.has(key) ? undefined : session.partitions.get(key);
+          if (sp) items.push({ key, fp: sp, sp, check: null });
+        }
+        session.dirty.clear();
       }
-      session.dirty.clear();
     }
     for (const it of items) it.check = this.check(req, it);
     const pf: ParkedFetch = { request: req, session, items, full: epoch <= 0, reply, timer: null, index: null, done: false };

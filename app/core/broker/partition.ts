@@ -383,15 +383,19 @@ export class ReplicaPartition {
   maybeShrinkIsr(): void {
     if (this.role !== 'leader' || this.pendingIsr) return;
     const now = this.now();
-    const outOfSync = this.committedIsr.filter((r) => {
-      if (r === this.host.brokerId) return false;
-      const f = this.followers.get(r);
-      return !f || !this.isCaughtUp(f, now);
-    });
-    if (outOfSync.length === 0) return;
-    const proposed = this.committedIsr.filter((r) => !outOfSync.includes(r));
+    // Every leader runs this every replica.lag.time.max.ms / 2: a caught-up ISR allocates nothing.
+    let any = false;
+    for (let i = 0; i < this.committedIsr.length && !any; i++) any = this.isOutOfSync(this.committedIsr[i]!, now);
+    if (!any) return;
+    const proposed = this.committedIsr.filter((r) => !this.isOutOfSync(r, now));
     this.pendingIsr = { proposed, maximal: [...this.committedIsr] };
     this.host.sendAlterPartition(this, proposed, 'RECOVERED');
+  }
+
+  private isOutOfSync(r: number, now: number): boolean {
+    if (r === this.host.brokerId) return false;
+    const f = this.followers.get(r);
+    return !f || !this.isCaughtUp(f, now);
   }
 
   private maybeExpandIsr(followerId: number): void {

@@ -38,9 +38,13 @@ export interface FetcherHost {
   topicConfig(topicId: string): TopicRuntimeConfig;
 }
 
+const NOTHING: readonly string[] = [];
+
 export class ReplicaFetcher {
   private readonly keys = new Set<string>();
   private inFlight = false;
+  /** The fetch in flight, if any. */
+  private request: FetchRequest | null = null;
   private timer: TimerHandle | null = null;
   private closed = false;
   private sessionId = 0;
@@ -85,19 +89,19 @@ export class ReplicaFetcher {
   /** Send the next fetch soon unless one is in flight or a backoff is pending. */
   wake(): void {
     if (this.closed || this.inFlight || this.timer) return;
-    this.timer = this.host.scheduler.schedule(0, () => {
-      this.timer = null;
-      this.sendNext();
-    });
+    this.timer = this.host.scheduler.schedule(0, this.onTimer);
   }
 
   private later(ms: number): void {
     if (this.closed || this.timer) return;
-    this.timer = this.host.scheduler.schedule(ms, () => {
-      this.timer = null;
-      this.sendNext();
-    });
+    this.timer = this.host.scheduler.schedule(ms, this.onTimer);
   }
+
+  /** The timer's callback, made once (an idle fetcher arms one twice a second). */
+  private readonly onTimer = (): void => {
+    this.timer = null;
+    this.sendNext();
+  };
 
   /** The next fetch is a full one: the leader's session is gone or out of step. */
   private resetSession(): void {
@@ -120,29 +124,25 @@ export class ReplicaFetcher {
     const now = this.host.scheduler.now();
     const full = this.sessionEpoch === 0;
     if (full) this.sent.clear();
-    const examine = full ? [...this.keys] : [...new Set([...this.dirty, ...this.waiting])];
+    // An idle session (nothing dirty or waiting) sends an empty incremental fetch every
+    // replica.fetch.wait.max.ms to every leader: that one allocates as little as it can.
+    const examine = full ? [...this.keys] : this.dirty.size + this.waiting.size === 0 ? NOTHING : this.dirtyAndWaiting();
     this.dirty.clear();
     this.lastExamined = examine;
     const parts: FetchPartitionRequest[] = [];
     const forgotten: { topicId: string; partition: number }[] = [];
-    const forget = (key: string): void => {
-      const was = this.sent.get(key);
-      if (!was) return;
-      this.sent.delete(key);
-      forgotten.push({ topicId: was.topicId, partition: was.partition });
-    };
     let retryAt = Infinity;
     for (const key of examine) {
       const p = this.keys.has(key) ? this.host.partitionByKey(key) : undefined;
       if (!p || p.isLeader || p.leaderId !== this.leaderId) {
         this.waiting.delete(key);
-        forget(key);
+        this.forget(key, forgotten);
         continue;
       }
       if (!this.fetchable(p, now)) {
         retryAt = Math.min(retryAt, Math.max(p.fetchDelayedUntil, now + 100));
         this.waiting.add(key);
-        forget(key);
+        this.forget(key, forgotten);
         continue;
       }
       this.waiting.delete(key);
@@ -185,25 +185,43 @@ export class ReplicaFetcher {
       forgotten,
     };
     this.inFlight = true;
-    this.host.network.request(
-      this.host.brokerId,
-      this.leaderId,
-      request,
-      cfg.replicaSocketTimeoutMs,
-      (res) => {
-        this.inFlight = false;
-        // A stalled fetcher thread processes nothing, not even the answer it was waiting for
-        // (the leader's session moved on without us: start a new one).
-        if (!this.host.isFetchingAllowed()) return this.resetSession();
-        if (!this.host.guarded(() => this.onResponse(request, res as FetchResponse))) return;
-        this.wake();
-      },
-      () => {
-        this.inFlight = false;
-        this.resetSession();
-        this.later(cfg.replicaFetchBackoffMs);
-      },
-    );
+    this.request = request;
+    this.host.network.request(this.host.brokerId, this.leaderId, request, cfg.replicaSocketTimeoutMs, this.onReply, this.onFailure);
+  }
+
+  // The request's callbacks, made once: one fetch is in flight at a time (`request`), and an idle
+  // fetcher sends two a second.
+  private readonly onReply = (res: unknown): void => {
+    this.inFlight = false;
+    const request = this.request!;
+    this.request = null;
+    // A stalled fetcher thread processes nothing, not even the answer it was waiting for
+    // (the leader's session moved on without us: start a new one).
+    if (!this.host.isFetchingAllowed()) return this.resetSession();
+    if (!this.host.guarded(() => this.onResponse(request, res as FetchResponse))) return;
+    this.wake();
+  };
+
+  private readonly onFailure = (): void => {
+    this.inFlight = false;
+    this.request = null;
+    this.resetSession();
+    this.later(this.host.brokerConfig().replicaFetchBackoffMs);
+  };
+
+  /** The dirty partitions, then the waiting ones not dirty too. */
+  private dirtyAndWaiting(): string[] {
+    const out = [...this.dirty];
+    for (const k of this.waiting) if (!this.dirty.has(k)) out.push(k);
+    return out;
+  }
+
+  /** Take `key` out of the leader's session (in the next fetch's forgotten list) if it is there. */
+  private forget(key: string, forgotten: { topicId: string; partition: number }[]): void {
+    const was = this.sent.get(key);
+    if (!was) return;
+    this.sent.delete(key);
+    forgotten.push({ topicId: was.topicId, partition: was.partition });
   }
 
   private onResponse(request: FetchRequest, response: FetchResponse): void {
