@@ -65,7 +65,7 @@ export const MUTATIONS: Mutation[] = [
     name: 'hw-is-leader-leo',
     file: PARTITION,
     rule: 'HW = min LEO over the ISR, not the leader LEO.',
-    edits: [{ search: 'if (f.logEndOffset >= candidate) continue;', replace: 'if (f.logEndOffset >= candidate || candidate >= 0) continue;' }],
+    edits: [{ search: 'if (f.logEndOffset >= candidate) return;', replace: 'if (f.logEndOffset >= candidate || candidate >= 0) return;' }],
   },
   {
     name: 'strict-min-isr-off',
@@ -120,7 +120,7 @@ export const MUTATIONS: Mutation[] = [
     name: 'shrink-never',
     file: PARTITION,
     rule: 'Out-of-sync followers are removed from the ISR by the periodic check.',
-    edits: [{ search: 'if (outOfSync.length === 0) return;', replace: 'if (outOfSync.length >= 0) return;' }],
+    edits: [{ search: 'if (!any) return;', replace: 'if (any || !any) return;' }],
   },
   // ---------------------------------------------------------------- produce (§3)
   {
@@ -192,13 +192,13 @@ export const MUTATIONS: Mutation[] = [
     name: 'election-ignores-isr',
     file: CHANGE,
     rule: 'A clean election picks only an ISR member.',
-    edits: [{ search: 'const valid = (r: number): boolean => (isr.includes(r) || (elrOn && isr.length === 0 && elr.includes(r))) && acceptable(r);', replace: 'const valid = (r: number): boolean => acceptable(r);' }],
+    edits: [{ search: 'return (isr === null || isr.includes(r) || electFrom.includes(r)) && isAcceptable(r, uncleanShutdown, ctx);', replace: 'return isAcceptable(r, uncleanShutdown, ctx);' }],
   },
   {
     name: 'election-in-isr-order',
     file: CHANGE,
     rule: 'A clean election takes the first valid replica in assignment order, not ISR order.',
-    edits: [{ search: '    else leader = replicas.find(valid) ?? -1;\n  }\n  let fromElr', replace: '    else leader = isr.find(valid) ?? -1;\n  }\n  let fromElr' }],
+    edits: [{ search: '    else leader = firstValidLeader(replicas, isr, electFrom, uncleanShutdown, ctx);\n  }\n  let fromElr', replace: '    else leader = firstValidLeader(isr, isr, electFrom, uncleanShutdown, ctx);\n  }\n  let fromElr' }],
   },
   {
     name: 'unclean-always-allowed',
@@ -222,7 +222,7 @@ export const MUTATIONS: Mutation[] = [
     name: 'keep-leader-out-of-isr',
     file: CHANGE,
     rule: 'A leader removed from the ISR (fenced, shutting down) loses its leadership.',
-    edits: [{ search: 'if (current.leader >= 0 && replicas.includes(current.leader) && valid(current.leader)) leader = current.leader;\n    else leader = replicas.find(valid) ?? -1;\n  }\n  let fromElr', replace: 'if (current.leader >= 0 && replicas.includes(current.leader)) leader = current.leader;\n    else leader = replicas.find(valid) ?? -1;\n  }\n  let fromElr' }],
+    edits: [{ search: 'if (current.leader >= 0 && replicas.includes(current.leader) && isValidLeader(current.leader, isr, electFrom, uncleanShutdown, ctx)) leader = current.leader;\n    else leader = firstValidLeader(replicas, isr, electFrom, uncleanShutdown, ctx);\n  }\n  let fromElr', replace: 'if (current.leader >= 0 && replicas.includes(current.leader)) leader = current.leader;\n    else leader = firstValidLeader(replicas, isr, electFrom, uncleanShutdown, ctx);\n  }\n  let fromElr' }],
   },
   {
     name: 'reassignment-completes-early',
@@ -287,7 +287,7 @@ export const MUTATIONS: Mutation[] = [
     name: 'elr-elects-fenced',
     file: CHANGE,
     rule: 'Only an unfenced (acceptable) ELR member may be elected.',
-    edits: [{ search: "const valid = (r: number): boolean => (isr.includes(r) || (elrOn && isr.length === 0 && elr.includes(r))) && acceptable(r);", replace: "const valid = (r: number): boolean => isr.includes(r) ? acceptable(r) : elrOn && isr.length === 0 && elr.includes(r);" }],
+    edits: [{ search: "return (isr === null || isr.includes(r) || electFrom.includes(r)) && isAcceptable(r, uncleanShutdown, ctx);", replace: "return isr === null || isr.includes(r) ? isAcceptable(r, uncleanShutdown, ctx) : electFrom.includes(r);" }],
   },
   // ---------------------------------------------------------------- the product's health figures
   {
