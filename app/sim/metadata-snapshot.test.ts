@@ -218,6 +218,23 @@ describe('metadata snapshots', () => {
     expect(snapshotOf(b)).toEqual(snap);
   });
 
+  it('a broker that restarts with more metadata to replay than one answer holds fetches the rest at once, not one page per heartbeat interval', () => {
+    const sim = new Simulation({ seed: 11, brokers: 3 });
+    // 12,000 partition records: three pages of at most 5,000 records for a broker replaying from the start.
+    for (let t = 0; t < 4; t++) sim.createTopic(`wide-${t}`, 3_000, 2);
+    const controller = sim.internals.controller;
+    sim.engine.stopBroker(3);
+    sim.waitFor(() => sim.engine.brokerState(3) === 'stopped', 60_000, 'broker 3 stopped');
+    const broker = sim.internals.brokers.get(3)!;
+    const heartbeatMs = broker.brokerConfig().brokerHeartbeatIntervalMs;
+    sim.engine.startBroker(3);
+    expect(controller.image.offset).toBeGreaterThan(12_000);
+    const took = sim.waitFor(() => broker.image.offset >= controller.image.offset, 60_000, 'broker 3 caught up with the metadata log');
+    expect(took).toBeLessThan(heartbeatMs);
+    sim.waitFor(() => sim.engine.brokerState(3) === 'running', 60_000, 'broker 3 running');
+    expect(snapshotOf(broker.image)).toEqual(snapshotOf(controller.image));
+  });
+
   it('a broker behind the records the controller keeps loads the latest snapshot: same image, its replicas, and the log of a topic deleted meanwhile is gone', () => {
     const sim = new Simulation({ seed: 7, brokers: 3 });
     sim.createTopic('kept', -1, -1, {}, [[1, 2, 3], [2, 3, 1], [3, 1, 2]]);

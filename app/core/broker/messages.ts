@@ -348,6 +348,8 @@ export interface HeartbeatResponse {
   snapshot?: ImageSnapshot;
   /** Records to apply after the broker's offset (or after the snapshot's). */
   records: CommittedRecord[];
+  /** The answer held as many records as one may: the log goes on after them. */
+  more?: boolean;
 }
 
 /** One partition's proposal in an AlterPartition request. */

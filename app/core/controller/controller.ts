@@ -366,11 +366,13 @@ export class Controller {
     }
     const after = this.image.brokers.get(req.brokerId);
     const isFenced = after?.fenced ?? true;
+    const end = this.endOffset;
     const records = this.metadataLog.recordsFrom(req.metadataOffset + 1, MAX_RECORDS_PER_HEARTBEAT);
-    if (records) return { error: 'NONE', isFenced, shouldShutDown, records };
+    if (records) return { error: 'NONE', isFenced, shouldShutDown, records, more: endsBefore(records, end) };
     // Behind the records kept: the latest snapshot, then the records after it (KRaft's FetchSnapshot).
     const snapshot = this.metadataLog.latestSnapshot()!;
-    return { error: 'NONE', isFenced, shouldShutDown, snapshot, records: this.metadataLog.recordsFrom(snapshot.offset + 1, MAX_RECORDS_PER_HEARTBEAT)! };
+    const tail = this.metadataLog.recordsFrom(snapshot.offset + 1, MAX_RECORDS_PER_HEARTBEAT)!;
+    return { error: 'NONE', isFenced, shouldShutDown, snapshot, records: tail, more: endsBefore(tail, end) };
   }
 
   /** Partitions `brokerId` leads: a count the index keeps (asked on every heartbeat of a controlled shutdown). */
@@ -538,6 +540,11 @@ function acceptableLeaders(image: MetadataImage, excluded: number, state: Partit
  * filter, some, find 4 to 15 times slower, for-of allocating — and these run for every partition
  * a fence or a reopen touches.
  */
+/** A page of records that stops before the log's end (`end`: the next offset). */
+function endsBefore(records: readonly CommittedRecord[], end: number): boolean {
+  return records.length > 0 && records[records.length - 1]!.offset < end - 1;
+}
+
 function freezeState(record: MetadataRecord): MetadataRecord {
   if (record.type === 'Partition' || record.type === 'PartitionChange') Object.freeze(record.state);
   return record;
