@@ -195,6 +195,27 @@ describe('PartitionLog retention (deleteOldSegments)', () => {
     expect(log.deleteOldSegments(1101, { retentionMs: 600, retentionBytes: -1 })).toBe(1);
   });
 
+  it('an empty log, and a log whose expired segments all went, check retention without asking the store for segment figures', () => {
+    const { log, store } = newLog(0);
+    let asked = 0;
+    const rangeStats = store.rangeStats.bind(store);
+    store.rangeStats = (from, to) => {
+      asked++;
+      return rangeStats(from, to);
+    };
+    expect(log.deleteOldSegments(1_000_000, { retentionMs: 1, retentionBytes: -1 })).toBe(0);
+    expect(asked).toBe(0);
+    // With data, each segment's figures are asked for; once all expired, the new active segment is empty.
+    for (let i = 0; i < 3; i++) log.appendAsLeader([record()], 0, i * 100, BY_SIZE);
+    log.maybeIncreaseHighWatermark(3);
+    expect(log.deleteOldSegments(10_000, { retentionMs: 1, retentionBytes: -1 })).toBe(2);
+    expect(asked).toBeGreaterThan(0);
+    asked = 0;
+    expect(log.deleteOldSegments(20_000, { retentionMs: 1, retentionBytes: -1 })).toBe(0);
+    expect(log.logStartOffset).toBe(3);
+    expect(asked).toBe(0);
+  });
+
   it('never deletes past the high watermark', () => {
     const { log } = filled();
     log.maybeIncreaseHighWatermark(3);

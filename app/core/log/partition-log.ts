@@ -396,7 +396,11 @@ export class PartitionLog {
       const next = this.segmentList[i + 1];
       const upperBound = next ? next.baseOffset : this.leo;
       if (this.hw < upperBound) break;
-      const stats = this.store.rangeStats(this.segmentList[i]!.baseOffset, upperBound);
+      const base = this.segmentList[i]!.baseOffset;
+      // An empty active segment is never deleted, and an empty range holds no batch to ask the
+      // store about (the first retention check of an idle 100,000-partition cluster asked 300,000 times).
+      if (!next && base >= upperBound) break;
+      const stats = this.store.rangeStats(base, upperBound);
       if (!next && stats.bytes === 0) break; // an empty active segment would only be recreated
       if (!predicate(stats)) break;
       deletable++;
