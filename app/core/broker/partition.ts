@@ -166,7 +166,6 @@ export class ReplicaPartition {
       this.leaderEpochStartOffset = this.log.logEndOffset;
       this.pendingIsr = null;
       const leo = this.log.logEndOffset;
-      // Indexed loops over committed lists: for-of over a frozen array allocates in V8.
       for (let i = 0; i < next.replicas.length; i++) {
         const r = next.replicas[i]!;
         if (r === this.host.brokerId) continue;

@@ -106,7 +106,6 @@ export class BrokersToIsrs {
 /** Take `ref` out of the sets of the brokers in `before` only, into those in `after` only. */
 function moveMembers(index: Map<number, Set<PartitionRef>>, ref: PartitionRef, before: readonly number[], after: readonly number[]): void {
   if (before === after) return;
-  // Indexed loops: the lists are committed (frozen) ones, and for-of over a frozen array allocates in V8.
   for (let i = 0; i < before.length; i++) if (!after.includes(before[i]!)) index.get(before[i]!)?.delete(ref);
   for (let i = 0; i < after.length; i++) {
     const b = after[i]!;

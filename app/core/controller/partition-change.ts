@@ -200,7 +200,7 @@ export function buildPartitionChange(current: PartitionState, req: ChangeRequest
 }
 
 // Plain loops: these run for every partition a fenced broker is in (tens of thousands at once).
-function sameList(a: readonly number[], b: readonly number[]): boolean {
+export function sameList(a: readonly number[], b: readonly number[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

@@ -9,6 +9,7 @@
 import type { EngineEvent } from '../../api/events.js';
 import type { MetadataImage } from '../metadata/image.js';
 import type { CommittedRecord } from '../metadata/records.js';
+import { sameList } from './partition-change.js';
 
 /** Append the events of `c` to `out`, given `image` as it was before `c` (call it before applying `c`). */
 export function eventsFor(image: MetadataImage, c: CommittedRecord, out: EngineEvent[]): void {
@@ -35,7 +36,7 @@ export function eventsFor(image: MetadataImage, c: CommittedRecord, out: EngineE
   const name = topic.name;
   const partition = next.partition;
   // Fields written out, not spread from a shared base: a fence makes tens of thousands of these.
-  if (!sameMembers(prev.isr, next.isr)) {
+  if (!sameList(prev.isr, next.isr)) {
     const removed = prev.isr.filter((b) => !next.isr.includes(b));
     const added = next.isr.filter((b) => !prev.isr.includes(b));
     if (removed.length > 0) out.push({ type: 'isr.shrunk', atMs, topic: name, partition, leader: next.leader, isr: [...next.isr], previousIsr: [...prev.isr], removed, partitionEpoch: next.partitionEpoch, reason: r.reason });
@@ -50,12 +51,4 @@ export function eventsFor(image: MetadataImage, c: CommittedRecord, out: EngineE
     const status = isMoving ? 'started' : r.reason === 'reassignment-cancel' ? 'cancelled' : 'completed';
     out.push({ type: 'reassignment.changed', atMs, topic: name, partition, status, replicas: [...next.replicas], addingReplicas: [...next.addingReplicas], removingReplicas: [...next.removingReplicas] });
   }
-}
-
-/** Same brokers in the same order (the common case: an ISR the change kept). */
-function sameMembers(a: readonly number[], b: readonly number[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
