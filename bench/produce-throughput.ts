@@ -11,7 +11,7 @@
  * which is how the hosts drive the scheduler: one transaction per file per step.
  *
  * Raw limit: three better-sqlite3 files with the same pragmas (exclusive lock, WAL, synchronous
- * NORMAL) and the same schema (`migrate(db, 'broker')`), inserting the same encoded batches into
+ * NORMAL, page cache, checkpoints in the background at the storage's cadence) and the same schema (`migrate(db, 'broker')`), inserting the same encoded batches into
  * each of the three files with the same INSERT the storage uses, grouped into transactions of the
  * size the engine achieved (its measured average batches per transaction per file).
  *
@@ -30,7 +30,7 @@ import { estimateBatchSize } from '../app/core/log/records.js';
 import { Simulation } from '../app/sim/simulation.js';
 import { migrate } from '../app/storage/migrations.js';
 import { encodeRecordBatch } from '../app/storage/record-batch-codec.js';
-import type { SqliteFile } from '../app/storage/sqlite-file.js';
+import { DEFAULT_CACHE_KIB, DEFAULT_CHECKPOINT_DELAY_MS, WAL_SAFETY_PAGES, type SqliteFile } from '../app/storage/sqlite-file.js';
 import { SqliteStorage } from '../app/storage/sqlite-storage.js';
 
 export const RECORDS_PER_REQUEST = 100;
@@ -121,13 +121,31 @@ function cpuMsSince(start: NodeJS.CpuUsage): number {
 }
 
 /**
+ * The storage checkpoints each file about DEFAULT_CHECKPOINT_DELAY_MS after its first commit since
+ * the last checkpoint (sqlite-file.ts): under a steady load, once per that many ms. Engine and raw
+ * limit both run theirs at that cadence of their own running time, inside their windows.
+ */
+class CheckpointCadence {
+  private last = 0;
+  constructor(private readonly run: () => void) {}
+  tick(ranMs: number): void {
+    if (ranMs - this.last < DEFAULT_CHECKPOINT_DELAY_MS) return;
+    this.last = ranMs;
+    this.run();
+  }
+}
+
+/**
  * The engine side: RF=3, acks=all, min.insync.replicas=2 on SQLite. `runFor` drives it for a
  * slice of wall time; the cluster and its producer persist between slices, so engine and raw
  * slices can alternate (a noisy machine then slows both alike).
  */
 export class EngineBench {
   readonly dir = makeTempDir('replica-bench-engine-');
-  private readonly storage = SqliteStorage.open(this.dir, { synchronous: 'NORMAL' });
+  // The storage's background checkpoint is a timer; it would fire between slices, outside both
+  // windows, so the bench runs it itself, inside the engine's window, at the storage's cadence.
+  private readonly storage = SqliteStorage.open(this.dir, { synchronous: 'NORMAL', checkpointDelayMs: 2 ** 31 - 1 });
+  private readonly checkpoints = new CheckpointCadence(() => this.storage.checkpointNow());
   private readonly sim: Simulation;
   private readonly leader: number;
   /** Prebuilt requests, cycled: the client's record building is not what is measured. */
@@ -198,6 +216,7 @@ export class EngineBench {
       const target = Math.max(this.sim.now, this.v0 + Math.floor(this.ranMs + (now - started)));
       this.storage.batch(() => this.sim.scheduler.advanceTo(target));
       this.acked.steps++;
+      this.checkpoints.tick(this.ranMs + (performance.now() - started));
     }
     const elapsedMs = performance.now() - started;
     this.ranMs += elapsedMs;
@@ -242,10 +261,13 @@ interface RawFile {
 
 function openRawFile(path: string): RawFile {
   const db = new BetterSqlite3(path, { timeout: 0 });
-  // The pragmas of SqliteFile: exclusive lock, WAL, synchronous NORMAL.
+  // The pragmas of SqliteFile: exclusive lock, WAL, synchronous NORMAL, its page cache, and its
+  // checkpoints (in the background, which RawLimitBench runs at the same cadence).
   db.pragma('locking_mode = EXCLUSIVE');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
+  db.pragma(`cache_size = -${DEFAULT_CACHE_KIB}`);
+  db.pragma(`wal_autocheckpoint = ${WAL_SAFETY_PAGES}`);
   db.exec('BEGIN IMMEDIATE; COMMIT;');
   migrate(db, 'broker', path);
   const replica = Number(db.prepare("INSERT INTO replicas (key) VALUES ('bench:0')").run().lastInsertRowid);
@@ -267,6 +289,10 @@ export class RawLimitBench {
   private offset = 0;
   private batches = 0;
   private carry = 0;
+  private ranMs = 0;
+  private readonly checkpoints = new CheckpointCadence(() => {
+    for (const f of this.files) f.db.pragma('wal_checkpoint(PASSIVE)');
+  });
 
   constructor(
     valueSize: number,
@@ -311,7 +337,9 @@ export class RawLimitBench {
       }
       this.offset += n * RECORDS_PER_REQUEST;
       this.batches += n;
+      this.checkpoints.tick(this.ranMs + (performance.now() - started));
     }
+    this.ranMs += performance.now() - started;
     return { records: (this.batches - before) * RECORDS_PER_REQUEST, elapsedMs: performance.now() - started, cpuMs: cpuMsSince(cpu) };
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualScheduler } from '../core/time.js';
-import { RealtimeDriver } from './realtime-driver.js';
+import { HOLD_MS, RealtimeDriver } from './realtime-driver.js';
 
 /** A fake real clock with timers: `elapse(ms)` moves real time and fires due timers in order. */
 function fakeRealTime() {
@@ -211,5 +211,40 @@ describe('the real-time driver under a long step', () => {
     expect(ran.length).toBeLessThan(10); // paused: requests can be answered in between
     for (let n = 0; n < 20 && ran.length < 10; n++) timers.shift()?.();
     expect(ran).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it('holds due work while the output is backed up, for at most HOLD_MS at a time, and runs it once the output is out', () => {
+    const scheduler = new ManualScheduler(0);
+    const real = fakeRealTime();
+    let backlogged = true;
+    const driver = new RealtimeDriver({ scheduler, ...real, holdWhile: () => backlogged });
+    const ran: number[] = [];
+    scheduler.schedule(10, () => ran.push(scheduler.now()));
+    scheduler.schedule(20, () => ran.push(scheduler.now()));
+    driver.start();
+    real.elapse(15); // the first task fell due at 10: held since then
+    driver.sync();
+    expect(ran).toEqual([]); // a call in the meantime reads the state as it was (the clock paused)
+    real.elapse(HOLD_MS - 20);
+    expect(ran).toEqual([]);
+    real.elapse(20); // held HOLD_MS: one step runs all that is due, then the next hold starts
+    expect(ran).toEqual([10, 20]);
+    scheduler.schedule(5, () => ran.push(scheduler.now()));
+    driver.wake();
+    real.elapse(10);
+    expect(ran).toHaveLength(2);
+    backlogged = false; // written out: the next turn runs what waited
+    real.elapse(2);
+    expect(ran).toHaveLength(3);
+    expect(ran[2]).toBeGreaterThanOrEqual(ran[1]! + 5);
+  });
+
+  it('does not hold, nor spin, when nothing is due', () => {
+    const scheduler = new ManualScheduler(0);
+    const real = fakeRealTime();
+    const driver = new RealtimeDriver({ scheduler, ...real, holdWhile: () => true });
+    driver.start();
+    driver.sync();
+    expect(real.armed()).toEqual([]);
   });
 });

@@ -13,7 +13,26 @@ export interface SqliteStorageOptions {
   synchronous?: 'NORMAL' | 'FULL';
   /** Limit each file's size in pages (tests use it to provoke SQLITE_FULL). */
   maxPageCount?: number;
+  /** How long after a commit the file's WAL is copied into it (see `WAL_SAFETY_PAGES`); default 100 ms. */
+  checkpointDelayMs?: number;
 }
+
+/**
+ * WAL checkpoints run in the background, not in the commit that fills the WAL. SQLite's default
+ * copies the WAL into the file inside the commit that takes it past 1,000 pages (4 MiB), with
+ * two fsyncs, so whichever engine step wrote the 4th MiB paid for all of it: the controlled
+ * shutdown of a broker leading 8,300 of 100,000 partitions writes 25,000 metadata records
+ * (7 MB), and its COMMIT took 84 ms of the step's ~1.3 s. Each file is instead checkpointed
+ * (PASSIVE) about `checkpointDelayMs` after its first commit since the last checkpoint, in a
+ * task of its own. Nothing waits for it: what is committed is in the WAL, which a reopen replays.
+ * Under a steady load that is a checkpoint every 100 ms, which keeps the WAL about as small as
+ * SQLite's default does: at a 1,000 ms cadence the WAL grew to tens of MB and produce of 1 KiB
+ * records cost ~20 % more CPU (`npm run bench -- produce`, which runs the checkpoints inside
+ * its windows; at 100 ms both sizes were at parity with the default, alternating runs).
+ * SQLite's own checkpoint stays as a bound, at this many pages (64 MiB), should a burst outrun the timer.
+ */
+export const WAL_SAFETY_PAGES = 16_384;
+export const DEFAULT_CHECKPOINT_DELAY_MS = 100;
 
 /**
  * Each file's page cache. better-sqlite3 builds SQLite with 16 MiB per connection; a data
@@ -27,6 +46,8 @@ export const DEFAULT_CACHE_KIB = 2048;
 export interface FileOwner {
   readonly batching: boolean;
   joined(file: SqliteFile): void;
+  /** The file committed a transaction: its WAL is due a checkpoint. */
+  committed(file: SqliteFile): void;
 }
 
 /** One SQLite file: pragmas, exclusive lock, migrations, and optional grouped transactions. */
@@ -54,6 +75,7 @@ export class SqliteFile {
       this.db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
       if (options.maxPageCount) this.db.pragma(`max_page_count = ${options.maxPageCount}`);
       this.db.pragma(`cache_size = -${DEFAULT_CACHE_KIB}`);
+      this.db.pragma(`wal_autocheckpoint = ${WAL_SAFETY_PAGES}`);
       // Take the exclusive lock now: a second process fails here, not on its first write.
       this.db.exec('BEGIN IMMEDIATE; COMMIT;');
     });
@@ -73,7 +95,9 @@ export class SqliteFile {
         this.inTransaction = true;
         this.owner.joined(this);
       }
-      return fn();
+      const result = fn();
+      if (!this.inTransaction) this.owner.committed(this);
+      return result;
     });
   }
 
@@ -81,6 +105,20 @@ export class SqliteFile {
     if (!this.inTransaction) return;
     this.inTransaction = false;
     guard(this.path, 'commit', () => this.db.exec('COMMIT'));
+    this.owner.committed(this);
+  }
+
+  /**
+   * Copy what the WAL holds into the file (PASSIVE: with the exclusive lock nothing else reads,
+   * so it completes). A failure leaves the WAL as it is — still durable — for the next one.
+   */
+  checkpoint(): void {
+    if (!this.db.open || this.inTransaction) return;
+    try {
+      this.db.pragma('wal_checkpoint(PASSIVE)');
+    } catch {
+      // e.g. the disk is full: the WAL keeps the data; the next commit asks again.
+    }
   }
 
   rollback(): void {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -91,6 +91,44 @@ describe('SQLite storage', () => {
     sim.waitFor(() => sim.partition('t', 0).highWatermark === 50, 30_000, 'HW back at 50');
     expect(sim.consumeAll('t', 0)).toHaveLength(50);
     storage.close();
+  });
+
+  it('copies the WAL into the file a little after a commit, not inside it; a process killed before that loses nothing', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'metadata.db');
+    const records = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ offset: from + i, timestampMs: 1, record: { type: 'Note', text: 'x'.repeat(1000), i: from + i } }));
+    const storage = SqliteStorage.open(dir, { checkpointDelayMs: 100 });
+    const meta = storage.metadata();
+    const before = statSync(file).size;
+    // ~6 MB in one commit: past SQLite's own 1,000-page checkpoint, which would copy it in the commit.
+    storage.batch(() => meta.append(records(0, 6_000)));
+    expect(statSync(file).size).toBe(before);
+    expect(statSync(`${file}-wal`).size).toBeGreaterThan(5_000_000);
+    const started = Date.now();
+    while (statSync(file).size < 5_000_000 && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 20));
+    expect(statSync(file).size).toBeGreaterThan(5_000_000);
+
+    // More, then the process dies at once (another process, so the file is left as a kill leaves it).
+    const script = `
+      import { SqliteStorage } from ${JSON.stringify(join(import.meta.dirname, 'sqlite-storage.ts'))};
+      const s = SqliteStorage.open(${JSON.stringify(dir + '-2')});
+      const m = s.metadata();
+      s.batch(() => m.append(Array.from({ length: 6000 }, (_, i) => ({ offset: i, timestampMs: 1, record: { i } }))));
+      process.kill(process.pid, 'SIGKILL');`;
+    dirs.push(dir + '-2');
+    storage.close();
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(child.stderr).toBe('');
+    expect(child.signal).toBe('SIGKILL');
+    expect(statSync(`${dir}-2/metadata.db-wal`).size).toBeGreaterThan(statSync(`${dir}-2/metadata.db`).size); // it was all in the WAL
+    const reopened = SqliteStorage.open(dir + '-2');
+    try {
+      const back = reopened.metadata().readAll();
+      expect(back).toHaveLength(6_000);
+      expect(back[5_999]).toEqual({ offset: 5_999, timestampMs: 1, record: { i: 5_999 } });
+    } finally {
+      reopened.close();
+    }
   });
 
   it('keeps a reassignment in flight, its throttles and a stopped broker across a reopen', () => {

@@ -4,8 +4,10 @@
  * segments, the clean-shutdown state) and one file for the cluster metadata log.
  *
  * Durability: WAL, synchronous NORMAL by default (a killed process loses nothing that was
- * committed; FULL on request). Every write commits at once, or — inside `batch(fn)` — in one
- * transaction per file at the end of `fn`, which is how the hosts group a scheduler step.
+ * committed; FULL on request); the WAL is copied into each file in the background, about
+ * 100 ms after it was written (sqlite-file.ts). Every write commits at once, or — inside
+ * `batch(fn)` — in one transaction per file at the end of `fn`, which is how the hosts group a
+ * scheduler step.
  * Each file is opened with an exclusive lock, so a second process on the same data directory
  * gets a clear error instead of sharing the files (sqlite-file.ts); a broker's file holds its
  * replica logs (sqlite-broker-store.ts); this file holds the metadata log and the directory.
@@ -17,7 +19,7 @@ import type { BrokerLogStore, MetadataStore, StorageProvider, StoredMetadataReco
 import type { FileKind } from './migrations.js';
 import { SqliteBrokerStore } from './sqlite-broker-store.js';
 import { guard } from './sqlite-errors.js';
-import { SqliteFile, type FileOwner, type SqliteStorageOptions } from './sqlite-file.js';
+import { DEFAULT_CHECKPOINT_DELAY_MS, SqliteFile, type FileOwner, type SqliteStorageOptions } from './sqlite-file.js';
 
 export type { SqliteStorageOptions } from './sqlite-file.js';
 
@@ -72,6 +74,8 @@ export class SqliteStorage implements StorageProvider, FileOwner {
   private readonly open: SqliteFile[] = [];
   private readonly brokers = new Map<number, SqliteBrokerStore>();
   private meta: SqliteMetadataStore | null = null;
+  private readonly toCheckpoint = new Set<SqliteFile>();
+  private checkpointTimer: ReturnType<typeof setTimeout> | null = null;
 
   private constructor(
     readonly dir: string,
@@ -140,6 +144,24 @@ export class SqliteStorage implements StorageProvider, FileOwner {
     this.open.push(file);
   }
 
+  /** @internal a file committed: checkpoint it a little later, off the path of the work (sqlite-file.ts). */
+  committed(file: SqliteFile): void {
+    this.toCheckpoint.add(file);
+    if (this.checkpointTimer) return;
+    this.checkpointTimer = setTimeout(this.checkpointNow, this.options.checkpointDelayMs ?? DEFAULT_CHECKPOINT_DELAY_MS);
+    // A pending checkpoint does not keep a process alive (close() checkpoints anyway).
+    this.checkpointTimer.unref();
+  }
+
+  /** Checkpoint every file that committed since the last time. */
+  readonly checkpointNow = (): void => {
+    if (this.checkpointTimer) clearTimeout(this.checkpointTimer);
+    this.checkpointTimer = null;
+    const files = [...this.toCheckpoint];
+    this.toCheckpoint.clear();
+    for (const f of files) f.checkpoint();
+  };
+
   /**
    * Run `fn` with every write grouped into one transaction per file, committed when it returns
    * (or rolled back when it throws). Nested calls join the outer batch.
@@ -161,6 +183,9 @@ export class SqliteStorage implements StorageProvider, FileOwner {
   }
 
   close(): void {
+    if (this.checkpointTimer) clearTimeout(this.checkpointTimer);
+    this.checkpointTimer = null;
+    this.toCheckpoint.clear();
     for (const f of this.files) f.close();
     this.files.length = 0;
     this.brokers.clear();

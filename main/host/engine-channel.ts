@@ -35,6 +35,13 @@ export type ChildMessage =
 export interface ParentChannel {
   /** Whether messages can still reach the parent. */
   readonly connected: boolean;
+  /**
+   * Whether this process's event loop writes the messages out, so that `sent` runs once one has
+   * been written (Node's IPC pipe: what the socket does not take at once is written on later turns
+   * of the loop). Electron's port hands each message to its own IPC thread at once, and `sent` is
+   * only a grace period.
+   */
+  readonly writtenByEventLoop: boolean;
   /** Send one message; `sent` runs once it has left (or could not leave): exit only after it. */
   send(message: ChildMessage, sent?: () => void): void;
   onMessage(listener: (message: ParentMessage) => void): void;
@@ -65,6 +72,7 @@ export function nodeParentChannel(proc: NodeChildProcessLike, exit: () => void =
     get connected() {
       return proc.connected === true;
     },
+    writtenByEventLoop: true,
     send(message, sent) {
       if (proc.connected !== true || !proc.send) return void sent?.();
       try {
@@ -118,6 +126,7 @@ export function parentPortChannel(
     get connected() {
       return open;
     },
+    writtenByEventLoop: false,
     send(message, sent) {
       if (open) {
         try {

@@ -39,7 +39,14 @@ import { startMemorySettler } from './memory-settler.js';
 export type { ChildMessage, ParentMessage } from './engine-channel.js';
 
 /** What the engine process is started with (the serialisable part of `OpenClusterOptions`). */
-export type EngineProcessOptions = Omit<OpenClusterOptions, 'logger'>;
+export type EngineProcessOptions = Omit<OpenClusterOptions, 'logger' | 'outputBacklogged'>;
+
+/**
+ * Engine events handed to the channel but not yet written out at which the clock holds its next
+ * step (Node's channel only, see `writtenByEventLoop`): about half a message of EVENTS_PER_MESSAGE,
+ * ~250 KB, more than the socket takes in one turn of the loop; a step's usual few events never hold it.
+ */
+export const BACKLOGGED_EVENTS = 1_000;
 
 function oneLine(e: unknown): string {
   return (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').trim();
@@ -49,9 +56,18 @@ function oneLine(e: unknown): string {
 export function runEngineProcess(options: EngineProcessOptions, channel: ParentChannel): void {
   // Events wait for the end of the current turn (one engine step) and leave in batches; any
   // other message flushes them first, so the parent sees everything in the order it happened.
+  // Events handed to the channel and not yet written out: a burst (a controlled shutdown at
+  // 100,000 partitions sends ~33,000) holds the clock until it is out, so an answer sent after it
+  // is not left waiting behind the steps that follow (open-cluster's `outputBacklogged`).
+  let unwritten = 0;
   const events = new EventBatcher({
     send: (batch) => {
-      if (channel.connected) channel.send({ events: batch });
+      if (!channel.connected) return;
+      const n = batch.length;
+      unwritten += n;
+      channel.send({ events: batch }, () => {
+        unwritten -= n;
+      });
     },
   });
   const send = (message: ChildMessage): void => {
@@ -67,7 +83,11 @@ export function runEngineProcess(options: EngineProcessOptions, channel: ParentC
   }
   let cluster: OpenCluster;
   try {
-    cluster = openCluster({ ...options, logger: { error: (message, error) => console.error(message, error) } });
+    cluster = openCluster({
+      ...options,
+      logger: { error: (message, error) => console.error(message, error) },
+      ...(channel.writtenByEventLoop ? { outputBacklogged: () => unwritten >= BACKLOGGED_EVENTS } : {}),
+    });
   } catch (e) {
     fatal(e, channel);
     return;

@@ -69,6 +69,8 @@ export interface OpenClusterOptions {
   kafkaPort?: KafkaPortChoice;
   /** While brokers start, a `cluster.opening` event this often (default OPENING_EVENT_EVERY_MS). */
   openingEventEveryMs?: number;
+  /** The host's output is backed up: the clock holds its next step a little (RealtimeDriverOptions.holdWhile). */
+  outputBacklogged?: () => boolean;
 }
 
 /** The profile a new cluster opened with these options starts from, if any. */
@@ -133,6 +135,7 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
       scale: 1,
       wrapStep: (step) => storage.batch(step),
       onError: (e) => logger.error('A step of the real-time clock failed', e),
+      ...(options.outputBacklogged ? { holdWhile: options.outputBacklogged } : {}),
     });
     // The service subscribes before the engine starts, so `events.recent` has the whole run.
     const service = createClusterService({

@@ -12,7 +12,7 @@
  */
 import { KafkaError } from '../../api/errors.js';
 import type { EngineEvent } from '../../api/events.js';
-import { replicaKey, type BrokerLogStore } from '../log/log-store.js';
+import type { BrokerLogStore } from '../log/log-store.js';
 import type { ProducedBatchValidator } from '../log/produced-batch.js';
 import type { RecordBatch } from '../log/records.js';
 import { MetadataImage } from '../metadata/image.js';
@@ -372,12 +372,11 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   applyMetadata(records: readonly CommittedRecord[], snapshot?: ImageSnapshot): void {
     if (!this.isAlive) return;
     // The coordinator drops the offsets of deleted topics, by name: the image forgets the names
-    // of the topics it removes, so note them first (only when something may be removed).
-    const mayRemove = snapshot !== undefined || records.some((r) => r.record.type === 'RemoveTopic');
-    const before = mayRemove ? new Map([...this.image.topicsById].map(([id, t]) => [id, t.name])) : null;
-    if (snapshot && snapshot.offset > this.image.offset) this.replicas.loadSnapshot(snapshot);
-    this.replicas.applyMetadata(records);
-    const removedTopics = before ? [...before].filter(([id]) => !this.image.topicsById.has(id)).map(([, name]) => name) : [];
+    // of the topics it removes, so applying notes them as it goes (a separate pass over the
+    // records cost each broker a walk of 25,000 of them when a broker left a 100,000-partition cluster).
+    const removedTopics: string[] = [];
+    if (snapshot && snapshot.offset > this.image.offset) this.replicas.loadSnapshot(snapshot, removedTopics);
+    this.replicas.applyMetadata(records, removedTopics);
     this.groups.onMetadata(removedTopics);
   }
 
@@ -394,7 +393,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   }
 
   isCurrent(p: ReplicaPartition): boolean {
-    return this.replicas.partitionByKey(replicaKey(p.topicId, p.partition)) === p;
+    return this.replicas.partitionByKey(p.key) === p;
   }
 
   /** New data on a leader: wake the fetches parked on it. */

@@ -153,7 +153,7 @@ export class FetchPurgatory {
 
   /** A leader's log changed: mark it in the sessions holding it, complete the parked fetches that now have data for it. */
   onPartitionChanged(p: ReplicaPartition): void {
-    const k = replicaKey(p.topicId, p.partition);
+    const k = p.key;
     const touched = this.sessions.markDirty(k);
     if (this.parked.size === 0) return;
     const now = this.host.scheduler.now();
@@ -172,7 +172,7 @@ export class FetchPurgatory {
 
   /** Something a follower must hear or a fetch must re-check changed about one partition (HW, leader state, log start). */
   onLeaderStateChanged(p: ReplicaPartition): void {
-    this.sessions.markDirty(replicaKey(p.topicId, p.partition));
+    this.sessions.markDirty(p.key);
   }
 
   /** A broker registration or a config changed: every session looks at all its partitions again. */
@@ -186,7 +186,7 @@ export class FetchPurgatory {
    */
   settle(p: ReplicaPartition): void {
     const leo = p.log.logEndOffset;
-    for (const [s, sp] of this.sessions.holding(replicaKey(p.topicId, p.partition))) {
+    for (const [s, sp] of this.sessions.holding(p.key)) {
       if (sp.fetchOffset === leo) p.creditIdleFetch(s.replicaId, s.brokerEpoch, s.lastFetchMs);
     }
   }

@@ -10,7 +10,7 @@
  * here with `state.leader === self` and `state.replicas` holding one of `ids` (the walk it
  * replaces); an entry exists exactly while the replica map holds k.
  */
-import type { PartitionState } from '../metadata/records.js';
+import { sameList, type PartitionState } from '../metadata/records.js';
 
 interface Entry {
   /** Order of insertion into the replica map (a key removed and hosted again comes last, as in a Map). */
@@ -35,25 +35,31 @@ export class LeadersByReplica {
       e = { seq: this.nextSeq++, replicas: NONE };
       this.entries.set(k, e);
     }
-    const want = state.leader === this.self ? state.replicas : NONE;
+    // The committed list itself is kept (states' lists are never changed in place), so the usual
+    // update — a change that kept the replica list, which is then the same array — ends at once.
+    const want = state.leader === this.self && state.replicas.length > 0 ? state.replicas : NONE;
     const prev = e.replicas;
-    if (prev.length === want.length && prev.every((r, i) => want[i] === r)) return;
-    const next = want.length === 0 ? NONE : [...want];
-    for (const r of prev) if (!next.includes(r)) this.unindex(r, k);
-    for (const r of next) {
+    if (prev === want || sameList(prev, want)) {
+      e.replicas = want;
+      return;
+    }
+    for (let i = 0; i < prev.length; i++) if (!want.includes(prev[i]!)) this.unindex(prev[i]!, k);
+    for (let i = 0; i < want.length; i++) {
+      const r = want[i]!;
       if (prev.includes(r)) continue;
       let set = this.byReplica.get(r);
       if (!set) this.byReplica.set(r, (set = new Set()));
       set.add(k);
     }
-    e.replicas = next;
+    e.replicas = want;
   }
 
   /** The replica map no longer holds `k`. */
   remove(k: string): void {
     const e = this.entries.get(k);
     if (!e) return;
-    for (const r of e.replicas) this.unindex(r, k);
+    const rs = e.replicas;
+    for (let i = 0; i < rs.length; i++) this.unindex(rs[i]!, k);
     this.entries.delete(k);
   }
 

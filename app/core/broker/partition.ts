@@ -19,6 +19,7 @@
  */
 import type { KafkaErrorName } from '../../api/errors.js';
 import type { EngineEvent } from '../../api/events.js';
+import { replicaKey } from '../log/log-store.js';
 import type { PartitionLog } from '../log/partition-log.js';
 import { DelayedProduces, type DelayedOutcome } from './delayed-produce.js';
 import { produceRulesOf, type ProducedBatchValidator, type RecordError } from '../log/produced-batch.js';
@@ -124,6 +125,11 @@ export class ReplicaPartition {
     readonly topic: string,
     readonly log: PartitionLog,
     initial: PartitionState,
+    /**
+     * `replicaKey(topicId, partition)`: the very string the broker's replica map holds it under,
+     * so the sets keyed by it (fetch sessions' dirty sets) hash it once, not a new copy per change.
+     */
+    readonly key = replicaKey(initial.topicId, initial.partition),
   ) {
     this.state = initial;
   }

@@ -96,10 +96,12 @@ export class ReplicaManager {
    * up to it would have — except that a local log the snapshot does not assign to this broker is
    * deleted even when no record said so (Kafka's stray logs, KIP-858).
    */
-  loadSnapshot(snap: ImageSnapshot): void {
+  loadSnapshot(snap: ImageSnapshot, removedTopicNames: string[]): void {
     const host = this.host;
     const image = host.image;
+    const before = [...image.topicsById.values()];
     loadSnapshot(image, snap);
+    for (const t of before) if (!image.topicsById.has(t.topicId)) removedTopicNames.push(t.name);
     host.configsChanged();
     for (const k of new Set([...this.partitions.keys(), ...this.localLogs.keys()])) {
       const [topicId, partition] = splitKey(k);
@@ -114,8 +116,11 @@ export class ReplicaManager {
     host.recheckFetchSessions();
   }
 
-  /** Apply committed metadata records in order; a gap waits for the next heartbeat to fill it. */
-  applyMetadata(records: readonly CommittedRecord[]): void {
+  /**
+   * Apply committed metadata records in order; a gap waits for the next heartbeat to fill it. The
+   * names of the topics removed are added to `removedTopicNames` (the image forgets them).
+   */
+  applyMetadata(records: readonly CommittedRecord[], removedTopicNames: string[]): void {
     const image = this.host.image;
     const brokerId = this.host.brokerId;
     const changed = new Map<string, { topic: TopicImage; state: PartitionState }>();
@@ -146,7 +151,11 @@ export class ReplicaManager {
         if (mine || this.localLogs.has(k)) changed.set(k, { topic, state: topic.partitions.get(s.partition)! });
         continue;
       }
-      if (r.type === 'RemoveTopic') removedTopics.push(r.topicId);
+      if (r.type === 'RemoveTopic') {
+        removedTopics.push(r.topicId);
+        const gone = image.topicsById.get(r.topicId);
+        if (gone) removedTopicNames.push(gone.name);
+      }
       image.apply(rec);
       if (r.type === 'Config') configsChanged = true;
       else if (r.type === 'RegisterBroker' || r.type === 'BrokerRegistrationChange' || r.type === 'UnregisterBroker') brokersChanged.add(r.brokerId);
@@ -193,7 +202,7 @@ export class ReplicaManager {
     if (!p) {
       const log = this.localLogs.get(k) ?? new PartitionLog(host.disk.replica(k), host.scheduler.now(), false, (this.stored ??= { bytes: 0 }), `${topic.name}-${state.partition}`);
       this.localLogs.set(k, log);
-      p = new ReplicaPartition(host, topic.name, log, state);
+      p = new ReplicaPartition(host, topic.name, log, state, k);
       this.partitions.set(k, p);
     }
     const previousLeader = p.isLeader ? host.brokerId : p.leaderId;
@@ -238,7 +247,7 @@ export class ReplicaManager {
 
   /** One replica's log cannot be read (a corrupt batch): stop serving it and tell the controller. */
   private replicaOffline(p: ReplicaPartition, e: KafkaError): void {
-    const k = replicaKey(p.topicId, p.partition);
+    const k = p.key;
     if (this.offline.has(k)) return;
     this.offline.set(k, e.message);
     p.resignLeadership();

@@ -21,7 +21,7 @@
  * - Leader epoch +1 on every leader change and when a reassignment drops replicas; partition
  *   epoch +1 on every change. No epoch bump on an ISR shrink (metadata version 3.6+).
  */
-import type { ChangeReason, LeaderRecoveryState, PartitionState } from '../metadata/records.js';
+import { sameList, type ChangeReason, type LeaderRecoveryState, type PartitionState } from '../metadata/records.js';
 
 export type ElectionMode = 'online' | 'preferred' | 'unclean';
 
@@ -200,11 +200,6 @@ export function buildPartitionChange(current: PartitionState, req: ChangeRequest
 }
 
 // Plain loops: these run for every partition a fenced broker is in (tens of thousands at once).
-export function sameList(a: readonly number[], b: readonly number[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 function sameSet(a: readonly number[], b: readonly number[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (!b.includes(a[i]!)) return false;

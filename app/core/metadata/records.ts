@@ -58,3 +58,13 @@ export interface CommittedRecord {
   timestampMs: number;
   record: MetadataRecord;
 }
+
+/**
+ * Two replica lists hold the same brokers in the same order. A plain loop: it runs for every
+ * partition a leaving broker is in (tens of thousands at once), on the controller and the brokers.
+ */
+export function sameList(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
