@@ -21,7 +21,7 @@
  */
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -30,7 +30,7 @@ import { estimateBatchSize } from '../app/core/log/records.js';
 import { Simulation } from '../app/sim/simulation.js';
 import { migrate } from '../app/storage/migrations.js';
 import { encodeRecordBatch } from '../app/storage/record-batch-codec.js';
-import { DEFAULT_CACHE_KIB, DEFAULT_CHECKPOINT_DELAY_MS, WAL_SAFETY_PAGES, type SqliteFile } from '../app/storage/sqlite-file.js';
+import { CHECKPOINT_AT_BYTES, DEFAULT_CACHE_KIB, DEFAULT_CHECKPOINT_DELAY_MS, WAL_SAFETY_PAGES, type SqliteFile } from '../app/storage/sqlite-file.js';
 import { SqliteStorage } from '../app/storage/sqlite-storage.js';
 
 export const RECORDS_PER_REQUEST = 100;
@@ -121,9 +121,9 @@ function cpuMsSince(start: NodeJS.CpuUsage): number {
 }
 
 /**
- * The storage checkpoints each file about DEFAULT_CHECKPOINT_DELAY_MS after its first commit since
- * the last checkpoint (sqlite-file.ts): under a steady load, once per that many ms. Engine and raw
- * limit both run theirs at that cadence of their own running time, inside their windows.
+ * The storage looks at each file's WAL about DEFAULT_CHECKPOINT_DELAY_MS after a commit and
+ * checkpoints it once it holds CHECKPOINT_AT_BYTES (sqlite-file.ts). Engine and raw limit both
+ * do so at that cadence of their own running time, inside their windows.
  */
 class CheckpointCadence {
   private last = 0;
@@ -254,6 +254,7 @@ export function engineWindow(valueSize: number, elapsedMs: number, a: EngineSnap
 }
 
 interface RawFile {
+  path: string;
   db: Database;
   insert: BetterSqlite3.Statement;
   replica: number;
@@ -268,13 +269,14 @@ function openRawFile(path: string): RawFile {
   db.pragma('synchronous = NORMAL');
   db.pragma(`cache_size = -${DEFAULT_CACHE_KIB}`);
   db.pragma(`wal_autocheckpoint = ${WAL_SAFETY_PAGES}`);
+  db.pragma('journal_size_limit = 0');
   db.exec('BEGIN IMMEDIATE; COMMIT;');
   migrate(db, 'broker', path);
   const replica = Number(db.prepare("INSERT INTO replicas (key) VALUES ('bench:0')").run().lastInsertRowid);
   const insert = db.prepare(
     'INSERT INTO batches (replica, base_offset, last_offset, leader_epoch, append_time, max_timestamp, size, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
-  return { db, insert, replica };
+  return { path, db, insert, replica };
 }
 
 /**
@@ -291,7 +293,7 @@ export class RawLimitBench {
   private carry = 0;
   private ranMs = 0;
   private readonly checkpoints = new CheckpointCadence(() => {
-    for (const f of this.files) f.db.pragma('wal_checkpoint(PASSIVE)');
+    for (const f of this.files) if (statSync(`${f.path}-wal`).size >= CHECKPOINT_AT_BYTES) f.db.pragma('wal_checkpoint(PASSIVE)');
   });
 
   constructor(
