@@ -21,7 +21,7 @@
  */
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -30,7 +30,7 @@ import { estimateBatchSize } from '../app/core/log/records.js';
 import { Simulation } from '../app/sim/simulation.js';
 import { migrate } from '../app/storage/migrations.js';
 import { encodeRecordBatch } from '../app/storage/record-batch-codec.js';
-import { CHECKPOINT_AT_BYTES, DEFAULT_CACHE_KIB, DEFAULT_CHECKPOINT_DELAY_MS, WAL_SAFETY_PAGES, type SqliteFile } from '../app/storage/sqlite-file.js';
+import { checkpointIfFull, DEFAULT_CACHE_KIB, DEFAULT_CHECKPOINT_DELAY_MS, WAL_SAFETY_PAGES, type SqliteFile } from '../app/storage/sqlite-file.js';
 import { SqliteStorage } from '../app/storage/sqlite-storage.js';
 
 export const RECORDS_PER_REQUEST = 100;
@@ -293,7 +293,7 @@ export class RawLimitBench {
   private carry = 0;
   private ranMs = 0;
   private readonly checkpoints = new CheckpointCadence(() => {
-    for (const f of this.files) if (statSync(`${f.path}-wal`).size >= CHECKPOINT_AT_BYTES) f.db.pragma('wal_checkpoint(PASSIVE)');
+    for (const f of this.files) checkpointIfFull(f.db, f.path);
   });
 
   constructor(

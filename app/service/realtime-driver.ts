@@ -143,7 +143,7 @@ export class RealtimeDriver {
   sync(): void {
     if (!this.active || this.advancing) return;
     if (this.holdWhile && this.hasDueWork() && this.holding()) {
-      this.retryAfterHold();
+      this.continueSoon(1);
       return;
     }
     this.advancing = true;
@@ -185,20 +185,15 @@ export class RealtimeDriver {
     return false;
   }
 
-  /** A held step: look again on a later turn (1 ms: the turns in between write the output). */
-  private retryAfterHold(): void {
+  /**
+   * A step paused at its budget: carry on from a fresh turn of the event loop. A held step looks
+   * again after 1 ms, not at once (the turns in between write the output).
+   */
+  private continueSoon(delayMs = 0): void {
     if (this.timer !== null && this.timerDue <= this.scheduler.now()) return;
     this.disarm();
     this.timerDue = this.scheduler.now();
-    this.timer = this.setTimer(() => this.tick(), 1);
-  }
-
-  /** A step paused at its budget: carry on from a fresh turn of the event loop. */
-  private continueSoon(): void {
-    if (this.timer !== null && this.timerDue <= this.scheduler.now()) return;
-    this.disarm();
-    this.timerDue = this.scheduler.now();
-    this.timer = this.setTimer(() => this.tick(), 0);
+    this.timer = this.setTimer(() => this.tick(), delayMs);
   }
 
   /** New work may have been scheduled from outside a tick: re-arm for the earliest task. */
