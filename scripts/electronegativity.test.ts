@@ -92,11 +92,24 @@ async function scan(input: string): Promise<{ findings: Finding[]; output: strin
     const csv = join(dir, 'report.csv');
     const args = ['-i', input, '-r', '-e', electronVersion(), '-x', 'AvailableSecurityFixesGlobalCheck'];
     const options = { cwd: ROOT, maxBuffer: 16 * 1024 * 1024, timeout: 170_000, env: { ...process.env, FORCE_COLOR: '0' } };
-    const runs = await Promise.all([run(process.execPath, [scannerBin(), ...args, '-o', sarif], options), run(process.execPath, [scannerBin(), ...args, '-o', csv], options)]);
-    const output = runs.map((r) => `${r.stdout}\n${r.stderr}`).join('\n');
+    const sarifRun = await run(process.execPath, [scannerBin(), ...args, '-o', sarif], options);
+    const log = JSON.parse(readFileSync(sarif, 'utf8')) as SarifLog;
+    // The scanner writes its CSV header and its rows with two fs.writeFile calls it does not
+    // order (util/file.js: writeCsvHeader's 'w' races writeIssues's 'a'), so now and then the
+    // header lands over the first row, or truncates the rows away. A report whose rows are not
+    // one whole row per SARIF finding is asked for again (the findings are the same each run).
+    const expectedRows = log.runs[0]!.results.length;
+    let csvRun = sarifRun;
+    let csvLines: string[] = [];
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      csvRun = await run(process.execPath, [scannerBin(), ...args, '-o', csv], options);
+      csvLines = readFileSync(csv, 'utf8').split(/\r?\n/).filter((l) => l.trim() !== '');
+      const rows = csvLines.slice(1);
+      if (rows.length === expectedRows && rows.every((l) => csvFields(l).length >= 8)) break;
+    }
+    const output = [sarifRun, csvRun].map((r) => `${r.stdout}\n${r.stderr}`).join('\n');
 
     const severities = new Map<string, Array<{ severity: Severity; confidence: string }>>();
-    const csvLines = readFileSync(csv, 'utf8').split(/\r?\n/).filter((l) => l.trim() !== '');
     if (!csvLines[0]?.startsWith('issue,')) throw new Error(`unexpected CSV report header: ${csvLines[0]}`);
     for (const line of csvLines.slice(1)) {
       const [ruleId, severity, confidence, file, location] = csvFields(line);
@@ -104,7 +117,6 @@ async function scan(input: string): Promise<{ findings: Finding[]; output: strin
       severities.set(key, [...(severities.get(key) ?? []), { severity: severity as Severity, confidence: confidence! }]);
     }
 
-    const log = JSON.parse(readFileSync(sarif, 'utf8')) as SarifLog;
     const findings = log.runs[0]!.results.map((r): Finding => {
       const { artifactLocation, region } = r.locations[0]!.physicalLocation;
       const key = `${r.ruleId}|${artifactLocation.uri}|${region.startLine}|${region.startColumn}`;
