@@ -4,8 +4,9 @@
  * segments, the clean-shutdown state) and one file for the cluster metadata log.
  *
  * Durability: WAL, synchronous NORMAL by default (a killed process loses nothing that was
- * committed; FULL on request); the WAL is copied into each file in the background, about
- * 100 ms after it was written (sqlite-file.ts). Every write commits at once, or — inside
+ * committed; FULL on request); the WAL is copied into each file in the background once it
+ * holds SQLite's default 1,000 pages, looked at ~100 ms after a commit (sqlite-file.ts), not
+ * inside the commit that filled it. Every write commits at once, or — inside
  * `batch(fn)` — in one transaction per file at the end of `fn`, which is how the hosts group a
  * scheduler step.
  * Each file is opened with an exclusive lock, so a second process on the same data directory
