@@ -2,24 +2,25 @@
  * The Electronegativity gate: `npm test` fails when Doyensec's Electron scanner reports a HIGH
  * finding in main/ (Electron main, preload, hosts) that is not on the allow-list below.
  *
- * The scanner exits 0 whatever it finds, so the test reads its reports. SARIF carries the findings
- * (rule, file, line, column) but no severity (its `level` only says whether manual review is
- * needed, and its rules have no severity either); the CSV report has the severity of each
- * finding (it is per finding, not per rule: NODE_INTEGRATION_JS_CHECK is HIGH or INFORMATIONAL).
- * So both reports are written by two runs in parallel and joined finding by finding; the test
- * fails if they disagree, so a finding can never slip through the join.
+ * The scanner's CLI exits 0 whatever it finds, and of its two reports SARIF has no severity and
+ * the CSV one is written by two unordered fs.writeFile calls (util/file.js: the header's 'w' races
+ * the rows' 'a', which truncated or overwrote rows in CI). So the test runs the scanner's own
+ * runner (dist/runner.js, the function its CLI calls) in a child process, with the options the
+ * CLI would pass, and reads the findings it returns: each with its rule, file, position, severity
+ * (per finding, not per rule: NODE_INTEGRATION_JS_CHECK is HIGH or INFORMATIONAL) and confidence,
+ * plus the files it could not parse.
  *
- * The Electron version is passed (-e) from package.json, since main/ has no package.json to read
- * it from. AVAILABLE_SECURITY_FIXES_GLOBAL_CHECK is skipped (-x): it only judges the electron
- * version found in a scanned package.json (there is none under main/), and it would fetch
+ * The Electron version is passed (electronVersionOverride, the CLI's -e) from package.json, since
+ * main/ has no package.json to read it from. AVAILABLE_SECURITY_FIXES_GLOBAL_CHECK is skipped
+ * (excludeFromScan, the CLI's -x): it only judges the electron version found in a scanned
+ * package.json (there is none under main/), and it would fetch
  * Electron's release list from GitHub on every run to do so. Offline, each run still spends a few
  * seconds on a failed fetch of translations; loading the scanner takes most of the rest.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -36,7 +37,7 @@ type Severity = 'HIGH' | 'MEDIUM' | 'LOW' | 'INFORMATIONAL';
 
 interface Finding {
   ruleId: string;
-  /** SARIF level: 'note' when the scanner asks for manual review, else 'warning'. */
+  /** As SARIF writes it: 'note' when the scanner asks for manual review, else 'warning'. */
   level: string;
   /** Relative to the scanned folder; 'file:///' for global checks that have no file. */
   file: string;
@@ -47,15 +48,10 @@ interface Finding {
   message: string;
 }
 
-interface SarifLog {
-  runs: Array<{
-    results: Array<{
-      ruleId: string;
-      level: string;
-      message: { text: string };
-      locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number } } }>;
-    }>;
-  }>;
+/** What the child prints: the runner's findings and parse errors, reduced to plain JSON. */
+interface RunnerOutput {
+  issues: Array<{ id: string; severity: Severity; confidence: string; file: string; line: number; column: number; description: string; manualReview: boolean }>;
+  errors: Array<{ file: string; message: string; tolerable: boolean }>;
 }
 
 function electronVersion(): string {
@@ -65,71 +61,58 @@ function electronVersion(): string {
   return version;
 }
 
-function scannerBin(): string {
+function scannerRunner(): string {
   const pkgPath = createRequire(import.meta.url).resolve('@doyensec/electronegativity/package.json');
-  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { bin: Record<string, string> };
-  return join(dirname(pkgPath), pkg.bin.electronegativity!);
+  return join(dirname(pkgPath), 'dist', 'runner.js');
 }
 
-/** One CSV line of the scanner's report: quoted fields with "" escapes, or bare ones. */
-function csvFields(line: string): string[] {
-  const fields: string[] = [];
-  for (const m of line.matchAll(/(?:^|,)(?:"((?:[^"]|"")*)"|([^,]*))/g)) fields.push(m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]!);
-  return fields;
-}
+/**
+ * Runs in the child: calls the runner as the CLI does (relative paths, every severity and
+ * confidence, the given exclusions) and prints one JSON line between markers, since the scanner
+ * logs to stdout too.
+ */
+const CHILD = `
+const [runnerPath, options] = JSON.parse(process.argv[1]);
+require(runnerPath)(options).then((r) => {
+  const issues = r.issues.map((i) => ({ id: i.id, severity: i.severity.name, confidence: i.confidence.name, file: i.file,
+    line: i.location ? i.location.line : 0, column: i.location ? i.location.column : 0, description: i.description, manualReview: !!i.manualReview }));
+  process.stdout.write('\\n@@FINDINGS@@' + JSON.stringify({ issues, errors: r.errors }) + '@@END@@\\n');
+}, (e) => { console.error(e && e.stack || e); process.exit(1); });
+`;
 
-/** The same position as SARIF writes it: global checks ('N/A', 0:0) map to file:/// at 1:1, columns count from 1. */
-function csvKey(ruleId: string, file: string, location: string): string {
-  const [line, column] = location.split(':').map(Number);
-  return `${ruleId}|${file === 'N/A' ? 'file:///' : file}|${line === 0 ? 1 : line}|${(column ?? 0) + 1}`;
-}
-
-/** Scan `input` (a folder) and return every finding with its severity, and the console output. */
-async function scan(input: string): Promise<{ findings: Finding[]; output: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'rs-electronegativity-'));
-  try {
-    const sarif = join(dir, 'report.sarif');
-    const csv = join(dir, 'report.csv');
-    const args = ['-i', input, '-r', '-e', electronVersion(), '-x', 'AvailableSecurityFixesGlobalCheck'];
-    const options = { cwd: ROOT, maxBuffer: 16 * 1024 * 1024, timeout: 170_000, env: { ...process.env, FORCE_COLOR: '0' } };
-    const sarifRun = await run(process.execPath, [scannerBin(), ...args, '-o', sarif], options);
-    const log = JSON.parse(readFileSync(sarif, 'utf8')) as SarifLog;
-    // The scanner writes its CSV header and its rows with two fs.writeFile calls it does not
-    // order (util/file.js: writeCsvHeader's 'w' races writeIssues's 'a'), so now and then the
-    // header lands over the first row, or truncates the rows away. A report whose rows are not
-    // one whole row per SARIF finding is asked for again (the findings are the same each run).
-    const expectedRows = log.runs[0]!.results.length;
-    let csvRun = sarifRun;
-    let csvLines: string[] = [];
-    for (let attempt = 1; attempt <= 5; attempt++) {
-      csvRun = await run(process.execPath, [scannerBin(), ...args, '-o', csv], options);
-      csvLines = readFileSync(csv, 'utf8').split(/\r?\n/).filter((l) => l.trim() !== '');
-      const rows = csvLines.slice(1);
-      if (rows.length === expectedRows && rows.every((l) => csvFields(l).length >= 8)) break;
-    }
-    const output = [sarifRun, csvRun].map((r) => `${r.stdout}\n${r.stderr}`).join('\n');
-
-    const severities = new Map<string, Array<{ severity: Severity; confidence: string }>>();
-    if (!csvLines[0]?.startsWith('issue,')) throw new Error(`unexpected CSV report header: ${csvLines[0]}`);
-    for (const line of csvLines.slice(1)) {
-      const [ruleId, severity, confidence, file, location] = csvFields(line);
-      const key = csvKey(ruleId!, file!, location!);
-      severities.set(key, [...(severities.get(key) ?? []), { severity: severity as Severity, confidence: confidence! }]);
-    }
-
-    const findings = log.runs[0]!.results.map((r): Finding => {
-      const { artifactLocation, region } = r.locations[0]!.physicalLocation;
-      const key = `${r.ruleId}|${artifactLocation.uri}|${region.startLine}|${region.startColumn}`;
-      const match = severities.get(key)?.shift();
-      if (!match) throw new Error(`the SARIF finding ${key} has no row in the CSV report, so its severity is unknown`);
-      return { ruleId: r.ruleId, level: r.level, file: artifactLocation.uri, line: region.startLine, column: region.startColumn, message: r.message.text, ...match };
-    });
-    const unmatched = [...severities.entries()].filter(([, rows]) => rows.length > 0).map(([key]) => key);
-    if (unmatched.length > 0) throw new Error(`CSV findings missing from the SARIF report: ${unmatched.join(', ')}`);
-    return { findings, output };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+/** Scan `input` (a folder) and return every finding with its severity, and the files it could not parse. */
+async function scan(input: string): Promise<{ findings: Finding[]; parseErrors: string[] }> {
+  const options = {
+    input: resolve(ROOT, input),
+    isSarif: false,
+    customScan: [],
+    excludeFromScan: ['availablesecurityfixesglobalcheck'],
+    isRelative: true,
+    isVerbose: true,
+    electronVersionOverride: electronVersion(),
+    parserPlugins: [],
+  };
+  const { stdout } = await run(process.execPath, ['-e', CHILD, JSON.stringify([scannerRunner(), options])], {
+    cwd: ROOT,
+    maxBuffer: 16 * 1024 * 1024,
+    timeout: 170_000,
+    env: { ...process.env, FORCE_COLOR: '0' },
+  });
+  const m = /@@FINDINGS@@(.*)@@END@@/.exec(stdout);
+  if (!m) throw new Error(`the scanner printed no findings:\n${stdout}`);
+  const out = JSON.parse(m[1]!) as RunnerOutput;
+  const findings = out.issues.map((i): Finding => ({
+    ruleId: i.id,
+    level: i.manualReview ? 'note' : 'warning',
+    // The same position as the scanner's SARIF report writes it: global checks ('N/A', 0:0) are file:/// at 1:1, columns count from 1.
+    file: i.file === 'N/A' ? 'file:///' : i.file,
+    line: i.line === 0 ? 1 : i.line,
+    column: i.column + 1,
+    severity: i.severity,
+    confidence: i.confidence,
+    message: i.description,
+  }));
+  return { findings, parseErrors: out.errors.filter((e) => !e.tolerable).map((e) => `${e.file}: ${e.message}`) };
 }
 
 /** The findings that fail the gate: HIGH and not allow-listed. */
@@ -140,8 +123,8 @@ function blocking(findings: readonly Finding[], allowed = ALLOWED_HIGH): Finding
 const describeFinding = (f: Finding): string => `${f.severity} ${f.ruleId} ${f.file}:${f.line}:${f.column} ${f.message}`;
 
 describe('the Electronegativity gate', () => {
-  let ours: { findings: Finding[]; output: string };
-  let insecure: { findings: Finding[]; output: string };
+  let ours: { findings: Finding[]; parseErrors: string[] };
+  let insecure: { findings: Finding[]; parseErrors: string[] };
 
   beforeAll(async () => {
     [ours, insecure] = await Promise.all([scan('main'), scan(join('scripts', 'fixtures', 'insecure-electron'))]);
@@ -157,7 +140,7 @@ describe('the Electronegativity gate', () => {
   });
 
   it('could parse every file of main/ (a file it cannot parse is silently not checked)', () => {
-    expect(ours.output).not.toMatch(/Error parsing/);
+    expect(ours.parseErrors).toEqual([]);
   });
 
   it('sees the window factory (a window it cannot see is not checked): the preload of new BrowserWindow is up for review', () => {
@@ -173,7 +156,7 @@ describe('the Electronegativity gate', () => {
     const high = blocking(insecure.findings);
     expect(high.map((f) => f.ruleId)).toEqual(expect.arrayContaining(['CONTEXT_ISOLATION_JS_CHECK', 'LIMIT_NAVIGATION_GLOBAL_CHECK']));
     expect(high.find((f) => f.ruleId === 'CONTEXT_ISOLATION_JS_CHECK')).toMatchObject({ file: 'main.js', line: 9 });
-    // The MEDIUM ones are reported too, with their severity from the CSV report.
+    // The MEDIUM ones are reported too, with their severity.
     expect(insecure.findings).toContainEqual(expect.objectContaining({ ruleId: 'SANDBOX_JS_CHECK', severity: 'MEDIUM' }));
   });
 });
