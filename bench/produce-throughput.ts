@@ -10,8 +10,8 @@
  * task due by the wall clock (virtual ms = real ms, never waiting) inside `storage.batch(...)`,
  * which is how the hosts drive the scheduler: one transaction per file per step.
  *
- * Raw limit: three better-sqlite3 files with the same pragmas (exclusive lock, WAL, synchronous
- * NORMAL, page cache, checkpoints in the background at the storage's cadence) and the same schema (`migrate(db, 'broker')`), inserting the same encoded batches into
+ * Raw limit: three better-sqlite3 files with the same pragmas as the storage's broker files (WAL,
+ * synchronous NORMAL, page cache, checkpoints on a worker thread at the storage's cadence) and the same schema (`migrate(db, 'broker')`), inserting the same encoded batches into
  * each of the three files with the same INSERT the storage uses, grouped into transactions of the
  * size the engine achieved (its measured average batches per transaction per file).
  *
@@ -30,8 +30,9 @@ import { estimateBatchSize } from '../app/core/log/records.js';
 import { Simulation } from '../app/sim/simulation.js';
 import { migrate } from '../app/storage/migrations.js';
 import { encodeRecordBatch } from '../app/storage/record-batch-codec.js';
-import { checkpointIfFull, DEFAULT_CACHE_KIB, DEFAULT_CHECKPOINT_DELAY_MS, WAL_SAFETY_PAGES, type SqliteFile } from '../app/storage/sqlite-file.js';
+import { walIsFull, DEFAULT_CACHE_KIB, DEFAULT_CHECKPOINT_DELAY_MS, WAL_SAFETY_PAGES, type SqliteFile } from '../app/storage/sqlite-file.js';
 import { SqliteStorage } from '../app/storage/sqlite-storage.js';
+import { WalCheckpointer } from '../app/storage/wal-checkpointer.js';
 
 export const RECORDS_PER_REQUEST = 100;
 export const MAX_IN_FLIGHT = 5;
@@ -262,15 +263,13 @@ interface RawFile {
 
 function openRawFile(path: string): RawFile {
   const db = new BetterSqlite3(path, { timeout: 0 });
-  // The pragmas of SqliteFile: exclusive lock, WAL, synchronous NORMAL, its page cache, and its
-  // checkpoints (in the background, which RawLimitBench runs at the same cadence).
-  db.pragma('locking_mode = EXCLUSIVE');
+  // The pragmas of SqliteFile's broker files: WAL, synchronous NORMAL, its page cache, and its
+  // checkpoints (on a worker thread, which RawLimitBench asks at the same cadence).
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma(`cache_size = -${DEFAULT_CACHE_KIB}`);
   db.pragma(`wal_autocheckpoint = ${WAL_SAFETY_PAGES}`);
   db.pragma('journal_size_limit = 0');
-  db.exec('BEGIN IMMEDIATE; COMMIT;');
   migrate(db, 'broker', path);
   const replica = Number(db.prepare("INSERT INTO replicas (key) VALUES ('bench:0')").run().lastInsertRowid);
   const insert = db.prepare(
@@ -292,8 +291,9 @@ export class RawLimitBench {
   private batches = 0;
   private carry = 0;
   private ranMs = 0;
+  private readonly checkpointer = new WalCheckpointer();
   private readonly checkpoints = new CheckpointCadence(() => {
-    for (const f of this.files) checkpointIfFull(f.db, f.path);
+    for (const f of this.files) if (walIsFull(f.path) && !this.checkpointer.request(f.path)) f.db.pragma('wal_checkpoint(PASSIVE)');
   });
 
   constructor(
@@ -346,6 +346,7 @@ export class RawLimitBench {
   }
 
   close(): void {
+    this.checkpointer.close();
     for (const f of this.files) f.db.close();
     removeTempDir(this.dir);
   }

@@ -1,6 +1,8 @@
 /**
- * One SQLite file of a data directory: opened with an exclusive lock (a second process fails on
- * open, not on its first write), WAL and the chosen `synchronous`, migrated to the current schema
+ * One SQLite file of a data directory: WAL and the chosen `synchronous`; the metadata file with
+ * SQLite's exclusive lock, which is the data directory's (a second process fails on opening it,
+ * not on its first write; it is opened first), broker files without it, so that the checkpointer's
+ * thread can open them too (wal-checkpointer.ts); migrated to the current schema
  * (a newer file is refused before anything writes to it). A write inside a storage batch joins
  * the file's open transaction; the batch commits or rolls back every file it touched.
  */
@@ -30,7 +32,12 @@ export interface SqliteStorageOptions {
  * 1,000 ms cadence the WAL grew to tens of MB and produce of 1 KiB
  * records cost ~20 % more CPU (`npm run bench -- produce`, which runs the checkpoints inside
  * its windows; at 100 ms both sizes were at parity with the default, alternating runs).
- * SQLite's own checkpoint stays as a bound, at this many pages (64 MiB), should a burst outrun the timer.
+ * A broker file's checkpoint runs on a worker thread (wal-checkpointer.ts), the metadata file's
+ * on the engine's. SQLite's own checkpoint stays as a bound, at this many pages (64 MiB), should a
+ * burst outrun the timer. It is also what restarts a broker file's WAL under a steady produce
+ * load: the worker's PASSIVE checkpoints copy all but the frames committed while they ran, and
+ * SQLite starts the WAL over only once it is all copied, so then the engine's thread copies those
+ * last frames (`npm run bench -- produce` grew the WAL to this bound and no further).
  */
 export const WAL_SAFETY_PAGES = 16_384;
 /**
@@ -41,12 +48,12 @@ export const WAL_SAFETY_PAGES = 16_384;
 export const CHECKPOINT_AT_BYTES = 1_000 * (4_096 + 24);
 
 /**
- * Checkpoint (PASSIVE) the file at `path` once its WAL holds CHECKPOINT_AT_BYTES. The WAL is
+ * Whether the file at `path` is due a checkpoint: its WAL holds CHECKPOINT_AT_BYTES. The WAL is
  * truncated when it starts over after a checkpoint (journal_size_limit = 0), so its size is what
  * it holds. Also the produce benchmark's raw limit, so both follow one rule.
  */
-export function checkpointIfFull(db: Database, path: string): void {
-  if (statSync(`${path}-wal`).size >= CHECKPOINT_AT_BYTES) db.pragma('wal_checkpoint(PASSIVE)');
+export function walIsFull(path: string): boolean {
+  return statSync(`${path}-wal`).size >= CHECKPOINT_AT_BYTES;
 }
 export const DEFAULT_CHECKPOINT_DELAY_MS = 100;
 
@@ -64,11 +71,15 @@ export interface FileOwner {
   joined(file: SqliteFile): void;
   /** The file committed a transaction: its WAL is due a checkpoint. */
   committed(file: SqliteFile): void;
+  /** Checkpoint the file at `path` on another thread; false when the file should do it itself. */
+  checkpointInBackground(path: string): boolean;
 }
 
 /** One SQLite file: pragmas, exclusive lock, migrations, and optional grouped transactions. */
 export class SqliteFile {
   readonly db: Database;
+  /** Opened without the exclusive lock, so the checkpointer's connection can open it too. */
+  private readonly shared: boolean;
   private inTransaction = false;
 
   constructor(
@@ -77,6 +88,7 @@ export class SqliteFile {
     private readonly owner: FileOwner,
     options: SqliteStorageOptions,
   ) {
+    this.shared = kind === 'broker';
     this.db = guard(path, 'open', () => new BetterSqlite3(path, { timeout: 0 }));
     try {
       // Refuse a newer file before anything writes to it (even switching to WAL rewrites the header).
@@ -86,7 +98,9 @@ export class SqliteFile {
       throw storageError(e, path, 'open');
     }
     guard(path, 'open', () => {
-      this.db.pragma('locking_mode = EXCLUSIVE');
+      // The metadata file holds the data directory's lock (SQLite's exclusive locking mode). A
+      // broker file stays open to a second connection: the checkpointer's, on its own thread.
+      if (!this.shared) this.db.pragma('locking_mode = EXCLUSIVE');
       this.db.pragma('journal_mode = WAL');
       this.db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
       if (options.maxPageCount) this.db.pragma(`max_page_count = ${options.maxPageCount}`);
@@ -94,7 +108,7 @@ export class SqliteFile {
       this.db.pragma(`wal_autocheckpoint = ${WAL_SAFETY_PAGES}`);
       this.db.pragma('journal_size_limit = 0');
       // Take the exclusive lock now: a second process fails here, not on its first write.
-      this.db.exec('BEGIN IMMEDIATE; COMMIT;');
+      if (!this.shared) this.db.exec('BEGIN IMMEDIATE; COMMIT;');
     });
     try {
       migrate(this.db, kind, path);
@@ -126,14 +140,15 @@ export class SqliteFile {
   }
 
   /**
-   * Copy what the WAL holds into the file once it holds CHECKPOINT_AT_BYTES (PASSIVE: with the
-   * exclusive lock nothing else reads, so it completes). A failure leaves the WAL as it is —
-   * still durable — for the next one.
+   * Copy what the WAL holds into the file once it holds CHECKPOINT_AT_BYTES (PASSIVE: it never
+   * waits for the writer). A failure leaves the WAL as it is — still durable — for the next one.
    */
   checkpoint(): void {
     if (!this.db.open || this.inTransaction) return;
     try {
-      checkpointIfFull(this.db, this.path);
+      if (!walIsFull(this.path)) return;
+      // A broker file's goes to the checkpointer's thread (wal-checkpointer.ts) when it can run.
+      if (!this.shared || !this.owner.checkpointInBackground(this.path)) this.db.pragma('wal_checkpoint(PASSIVE)');
     } catch {
       // e.g. the disk is full: the WAL keeps the data; the next commit asks again.
     }

@@ -6,11 +6,12 @@
  * Durability: WAL, synchronous NORMAL by default (a killed process loses nothing that was
  * committed; FULL on request); the WAL is copied into each file in the background once it
  * holds SQLite's default 1,000 pages, looked at ~100 ms after a commit (sqlite-file.ts), not
- * inside the commit that filled it. Every write commits at once, or — inside
+ * inside the commit that filled it, and for a broker file on a thread of its own
+ * (wal-checkpointer.ts). Every write commits at once, or — inside
  * `batch(fn)` — in one transaction per file at the end of `fn`, which is how the hosts group a
  * scheduler step.
- * Each file is opened with an exclusive lock, so a second process on the same data directory
- * gets a clear error instead of sharing the files (sqlite-file.ts); a broker's file holds its
+ * The metadata file is opened first, with an exclusive lock, so a second process on the same data
+ * directory gets a clear error instead of sharing the files (sqlite-file.ts); a broker's file holds its
  * replica logs (sqlite-broker-store.ts); this file holds the metadata log and the directory.
  */
 import type { Statement } from 'better-sqlite3';
@@ -21,6 +22,7 @@ import type { FileKind } from './migrations.js';
 import { SqliteBrokerStore } from './sqlite-broker-store.js';
 import { guard } from './sqlite-errors.js';
 import { DEFAULT_CHECKPOINT_DELAY_MS, SqliteFile, type FileOwner, type SqliteStorageOptions } from './sqlite-file.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
 
 export type { SqliteStorageOptions } from './sqlite-file.js';
 
@@ -77,6 +79,8 @@ export class SqliteStorage implements StorageProvider, FileOwner {
   private meta: SqliteMetadataStore | null = null;
   private readonly toCheckpoint = new Set<SqliteFile>();
   private checkpointTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Runs the broker files' checkpoints on a thread of its own (wal-checkpointer.ts). */
+  readonly checkpointer = new WalCheckpointer();
 
   private constructor(
     readonly dir: string,
@@ -183,10 +187,17 @@ export class SqliteStorage implements StorageProvider, FileOwner {
     }
   }
 
+  /** @internal a broker file's checkpoint, on the checkpointer's thread (false: run it inline). */
+  checkpointInBackground(path: string): boolean {
+    return this.checkpointer.request(path);
+  }
+
   close(): void {
     if (this.checkpointTimer) clearTimeout(this.checkpointTimer);
     this.checkpointTimer = null;
     this.toCheckpoint.clear();
+    // No connection of the checkpointer's may outlive the files: SQLite deletes a WAL on the last close.
+    this.checkpointer.close();
     for (const f of this.files) f.close();
     this.files.length = 0;
     this.brokers.clear();
