@@ -1,4 +1,5 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -148,6 +149,42 @@ describe('the WAL checkpointer thread', () => {
       expect(() => SqliteStorage.open(dir)).toThrow(/locked/);
     } finally {
       storage.close();
+    }
+  });
+});
+
+describe('a process killed while its checkpointer copies a broker file', () => {
+  it('loses nothing that was committed', () => {
+    const dir = tempDir();
+    const script = `
+      import { SqliteStorage } from ${JSON.stringify(join(import.meta.dirname, 'sqlite-storage.ts'))};
+      const s = SqliteStorage.open(${JSON.stringify(dir)}, { checkpointDelayMs: 2 ** 31 - 1 });
+      const log = s.broker(1).replica('t:0');
+      const value = new Uint8Array(1000).fill(3);
+      const records = Array.from({ length: 100 }, () => ({ key: null, value, headers: [], timestamp: 1 }));
+      const append = (b) => log.append({ baseOffset: b * 100, lastOffset: b * 100 + 99, leaderEpoch: 0, appendTimeMs: 1, records, sizeBytes: 100 * 1070 });
+      s.batch(() => { for (let b = 0; b < 80; b++) append(b); });
+      s.checkpointNow(); // the worker starts copying ~8 MB
+      const { statSync } = await import('node:fs');
+      const file = s.brokerFile(1);
+      const until = Date.now() + 10_000;
+      while (statSync(file).size < 1_000_000 && Date.now() < until); // until it is copying
+      s.batch(() => { for (let b = 80; b < 100; b++) append(b); }); // committed meanwhile
+      process.kill(process.pid, 'SIGKILL');`;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    expect(child.stderr).toBe('');
+    expect(child.signal).toBe('SIGKILL');
+    expect(statSync(join(dir, 'broker-1.db')).size).toBeGreaterThan(1_000_000); // it had begun
+    const reopened = SqliteStorage.open(dir);
+    try {
+      const log = reopened.broker(1).replica('t:0');
+      expect(log.endOffset()).toBe(10_000);
+      const last = log.read(9_900, 10_000, 1_000_000);
+      expect(last).toHaveLength(1);
+      expect(last[0]!.records).toHaveLength(100);
+      expect([...last[0]!.records[99]!.value!]).toEqual(new Array(1000).fill(3));
+    } finally {
+      reopened.close();
     }
   });
 });

@@ -133,7 +133,14 @@ export class WalCheckpointer {
   private start(): Worker | null {
     try {
       const sqlitePath = this.sqlitePath ?? createRequire(import.meta.url).resolve('better-sqlite3');
-      const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { sqlitePath, flags: this.flags.buffer }, resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 } });
+      // No inherited Node options: the source is CommonJS (`--input-type=module` would make it
+      // an ES module without require), and it needs no loader (`--import tsx`).
+      const worker = new Worker(WORKER_SOURCE, {
+        eval: true,
+        execArgv: [],
+        workerData: { sqlitePath, flags: this.flags.buffer },
+        resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 },
+      });
       // The worker never keeps the process alive: a pending checkpoint is only an optimisation.
       worker.unref();
       worker.on('error', () => this.fail(worker));
