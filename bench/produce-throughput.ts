@@ -30,7 +30,7 @@ import { estimateBatchSize } from '../app/core/log/records.js';
 import { Simulation } from '../app/sim/simulation.js';
 import { migrate } from '../app/storage/migrations.js';
 import { encodeRecordBatch } from '../app/storage/record-batch-codec.js';
-import { walIsFull, DEFAULT_CACHE_KIB, DEFAULT_CHECKPOINT_DELAY_MS, WAL_SAFETY_PAGES, type SqliteFile } from '../app/storage/sqlite-file.js';
+import { checkpointIfFull, DEFAULT_CACHE_KIB, DEFAULT_CHECKPOINT_DELAY_MS, WAL_SAFETY_PAGES, type SqliteFile } from '../app/storage/sqlite-file.js';
 import { SqliteStorage } from '../app/storage/sqlite-storage.js';
 import { WalCheckpointer } from '../app/storage/wal-checkpointer.js';
 
@@ -293,7 +293,7 @@ export class RawLimitBench {
   private ranMs = 0;
   private readonly checkpointer = new WalCheckpointer();
   private readonly checkpoints = new CheckpointCadence(() => {
-    for (const f of this.files) if (walIsFull(f.path) && !this.checkpointer.request(f.path)) f.db.pragma('wal_checkpoint(PASSIVE)');
+    for (const f of this.files) checkpointIfFull(f.db, f.path, (p) => this.checkpointer.request(p));
   });
 
   constructor(

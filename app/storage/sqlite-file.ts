@@ -52,8 +52,16 @@ export const CHECKPOINT_AT_BYTES = 1_000 * (4_096 + 24);
  * truncated when it starts over after a checkpoint (journal_size_limit = 0), so its size is what
  * it holds. Also the produce benchmark's raw limit, so both follow one rule.
  */
-export function walIsFull(path: string): boolean {
+function walIsFull(path: string): boolean {
   return statSync(`${path}-wal`).size >= CHECKPOINT_AT_BYTES;
+}
+
+/**
+ * Checkpoint (PASSIVE) the file at `path` once its WAL is full: on another thread when
+ * `inBackground` takes it (wal-checkpointer.ts), else on this connection.
+ */
+export function checkpointIfFull(db: Database, path: string, inBackground?: (path: string) => boolean): void {
+  if (walIsFull(path) && !inBackground?.(path)) db.pragma('wal_checkpoint(PASSIVE)');
 }
 export const DEFAULT_CHECKPOINT_DELAY_MS = 100;
 
@@ -75,7 +83,7 @@ export interface FileOwner {
   checkpointInBackground(path: string): boolean;
 }
 
-/** One SQLite file: pragmas, exclusive lock, migrations, and optional grouped transactions. */
+/** One SQLite file: pragmas, the lock (metadata file), migrations, and optional grouped transactions. */
 export class SqliteFile {
   readonly db: Database;
   /** Opened without the exclusive lock, so the checkpointer's connection can open it too. */
@@ -146,9 +154,8 @@ export class SqliteFile {
   checkpoint(): void {
     if (!this.db.open || this.inTransaction) return;
     try {
-      if (!walIsFull(this.path)) return;
       // A broker file's goes to the checkpointer's thread (wal-checkpointer.ts) when it can run.
-      if (!this.shared || !this.owner.checkpointInBackground(this.path)) this.db.pragma('wal_checkpoint(PASSIVE)');
+      checkpointIfFull(this.db, this.path, this.shared ? (p) => this.owner.checkpointInBackground(p) : undefined);
     } catch {
       // e.g. the disk is full: the WAL keeps the data; the next commit asks again.
     }
