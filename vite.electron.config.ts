@@ -7,13 +7,18 @@
  *   engine   the engine, run in a utility process that main forks by path (main/host/engine-main.ts)
  * One build per entry on purpose: building several in one run makes shared chunks that the
  * preload would have to require(), which a sandboxed preload cannot (toolchain.md §2c).
- * better-sqlite3 stays external where the engine is (a native module, rebuilt for Electron's ABI).
+ * better-sqlite3 stays external where the engine is (a native module, rebuilt for Electron's ABI);
+ * zstd-codec's asm.js build is left out of it (main/host/bundle-omissions.ts).
  */
 import { builtinModules } from 'node:module';
 import { defineConfig } from 'vite';
+import { ZSTD_ASMJS_FILE, ZSTD_ASMJS_STANDIN } from './main/host/bundle-omissions.js';
 
 export const electronEntries = { main: 'main/electron/main.ts', preload: 'main/preload/preload.ts', engine: 'main/host/engine-main.ts' } as const;
 export type ElectronEntry = keyof typeof electronEntries;
+/** zstd-codec's asm.js build is loaded as a stand-in (main/host/bundle-omissions.ts). */
+const omitZstdAsmJs = { name: 'omit-zstd-asmjs', load: (id: string) => (ZSTD_ASMJS_FILE.test(id) ? ZSTD_ASMJS_STANDIN : null) };
+
 export function electronBuildConfig(entry: ElectronEntry, outDir = 'dist/electron') {
   const native = entry === 'preload' ? [] : ['better-sqlite3'];
   const external = ['electron', ...builtinModules, ...builtinModules.map((m) => `node:${m}`), ...native];
@@ -30,6 +35,7 @@ export function electronBuildConfig(entry: ElectronEntry, outDir = 'dist/electro
       lib: { entry: { [entry]: electronEntries[entry] }, formats: ['cjs' as const] },
       rollupOptions: { external, output: { entryFileNames: '[name].cjs' } },
     },
+    plugins: [omitZstdAsmJs],
     ssr: { noExternal: true as const, external: native },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The `scale` ladder (`npm run bench -- scale [--rungs 10000,30000,100000] [--budget-s N]`):
- * black-box over the real headless host (`main/host/cli.ts`, engine in its own child process),
- * 12 brokers, topics of 1,000 partitions at RF 3, no traffic. Per rung it prints:
+ * black-box over the real headless host (`main/host/cli.ts` from its bundle, as `npm start` runs
+ * it; the engine in its own child process), 12 brokers, topics of 1,000 partitions at RF 3, no traffic. Per rung it prints:
  *
  *   create → all in sync (the controller's view) → settled (the brokers have made every replica:
  *   the processes' CPU stays below SETTLED_CORES for three 2 s windows) · idle CPU, measured once
@@ -19,6 +19,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { hostEntry } from '../main/host/engine-bundle.js';
 import { HOST_NODE_ARGS } from '../main/host/node-args.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -72,8 +73,10 @@ interface Host {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Start the host on `dataDir`; resolves once it printed its URL (it does so once the cluster answers). */
-function startHost(dataDir: string, timeoutMs: number, onProgress: (line: string) => void): Promise<Host> {
-  const child = spawn(process.execPath, [...HOST_NODE_ARGS, '--import', 'tsx', join(ROOT, 'main/host/cli.ts'), '--data', dataDir, '--port', '0', '--brokers', String(BROKERS)], {
+async function startHost(dataDir: string, timeoutMs: number, onProgress: (line: string) => void): Promise<Host> {
+  // As `npm start` runs it: the host's bundle (built the first time, then only checked for staleness).
+  const entry = await hostEntry();
+  const child = spawn(process.execPath, [...HOST_NODE_ARGS, ...entry.execArgv, entry.file, '--data', dataDir, '--port', '0', '--brokers', String(BROKERS)], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -6,7 +6,7 @@
  * package's `path.txt` and tests that `dist/<path>` exists (or ELECTRON_OVERRIDE_DIST_PATH).
  * With a binary: build the main, preload and engine bundles (scripts/electron-build.ts), then run
  * Electron on dist/electron/main.cjs, which forks dist/electron/engine.cjs as a utility process.
- * Without: print one line saying so, then run the headless host (main/host/cli.ts) on the
+ * Without: print one line saying so, then run the headless host (main/host/cli.ts, from its bundle) on the
  * default data directory; it prints the URL of the same UI for a browser.
  */
 import { spawn } from 'node:child_process';
@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import esMain from 'es-main';
+import { hostEntry } from './host/engine-bundle.js';
 import { HOST_NODE_ARGS } from './host/node-args.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -84,7 +85,8 @@ const realDeps: StartDeps = {
   runHeadless: (args) => {
     const renderer = join(ROOT, 'dist', 'renderer');
     const withStatic = existsSync(join(renderer, 'index.html')) && !args.includes('--static') ? [...args, '--static', renderer] : args;
-    return run(process.execPath, [...HOST_NODE_ARGS, '--import', 'tsx', join(ROOT, 'main', 'host', 'cli.ts'), ...withStatic]);
+    // The host's bundle (built first when stale), or its sources through tsx if it cannot be built.
+    return hostEntry().then((entry) => run(process.execPath, [...HOST_NODE_ARGS, ...entry.execArgv, entry.file, ...withStatic]));
   },
   log: (line) => process.stderr.write(`${line}\n`),
 };

@@ -6,6 +6,7 @@ import { build } from 'vite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fakeUtilityProcess } from '../main/electron/test-support/fake-utility-process.js';
 import { startUtilityEngine } from '../main/electron/utility-engine.js';
+import { ZSTD_ASMJS_MARKER } from '../main/host/bundle-omissions.js';
 import { electronBuildConfig } from '../vite.electron.config.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -53,6 +54,8 @@ describe('the engine bundle', () => {
     // Node built-ins may be required bare too (the host's zstd library, compiled by Emscripten, does).
     expect(requiresOf(code).filter((m) => !m.startsWith('node:') && !builtinModules.includes(m))).toEqual(['better-sqlite3']);
     expect(code).not.toMatch(/require\(\s*["']electron["']/);
+    // zstd-codec's asm.js build is left out (the engine runs its WebAssembly build).
+    expect(code).not.toContain(ZSTD_ASMJS_MARKER);
 
     const dataDir = mkdtempSync(join(tmpdir(), 'rs-engine-bundle-'));
     cleanup.push(dataDir);

@@ -1,10 +1,12 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildEngineBundle, ENGINE_BUNDLE, ENGINE_SOURCE, engineEntry, readManifest, staleReason } from './engine-bundle.js';
+import { buildEngineBundle, ENGINE_BUNDLE, ENGINE_SOURCE, engineEntry, HOST_BUNDLE, hostEntry, readManifest, staleReason } from './engine-bundle.js';
+import { ZSTD_ASMJS_MARKER } from './bundle-omissions.js';
 import { startRemoteService } from './forked-engine.js';
+import { HOST_NODE_ARGS } from './node-args.js';
 import { engineBed } from './test-support/engine-bed.js';
 
 const scratch: string[] = [];
@@ -91,6 +93,8 @@ describe('the engine bundle a forked engine runs', () => {
 
   it('is what startRemoteService forks: the engine opens a cluster from the bundle, profiles and zstd included', async () => {
     await buildEngineBundle();
+    // Without zstd-codec's asm.js build, which it never runs (5.4 MB of source V8 would keep).
+    expect(readFileSync(ENGINE_BUNDLE, 'utf8')).not.toContain(ZSTD_ASMJS_MARKER);
     const service = await startRemoteService({ dataDir: tempDir(), logger: { error: () => {} } });
     keep(service);
     // The child runs the bundle itself, without tsx.
@@ -115,5 +119,32 @@ describe('the engine bundle a forked engine runs', () => {
     expect(produced).toMatchObject({ ok: true, value: { errorCode: 'NONE', baseOffset: 0 } });
     const consumed = await service.call('records.consume', { topic: 'z', partition: 0, offset: 0 });
     expect(JSON.stringify(consumed)).toContain('zstd inside the bundle');
+  }, 60_000);
+
+  it('the headless host runs from a bundle of its own too: it prints its URL, answers, and forks the engine bundle', async () => {
+    const entry = await hostEntry();
+    expect(entry).toEqual({ file: HOST_BUNDLE, execArgv: [], bundled: true });
+    expect(staleReason(HOST_BUNDLE)).toBeUndefined();
+    expect(readFileSync(HOST_BUNDLE, 'utf8')).not.toContain(ZSTD_ASMJS_MARKER);
+    const child = spawn(process.execPath, [...HOST_NODE_ARGS, entry.file, '--data', tempDir(), '--port', '0', '--brokers', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<URL>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          if (out.includes('\n')) resolve(new URL(out.split('\n')[0]!.trim()));
+        });
+        child.once('exit', (code) => reject(new Error(`the host exited with ${code}`)));
+      });
+      const res = await fetch(`${url.origin}/api/cluster.describe`, { method: 'POST', headers: { Authorization: `Bearer ${url.searchParams.get('token')}`, 'Content-Type': 'application/json' }, body: '{}' });
+      expect(await res.json()).toMatchObject({ ok: true, value: { brokers: [{ id: 1 }] } });
+      // Its engine is the engine bundle, not the host's own sources through tsx.
+      const engines = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/);
+      expect(engines.map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8'))).toEqual([expect.stringContaining(ENGINE_BUNDLE)]);
+    } finally {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
   }, 60_000);
 });

@@ -81,7 +81,12 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   private readonly purgatory: FetchPurgatory;
   private readonly apis: KafkaApis;
   private readonly groups: GroupCoordinator;
-  private timers: TimerHandle[] = [];
+  /**
+   * The timers this incarnation has armed and that have not fired (a periodic task keeps only its
+   * next one): cancelled when it ends. Each leaves the set when it fires, so it stays small however
+   * long the broker runs.
+   */
+  private readonly timers = new Set<TimerHandle>();
   private gen = 0;
   private topicConfigCache = new Map<string, TopicRuntimeConfig>();
   private brokerConfigCache: BrokerRuntimeConfig | null = null;
@@ -232,9 +237,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     this.every(cfg.replicaLagTimeMaxMs / 2, () => {
       this.replicas.partitions.forEach((p) => p.maybeShrinkIsr());
     });
-    this.every(cfg.highWatermarkCheckpointIntervalMs, () => {
-      this.replicas.partitions.forEach((p) => p.log.saveCheckpoint());
-    });
+    this.every(cfg.highWatermarkCheckpointIntervalMs, () => this.replicas.saveDueCheckpoints());
     this.after(LOG_INITIAL_TASK_DELAY_MS, () => {
       this.replicas.cleanupLogs(this.scheduler.now());
       this.every(cfg.logRetentionCheckIntervalMs, () => this.replicas.cleanupLogs(this.scheduler.now()));
@@ -249,23 +252,30 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     if (!this.isAlive) this.process = state;
   }
 
+  /** Run `fn` every `ms` while this incarnation lives (one timer armed at a time, kept in `timers`). */
   private every(ms: number, fn: () => void): void {
     const gen = this.gen;
+    let armed: TimerHandle;
     const tick = (): void => {
+      this.timers.delete(armed);
       if (gen !== this.gen || !this.isAlive) return;
       this.guarded(fn);
       if (gen !== this.gen || !this.isAlive) return;
-      this.timers.push(this.scheduler.schedule(ms, tick));
+      armed = this.scheduler.schedule(ms, tick);
+      this.timers.add(armed);
     };
-    this.timers.push(this.scheduler.schedule(ms, tick));
+    armed = this.scheduler.schedule(ms, tick);
+    this.timers.add(armed);
   }
 
+  /** Run `fn` once after `ms` if this incarnation still lives; the timer leaves `timers` when it fires. */
   after(ms: number, fn: () => void): TimerHandle {
     const gen = this.gen;
     const t = this.scheduler.schedule(ms, () => {
+      this.timers.delete(t);
       if (gen === this.gen && this.isAlive) this.guarded(fn);
     });
-    this.timers.push(t);
+    this.timers.add(t);
     return t;
   }
 
@@ -312,7 +322,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     this.gen++;
     this.groups.shutdown();
     for (const t of this.timers) this.scheduler.cancel(t);
-    this.timers = [];
+    this.timers.clear();
     this.channel.close();
     this.producerIds.reset();
     this.replicas.stopFetchers();

@@ -13,7 +13,7 @@ import { KafkaError, type KafkaErrorName } from '../../api/errors.js';
 import type { EngineEvent } from '../../api/events.js';
 import type { BrokerLogStore } from '../log/log-store.js';
 import { replicaKey } from '../log/log-store.js';
-import { PartitionLog, type StoredBytes } from '../log/partition-log.js';
+import { PartitionLog, type CheckpointsDue, type StoredBytes } from '../log/partition-log.js';
 import type { RecordBatch } from '../log/records.js';
 import type { MetadataImage, TopicImage } from '../metadata/image.js';
 import type { CommittedRecord, PartitionState } from '../metadata/records.js';
@@ -51,6 +51,8 @@ export class ReplicaManager {
    * null until this process has opened its logs or read its disk.
    */
   private stored: StoredBytes | null = null;
+  /** This broker's logs whose high watermark moved since their checkpoint (partition-log.ts). */
+  private readonly checkpointsDue: CheckpointsDue = new Set();
   /** For each broker, the partitions here this broker leads with it as a replica (kept with `partitions`). */
   readonly leadersByReplica: LeadersByReplica;
 
@@ -66,11 +68,12 @@ export class ReplicaManager {
     this.leadersByReplica.clear();
     this.localLogs = new Map();
     this.stored = null;
+    this.checkpointsDue.clear();
     const stored: StoredBytes = { bytes: 0 };
     for (const key of host.disk.replicaKeys()) {
       const store = host.disk.replica(key);
       const before = store.endOffset();
-      const log = new PartitionLog(store, nowMs, powerLost, stored, key);
+      const log = new PartitionLog(store, nowMs, powerLost, stored, key, this.checkpointsDue);
       this.localLogs.set(key, log);
       if (powerLost && log.logEndOffset < before) {
         const [topicId, partition] = splitKey(key);
@@ -200,7 +203,7 @@ export class ReplicaManager {
     let p = this.partitions.get(k);
     const fresh = p === undefined;
     if (!p) {
-      const log = this.localLogs.get(k) ?? new PartitionLog(host.disk.replica(k), host.scheduler.now(), false, (this.stored ??= { bytes: 0 }), `${topic.name}-${state.partition}`);
+      const log = this.localLogs.get(k) ?? new PartitionLog(host.disk.replica(k), host.scheduler.now(), false, (this.stored ??= { bytes: 0 }), `${topic.name}-${state.partition}`, this.checkpointsDue);
       this.localLogs.set(k, log);
       p = new ReplicaPartition(host, topic.name, log, state, k);
       this.partitions.set(k, p);
@@ -221,6 +224,15 @@ export class ReplicaManager {
     }
     this.leadersByReplica.update(k, state);
     host.onLeadershipChanged(p);
+  }
+
+  /**
+   * Write the checkpoint of every log whose high watermark moved since it was last written
+   * (Kafka's periodic replication-offset checkpoint, replica.high.watermark.checkpoint.interval.ms);
+   * the others are not looked at.
+   */
+  saveDueCheckpoints(): void {
+    for (const log of this.checkpointsDue) log.saveCheckpoint();
   }
 
   private fetcherFor(leaderId: number): ReplicaFetcher {
@@ -250,6 +262,7 @@ export class ReplicaManager {
     const k = p.key;
     if (this.offline.has(k)) return;
     this.offline.set(k, e.message);
+    this.checkpointsDue.delete(p.log);
     p.resignLeadership();
     this.fetchers.get(p.leaderId)?.remove(k);
     this.partitions.delete(k);

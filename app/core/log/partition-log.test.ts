@@ -254,3 +254,40 @@ describe('PartitionLog retention (deleteOldSegments)', () => {
     expect(log.logStartOffset).toBe(2);
   });
 });
+
+describe('PartitionLog checkpoints due (the periodic high-watermark checkpoint)', () => {
+  it('a log puts itself in its broker set when its high watermark moves, and leaves it once written or released', () => {
+    const storage = new MemoryStorage().broker(1);
+    const due = new Set<PartitionLog>();
+    const moving = new PartitionLog(storage.replica('t:0'), 0, false, undefined, 't-0', due);
+    const idle = new PartitionLog(storage.replica('t:1'), 0, false, undefined, 't-1', due);
+    for (const log of [moving, idle]) log.appendAsLeader([record(), record()], 0, 0, NO_ROLL);
+    expect(due.size).toBe(0);
+    moving.maybeIncreaseHighWatermark(1);
+    // An idle log is not in the set: the periodic task never looks at it.
+    expect([...due]).toEqual([moving]);
+    // Its store still holds the old high watermark until the task writes it.
+    expect(storage.replica('t:0').loadCheckpoint().highWatermark).toBe(0);
+    for (const log of due) log.saveCheckpoint();
+    expect(due.size).toBe(0);
+    expect(storage.replica('t:0').loadCheckpoint().highWatermark).toBe(1);
+    // A follower's high watermark, too; a replica deleted before the task runs leaves the set.
+    idle.setFollowerHighWatermark(2);
+    expect([...due]).toEqual([idle]);
+    idle.release();
+    expect(due.size).toBe(0);
+  });
+
+  it('a log opened shorter than its checkpoint (a lost tail) is due at once, so the checkpoint is corrected', () => {
+    const store = new MemoryStorage().broker(1).replica('t:0');
+    const first = new PartitionLog(store, 0);
+    first.appendAsLeader([record(), record(), record()], 0, 0, NO_ROLL);
+    first.maybeIncreaseHighWatermark(3);
+    first.flush(0);
+    store.truncateTo(1); // the tail is gone behind the log's back
+    const due = new Set<PartitionLog>();
+    const reopened = new PartitionLog(store, 0, false, undefined, 't-0', due);
+    expect(reopened.highWatermark).toBe(1);
+    expect([...due]).toEqual([reopened]);
+  });
+});

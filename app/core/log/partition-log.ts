@@ -19,6 +19,11 @@
  * it opens and every change of size while it lives, and takes it back with `release()` when the
  * replica is deleted; the counter is therefore the sum of the sizes of the logs it was given.
  *
+ * Checkpoints: truncation, log-start moves and flushes write the checkpoint at once; a high
+ * watermark that moves only marks it due, in the broker's `CheckpointsDue` set when it was given
+ * one, and the broker's periodic task (replica.high.watermark.checkpoint.interval.ms) writes the
+ * logs in that set — so an idle log costs that task nothing, not even a look.
+ *
  * Timestamps: a record timestamp <= 0 counts as "none" (Kafka's is -1). The simulator's virtual
  * clock starts at 0 and its test records carry 0, which Kafka would read as 1970 and expire at
  * once; such segments fall back to the append time of their batches instead (Kafka falls back to
@@ -50,6 +55,9 @@ const PRODUCER_SCAN_BYTES = 4 * 1024 * 1024;
 export interface StoredBytes {
   bytes: number;
 }
+
+/** The logs of one broker whose high watermark moved since their checkpoint was written. */
+export type CheckpointsDue = Set<PartitionLog>;
 
 /** Largest record timestamp of the records, or -1 when none has one. */
 function maxTimestampOf(records: readonly LogRecord[]): number {
@@ -89,6 +97,8 @@ export class PartitionLog {
     private readonly stored: StoredBytes = { bytes: 0 },
     /** The partition's name, for error messages (`topic-partition` or the replica key). */
     private readonly name = 'partition',
+    /** Where a log whose checkpoint is behind it puts itself (null: its owner checkpoints every log). */
+    private readonly checkpointsDue: CheckpointsDue | null = null,
   ) {
     const cp = store.loadCheckpoint();
     this.savedCheckpoint = { ...cp };
@@ -100,6 +110,8 @@ export class PartitionLog {
     if (this.epochCache.truncateFromEnd(this.leo)) store.saveEpochs(this.epochCache.entries());
     this.flushed = Math.min(this.flushed, this.leo);
     this.hw = Math.min(Math.max(cp.highWatermark, this.startOffset), this.leo);
+    // Recovery moved what the checkpoint says (a log shorter than its checkpoint): write it on the next round.
+    if (this.hw !== cp.highWatermark || this.flushed !== cp.flushedOffset) this.checkpointsDue?.add(this);
     this.lastFlushMs = nowMs;
     this.segmentList = this.recoverSegments(store.loadSegments(), nowMs);
     this.refreshActiveSegment();
@@ -118,6 +130,7 @@ export class PartitionLog {
 
   /** The replica is being deleted: its bytes no longer count. */
   release(): void {
+    this.checkpointsDue?.delete(this);
     this.stored.bytes -= this.store.sizeBytes();
   }
 
@@ -416,6 +429,7 @@ export class PartitionLog {
     const hw = Math.min(candidate, this.leo);
     if (hw <= this.hw) return false;
     this.hw = hw;
+    this.checkpointsDue?.add(this);
     return true;
   }
 
@@ -424,6 +438,7 @@ export class PartitionLog {
     const hw = Math.max(this.startOffset, Math.min(leaderHw, this.leo));
     if (hw === this.hw) return false;
     this.hw = hw;
+    this.checkpointsDue?.add(this);
     return true;
   }
 
@@ -447,6 +462,7 @@ export class PartitionLog {
 
   /** Write the HW / log-start / recovery-point checkpoint (unless it is what was last written: an idle log costs no write). */
   saveCheckpoint(): void {
+    this.checkpointsDue?.delete(this);
     const last = this.savedCheckpoint;
     if (last && last.highWatermark === this.hw && last.logStartOffset === this.startOffset && last.flushedOffset === this.flushed) return;
     const cp: ReplicaCheckpoint = { highWatermark: this.hw, logStartOffset: this.startOffset, flushedOffset: this.flushed };
