@@ -45,8 +45,11 @@ interface Preloaded {
 /** What a clean shutdown keeps of one replica log (`replica_summary`): what opening it needs of its batches. */
 type Summary = Pick<Preloaded, 'lastOffset' | 'bytes' | 'maxTimestamp' | 'maxAppendTimeMs'>;
 
-/** A replica log's own copy of its bulk-read answers: the parts opening reads are dropped once read. */
-type OpeningAnswers = Omit<Preloaded, 'row' | 'epochs' | 'segments'> & { row: ReplicaRow | null; epochs: EpochEntry[] | null; segments: SegmentInfo[] | null };
+/**
+ * The bulk-read answers a replica log hands to the log that opens it: each is dropped once read,
+ * and the object itself once all three are (its batch figures live on in the log's own fields).
+ */
+type OpeningAnswers = { row: ReplicaRow | null; epochs: EpochEntry[] | null; segments: SegmentInfo[] | null };
 
 /** Per-log figures of the batches: from reading them all, or from a clean shutdown's summary. */
 interface StatsRow {
@@ -99,7 +102,7 @@ class SqliteReplicaLog implements ReplicaLogStore {
     const s = store.statements;
     this.tail = store.tails.tail();
     this.start = row.log_start_offset;
-    this.preloaded = preloaded ? { ...preloaded } : null;
+    this.preloaded = preloaded ? { row: preloaded.row, epochs: preloaded.epochs, segments: preloaded.segments } : null;
     if (preloaded) {
       this.end = preloaded.lastOffset !== null ? preloaded.lastOffset + 1 : this.start;
       this.bytes = preloaded.bytes;
@@ -133,6 +136,12 @@ class SqliteReplicaLog implements ReplicaLogStore {
       this.maxAppendTimeMs = r.at ?? -1;
     }
     return { lastOffset: this.end - 1, bytes: this.bytes, maxTimestamp: this.maxTimestamp, maxAppendTimeMs: this.maxAppendTimeMs };
+  }
+
+  /** Once opening has read all three bulk-read answers, nothing of them is kept (80 B a log: 24 MB at 100,000 partitions). */
+  private dropHandedOver(): void {
+    const pre = this.preloaded;
+    if (pre && pre.row === null && pre.epochs === null && pre.segments === null) this.preloaded = null;
   }
 
   /** The batches changed other than by an append: the timestamps are read again when needed. */
@@ -288,6 +297,7 @@ class SqliteReplicaLog implements ReplicaLogStore {
     if (pre?.epochs) {
       const epochs = pre.epochs;
       pre.epochs = null;
+      this.dropHandedOver();
       return epochs;
     }
     return (this.store.statements.loadEpochs.all(this.id) as { epoch: number; start_offset: number }[]).map((r) => ({ epoch: r.epoch, startOffset: r.start_offset }));
@@ -298,6 +308,7 @@ class SqliteReplicaLog implements ReplicaLogStore {
   // (an epoch begun at the log end, dropped on load as Kafka does) asks the file nothing more.
   saveEpochs(entries: readonly EpochEntry[]): void {
     if (this.preloaded) this.preloaded.epochs = null;
+    this.dropHandedOver();
     const s = this.store.statements;
     this.file.write('write the leader-epoch cache of', () => {
       s.clearEpochs.run(this.id);
@@ -309,6 +320,7 @@ class SqliteReplicaLog implements ReplicaLogStore {
     if (this.preloaded?.row) {
       const r = this.preloaded.row;
       this.preloaded.row = null;
+      this.dropHandedOver();
       return { highWatermark: r.high_watermark, logStartOffset: r.log_start_offset, flushedOffset: r.flushed_offset };
     }
     const r = this.store.statements.replicaById.get(this.id) as ReplicaRow;
@@ -326,6 +338,7 @@ class SqliteReplicaLog implements ReplicaLogStore {
     if (pre?.segments) {
       const segments = pre.segments;
       pre.segments = null;
+      this.dropHandedOver();
       return segments;
     }
     return (this.store.statements.loadSegments.all(this.id) as { base_offset: number; created_ms: number }[]).map((r) => ({ baseOffset: r.base_offset, createdMs: r.created_ms }));
@@ -333,6 +346,7 @@ class SqliteReplicaLog implements ReplicaLogStore {
 
   saveSegments(segments: readonly SegmentInfo[]): void {
     if (this.preloaded) this.preloaded.segments = null;
+    this.dropHandedOver();
     const s = this.store.statements;
     this.file.write('write the segments of', () => {
       s.clearSegments.run(this.id);
@@ -341,12 +355,12 @@ class SqliteReplicaLog implements ReplicaLogStore {
   }
 
   rangeStats(fromOffset: number, untilOffset: number): { bytes: number; maxTimestamp: number; maxAppendTimeMs: number } {
-    // The whole log (an active segment that is the only one): the bulk read knows.
-    const pre = this.preloaded;
-    if (pre && fromOffset <= this.start && untilOffset >= this.end && pre.lastOffset !== null && this.bytes > 0) {
-      return { bytes: pre.bytes, maxTimestamp: pre.maxTimestamp, maxAppendTimeMs: pre.maxAppendTimeMs };
+    // The whole log (an active segment that is the only one): the figures kept through appends
+    // know, unless a truncation or a deletion made the timestamps unknown (then the file is asked).
+    if (fromOffset <= this.start && untilOffset >= this.end) {
+      if (this.bytes === 0) return { bytes: 0, maxTimestamp: -1, maxAppendTimeMs: -1 };
+      if (this.maxTimestamp !== undefined && this.maxAppendTimeMs !== undefined) return { bytes: this.bytes, maxTimestamp: this.maxTimestamp, maxAppendTimeMs: this.maxAppendTimeMs };
     }
-    if (pre && pre.lastOffset === null) return { bytes: 0, maxTimestamp: -1, maxAppendTimeMs: -1 };
     const r = this.store.statements.rangeStats.get(this.id, fromOffset, untilOffset) as { bytes: number | null; ts: number | null; at: number | null };
     return { bytes: r.bytes ?? 0, maxTimestamp: r.ts ?? -1, maxAppendTimeMs: r.at ?? -1 };
   }
