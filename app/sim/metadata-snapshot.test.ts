@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MetadataImage } from '../core/metadata/image.js';
+import { RELEASE_BATCH_RECORDS } from '../core/controller/metadata-log.js';
 import { loadSnapshot, snapshotOf } from '../core/metadata/snapshot.js';
 import { SqliteStorage } from '../storage/sqlite-storage.js';
 import { Simulation } from './simulation.js';
@@ -233,6 +234,38 @@ describe('metadata snapshots', () => {
     expect(took).toBeLessThan(heartbeatMs);
     sim.waitFor(() => sim.engine.brokerState(3) === 'running', 60_000, 'broker 3 running');
     expect(snapshotOf(broker.image)).toEqual(snapshotOf(controller.image));
+  });
+
+  it('records every broker has applied leave the controller\'s memory; a broker that was away reads them from the store and gets the controller\'s image', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'replica-metadata-release-'));
+    dirs.push(dir);
+    const storage = SqliteStorage.open(dir);
+    const sim = new Simulation({ seed: 5, brokers: 3, storage });
+    const controller = sim.internals.controller;
+    sim.createTopic('wide', 6_000, 2);
+    sim.advance(5_000); // every broker heartbeats the offset it applied
+    expect(controller.image.offset).toBeGreaterThan(RELEASE_BATCH_RECORDS);
+    expect(controller.recordsInMemory).toBeLessThan(RELEASE_BATCH_RECORDS);
+
+    sim.engine.stopBroker(3);
+    sim.waitFor(() => sim.engine.brokerState(3) === 'stopped', 60_000, 'broker 3 stopped');
+    const away = sim.internals.brokers.get(3)!.image.offset;
+    sim.createTopic('while-away', 6_000, 2, {}, Array.from({ length: 6_000 }, (_, i) => (i % 2 ? [1, 2] : [2, 1])));
+    sim.advance(5_000);
+    // Broker 3 has no session: what brokers 1 and 2 applied is dropped from memory all the same.
+    expect(controller.image.offset - away).toBeGreaterThan(RELEASE_BATCH_RECORDS);
+    expect(controller.recordsInMemory).toBeLessThan(RELEASE_BATCH_RECORDS);
+    // Every record since the (absent) snapshot is still there, in order, from the store.
+    const all = controller.records(0);
+    expect(all.map((r) => r.offset)).toEqual(Array.from({ length: controller.image.offset + 1 }, (_, i) => i));
+
+    sim.engine.startBroker(3);
+    const broker = sim.internals.brokers.get(3)!;
+    sim.waitFor(() => sim.engine.brokerState(3) === 'running', 60_000, 'broker 3 running');
+    sim.waitFor(() => broker.image.offset === controller.image.offset, 10_000, 'broker 3 caught up');
+    expect(snapshotOf(broker.image)).toEqual(snapshotOf(controller.image));
+    expect(sim.produce('wide', 5_999, ['v']).errorCode).toBe('NONE');
+    storage.close();
   });
 
   it('a broker behind the records the controller keeps loads the latest snapshot: same image, its replicas, and the log of a topic deleted meanwhile is gone', () => {

@@ -39,8 +39,8 @@ class SqliteMetadataStore implements MetadataStore {
   readAll(): StoredMetadataRecord[] {
     return this.readAfter(-1);
   }
-  readAfter(offset: number): StoredMetadataRecord[] {
-    const rows = this.file.db.prepare('SELECT offset, timestamp_ms, record FROM records WHERE offset > ? ORDER BY offset').all(offset) as { offset: number; timestamp_ms: number; record: string }[];
+  readAfter(offset: number, limit = -1): StoredMetadataRecord[] {
+    const rows = this.file.db.prepare('SELECT offset, timestamp_ms, record FROM records WHERE offset > ? ORDER BY offset LIMIT ?').all(offset, limit) as { offset: number; timestamp_ms: number; record: string }[];
     return rows.map((r) => ({ offset: r.offset, timestampMs: r.timestamp_ms, record: JSON.parse(r.record) as unknown }));
   }
   isEmpty(): boolean {

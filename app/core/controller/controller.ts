@@ -139,9 +139,14 @@ export class Controller {
     return this.image.offset + 1;
   }
 
-  /** The records kept in memory (those after the previous snapshot) from `fromOffset` on. */
+  /** The records after the previous snapshot from `fromOffset` on (from memory or the store). */
   records(fromOffset = 0): CommittedRecord[] {
     return this.metadataLog.records(fromOffset);
+  }
+
+  /** How many metadata records the controller keeps in memory (metadata-log.ts). */
+  get recordsInMemory(): number {
+    return this.metadataLog.recordsInMemory;
   }
 
   /** The latest metadata snapshot (null before the first). */
@@ -364,6 +369,7 @@ export class Controller {
         this.sessions.delete(req.brokerId);
       }
     }
+    this.metadataLog.release(this.appliedByAll());
     const after = this.image.brokers.get(req.brokerId);
     const isFenced = after?.fenced ?? true;
     const end = this.endOffset;
@@ -373,6 +379,13 @@ export class Controller {
     const snapshot = this.metadataLog.latestSnapshot()!;
     const tail = this.metadataLog.recordsFrom(snapshot.offset + 1, MAX_RECORDS_PER_HEARTBEAT)!;
     return { error: 'NONE', isFenced, shouldShutDown, snapshot, records: tail, more: endsBefore(tail, end) };
+  }
+
+  /** The metadata offset every broker with a session has applied (-1 when there is none). */
+  private appliedByAll(): number {
+    let min = Infinity;
+    for (const s of this.sessions.values()) if (s.metadataOffset < min) min = s.metadataOffset;
+    return min === Infinity ? -1 : min;
   }
 
   /** Partitions `brokerId` leads: a count the index keeps (asked on every heartbeat of a controlled shutdown). */

@@ -104,8 +104,8 @@ export interface MetadataStore {
   append(records: readonly StoredMetadataRecord[]): void;
   /** Every record still stored, in offset order. */
   readAll(): StoredMetadataRecord[];
-  /** The stored records after `offset`, in offset order. */
-  readAfter(offset: number): StoredMetadataRecord[];
+  /** The stored records after `offset`, in offset order (the first `limit` of them when given). */
+  readAfter(offset: number, limit?: number): StoredMetadataRecord[];
   /** True when neither a record nor a snapshot was ever stored (a new cluster). */
   isEmpty(): boolean;
   /** The newest snapshot, or null. */

@@ -182,8 +182,8 @@ class MemoryMetadataStore implements MetadataStore {
   readAll(): StoredMetadataRecord[] {
     return [...this.records];
   }
-  readAfter(offset: number): StoredMetadataRecord[] {
-    return this.records.filter((r) => r.offset > offset);
+  readAfter(offset: number, limit = Infinity): StoredMetadataRecord[] {
+    return this.records.filter((r) => r.offset > offset).slice(0, limit);
   }
   isEmpty(): boolean {
     return this.records.length === 0 && this.snapshots.length === 0;
