@@ -1,6 +1,7 @@
 import { builtinModules } from 'node:module';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { runInNewContext } from 'node:vm';
 import { join } from 'node:path';
 import { build } from 'vite';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -24,6 +25,30 @@ describe('the preload bundle', () => {
     const code = readFileSync(join(outDir, 'preload.cjs'), 'utf8');
     expect(requiresOf(code)).toEqual(['electron']);
     expect(code).toContain('exposeInMainWorld');
+
+    // Run it against a stand-in for electron: main sends the events of one turn as an array,
+    // and the page's listener hears each, in order, without the IPC event (it carries `sender`).
+    const exposed: Record<string, unknown> = {};
+    const handlers: ((event: unknown, payload: unknown) => void)[] = [];
+    const electron = {
+      contextBridge: { exposeInMainWorld: (key: string, api: unknown) => (exposed[key] = api) },
+      ipcRenderer: {
+        invoke: () => Promise.resolve(),
+        on: (_channel: string, h: (event: unknown, payload: unknown) => void) => handlers.push(h),
+        removeListener: (_channel: string, h: (event: unknown, payload: unknown) => void) => handlers.splice(handlers.indexOf(h), 1),
+      },
+    };
+    const module = { exports: {} };
+    runInNewContext(code, { require: (name: string) => (name === 'electron' ? electron : undefined), module, exports: module.exports });
+    const api = exposed.replicaStudio as { subscribe(listener: (event: unknown) => void): () => void };
+    const heard: unknown[][] = [];
+    const off = api.subscribe((...args) => heard.push(args));
+    const events = [{ type: 'leader.changed', n: 1 }, { type: 'isr.shrunk', n: 2 }];
+    for (const h of handlers) h({ sender: 'main' }, events);
+    for (const h of handlers) h({ sender: 'main' }, { type: 'topic.created', n: 3 });
+    expect(heard).toEqual([[events[0]], [events[1]], [{ type: 'topic.created', n: 3 }]]);
+    off();
+    expect(handlers).toHaveLength(0);
   }, 20_000);
 });
 

@@ -163,11 +163,16 @@ describe('the HTTP host', () => {
     ]);
   });
 
-  it('streams engine events on the /events WebSocket', async () => {
+  it('streams engine events on the /events WebSocket, each message an array of events in order (a burst in few messages)', async () => {
     const ws = new WebSocket(`ws://127.0.0.1:${host.port}/events`, { headers: { Authorization: `Bearer ${token}` } });
     sockets.push(ws);
     const events: EngineEvent[] = [];
-    ws.on('message', (data) => events.push(JSON.parse(String(data)) as EngineEvent));
+    const messages: unknown[] = [];
+    ws.on('message', (data) => {
+      const message = JSON.parse(String(data)) as unknown;
+      messages.push(message);
+      if (Array.isArray(message)) events.push(...(message as EngineEvent[]));
+    });
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());
       ws.once('error', reject);
@@ -193,6 +198,16 @@ describe('the HTTP host', () => {
     const leader = created.value.partitions[0]!.leader;
     expect(await (await api('brokers.stop', { brokerId: leader })).json()).toMatchObject({ ok: true });
     expect(await waitFor((e) => e.type === 'leader.changed' && e.topic === 'watched')).toMatchObject({ previousLeader: leader });
+
+    // 40 topics in one call: their events come in far fewer messages than there are events.
+    const before = { messages: messages.length, events: events.length };
+    const topics = Array.from({ length: 40 }, (_, i) => ({ name: `burst-${i}`, partitions: 2, replicationFactor: 2 }));
+    expect(await (await api('topics.createMany', { topics })).json()).toMatchObject({ ok: true });
+    await waitFor((e) => e.type === 'topic.created' && e.topic === 'burst-39');
+    const burst = events.slice(before.events).filter((e) => e.type === 'topic.created' && e.topic.startsWith('burst-'));
+    expect(burst.map((e) => (e as { topic: string }).topic)).toEqual(topics.map((t) => t.name));
+    expect(messages.length - before.messages).toBeLessThan(burst.length / 4);
+    expect(messages.every((m) => Array.isArray(m) && m.length > 0)).toBe(true);
   });
 
   it("serves the console's files with its CSP (this port's WebSocket allowed), a client-side route as index.html, and nothing outside its folder", async () => {

@@ -24,8 +24,11 @@ function buildApi(): ReplicaStudioApi {
   }
   api.subscribe = (listener: (event: EngineEvent) => void): (() => void) => {
     if (typeof listener !== 'function') throw new TypeError('subscribe(listener): listener must be a function');
-    // The page gets the event only, never the IpcRendererEvent (which carries `sender`).
-    const handler = (_event: IpcRendererEvent, payload: EngineEvent): void => listener(payload);
+    // The page gets the events only, never the IpcRendererEvent (which carries `sender`). Main
+    // sends the events of one turn as an array (main/electron/main.ts); each reaches the listener.
+    const handler = (_event: IpcRendererEvent, payload: EngineEvent | EngineEvent[]): void => {
+      for (const event of Array.isArray(payload) ? payload : [payload]) listener(event);
+    };
     ipcRenderer.on(EVENT_CHANNEL, handler);
     return () => {
       ipcRenderer.removeListener(EVENT_CHANNEL, handler);

@@ -65,13 +65,14 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Transpo
     };
     ws.onmessage = (ev) => {
       if (typeof ev.data !== 'string') return;
-      let event: EngineEvent;
+      let parsed: EngineEvent | EngineEvent[];
       try {
-        event = JSON.parse(ev.data) as EngineEvent;
+        parsed = JSON.parse(ev.data) as EngineEvent | EngineEvent[];
       } catch {
         return;
       }
-      for (const l of listeners) l(event);
+      // A message is an array of events in order (main/host/http-events.ts); a lone event is one too.
+      for (const event of Array.isArray(parsed) ? parsed : [parsed]) for (const l of listeners) l(event);
     };
     ws.onerror = () => {};
     ws.onclose = () => {

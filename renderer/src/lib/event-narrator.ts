@@ -193,6 +193,11 @@ const RULES: { [K in EventName]: Rule<K> } = {
   },
 };
 
+/** The group the overview's filter knows the event by. */
+export function groupOf(e: EngineEvent): EventGroup {
+  return (RULES[e.type] as unknown as Rule<EventName> | undefined)?.group ?? 'brokers';
+}
+
 /** The event in words. */
 export function narrate(e: EngineEvent): Narration {
   const rule = RULES[e.type] as unknown as Rule<EventName>;

@@ -29,7 +29,7 @@ describe('cluster store against a real host', () => {
     await until(() => connection.status === 'open');
     await h.client.call('brokers.kill', { brokerId: 3 });
     await until(() => store.brokers.find((b) => b.id === 3)?.state === 'killed');
-    expect(connection.recent.some((e) => e.type === 'broker.stateChanged' && e.brokerId === 3)).toBe(true);
+    await until(() => connection.recent.some((e) => e.type === 'broker.stateChanged' && e.brokerId === 3));
   });
 
   it('sets the time scale and reads it back from the engine', async () => {

@@ -10,10 +10,37 @@ import { ref, shallowRef } from 'vue';
 import type { EngineEvent } from '../../../app/api/contract.js';
 import { client } from '../api/instance.js';
 import type { ConnectionStatus } from '../api/transport.js';
+import { groupOf, type EventGroup } from '../lib/event-narrator.js';
 
 /** Events too frequent for the feed (they still reach `on` listeners). */
 const NOT_IN_FEED = new Set<EngineEvent['type']>(['highWatermark.advanced']);
-const FEED_SIZE = 300;
+export const FEED_SIZE = 300;
+/**
+ * The feed takes in what arrived at most this often (listeners hear each event at once): a burst
+ * (some 33,000 events for a controlled shutdown at 100,000 partitions) redraws it a few times a
+ * second, not once per event.
+ */
+export const FEED_FLUSH_MS = 100;
+
+/**
+ * The feed's events, oldest first, keeping the newest FEED_SIZE of each group (the overview's
+ * filter): a flood of one kind (100,000 ISR changes as a broker stops) does not push the others
+ * (that broker stopping) out of reach of the filter.
+ */
+function trimFeed(events: EngineEvent[]): EngineEvent[] {
+  if (events.length <= FEED_SIZE) return events;
+  const counts = new Map<EventGroup, number>();
+  const kept: EngineEvent[] = [];
+  for (let i = events.length - 1; i >= 0; i--) {
+    const g = groupOf(events[i]!);
+    const n = counts.get(g) ?? 0;
+    if (n < FEED_SIZE) {
+      counts.set(g, n + 1);
+      kept.push(events[i]!);
+    }
+  }
+  return kept.length === events.length ? events : kept.reverse();
+}
 
 /** What a live query does when the connection stops and starts again. */
 export interface Suspendable {
@@ -24,7 +51,7 @@ export interface Suspendable {
 
 export const useConnectionStore = defineStore('connection', () => {
   const status = ref<ConnectionStatus>('connecting');
-  /** Newest last. */
+  /** Newest last: the newest FEED_SIZE events of each group (trimFeed). */
   const recent = shallowRef<EngineEvent[]>([]);
   /** Stopped by `stop()` (and not started since): live queries stay suspended. */
   const stopped = ref(false);
@@ -35,11 +62,31 @@ export const useConnectionStore = defineStore('connection', () => {
   const running = shallowRef<readonly string[]>([]);
   let unsubscribe: (() => void) | undefined;
 
+  /** Feed events not yet in `recent` (at most FEED_SIZE of the newest are ever shown). */
+  let pending: EngineEvent[] = [];
+  /** Trim `pending` when it grows past this (twice what the last trim left: amortized, not per event). */
+  let pendingLimit = 2 * FEED_SIZE;
+  let flushTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** Move what arrived into the feed now. */
+  function flushFeed(): void {
+    if (flushTimer !== undefined) clearTimeout(flushTimer);
+    flushTimer = undefined;
+    if (pending.length === 0) return;
+    const next = recent.value.concat(pending);
+    pending = [];
+    pendingLimit = 2 * FEED_SIZE;
+    recent.value = trimFeed(next);
+  }
+
   function dispatch(event: EngineEvent): void {
     if (!NOT_IN_FEED.has(event.type) && !(event.type as string).startsWith('metrics.')) {
-      const next = recent.value.length >= FEED_SIZE ? recent.value.slice(1) : recent.value.slice();
-      next.push(event);
-      recent.value = next;
+      pending.push(event);
+      if (pending.length > pendingLimit) {
+        pending = trimFeed(pending);
+        pendingLimit = Math.max(2 * FEED_SIZE, 2 * pending.length);
+      }
+      flushTimer ??= setTimeout(flushFeed, FEED_FLUSH_MS);
     }
     for (const l of [...listeners]) l(event);
   }
@@ -105,8 +152,8 @@ export const useConnectionStore = defineStore('connection', () => {
   }
 
   function seed(events: EngineEvent[]): void {
-    recent.value = events.filter((e) => !NOT_IN_FEED.has(e.type)).slice(-FEED_SIZE);
+    recent.value = trimFeed(events.filter((e) => !NOT_IN_FEED.has(e.type)));
   }
 
-  return { status, recent, stopped, running, start, stop, on, onReconnect, attach, setRunning, listening, seed, dispatch };
+  return { status, recent, stopped, running, start, stop, on, onReconnect, attach, setRunning, listening, seed, dispatch, flushFeed };
 });
