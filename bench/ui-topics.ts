@@ -19,13 +19,17 @@
  * come in whole vsync intervals and depend on how busy the machine is (2 shared cores: a p95 of
  * 16.7 or 33.3 ms can flip from one run to the next), so the same scroll also reports the page's
  * main-thread CPU time per frame (thread time of the renderer's main thread in a Chromium trace
- * of the scroll, `toplevel` tasks only): the work the page asks for, whatever else runs.
+ * of the scroll, `toplevel` tasks only): the work the page asks for, whatever else runs. Just
+ * before the scroll, the still page's frames are timed for IDLE_FRAMES_MS: their median is the
+ * display's frame interval in this run, the unit a frame is judged in (run.ts: a scroll frame is on
+ * time below 1.5 intervals, since a late frame takes two).
  *
  * Other pages: fresh loads of the Overview (`/#/`, until its partition tile), the Brokers page
  * (`/#/brokers`, until broker 1's row) and the Balance page (`/#/balance`, until broker 1's column
  * counts), each with the largest `/api/` response of that load, so a page that reads every
  * partition on open shows (at 100,000 partitions that is megabytes). `--partitions N` (with
- * `--per-topic K`, default 10) runs it at another size: `npx tsx bench/ui-topics.ts --partitions 100000 --per-topic 100`.
+ * `--per-topic K`, default 10) runs it at another size: `npx tsx bench/ui-topics.ts --partitions 100000 --per-topic 100`;
+ * `--live` then stops and starts the busiest broker with the Overview open (ui-live.ts).
  *
  * Everything is bounded: each phase has its own timeout and the whole run a deadline; the host
  * and the browser are stopped (and the temp dirs removed) however it ends.
@@ -38,6 +42,7 @@ import { performance } from 'node:perf_hooks';
 import type { Browser, CDPSession } from 'playwright-core';
 import { launchBrowser, startServe, type ServedHost } from '../e2e/support/harness.js';
 import { makeTempDir, removeAllTempDirs, removeTempDir } from './produce-throughput.js';
+import { measureOverviewLive, type OverviewLive, type Post } from './ui-live.js';
 
 export const TOPICS = 2_000;
 export const PARTITIONS_PER_TOPIC = 10;
@@ -47,6 +52,8 @@ export const LOADS = 3;
 export const SCROLL_MS = 2_000;
 /** Ten 40 px rows per frame: a quick fling (600 rows a second at 60 Hz), every frame new rows. */
 export const SCROLL_STEP_PX = 400;
+/** How long the still page's frames are timed before the scroll, for the display's frame interval. */
+export const IDLE_FRAMES_MS = 1_000;
 const VIEWPORT = { width: 1400, height: 900 };
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -92,9 +99,21 @@ export interface UiTopicsResult {
   inAppMs: number;
   /** Rows in the DOM after the first render (the virtualized window, not 2,000). */
   rowsInDom: number;
-  frames: { count: number; p50Ms: number; p95Ms: number; maxMs: number; over50Ms: number; scrolledRows: number; mainThreadCpuMsPerFrame: number };
+  frames: {
+    count: number;
+    p50Ms: number;
+    p95Ms: number;
+    maxMs: number;
+    over50Ms: number;
+    scrolledRows: number;
+    mainThreadCpuMsPerFrame: number;
+    /** The display's frame interval in the same page, still (median rAF delta over IDLE_FRAMES_MS): ~16.7 ms at 60 Hz. */
+    idleIntervalMs: number;
+  };
   /** The Overview, Brokers and Balance pages opened fresh. */
   pages: PageOpen[];
+  /** The Overview while the busiest broker stops and starts (when asked). */
+  live?: OverviewLive;
   /** Where the console came from. */
   build: string;
 }
@@ -103,6 +122,8 @@ export interface UiTopicsResult {
 export interface UiSize {
   topics: number;
   partitionsPerTopic: number;
+  /** Also stop and start the busiest broker with the Overview open (ui-live.ts). */
+  live?: boolean;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -204,6 +225,21 @@ const SCROLL_LOOP = `(([ms, step]) => new Promise((resolve) => {
   requestAnimationFrame(frame);
 }))`;
 
+/** The deltas between animation frames of the still page for `ms` (nothing scrolls). */
+const IDLE_FRAMES = `((ms) => new Promise((resolve) => {
+  const deltas = [];
+  let start = 0;
+  let last = 0;
+  const frame = (t) => {
+    if (start === 0) start = t;
+    else deltas.push(t - last);
+    last = t;
+    if (t - start >= ms) return resolve(deltas);
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+}))`;
+
 /** A trace event as Chromium's JSON trace format writes it (the fields read here). */
 interface TraceEvent {
   ph: string;
@@ -244,10 +280,6 @@ async function mainThreadCpu(cdp: CDPSession): Promise<number> {
     end = e.ts + e.dur!;
   }
   return cpuUs / 1000;
-}
-
-interface Post {
-  <T>(method: string, body: unknown, timeoutMs?: number): Promise<{ ok: true; value: T } | { ok: false; error: { code: string; message: string } }>;
 }
 
 function poster(host: ServedHost): Post {
@@ -364,6 +396,8 @@ export async function measureUiTopics(deadlineMs = 150_000, log: (line: string) 
 
     check('scrolling');
     await sleep(500);
+    const idleDeltas = (await page.evaluate(`${IDLE_FRAMES}(${IDLE_FRAMES_MS})`)) as number[];
+    if (idleDeltas.length === 0) throw new Error('the still page drew no frames');
     const cdp = await context.newCDPSession(page);
     await cdp.send('Tracing.start', { categories: 'toplevel,__metadata', transferMode: 'ReturnAsStream' });
     const { deltas, scrolled } = (await page.evaluate(`${SCROLL_LOOP}([${SCROLL_MS}, ${SCROLL_STEP_PX}])`)) as { deltas: number[]; scrolled: number };
@@ -378,9 +412,10 @@ export async function measureUiTopics(deadlineMs = 150_000, log: (line: string) 
       over50Ms: deltas.filter((d) => d > 50).length,
       scrolledRows: Math.round(scrolled / 40),
       mainThreadCpuMsPerFrame: mainThreadCpuMs / deltas.length,
+      idleIntervalMs: median(idleDeltas),
     };
     log(
-      `scroll: ${frames.count} frames in ${SCROLL_MS} ms, ${frames.scrolledRows} rows passed; frame p50 ${frames.p50Ms.toFixed(1)} ms, p95 ${frames.p95Ms.toFixed(1)} ms, max ${frames.maxMs.toFixed(1)} ms, ${frames.over50Ms} over 50 ms; main thread ${frames.mainThreadCpuMsPerFrame.toFixed(1)} ms of CPU per frame`,
+      `scroll: ${frames.count} frames in ${SCROLL_MS} ms, ${frames.scrolledRows} rows passed; frame p50 ${frames.p50Ms.toFixed(1)} ms, p95 ${frames.p95Ms.toFixed(1)} ms, max ${frames.maxMs.toFixed(1)} ms, ${frames.over50Ms} over 50 ms (the still page's frame interval ${frames.idleIntervalMs.toFixed(1)} ms); main thread ${frames.mainThreadCpuMsPerFrame.toFixed(1)} ms of CPU per frame`,
     );
 
     // The other pages, opened fresh: until each shows what it read, and the largest API answer it waited for.
@@ -412,8 +447,15 @@ export async function measureUiTopics(deadlineMs = 150_000, log: (line: string) 
       pages.push({ page: p.name, loadsMs: loads.map((l) => l.ms), medianMs: mid, largestApiBytes: m.bytes, largestApiMethod: m.method });
       log(`open ${p.hash}: ${loads.map((l) => `${Math.round(l.ms)} ms`).join(', ')} (fresh loads); largest API answer ${m.method} ${m.bytes.toLocaleString('en-US')} B`);
     }
+    let live: OverviewLive | undefined;
+    if (size.live) {
+      check('stopping and starting a broker on the Overview');
+      const brokers = await post<{ brokers: unknown[] }>('cluster.describe', {});
+      if (!brokers.ok) throw new Error(`cluster.describe: ${brokers.error.code} ${brokers.error.message}`);
+      live = await measureOverviewLive(context, host.origin, post, brokers.value.brokers.length, started + deadlineMs, log);
+    }
     await context.close();
-    return { topics: topicCount, partitions: topicCount * perTopic, createMs, listMs, loadsMs, firstRenderMs: median(loadsMs), phases: phase, inAppMs, rowsInDom, frames, pages, build: build.label };
+    return { topics: topicCount, partitions: topicCount * perTopic, createMs, listMs, loadsMs, firstRenderMs: median(loadsMs), phases: phase, inAppMs, rowsInDom, frames, pages, live, build: build.label };
   } finally {
     await browser?.close().catch(() => {});
     await host.stop();
@@ -433,7 +475,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const perTopic = arg('--per-topic') ?? PARTITIONS_PER_TOPIC;
   const topics = Math.ceil((arg('--partitions') ?? TOPICS * PARTITIONS_PER_TOPIC) / perTopic);
   const deadlineMs = (arg('--budget-s') ?? 150) * 1000;
-  measureUiTopics(deadlineMs, (line) => console.log(line), { topics, partitionsPerTopic: perTopic })
+  measureUiTopics(deadlineMs, (line) => console.log(line), { topics, partitionsPerTopic: perTopic, live: process.argv.includes('--live') })
     .then((r) => console.log(JSON.stringify(r, null, 2)))
     .catch((e: unknown) => {
       console.error(e);
