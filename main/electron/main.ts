@@ -16,6 +16,7 @@ import type { ErrorView } from '../../app/api/errors.js';
 import type { RemoteService } from '../host/remote-service.js';
 import { APP_ORIGIN, EVENT_CHANNEL, INVOKE_CHANNEL, handleInvoke } from './ipc-bridge.js';
 import { EventBatcher } from '../host/event-batcher.js';
+import { EventCoalescer } from '../host/event-coalescer.js';
 import { APP_SCHEME_PRIVILEGES, installPermissionPolicy, isAllowedNavigation, registerAppProtocol } from './security.js';
 import { startUtilityEngine } from './utility-engine.js';
 import { safeStorageSealer } from './secret-sealer.js';
@@ -51,6 +52,8 @@ const toWindow = new EventBatcher({
     if (win && !win.isDestroyed()) win.webContents.send(EVENT_CHANNEL, events);
   },
 });
+/** The open cluster's high-watermark updates, coalesced per partition per 100 ms as the HTTP host does (`event-coalescer.ts`). */
+const openClusterEvents = new EventCoalescer({ send: (event) => toWindow.push(event) });
 let win: BrowserWindow | undefined;
 /**
  * The connection list (app.getPath('userData')): calls without `connection` go to the open
@@ -68,6 +71,7 @@ async function closeEngine(): Promise<void> {
   const closing = engine;
   unsubscribe?.();
   unsubscribe = undefined;
+  openClusterEvents.flush();
   engine = undefined;
   engineDataDir = undefined;
   if (!closing) return;
@@ -92,7 +96,7 @@ async function switchCluster(dataDir: string): Promise<void> {
   });
   engine = started;
   engineDataDir = dataDir;
-  unsubscribe = started.subscribe((event: EngineEvent) => toWindow.push(event));
+  unsubscribe = started.subscribe((event: EngineEvent) => openClusterEvents.push(event));
 }
 
 /** The answer while no engine runs (during a switch of clusters): retriable, the next one will. */
