@@ -32,10 +32,7 @@
  * Benchmarks are never test assertions: a figure below its goal is reported, not thrown. The
  * whole run stays under BUDGET_MS of wall time and removes its temp dirs.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, platform, release } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import {
   MAX_IN_FLIGHT,
@@ -44,52 +41,21 @@ import {
   REPLICATION_FACTOR,
   measureProduce,
   removeAllTempDirs,
-  sqliteVersion,
   type WindowOptions,
 } from './produce-throughput.js';
 import { PROBE_EVERY_MS, PRODUCERS, RECORDS, VALUE_BYTES, measureDescribeUnderLoad } from './describe-under-load.js';
 import { measureWireProduce } from './wire-produce.js';
-import { LOADS, PARTITIONS_PER_TOPIC, REPLICATION_FACTOR as UI_RF, SCROLL_MS, SCROLL_STEP_PX, TOPICS, measureUiTopics, type UiTopicsResult } from './ui-topics.js';
+import { LOADS, PARTITIONS_PER_TOPIC, REPLICATION_FACTOR as UI_RF, SCROLL_MS, SCROLL_STEP_PX, TOPICS, measureUiTopics } from './ui-topics.js';
 import { BROKERS as SCALE_BROKERS, formatTable, runLadder, type RungResult } from './scale.js';
 import { PLAN_BROKERS, PLAN_PARTITIONS, measureBalancePlan } from './balance-plan.js';
 import { FAILOVER_BROKERS, FAILOVER_PARTITIONS, measureFailover } from './failover.js';
-
-export interface Figure {
-  name: string;
-  value: number;
-  unit: string;
-  limit: number;
-  ratio: number;
-  goal: number;
-  pass: boolean;
-  /** What else the run measured alongside (not judged). */
-  context?: Record<string, number>;
-}
-
-export interface Machine {
-  cpu: string;
-  cores: number;
-  node: string;
-  sqlite: string;
-  platform: string;
-}
-
-interface Results {
-  machine: Machine;
-  figures: Figure[];
-}
+import { RESULTS_FILE, UI_FRAME_LATE_INTERVALS, atLeastFigure, figure, fmt, latencyFigure, machine, pct, printTable, round, uiFigures, withinFigure, writeResults, type Figure } from './figures.js';
 
 /** The Topics page benchmark: building the console, 2,000 topics over HTTP, Chromium. */
 const UI_TOPICS_BUDGET_MS = 150_000;
 /** Skip it rather than start it with less than this left. */
 const UI_TOPICS_MIN_MS = 60_000;
 const UI_FIRST_RENDER_LIMIT_MS = 2_000;
-/**
- * A scroll frame is on time below this many of the display's frame intervals, measured on the
- * still page in the same run (ui-topics.ts): rAF deltas come in whole intervals give or take a
- * little jitter, so 1.5 separates one interval (~16.7 ms at 60 Hz, the goal of issue 17) from two.
- */
-const UI_FRAME_LATE_INTERVALS = 1.5;
 /** The console at the scale ladder's size (issue 17: 100,000 partitions): first render and pages within 1 s. */
 const SCALE_UI_PARTITIONS = 100_000;
 const SCALE_UI_PER_TOPIC = 100;
@@ -105,7 +71,6 @@ const SCALE_UI_BEHIND_LIMIT_MS = 1_000;
 /** The wire produce phase: an engine process to start, warm-up, window, catch-up. */
 const WIRE_BUDGET_MS = 30_000;
 const BUDGET_MS = 60_000 + WIRE_BUDGET_MS + UI_TOPICS_BUDGET_MS;
-const GOAL = 0.5;
 const WINDOW: WindowOptions = { warmupMs: 1_000, windowMs: 3_000 };
 const SIZES = [
   { label: '100B', bytes: 100 },
@@ -114,67 +79,6 @@ const SIZES = [
 /** `cluster.describe` over HTTP under load: its p99 must stay within this many ms. */
 const DESCRIBE_P99_LIMIT_MS = 50;
 const DESCRIBE_WINDOW_MS = 3_000;
-const RESULTS_FILE = join(dirname(fileURLToPath(import.meta.url)), 'results', 'latest.json');
-
-function machine(): Machine {
-  const cpu = cpus();
-  return { cpu: cpu[0]?.model.trim() ?? 'unknown', cores: cpu.length, node: process.version, sqlite: sqliteVersion(), platform: `${platform()} ${release()}` };
-}
-
-function figure(name: string, value: number, unit: string, limit: number): Figure {
-  const ratio = limit > 0 ? value / limit : 0;
-  return { name, value: round(value), unit, limit: round(limit), ratio: Math.round(ratio * 1000) / 1000, goal: GOAL, pass: ratio >= GOAL };
-}
-
-/** A latency figure: it passes at value ≤ limit, so its ratio is limit / value and its goal 1. */
-function latencyFigure(name: string, value: number, limit: number, context?: Record<string, number>): Figure {
-  const ratio = value > 0 ? limit / value : 0;
-  return { name, value: round(value), unit: 'ms', limit, ratio: Math.round(ratio * 1000) / 1000, goal: 1, pass: ratio >= 1, ...(context ? { context } : {}) };
-}
-
-function round(n: number): number {
-  return n >= 100 ? Math.round(n) : Math.round(n * 100) / 100;
-}
-
-/** Merge `figures` into the results file: same name replaces, other figures stay. */
-function writeResults(m: Machine, figures: Figure[]): Results {
-  let previous: Figure[] = [];
-  if (existsSync(RESULTS_FILE)) {
-    try {
-      const parsed = JSON.parse(readFileSync(RESULTS_FILE, 'utf8')) as Partial<Results>;
-      if (Array.isArray(parsed.figures)) previous = parsed.figures;
-    } catch {
-      console.warn(`${RESULTS_FILE} is not valid JSON; starting it afresh.`);
-    }
-  }
-  const byName = new Map(previous.map((f) => [f.name, f]));
-  for (const f of figures) byName.set(f.name, f);
-  const results: Results = { machine: m, figures: [...byName.values()] };
-  mkdirSync(dirname(RESULTS_FILE), { recursive: true });
-  writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
-  return results;
-}
-
-function printTable(figures: Figure[]): void {
-  const rows = [
-    ['name', 'value', 'unit', 'limit', 'ratio', 'goal', 'pass'],
-    ...figures.map((f) => [f.name, fmt(f.value), f.unit, fmt(f.limit), f.ratio.toFixed(3), String(f.goal), f.pass ? 'yes' : 'NO']),
-  ];
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  const line = (r: string[]): string => r.map((cell, c) => (c === 0 || c === 2 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ');
-  console.log(line(rows[0]!));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const r of rows.slice(1)) console.log(line(r));
-}
-
-function pct(share: number): string {
-  return `${Math.round(share * 100)}%`;
-}
-
-function fmt(n: number): string {
-  return n.toLocaleString('en-US', { maximumFractionDigits: 2 });
-}
-
 /** The scale goals per rung (issue 17): a limit each figure's value must stay within. */
 const SCALE_LIMITS: Record<number, { restartRunningMs: number; idleCores: number; rssMb: number }> = {
   10_000: { restartRunningMs: 5_000, idleCores: 0.02, rssMb: 300 },
@@ -194,62 +98,6 @@ const SCALE_BUDGET_MS = 40 * 60_000;
  * LinkedIn Engineering, 2014. Issue 17 asks the engine to beat it in the produce benchmark.
  */
 const KAFKA_2014_RECORDS_PER_SEC = 421_823;
-
-/** A figure whose value must reach `limit` (its ratio is value / limit, its goal 1). */
-function atLeastFigure(name: string, value: number, unit: string, limit: number): Figure {
-  const ratio = limit > 0 ? value / limit : 0;
-  return { name, value: round(value), unit, limit, ratio: Math.round(ratio * 1000) / 1000, goal: 1, pass: ratio >= 1 };
-}
-
-/** A figure whose value must not exceed `limit` (its ratio is limit / value, its goal 1). */
-function withinFigure(name: string, value: number, unit: string, limit: number): Figure {
-  const ratio = value > 0 ? limit / value : 0;
-  return { name, value: round(value), unit, limit, ratio: Math.round(ratio * 1000) / 1000, goal: 1, pass: ratio >= 1 };
-}
-
-/**
- * The console's figures from one `measureUiTopics` run, named `${prefix}.topics.first-render`,
- * `${prefix}.topics.scroll-frame-p95` (limit: UI_FRAME_LATE_INTERVALS of the still page's frame
- * interval in the same run) and `${prefix}.<page>.open`, the first render and each page within `openLimitMs`.
- */
-function uiFigures(prefix: string, ui: UiTopicsResult, openLimitMs: number): Figure[] {
-  const out: Figure[] = [
-    latencyFigure(`${prefix}.topics.first-render`, ui.firstRenderMs, openLimitMs, {
-      minMs: round(Math.min(...ui.loadsMs)),
-      maxMs: round(Math.max(...ui.loadsMs)),
-      inAppMs: round(ui.inAppMs),
-      domContentLoadedMs: round(ui.phases.domContentLoadedMs),
-      topicsListSentMs: round(ui.phases.listSentMs),
-      topicsListReceivedMs: round(ui.phases.listReceivedMs),
-      topicsListHttpMs: round(ui.listMs),
-      rowsInDom: ui.rowsInDom,
-      topics: ui.topics,
-      partitions: ui.partitions,
-    }),
-    latencyFigure(`${prefix}.topics.scroll-frame-p95`, ui.frames.p95Ms, round(UI_FRAME_LATE_INTERVALS * ui.frames.idleIntervalMs), {
-      p50Ms: round(ui.frames.p50Ms),
-      maxMs: round(ui.frames.maxMs),
-      idleFrameIntervalMs: round(ui.frames.idleIntervalMs),
-      frames: ui.frames.count,
-      framesOver50Ms: ui.frames.over50Ms,
-      rowsScrolled: ui.frames.scrolledRows,
-      mainThreadCpuMsPerFrame: round(ui.frames.mainThreadCpuMsPerFrame),
-      partitions: ui.partitions,
-    }),
-  ];
-  // The Overview, Brokers and Balance pages opened fresh.
-  for (const p of ui.pages) {
-    out.push(
-      latencyFigure(`${prefix}.${p.page}.open`, p.medianMs, openLimitMs, {
-        minMs: round(Math.min(...p.loadsMs)),
-        maxMs: round(Math.max(...p.loadsMs)),
-        largestApiBytes: p.largestApiBytes,
-        partitions: ui.partitions,
-      }),
-    );
-  }
-  return out;
-}
 
 function scaleFigures(rows: RungResult[]): Figure[] {
   const out: Figure[] = [];
