@@ -97,8 +97,6 @@ async function main(): Promise<void> {
 
     await open(page, '/', 'Overview');
     await shoot(page, 'overview');
-    await open(page, '/topics', 'Topics');
-    await shoot(page, 'topics');
     await open(page, '/topics/orders', 'orders');
     await shoot(page, 'topic');
     await open(page, '/balance', 'Balance');
