@@ -1,7 +1,8 @@
 /**
  * One replica of a partition on one broker, as leader or follower.
  *
- * Leader invariants (kafka-semantics.md §1–§3):
+ * Leader invariants (docs/semantics.md#high-watermark-and-what-consumers-read, #isr-membership,
+ * #produce-acks-and-mininsyncreplicas):
  * - HW = min LEO over the maximal ISR (plus caught-up, ISR-eligible followers not yet in it);
  *   it never moves backwards, and it does not move while the committed ISR is below the
  *   effective min ISR = min(min.insync.replicas, replica count) ("strict min ISR", 3.7+).
