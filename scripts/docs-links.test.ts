@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { brokenCodeCitations, brokenMarkdownLinks, codeCitations, formatProblems, headingSlugs, markdownLinks } from './docs-links.js';
+import { brokenCodeCitations, brokenMarkdownLinks, codeCitations, formatProblems, headingSlugs, markdownLinks, staleDocPaths } from './docs-links.js';
 
 const root = join(import.meta.dirname, '..');
 
@@ -62,5 +62,11 @@ describe('the checker', () => {
     const files = ['README.md', 'docs/a.md', 'docs/images/p.png', 'app/x.ts'];
     expect(brokenMarkdownLinks(dir, files).map((p) => p.target)).toEqual(['docs/missing.md', 'docs/a.md#nope', '../x.md']);
     expect(brokenCodeCitations(dir, files).map((p) => p.target)).toEqual(['CONVENTIONS.md', 'docs/a.md#gone']);
+  });
+
+  it('finds repository paths in the docs\' inline code that name nothing, but not folders that hold files or what git ignores', () => {
+    write('docs/b.md', '`app/x.ts` and `app/` exist; `app/gone.ts`, `main/host/` do not; `dist/renderer` and `npm test` are not ours to check\n```\n`app/fenced.ts`\n```\n');
+    const files = ['README.md', 'docs/b.md', 'app/x.ts'];
+    expect(staleDocPaths(dir, files).map((p) => p.target)).toEqual(['app/gone.ts', 'main/host/']);
   });
 });

@@ -121,6 +121,40 @@ export function brokenMarkdownLinks(root: string, files = repositoryFiles(root))
   return problems;
 }
 
+/** A repository path in inline code: a top-level folder of ours, then no spaces or placeholders. */
+const REPO_PATH = /^(?:app|main|renderer|scripts|bench|e2e|resources|docs)\/[\w./-]*$/;
+
+/**
+ * Repository paths written as inline code in README.md and docs/**.md (`app/core/engine.ts`) that
+ * name nothing the repository holds, so prose about files cannot outlive a move. Folders count when
+ * some file lies under them; paths git ignores (build output, artifacts) are left alone.
+ */
+export function staleDocPaths(root: string, files = repositoryFiles(root)): Problem[] {
+  const known = new Set(files);
+  const folders = new Set(files.flatMap((f) => f.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+  const problems: Problem[] = [];
+  for (const file of files.filter((f) => f === 'README.md' || (f.startsWith('docs/') && f.endsWith('.md')))) {
+    for (const { raw, line } of lines(readFileSync(join(root, file), 'utf8'))) {
+      for (const m of raw.matchAll(/`([^`\s]+)`/g)) {
+        const written = m[1]!.replace(/#.*$/, '');
+        const path = written.replace(/\/$/, '');
+        if (!REPO_PATH.test(written) || known.has(path) || folders.has(path) || ignored(root, written)) continue;
+        problems.push({ file, line, target: m[1]!, reason: 'no such file or folder in the repository' });
+      }
+    }
+  }
+  return problems;
+}
+
+function ignored(root: string, path: string): boolean {
+  try {
+    execFileSync('git', ['check-ignore', '-q', path], { cwd: root });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const CODE = /\.(ts|vue|js|mjs)$/;
 /** The checker's own tests cite missing documents on purpose, to see them caught. */
 const FIXTURES = new Set(['scripts/docs-links.test.ts']);
