@@ -198,7 +198,7 @@ export default defineConfig(
     dirs: ['app/protocol'],
     ignores: TESTS,
     paths: ['app/protocol', 'app/core', 'app/api'],
-    packages: [only(PROTOCOL_PACKAGES, 'app/protocol is pure: byte arrays in, byte arrays out; no node:* (sockets live in main/host).')],
+    packages: [only(PROTOCOL_PACKAGES, 'app/protocol is pure: byte arrays in, byte arrays out; no node:* (sockets live in main/kafka).')],
     why: 'app/protocol imports only app/protocol, app/core and app/api.',
     behindTheDoor: true,
   }),
@@ -256,13 +256,13 @@ export default defineConfig(
     behindTheDoor: true,
   }),
   layer({
-    // Its tests speak to real listeners: our own (main/host), TLS and SASL test servers.
+    // Its tests speak to real listeners: our own (main/kafka), TLS and SASL test servers.
     name: 'app/kafka-client tests',
     dirs: ['app/kafka-client'],
     files: TESTS.map((t) => `app/kafka-client/${t}`),
-    paths: ['app/kafka-client', 'app/protocol', 'app/api', 'app/sim', 'app/service', 'main/host', 'e2e/support'],
+    paths: ['app/kafka-client', 'app/protocol', 'app/api', 'app/sim', 'app/service', 'main/kafka', 'e2e/support'],
     packages: [only(['kafkajs', 'node:*', 'vitest', 'fast-check'], 'Tests in app/kafka-client may add vitest and fast-check.')],
-    why: 'Tests in app/kafka-client import only app/kafka-client, app/protocol, app/api, app/sim, app/service, main/host and e2e/support.',
+    why: 'Tests in app/kafka-client import only app/kafka-client, app/protocol, app/api, app/sim, app/service, main/kafka and e2e/support.',
   }),
   layer({
     // The product only: the simulation and its tools live in app/sim, which builds on this.
@@ -318,13 +318,59 @@ export default defineConfig(
   }),
 
   // ---- main/ --------------------------------------------------------------------------------
+  // The headless host and the engine process, one room per role. Plain Node: none of them
+  // imports electron or the UI. Rooms below import rooms above them, never the other way.
   layer({
-    name: 'main/host',
-    dirs: ['main/host'],
-    paths: ['main/host', 'app'],
-    packages: [deny(UI_PACKAGES, 'main/host is plain Node: it never imports electron (nor the UI).')],
-    why: 'main/host imports only main/host and app/.',
+    name: 'main/events',
+    dirs: ['main/events'],
+    ignores: TESTS,
+    paths: ['main/events', 'app/api'],
+    packages: [deny(UI_PACKAGES, 'main/events is plain Node: it never imports electron (nor the UI).')],
+    why: 'main/events (the event stream on its way out) imports only main/events and app/api.',
+  }),
+  layer({
+    name: 'main/kafka',
+    dirs: ['main/kafka'],
+    ignores: TESTS,
+    paths: ['main/kafka', 'app'],
+    packages: [deny(UI_PACKAGES, 'main/kafka is plain Node: it never imports electron (nor the UI).')],
+    why: 'main/kafka (the Kafka listeners) imports only main/kafka and app/.',
     behindTheDoor: true,
+  }),
+  layer({
+    name: 'main/http',
+    dirs: ['main/http'],
+    ignores: TESTS,
+    paths: ['main/http', 'main/events', 'app/api'],
+    packages: [deny(UI_PACKAGES, 'main/http is plain Node: it never imports electron (nor the UI).')],
+    why: 'main/http (the HTTP host) imports only main/http, main/events and app/api: it serves any EngineService.',
+  }),
+  layer({
+    name: 'main/engine',
+    dirs: ['main/engine'],
+    ignores: TESTS,
+    paths: ['main/engine', 'main/kafka', 'main/events', 'app'],
+    packages: [deny(UI_PACKAGES, 'main/engine is plain Node: it never imports electron (nor the UI).')],
+    why: 'main/engine (the engine process) imports only main/engine, main/kafka, main/events and app/.',
+    behindTheDoor: true,
+  }),
+  layer({
+    name: 'main/cli',
+    dirs: ['main/cli'],
+    ignores: TESTS,
+    paths: ['main/cli', 'main/engine', 'main/http', 'main/kafka', 'main/events', 'app'],
+    packages: [deny(UI_PACKAGES, 'main/cli is plain Node: it never imports electron (nor the UI).')],
+    why: 'main/cli (the headless host) imports only main/cli, main/engine, main/http, main/kafka, main/events and app/.',
+    behindTheDoor: true,
+  }),
+  layer({
+    // Host tests run real hosts: an engine opened in process behind the HTTP host or the listeners.
+    name: 'main host tests',
+    dirs: ['main/cli', 'main/http', 'main/kafka', 'main/engine', 'main/events'],
+    files: ['main/cli', 'main/http', 'main/kafka', 'main/engine', 'main/events'].flatMap((d) => TESTS.map((t) => `${d}/${t}`)),
+    paths: ['main/cli', 'main/engine', 'main/http', 'main/kafka', 'main/events', 'app'],
+    packages: [deny(UI_PACKAGES, 'The host tests are plain Node: no electron (nor the UI).')],
+    why: 'Host tests import only main/cli, main/engine, main/http, main/kafka, main/events and app/.',
   }),
   layer({
     name: 'main/preload',

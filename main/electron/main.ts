@@ -13,10 +13,10 @@ import { join } from 'node:path';
 import { BrowserWindow, Menu, app, dialog, ipcMain, protocol, safeStorage, screen, session, shell, utilityProcess, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
 import type { EngineEvent, Result } from '../../app/api/contract.js';
 import type { ErrorView } from '../../app/api/errors.js';
-import type { RemoteService } from '../host/remote-service.js';
+import type { RemoteService } from '../engine/remote-service.js';
 import { APP_ORIGIN, EVENT_CHANNEL, INVOKE_CHANNEL, handleInvoke } from './ipc-bridge.js';
-import { EventBatcher } from '../host/event-batcher.js';
-import { EventCoalescer } from '../host/event-coalescer.js';
+import { EventBatcher } from '../events/event-batcher.js';
+import { EventCoalescer } from '../events/event-coalescer.js';
 import { APP_SCHEME_PRIVILEGES, installPermissionPolicy, isAllowedNavigation, registerAppProtocol } from './security.js';
 import { startUtilityEngine } from './utility-engine.js';
 import { safeStorageSealer } from './secret-sealer.js';
@@ -81,7 +81,7 @@ async function closeEngine(): Promise<void> {
 
 /**
  * Close the open engine, then start one on `dataDir` (in a utility process) and relay its events.
- * A new cluster starts as every host starts one (main/host/open-cluster.ts, NEW_CLUSTER_PROFILE).
+ * A new cluster starts as every host starts one (main/engine/open-cluster.ts, NEW_CLUSTER_PROFILE).
  */
 async function switchCluster(dataDir: string): Promise<void> {
   mkdirSync(dataDir, { recursive: true });

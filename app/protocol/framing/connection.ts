@@ -15,7 +15,7 @@
 import type { Dispatcher } from '../dispatcher.js';
 import { FrameReader } from './frame-reader.js';
 
-/** The socket side: main/host implements it over node:net; tests over arrays. */
+/** The socket side: main/kafka implements it over node:net; tests over arrays. */
 export interface ConnectionSink {
   /** Sends a response; false when the socket's buffer is full (then call drained() later). */
   write(parts: Uint8Array[]): boolean | void;

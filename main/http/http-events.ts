@@ -15,8 +15,8 @@ import type { EngineEvent } from '../../app/api/contract.js';
 import type { EngineService, ErrorLogger } from '../../app/api/service.js';
 import type { HttpAuth } from './http-auth.js';
 import { HttpError, parseUrl, statusText } from './http-common.js';
-import { EventBatcher } from './event-batcher.js';
-import { EventCoalescer } from './event-coalescer.js';
+import { EventBatcher } from '../events/event-batcher.js';
+import { EventCoalescer } from '../events/event-coalescer.js';
 
 /** A WebSocket client this far behind is dropped rather than buffered without end. */
 const MAX_WS_BUFFERED = 8 * 1024 * 1024;

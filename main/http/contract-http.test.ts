@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { methodNames, targetsCluster, type BrokerView, type MethodInput, type MethodName, type MethodResult, type Result, type TopicView } from '../../app/api/contract.js';
 import { startHttpHost, type HttpHost } from './http-host.js';
-import { openCluster, type OpenCluster } from './open-cluster.js';
+import { openCluster, type OpenCluster } from '../engine/open-cluster.js';
 import { loadOrCreateToken } from './token.js';
 
 let dir: string;

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ClusterView } from '../../app/api/views.js';
 import { ApiKey } from '../../app/protocol/generated/index.js';
-import { parseServeArgs } from './cli.js';
+import { parseServeArgs } from '../cli/cli.js';
 import { DEFAULT_KAFKA_PORT } from './kafka-listeners.js';
-import { openCluster, type OpenCluster, type OpenClusterOptions } from './open-cluster.js';
+import { openCluster, type OpenCluster, type OpenClusterOptions } from '../engine/open-cluster.js';
 import { RawKafkaClient } from './test-support/raw-kafka-client.js';
 
 const quiet = { error: () => {} };
@@ -69,7 +69,7 @@ async function refuses(port: number): Promise<boolean> {
   }
 }
 
-describe('Kafka listeners (main/host/kafka-listeners.ts)', () => {
+describe('Kafka listeners (main/kafka/kafka-listeners.ts)', () => {
   it('gives every broker its own port on 127.0.0.1, reported by cluster.describe and advertised by Metadata exactly so', async () => {
     const c = await start();
     const view = await describeCluster(c);

@@ -1,11 +1,11 @@
 /**
  * The engine in a forked Node child (the headless host, the benchmark, the tests): fork the
- * engine's bundle — built first when a source changed (`engine-bundle.ts`) — or its TypeScript
+ * engine's bundle — built first when a source changed (`bundle-entry.ts`) — or its TypeScript
  * sources through tsx, and drive it with `connectRemoteService`. A module of its own so that the
- * Electron main bundle, which forks a utility process instead, never carries the bundler.
+ * Electron main bundle, which forks a utility process instead, never carries the bundle check.
  */
 import { fork } from 'node:child_process';
-import { engineEntry } from './engine-bundle.js';
+import { engineEntry } from './bundle-entry.js';
 import { childProcessHandle } from './engine-channel.js';
 import { ENGINE_NODE_ARGS } from './node-args.js';
 import { connectRemoteService, type RemoteService, type RemoteServiceOptions } from './remote-service.js';

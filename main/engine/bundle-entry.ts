@@ -3,43 +3,44 @@
  * benchmark, the tests' hosts): one bundle of `engine-main.ts`, as the desktop app runs
  * `dist/electron/engine.cjs`, rather than ~360 TypeScript modules through tsx. Loading the bundle
  * takes a quarter of the time (0.3–0.8 s against 1.6–3.2 s on the 2-core machine this was measured
- * on, `node dist/engine-node/engine.mjs` against `node --import tsx main/host/engine-main.ts`), and
+ * on, `node dist/engine-node/engine.mjs` against `node --import tsx main/engine/engine-main.ts`), and
  * that load is on the path from `npm run serve` to a cluster that answers.
  *
- * The bundle is built with esbuild into `dist/engine-node/engine.mjs` the first time a host needs
- * it and again whenever one of its inputs changed: its first line is a manifest — when it was built
- * and every file esbuild read for it (our sources and the packages they import) — and the bundle is
- * fresh while every one of those files exists and is no newer than the build (as `make` decides).
- * Editing a source therefore costs the next start one build (~1–2 s); nothing goes stale. The
- * bundle is written to a temporary name and renamed, so hosts that start together never read half
- * a file. `npm run build` builds it too.
+ * The bundle is built by `scripts/engine-bundle.ts` into `dist/engine-node/engine.mjs` the first
+ * time a host needs it and again whenever one of its inputs changed: its first line is a manifest —
+ * when it was built and every file esbuild read for it (our sources and the packages they import)
+ * — and the bundle is fresh while every one of those files exists and is no newer than the build
+ * (as `make` decides). Editing a source therefore costs the next start one build (~1–2 s); nothing
+ * goes stale. The build runs as a child process of its own, so no process that runs the product
+ * carries the bundler. `npm run build` builds it too.
  *
  * The bundle sits two folders below the repository like the sources (`dist/engine-node/` as
- * `main/host/`), so the one source that finds a file relative to itself (`profile-handlers.ts`:
- * `../../resources/profiles/`) finds the same file. better-sqlite3 stays external (native); what
- * else is left out is in `bundle-omissions.ts`.
+ * `main/engine/`), so the one source that finds a file relative to itself (`profile-handlers.ts`:
+ * `../../resources/profiles/`) finds the same file.
  *
  * `REPLICA_STUDIO_ENGINE_SOURCE=1` runs the TypeScript sources through tsx instead (stack traces
  * with source lines); so does a failed build, said on one stderr line. The headless host is run
  * from a bundle of its own the same way (`hostEntry`, `dist/host-node/cli.mjs`).
  */
-import { closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import esMain from 'es-main';
-import { ZSTD_ASMJS_FILE, ZSTD_ASMJS_STANDIN } from './bundle-omissions.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The engine process's entry file (TypeScript). */
-export const ENGINE_SOURCE = join(ROOT, 'main', 'host', 'engine-main.ts');
+export const ENGINE_SOURCE = join(ROOT, 'main', 'engine', 'engine-main.ts');
 /** Where the bundle goes (two levels below the repository, as the sources are). */
 export const ENGINE_BUNDLE = join(ROOT, 'dist', 'engine-node', 'engine.mjs');
 /** The headless host's entry file (`npm run serve`, `npm start` in browser mode, the scale benchmark). */
-export const HOST_SOURCE = join(ROOT, 'main', 'host', 'cli.ts');
+export const HOST_SOURCE = join(ROOT, 'main', 'cli', 'cli.ts');
 /** The host's bundle, built and kept fresh the same way (`hostEntry`). */
 export const HOST_BUNDLE = join(ROOT, 'dist', 'host-node', 'cli.mjs');
+/** The build script: `tsx scripts/engine-bundle.ts [host | ENTRY OUT]`. */
+export const BUNDLE_SCRIPT = join(ROOT, 'scripts', 'engine-bundle.ts');
 
-const MANIFEST_PREFIX = '// replica-studio engine bundle ';
+/** The first line of a bundle starts with this, followed by the manifest as JSON. */
+export const MANIFEST_PREFIX = '// replica-studio engine bundle ';
 /** The manifest line is read in chunks of this size until its newline. */
 const READ_CHUNK = 64 * 1024;
 
@@ -102,57 +103,15 @@ export function staleReason(bundle: string): string | undefined {
   return undefined;
 }
 
-/**
- * `text` with every character outside printable ASCII (tab and line ends kept) written as a \u
- * escape. esbuild already escapes them in strings and identifiers, but keeps comments as they
- * are; one "—" in a comment made V8 hold the whole 8 MB source as a two-byte string (16 MB of the
- * engine's heap for as long as it runs). In a comment the escape is only text; anywhere else it
- * means the same character.
- */
-export function asciiOnly(text: string): string {
-  return text.replace(/[^\t\n\r\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-/** Bundle `entry` into `outFile` (temporary name, then renamed); resolves with the manifest written. */
-export async function buildEngineBundle(outFile = ENGINE_BUNDLE, entry = ENGINE_SOURCE): Promise<BundleManifest> {
-  const { build, stop } = await import('esbuild');
-  const builtAtMs = Date.now();
-  // esbuild's service process would otherwise stay beside the host for as long as it runs (~180 MB).
-  const result = await build({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    // esbuild: the host bundle builds the engine's (a native binary of its own, not bundled).
-    external: ['better-sqlite3', 'esbuild'],
-    keepNames: true,
-    plugins: [{ name: 'omit-zstd-asmjs', setup: (b) => b.onLoad({ filter: ZSTD_ASMJS_FILE }, () => ({ contents: ZSTD_ASMJS_STANDIN, loader: 'js' })) }],
-    write: false,
-    metafile: true,
-    outfile: outFile,
-    logLevel: 'silent',
-    // CommonJS packages in an ES module bundle (zstd-codec's Emscripten loader, fflate's worker
-    // shim) still see require, __filename and __dirname.
-    banner: {
-      js: [
-        "import { createRequire as __rsCreateRequire } from 'node:module';",
-        "import { fileURLToPath as __rsFileURLToPath } from 'node:url';",
-        "import { dirname as __rsDirname } from 'node:path';",
-        'const require = __rsCreateRequire(import.meta.url);',
-        'const __filename = __rsFileURLToPath(import.meta.url);',
-        'const __dirname = __rsDirname(__filename);',
-      ].join('\n'),
-    },
-  }).finally(() => stop());
-  const code = result.outputFiles.find((f) => f.path.endsWith('.mjs'));
-  if (!code) throw new Error('esbuild wrote no bundle');
-  const manifest: BundleManifest = { builtAtMs, inputs: Object.keys(result.metafile.inputs).map((f) => resolve(f)) };
-  mkdirSync(dirname(outFile), { recursive: true });
-  const tmp = `${outFile}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  writeFileSync(tmp, asciiOnly(`${MANIFEST_PREFIX}${JSON.stringify(manifest)}\n${code.text}`));
-  renameSync(tmp, outFile);
-  return manifest;
+/** Run the build script for `entry` into `bundle`; rejects with the first line it printed on failure. */
+function runBundleScript(entry: string, bundle: string): Promise<void> {
+  return new Promise((resolvePromise, reject) => {
+    execFile(process.execPath, ['--import', 'tsx', BUNDLE_SCRIPT, entry, bundle], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }, (error, _stdout, stderr) => {
+      if (!error) return resolvePromise();
+      const said = stderr.split('\n').find((l) => l.trim() !== '')?.replace(/^(?:engine|host) bundle: /, '');
+      reject(new Error(said ?? error.message));
+    });
+  });
 }
 
 /**
@@ -166,7 +125,7 @@ export async function engineEntry(options: { bundle?: string; entry?: string; en
   if (env['REPLICA_STUDIO_ENGINE_SOURCE'] === '1') return source;
   if (staleReason(bundle) !== undefined) {
     try {
-      await buildEngineBundle(bundle, entry);
+      await runBundleScript(entry, bundle);
     } catch (e) {
       notice(`could not bundle ${entry === HOST_SOURCE ? 'the host' : 'the engine'} (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); running its TypeScript sources through tsx`);
       return source;
@@ -184,19 +143,4 @@ export async function engineEntry(options: { bundle?: string; entry?: string; en
  */
 export function hostEntry(options: { env?: NodeJS.ProcessEnv; notice?: (line: string) => void } = {}): Promise<EngineEntry> {
   return engineEntry({ ...options, bundle: HOST_BUNDLE, entry: HOST_SOURCE });
-}
-
-// `tsx main/host/engine-bundle.ts [host]` (`npm run build:engine`, `npm run serve`): build the
-// engine's or the host's bundle unless it is fresh. The host's bundle holds this module too, so
-// the check is on the file's name, not only on being the process's entry.
-if (esMain(import.meta) && import.meta.url.endsWith('/engine-bundle.ts')) {
-  const host = process.argv[2] === 'host';
-  const [out, entry] = host ? [HOST_BUNDLE, HOST_SOURCE] : [ENGINE_BUNDLE, ENGINE_SOURCE];
-  if (staleReason(out) !== undefined) buildEngineBundle(out, entry).then(
-    (m) => process.stdout.write(`built ${out} from ${m.inputs.length} files\n`),
-    (e: unknown) => {
-      process.stderr.write(`${host ? 'host' : 'engine'} bundle: ${e instanceof Error ? e.message : String(e)}\n`);
-      process.exit(1);
-    },
-  );
 }

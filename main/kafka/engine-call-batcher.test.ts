@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EngineCallBatcher } from './engine-call-batcher.js';
-import type { EngineClock } from './kafka-listeners.js';
+import type { EngineClock } from './engine-clock.js';
 
 /** A clock that logs what it is asked to do, and a hand-run "end of the turn". */
 function harness(options: { failCommit?: boolean } = {}) {
@@ -23,7 +23,7 @@ function harness(options: { failCommit?: boolean } = {}) {
   return { log, batcher, endOfTurn, deferred };
 }
 
-describe('engine calls of the Kafka listeners (main/host/engine-call-batcher.ts)', () => {
+describe('engine calls of the Kafka listeners (main/kafka/engine-call-batcher.ts)', () => {
   it('runs every request submitted in one turn of the event loop in one step, in order, after the clock caught up', () => {
     const { log, batcher, endOfTurn, deferred } = harness();
     for (const name of ['produce from client 1', 'produce from client 2', 'metadata from client 3']) {

@@ -3,11 +3,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildEngineBundle, ENGINE_BUNDLE, ENGINE_SOURCE, engineEntry, HOST_BUNDLE, hostEntry, readManifest, staleReason } from './engine-bundle.js';
+import { ENGINE_BUNDLE, ENGINE_SOURCE, engineEntry, HOST_BUNDLE, hostEntry, readManifest, staleReason } from '../main/engine/bundle-entry.js';
+import { buildEngineBundle } from './engine-bundle.js';
 import { ZSTD_ASMJS_MARKER } from './bundle-omissions.js';
-import { startRemoteService } from './forked-engine.js';
-import { HOST_NODE_ARGS } from './node-args.js';
-import { engineBed } from './test-support/engine-bed.js';
+import { startRemoteService } from '../main/engine/forked-engine.js';
+import { HOST_NODE_ARGS } from '../main/engine/node-args.js';
+import { engineBed } from '../main/engine/test-support/engine-bed.js';
 
 const scratch: string[] = [];
 afterAll(() => {

@@ -16,7 +16,7 @@ afterEach(() => {
 
 function startCli(dataDir: string, extraArgs: string[] = []): { child: ChildProcess; firstLine: Promise<string>; exit: Promise<number | null>; stderr: () => string } {
   const kafkaPort = extraArgs.includes('--kafka-port') ? [] : ['--kafka-port', '0'];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'main/host/cli.ts', '--data', dataDir, '--port', '0', ...kafkaPort, ...extraArgs], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'main/cli/cli.ts', '--data', dataDir, '--port', '0', ...kafkaPort, ...extraArgs], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));
@@ -47,7 +47,7 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 // Each test starts one or two hosts (a tsx process and an engine process each): minutes on a loaded CI machine.
-describe('npm run serve (main/host/cli.ts)', { timeout: 300_000 }, () => {
+describe('npm run serve (main/cli/cli.ts)', { timeout: 300_000 }, () => {
   it('prints the start URL first, serves the API, refuses a second instance on the same data dir, and exits 0 on SIGTERM', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rs-cli-'));
     dirs.push(dir);

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { EngineEvent } from '../../app/api/contract.js';
 import { startHttpHost, type HttpHost } from './http-host.js';
-import { openCluster, type OpenCluster } from './open-cluster.js';
+import { openCluster, type OpenCluster } from '../engine/open-cluster.js';
 import { loadOrCreateToken } from './token.js';
 
 let dir: string;

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, createServer, type Server } from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseServeArgs } from './cli.js';
+import { parseServeArgs } from '../cli/cli.js';
 import { ensureSelfSignedTls, type SelfSignedTls } from './self-signed-tls.js';
 
 const dirs: string[] = [];

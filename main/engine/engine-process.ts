@@ -5,7 +5,7 @@
  * entry file `engine-main.ts`:
  *
  *   child_process.fork('dist/engine-node/engine.mjs', [JSON options])   (headless; engine-main.ts bundled
- *                                                                        by engine-bundle.ts, or the source through tsx)
+ *                                                                        by bundle-entry.ts, or the source through tsx)
  *   utilityProcess.fork('dist/electron/engine.cjs', [JSON options])     (Electron; engine-main.ts, bundled)
  *
  * The options are one JSON argument: { dataDir, brokers?, seed?, staticConfigs?, shutdownBudgetMs? }
@@ -32,7 +32,7 @@
  * `UtilityProcess.kill()` sends) closes in order like `{ close: true }`.
  */
 import { currentParentChannel, type ChildMessage, type ParentChannel, type ParentMessage } from './engine-channel.js';
-import { EventBatcher } from './event-batcher.js';
+import { EventBatcher } from '../events/event-batcher.js';
 import { openCluster, type OpenCluster, type OpenClusterOptions } from './open-cluster.js';
 import { startMemorySettler } from './memory-settler.js';
 
@@ -176,7 +176,7 @@ export function startEngineProcess(arg: string | undefined): void {
     options = JSON.parse(arg ?? '') as EngineProcessOptions;
     if (typeof options.dataDir !== 'string') throw new Error('dataDir is missing');
   } catch (e) {
-    process.stderr.write(`usage: node --import tsx main/host/engine-main.ts '{"dataDir":"…"}' (${oneLine(e)})\n`);
+    process.stderr.write(`usage: node --import tsx main/engine/engine-main.ts '{"dataDir":"…"}' (${oneLine(e)})\n`);
     process.exit(2);
   }
   const channel = currentParentChannel();

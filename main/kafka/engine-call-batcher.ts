@@ -11,7 +11,7 @@
  * commit) fails every call of it (failing one already answered changes nothing) and the batcher
  * carries on.
  */
-import type { EngineClock } from './kafka-listeners.js';
+import type { EngineClock } from './engine-clock.js';
 
 export interface EngineCall {
   /** Starts the engine request (its answer arrives through its own callback). */

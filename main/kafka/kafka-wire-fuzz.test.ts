@@ -16,7 +16,7 @@ import type { TopicView } from '../../app/api/views.js';
 import { apiDefinition, ApiKey, requestHeaderVersion, writeRequestHeader } from '../../app/protocol/generated/index.js';
 import { Writer } from '../../app/protocol/runtime/index.js';
 import { messages, struct } from '../../app/protocol/test-support/schema-arbitrary.js';
-import { openCluster, type OpenCluster } from './open-cluster.js';
+import { openCluster, type OpenCluster } from '../engine/open-cluster.js';
 import { RawKafkaClient } from './test-support/raw-kafka-client.js';
 
 /** APIs whose requests never change the cluster's state. */

@@ -9,8 +9,8 @@ const ROOT = resolve(import.meta.dirname, '../..');
 describe('V8 flags of the processes we start', () => {
   it('`npm run serve` starts the host with the host flags, as `npm start` in browser mode and the scale benchmark do', () => {
     const scripts = (JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-    // The host's bundle, built first unless fresh (engine-bundle.ts).
-    expect(scripts.serve).toBe(['tsx main/host/engine-bundle.ts host &&', 'node', ...HOST_NODE_ARGS, 'dist/host-node/cli.mjs'].join(' '));
+    // The host's bundle, built first unless fresh (scripts/engine-bundle.ts).
+    expect(scripts.serve).toBe(['tsx scripts/engine-bundle.ts host &&', 'node', ...HOST_NODE_ARGS, 'dist/host-node/cli.mjs'].join(' '));
   });
 
   it('cap the young generation at 2 MiB per semi-space in a Node process started with them', () => {

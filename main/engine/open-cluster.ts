@@ -24,9 +24,9 @@ import { SqliteStorage } from '../../app/storage/sqlite-storage.js';
 import { groupRecordCodec } from '../../app/protocol/group-records.js';
 import { CompressionError, createCompressionCodecs, type CompressionCodecs, type ZstdCompress } from '../../app/protocol/records/compression.js';
 import { createProducedBatchValidator } from '../../app/protocol/records/produced-batch-validator.js';
-import { KafkaListeners, type KafkaListenersOptions, type KafkaPortChoice } from './kafka-listeners.js';
+import { KafkaListeners, type KafkaListenersOptions, type KafkaPortChoice } from '../kafka/kafka-listeners.js';
 import { clusterIdOf } from './cluster-id.js';
-import { securityFromEnvironment } from './listener-security.js';
+import { securityFromEnvironment } from '../kafka/listener-security.js';
 import { loadZstdCompressor } from './zstd-compressor.js';
 
 /**

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseServeArgs } from './cli.js';
+import { parseServeArgs } from '../cli/cli.js';
 import { createListenerServer, readClientCa, securityFromEnvironment, securityProtocol } from './listener-security.js';
 
 interface Pem {

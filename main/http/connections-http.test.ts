@@ -13,7 +13,7 @@ import { createHostConnections } from '../../app/service/connections/host-connec
 import type { ConnectionsService } from '../../app/service/connections/connections-service.js';
 import { embeddedDriver } from '../../app/service/driver.js';
 import { startHttpHost, type HttpHost } from './http-host.js';
-import { openCluster, type OpenCluster } from './open-cluster.js';
+import { openCluster, type OpenCluster } from '../engine/open-cluster.js';
 import { loadOrCreateToken } from './token.js';
 
 let dir: string;

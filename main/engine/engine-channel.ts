@@ -10,7 +10,7 @@
  *
  * The engine sees a `ParentChannel`, the parent an `EngineProcessHandle`; `remote-service.ts`
  * drives either. The Node adapters live here; the UtilityProcess adapter lives in main/electron
- * (main/host never imports electron), and the parentPort adapter here takes a structural port, so
+ * (main/engine never imports electron), and the parentPort adapter here takes a structural port, so
  * neither this file nor the engine needs Electron's types.
  *
  * Messages are plain data (JSON over the Node channel, structured clone over the port).

@@ -26,19 +26,10 @@ import type { Dispatcher } from '../../app/protocol/dispatcher.js';
 import type { RequestHeader } from '../../app/protocol/generated/index.js';
 import { type BrokerGateway, createBrokerDispatcher } from '../../app/protocol/handlers/index.js';
 import { EngineCallBatcher } from './engine-call-batcher.js';
+import type { EngineClock } from './engine-clock.js';
 import type { ListenerSecurity } from './listener-security.js';
 import { SASL_ADVERTISED_HANDLERS } from './sasl-gate.js';
 import { KafkaListener, LOOPBACK } from './kafka-listener.js';
-
-/** What a host gives the listeners to run engine calls on its clock. */
-export interface EngineClock {
-  /** Bring the engine up to real time (runs what is due). */
-  sync(): void;
-  /** Re-arm the clock for work scheduled outside a step. */
-  wake(): void;
-  /** Run engine work as one step (one storage transaction). */
-  step(fn: () => void): void;
-}
 
 export type KafkaPortChoice = number | 'default';
 

@@ -36,12 +36,12 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import esMain from 'es-main';
 import type { EngineService } from '../../app/api/service.js';
-import type { HttpHost } from './http-host.js';
+import type { HttpHost } from '../http/http-host.js';
 import { BUILT_IN_PROFILE_NAMES, NEW_CLUSTER_PROFILE } from '../../app/service/built-in-profile-names.js';
-import type { KafkaPortChoice } from './kafka-listeners.js';
+import type { KafkaPortChoice } from '../kafka/kafka-listeners.js';
 import { reportLoading, reportOpening } from './open-progress.js';
-import { startRemoteService } from './forked-engine.js';
-import { loadOrCreateToken } from './token.js';
+import { startRemoteService } from '../engine/forked-engine.js';
+import { loadOrCreateToken } from '../http/token.js';
 import { defaultConfigDir } from './config-dir.js';
 import type { ConnectionsService } from '../../app/service/connections/connections-service.js';
 
@@ -165,7 +165,7 @@ export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; 
   let sec = args.kafkaSecurity;
   let trustCaFile: string | undefined;
   if (sec?.tlsSelfSigned) {
-    const { ensureSelfSignedTls } = await import('./self-signed-tls.js');
+    const { ensureSelfSignedTls } = await import('../kafka/self-signed-tls.js');
     const made = await ensureSelfSignedTls(args.dataDir);
     sec = { ...sec, tlsCert: made.certFile, tlsKey: made.keyFile };
     trustCaFile = made.caFile;
@@ -173,13 +173,13 @@ export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; 
   if (sec?.tlsCert) process.env['REPLICA_STUDIO_KAFKA_TLS_CERT'] = sec.tlsCert;
   if (sec?.tlsKey) process.env['REPLICA_STUDIO_KAFKA_TLS_KEY'] = sec.tlsKey;
   if (sec?.tlsClientCa) {
-    const { readClientCa } = await import('./listener-security.js');
+    const { readClientCa } = await import('../kafka/listener-security.js');
     readClientCa(sec.tlsClientCa); // a bad file is said here, not by the engine's process
     process.env['REPLICA_STUDIO_KAFKA_TLS_CLIENT_CA'] = sec.tlsClientCa;
   }
   if (sec?.saslUsers) process.env['REPLICA_STUDIO_KAFKA_SASL_USERS'] = sec.saslUsers;
   const opening = openServedCluster(args, args.dataDir, { ...how, kafkaPort: args.kafkaPort });
-  const loading = Promise.all([import('./http-host.js'), import('../../app/service/connections/host-connections.js'), import('../../app/service/driver.js')]);
+  const loading = Promise.all([import('../http/http-host.js'), import('../../app/service/connections/host-connections.js'), import('../../app/service/driver.js')]);
   const [opened, loaded] = await Promise.allSettled([opening, loading]);
   if (opened.status === 'rejected') throw opened.reason;
   const cluster = opened.value;
@@ -215,7 +215,7 @@ async function openServedCluster(args: Pick<ServeArgs, 'inProcess'>, dataDir: st
     kafkaPort: how.kafkaPort ?? 'default',
   };
   if (args.inProcess) {
-    const { openCluster } = await import('./open-cluster.js');
+    const { openCluster } = await import('../engine/open-cluster.js');
     const cluster = openCluster({ dataDir, ...newCluster });
     return { service: cluster.service, created: cluster.created, ready: () => cluster.ready(READY_TIMEOUT_MS), close: () => Promise.resolve(cluster.close()) };
   }
