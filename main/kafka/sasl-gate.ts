@@ -20,7 +20,8 @@
  *   more (the next frame closes it), so a client sees the error, then a closed socket.
  */
 import { createHash, createHmac, pbkdf2Sync, randomBytes, timingSafeEqual } from 'node:crypto';
-import { type ApiHandler, type Dispatcher, type DispatchOutcome, encodeResponse } from '../../app/protocol/dispatcher.js';
+import { type Dispatcher, type DispatchOutcome, encodeResponse } from '../../app/protocol/dispatcher.js';
+import { type ApiHandler } from '../../app/protocol/api-handler.js';
 import { apiDefinition, ApiKey, readRequestHeader, requestHeaderVersion } from '../../app/protocol/generated/index.js';
 import { Reader } from '../../app/protocol/runtime/index.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type ApiHandler, createDispatcher } from '../dispatcher.js';
+import { createDispatcher } from '../dispatcher.js';
+import { type ApiHandler } from '../api-handler.js';
 import { ApiKey } from '../generated/index.js';
 import { concat, readResponse, requestFrame } from '../test-support/frames.js';
 import { type ConnectionSink, KafkaConnection } from './connection.js';

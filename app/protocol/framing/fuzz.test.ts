@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type ApiHandler, createDispatcher } from '../dispatcher.js';
+import { createDispatcher } from '../dispatcher.js';
+import { type ApiHandler } from '../api-handler.js';
 import { API_DEFINITIONS, type ApiKeyNumber, apiDefinition, requestHeaderVersion, writeRequestHeader } from '../generated/index.js';
 import { Writer } from '../runtime/index.js';
 import { concat } from '../test-support/frames.js';

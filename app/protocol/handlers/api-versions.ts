@@ -18,7 +18,7 @@
  *   FinalizedFeatures       every feature at a level other than 0, min level = max level = it
  *   FinalizedFeaturesEpoch  the metadata offset those levels were read at (-1: unknown)
  */
-import type { ApiHandler } from '../dispatcher.js';
+import type { ApiHandler } from '../api-handler.js';
 import { errorCode } from '../error-codes.js';
 import { ApiKey } from '../generated/index.js';
 
