@@ -179,7 +179,7 @@ export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; 
   }
   if (sec?.saslUsers) process.env['REPLICA_STUDIO_KAFKA_SASL_USERS'] = sec.saslUsers;
   const opening = openServedCluster(args, args.dataDir, { ...how, kafkaPort: args.kafkaPort });
-  const loading = Promise.all([import('../http/http-host.js'), import('../../app/service/connections/host-connections.js'), import('../../app/service/driver.js')]);
+  const loading = Promise.all([import('../http/http-host.js'), import('../../app/service/connections/host-connections.js'), import('../../app/service/embedded-driver/embedded-driver.js')]);
   const [opened, loaded] = await Promise.allSettled([opening, loading]);
   if (opened.status === 'rejected') throw opened.reason;
   const cluster = opened.value;

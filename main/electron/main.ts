@@ -22,7 +22,7 @@ import { startUtilityEngine } from './utility-engine.js';
 import { safeStorageSealer } from './secret-sealer.js';
 import { createHostConnections } from '../../app/service/connections/host-connections.js';
 import type { ConnectionsService } from '../../app/service/connections/connections-service.js';
-import { embeddedDriver } from '../../app/service/driver.js';
+import { embeddedDriver } from '../../app/service/embedded-driver/embedded-driver.js';
 import { loadBounds, saveBounds } from './window-state.js';
 import { createSecureWindow } from './window.js';
 

@@ -15,7 +15,7 @@
  * carries the bundler. `npm run build` builds it too.
  *
  * The bundle sits two folders below the repository like the sources (`dist/engine-node/` as
- * `main/engine/`), so the one source that finds a file relative to itself (`profile-handlers.ts`:
+ * `main/engine/`), so the one source that finds a file relative to itself (`app/service/built-in-profiles.ts`:
  * `../../resources/profiles/`) finds the same file.
  *
  * `REPLICA_STUDIO_ENGINE_SOURCE=1` runs the TypeScript sources through tsx instead (stack traces

@@ -1,5 +1,5 @@
 /**
- * The engine process: the cluster (engine, real-time driver, SQLite storage) in a process of its
+ * The engine process: the cluster (engine, real-time clock, SQLite storage) in a process of its
  * own, so that a busy engine never holds up the process that serves HTTP or draws the UI. Two
  * parents start it, with the same options and the same messages (`engine-channel.ts`), on its
  * entry file `engine-main.ts`:

@@ -110,7 +110,7 @@ describe('openCluster', () => {
     const staticConfigs = { 'broker.session.timeout.ms': '1000', 'broker.heartbeat.interval.ms': '200' };
     const crashed = openCluster({ dataDir: dir, logger: quiet, brokers: 3, staticConfigs });
     expect(await crashed.ready(10_000)).toBe(true);
-    crashed.driver.stop();
+    crashed.clock.stop();
     crashed.storage.close();
     // Every millisecond counts as "a while" here, so the reopen says how far it got along the way.
     const cluster = openCluster({ dataDir: dir, logger: quiet, staticConfigs, openingEventEveryMs: 1 });

@@ -4,11 +4,11 @@
  * The storage takes an exclusive lock, so a second process on the same directory fails here with
  * KAFKA_STORAGE_ERROR ("locked by another process"). The virtual clock starts at
  * max(wall clock, the time the last run saved), so engine time never goes backwards across
- * restarts. Every step of the real-time driver is one `storage.batch`: each write of a step
+ * restarts. Every step of the real-time clock is one `storage.batch`: each write of a step
  * commits (one transaction per file) before any reply leaves the process.
  *
  * `close()` is orderly: every broker does a controlled shutdown while the host fast-forwards the
- * virtual clock by hand (bounded), then the driver stops and the storage closes.
+ * virtual clock by hand (bounded), then the clock stops and the storage closes.
  */
 import { NEW_CLUSTER_PROFILE } from '../../app/service/built-in-profile-names.js';
 import { randomInt } from 'node:crypto';
@@ -16,9 +16,9 @@ import { openSync, writeSync } from 'node:fs';
 import { createEngine, Engine } from '../../app/core/engine.js';
 import { ManualScheduler } from '../../app/core/time.js';
 import { resolveRacks } from '../../app/core/profiles/settings.js';
-import { createClusterService, type ClusterService, type ServiceLogger } from '../../app/service/cluster-service.js';
-import { builtInProfiles } from '../../app/service/profile-handlers.js';
-import { createRealtimeDriver, type RealtimeDriver } from '../../app/service/realtime-driver.js';
+import { createClusterService, type ClusterService, type ServiceLogger } from '../../app/service/embedded-driver/cluster-service.js';
+import { builtInProfiles } from '../../app/service/built-in-profiles.js';
+import { createRealtimeClock, type RealtimeClock } from '../../app/service/embedded-driver/realtime-clock.js';
 import { seededRandom } from '../../app/core/random.js';
 import { SqliteStorage } from '../../app/storage/sqlite-storage.js';
 import { groupRecordCodec } from '../../app/protocol/group-records.js';
@@ -47,7 +47,7 @@ export interface OpenClusterOptions {
   brokers?: number;
   /** The brokers' static configuration (server.properties). */
   staticConfigs?: Record<string, string>;
-  /** Where INTERNAL errors and failing driver steps are logged (default console.error). */
+  /** Where INTERNAL errors and failing clock steps are logged (default console.error). */
   logger?: ServiceLogger;
   /** Seed of the engine's random (default: a fresh random seed per run). */
   seed?: number;
@@ -69,7 +69,7 @@ export interface OpenClusterOptions {
   kafkaPort?: KafkaPortChoice;
   /** While brokers start, a `cluster.opening` event this often (default OPENING_EVENT_EVERY_MS). */
   openingEventEveryMs?: number;
-  /** The host's output is backed up: the clock holds its next step a little (RealtimeDriverOptions.holdWhile). */
+  /** The host's output is backed up: the clock holds its next step a little (RealtimeClockOptions.holdWhile). */
   outputBacklogged?: () => boolean;
 }
 
@@ -84,7 +84,7 @@ export interface OpenCluster {
   readonly service: ClusterService;
   readonly engine: Engine;
   readonly scheduler: ManualScheduler;
-  readonly driver: RealtimeDriver;
+  readonly clock: RealtimeClock;
   readonly storage: SqliteStorage;
   /** True when this open created the cluster (the data directory held none). */
   readonly created: boolean;
@@ -130,7 +130,7 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
         ...(options.staticConfigs ? { staticConfigs: options.staticConfigs } : {}),
       }),
     );
-    const driver = createRealtimeDriver({
+    const clock = createRealtimeClock({
       scheduler,
       scale: 1,
       wrapStep: (step) => storage.batch(step),
@@ -142,13 +142,13 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
       clusterId,
       engine,
       scheduler,
-      driver,
+      clock,
       logger,
       ...(options.staticConfigs ? { staticConfigs: options.staticConfigs } : {}),
       ...(options.profilesDir ? { profilesDir: options.profilesDir } : {}),
     });
     storage.batch(() => engine.start());
-    driver.start();
+    clock.start();
     // Broker configs are cluster-wide dynamic configs: the controller records them at once.
     const profileApplied: Promise<boolean> = profile
       ? service.call('profiles.apply', { name: profile.name, dryRun: false }).then((r) => {
@@ -166,7 +166,7 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
             engine,
             clusterId,
             port: options.kafkaPort,
-            clock: { sync: () => driver.sync(), wake: () => driver.wake(), step: (fn) => storage.batch(fn) },
+            clock: { sync: () => clock.sync(), wake: () => clock.wake(), step: (fn) => storage.batch(fn) },
             notice: (line) => process.stderr.write(`replica-studio: ${line}\n`),
             onHandlerError: (apiKey, e) => logger.error(`A Kafka request handler failed (API key ${apiKey})`, e),
             ...requestTrace(),
@@ -182,7 +182,7 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
       void kafka?.close();
       try {
         // Catch up with real time, then freeze the real-time clock: from here we step by hand.
-        driver.stop();
+        clock.stop();
         storage.batch(() => engine.shutdown());
         const deadline = scheduler.now() + (options.shutdownBudgetMs ?? 120_000);
         while (!engine.isShutDown()) {
@@ -220,7 +220,7 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
       await kafkaStarted;
       for (;;) {
         if (closed) return false;
-        driver.sync();
+        clock.sync();
         const now = states();
         if (now.every((s) => s !== 'starting' && s !== 'fenced')) {
           announce(now, true);
@@ -241,7 +241,7 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
       service,
       engine,
       scheduler,
-      driver,
+      clock,
       storage,
       created: isNew,
       ready,

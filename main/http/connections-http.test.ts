@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { methodNames, targetsCluster, type MethodInput, type MethodName, type MethodResult, type Result } from '../../app/api/contract.js';
 import { createHostConnections } from '../../app/service/connections/host-connections.js';
 import type { ConnectionsService } from '../../app/service/connections/connections-service.js';
-import { embeddedDriver } from '../../app/service/driver.js';
+import { embeddedDriver } from '../../app/service/embedded-driver/embedded-driver.js';
 import { startHttpHost, type HttpHost } from './http-host.js';
 import { openCluster, type OpenCluster } from '../engine/open-cluster.js';
 import { loadOrCreateToken } from './token.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { EngineService, ErrorLogger } from '../../api/service.js';
 import { testKafkaConnection } from '../../kafka-client/test-connection.js';
 import { ConfigDirectory, PLAIN_FILE_SEALER, removeClusterDirectory, type SecretSealer } from '../../storage/config-files.js';
-import type { ClusterDriver } from '../driver.js';
+import type { ClusterDriver } from '../cluster-driver.js';
 import { createKafkaDriver } from '../kafka-driver/kafka-driver.js';
 import { createConnectionsService, type ConnectionsService } from './connections-service.js';
 

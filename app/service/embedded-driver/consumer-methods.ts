@@ -5,14 +5,14 @@
  *
  * Invariant: one in-app group per group id; starting one that runs is INVALID_STATE.
  */
-import { KafkaError } from '../api/errors.js';
-import type { MethodParsedInput, MethodResult } from '../api/contract.js';
-import type { InAppConsumerGroupView } from '../api/groups.js';
-import type { Engine } from '../core/engine.js';
+import { KafkaError } from '../../api/errors.js';
+import type { MethodParsedInput, MethodResult } from '../../api/contract.js';
+import type { InAppConsumerGroupView } from '../../api/groups.js';
+import type { Engine } from '../../core/engine.js';
 import { GroupConsumer } from './group-consumer.js';
 
 type ConsumerMethod = 'consumers.start' | 'consumers.stop' | 'consumers.list';
-export type ConsumerHandlers = { [M in ConsumerMethod]: (input: MethodParsedInput<M>) => MethodResult<M> };
+export type ConsumerMethods = { [M in ConsumerMethod]: (input: MethodParsedInput<M>) => MethodResult<M> };
 
 interface InAppGroup {
   groupId: string;
@@ -37,7 +37,7 @@ function view(g: InAppGroup): InAppConsumerGroupView {
   };
 }
 
-export function consumerHandlers(engine: Engine): ConsumerHandlers {
+export function consumerMethods(engine: Engine): ConsumerMethods {
   const groups = new Map<string, InAppGroup>();
   return {
     'consumers.start': ({ groupId, topics, members = 3, sessionTimeoutMs }) => {

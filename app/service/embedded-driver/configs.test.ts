@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Result } from '../api/contract.js';
-import { createVirtualClusterService } from '../sim/virtual-service.js';
+import type { Result } from '../../api/contract.js';
+import { createVirtualClusterService } from '../../sim/virtual-service.js';
 
 function ok<T>(r: Result<T>): T {
   if (!r.ok) throw new Error(`expected ok, got ${r.error.code}: ${r.error.message}`);

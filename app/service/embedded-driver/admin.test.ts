@@ -4,8 +4,8 @@
  * export, and the broker add/remove rules.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { VirtualClusterService } from '../sim/virtual-service.js';
-import { closeDataDirs, dataDirService, ok } from '../sim/test-support/data-dir.js';
+import type { VirtualClusterService } from '../../sim/virtual-service.js';
+import { closeDataDirs, dataDirService, ok } from '../../sim/test-support/data-dir.js';
 
 function service(brokers: number | { id: number; rack?: string | null }[] = 3, seed = 1): VirtualClusterService {
   return dataDirService({ brokers, seed }).s;

@@ -27,12 +27,12 @@ import {
 } from '../../core/engine.js';
 import type { MetadataImage } from '../../core/metadata/image.js';
 import type { KafkaAdminClient } from '../../kafka-client/admin-client.js';
-import { leaderBalanceView, resizeReplicas } from '../admin-handlers.js';
-import type { KafkaHandlers } from './kafka-driver.js';
-import { kafkaProfileHandlers, type KafkaProfileOptions } from './profile-handlers.js';
+import { leaderBalanceView, resizeReplicas } from '../embedded-driver/admin-methods.js';
+import type { KafkaMethods } from './kafka-methods.js';
+import { kafkaProfileMethods, type KafkaProfileOptions } from './profile-methods.js';
 import { readSnapshot, type KafkaSnapshot } from './snapshot.js';
 
-type AdminMethods =
+type KafkaAdminMethod =
   | 'balance.plan'
   | 'balance.cancel'
   | 'leaders.balance'
@@ -81,7 +81,7 @@ export function previewElection(image: MetadataImage, type: 'preferred' | 'uncle
   });
 }
 
-export function kafkaAdminHandlers(client: KafkaAdminClient, options: KafkaProfileOptions): Pick<KafkaHandlers, AdminMethods> {
+export function kafkaAdminMethods(client: KafkaAdminClient, options: KafkaProfileOptions): Pick<KafkaMethods, KafkaAdminMethod> {
   /** Throttle the moves as the tool does, before they start. */
   async function setThrottle(s: KafkaSnapshot, targets: { topic: string; partition: number; replicas: number[] }[], bytesPerSec: number): Promise<void> {
     const current = (topic: string, partition: number): readonly number[] => s.image.topicsByName.get(topic)?.partitions.get(partition)?.replicas ?? [];
@@ -131,7 +131,7 @@ export function kafkaAdminHandlers(client: KafkaAdminClient, options: KafkaProfi
   }
 
   return {
-    ...kafkaProfileHandlers(client, options),
+    ...kafkaProfileMethods(client, options),
 
     // Plans of an external cluster are computed in one go (no named run a goal at a time), so none is ever running to cancel.
     'balance.cancel': () => ({ cancelled: false }),

@@ -2,7 +2,7 @@
  * Config profiles and the durability explainer through the contract, on a real data directory.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeDataDirs, closeKeeping, dataDirService, ok } from '../sim/test-support/data-dir.js';
+import { closeDataDirs, closeKeeping, dataDirService, ok } from '../../sim/test-support/data-dir.js';
 
 const service = (dir?: string) => dataDirService(dir === undefined ? {} : { dir });
 afterEach(closeDataDirs);

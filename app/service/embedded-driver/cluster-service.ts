@@ -7,12 +7,12 @@
  *   never rejects; a KafkaError becomes its error envelope; anything else is INTERNAL, logged with
  *   its stack through the injected logger and never reported as the caller's fault.
  * - Asynchronous engine operations (produce, consume) resolve when the engine answers. In
- *   real-time mode the driver advances the clock (the service syncs it before each call and wakes
+ *   real-time mode the real-time clock advances the virtual clock (the service syncs it before each call and wakes
  *   it after, so work the call scheduled runs on time); in manual mode the caller steps the
  *   ManualScheduler, or `fastForwardMs` runs the virtual clock until the answer.
  * - API strings travel to the engine as UTF-8 bytes and back.
  */
-import { KafkaError, type ErrorView } from '../api/errors.js';
+import { KafkaError, type ErrorView } from '../../api/errors.js';
 import {
   RECENT_EVENTS_CAPACITY,
   targetsCluster,
@@ -22,13 +22,13 @@ import {
   type MethodParsedInput,
   type MethodResult,
   type Result,
-} from '../api/contract.js';
-import type { EngineEvent, EventName } from '../api/events.js';
-import { checkCall, type EngineEventListener, type EngineService, type ErrorLogger } from '../api/service.js';
-import { describeBrokerConfigs, describeTopicConfigs, type ResolvedConfig } from '../core/configs/resolve.js';
-import type { ConsumeResult, Engine, ProduceResult } from '../core/engine.js';
-import { CLUSTER_DEFAULT } from '../core/metadata/image.js';
-import type { ManualScheduler } from '../core/time.js';
+} from '../../api/contract.js';
+import type { EngineEvent, EventName } from '../../api/events.js';
+import { checkCall, type EngineEventListener, type EngineService, type ErrorLogger } from '../../api/service.js';
+import { describeBrokerConfigs, describeTopicConfigs, type ResolvedConfig } from '../../core/configs/resolve.js';
+import type { ConsumeResult, Engine, ProduceResult } from '../../core/engine.js';
+import { CLUSTER_DEFAULT } from '../../core/metadata/image.js';
+import type { ManualScheduler } from '../../core/time.js';
 import {
   brokerView,
   configEntryViews,
@@ -44,19 +44,19 @@ import {
   reassignmentResultView,
   topicSummaryView,
   topicView,
-} from './cluster-views.js';
-import { adminHandlers } from './admin-handlers.js';
-import { consumerHandlers } from './consumer-handlers.js';
-import { groupHandlers } from './group-handlers.js';
-import { balanceHandlers } from './balance-runs.js';
-import { profileHandlers } from './profile-handlers.js';
-import { recordsDeleteHandler } from './records-delete.js';
+} from '../cluster-views.js';
+import { adminMethods } from './admin-methods.js';
+import { consumerMethods } from './consumer-methods.js';
+import { groupMethods } from './group-methods.js';
+import { balanceMethods } from './balance-runs.js';
+import { profileMethods } from './profile-methods.js';
+import { recordsDeleteMethod } from './records-delete.js';
 import { RecentEvents, UNBUFFERED_EVENTS } from './recent-events.js';
-import type { RealtimeDriver } from './realtime-driver.js';
-import { ProducerPartitioner } from './producer-partitioner.js';
+import type { RealtimeClock } from './realtime-clock.js';
+import { ProducerPartitioner } from '../producer-partitioner.js';
 import { TrafficHistory } from './traffic-history.js';
-import { seededRandom, type Random } from '../core/random.js';
-import type { LogRecord } from '../core/log/records.js';
+import { seededRandom, type Random } from '../../core/random.js';
+import type { LogRecord } from '../../core/log/records.js';
 
 /** Where the service reports its own bugs (INTERNAL errors) and failing event listeners. */
 export type ServiceLogger = ErrorLogger;
@@ -65,8 +65,8 @@ export interface ClusterServiceOptions {
   engine: Engine;
   /** The scheduler the engine runs on. */
   scheduler: ManualScheduler;
-  /** Real-time mode: the driver that advances `scheduler` (started by the caller). */
-  driver?: RealtimeDriver;
+  /** Real-time mode: the clock that advances `scheduler` (started by the caller). */
+  clock?: RealtimeClock;
   /** The static broker configuration the engine was created with (server.properties). */
   staticConfigs?: Readonly<Record<string, string>>;
   /** Folder of the built-in profiles (default resources/profiles; a packaged app passes its resources folder). */
@@ -98,7 +98,7 @@ export type EventListener = EngineEventListener;
 export interface ClusterService extends EngineService {
   readonly engine: Engine;
   readonly scheduler: ManualScheduler;
-  readonly driver: RealtimeDriver | undefined;
+  readonly clock: RealtimeClock | undefined;
   /**
    * Send an event of the host's own (e.g. `cluster.opening`, which the engine cannot know: it is
    * about wall time and the host's wait) to every subscriber and `events.recent`, as the engine's are.
@@ -106,7 +106,7 @@ export interface ClusterService extends EngineService {
   publish(event: EngineEvent): void;
 }
 
-type Handlers = { [M in ClusterMethodName]: (input: MethodParsedInput<M>) => MethodResult<M> | Promise<MethodResult<M>> };
+type Methods = { [M in ClusterMethodName]: (input: MethodParsedInput<M>) => MethodResult<M> | Promise<MethodResult<M>> };
 
 const defaultLogger: ServiceLogger = {
   error: (message, error) => console.error(message, error),
@@ -114,7 +114,7 @@ const defaultLogger: ServiceLogger = {
 
 /** Create the service over a running engine. */
 export function createClusterService(options: ClusterServiceOptions): ClusterService {
-  const { engine, scheduler, driver } = options;
+  const { engine, scheduler, clock } = options;
   const staticConfigs = options.staticConfigs ?? options.engine.staticConfigs;
   const clusterId = options.clusterId ?? 'replica-studio-local';
   const logger = options.logger ?? defaultLogger;
@@ -141,7 +141,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
         settled = true;
         resolve(value);
       });
-      if (settled || driver || options.fastForwardMs === undefined) return;
+      if (settled || clock || options.fastForwardMs === undefined) return;
       const limit = scheduler.now() + options.fastForwardMs;
       scheduler.flush();
       while (!settled) {
@@ -184,7 +184,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
   }
 
   function clockView(): ClockView {
-    return driver ? { nowMs: driver.now(), scale: driver.scale, mode: 'realtime' } : { nowMs: scheduler.now(), scale: null, mode: 'manual' };
+    return clock ? { nowMs: clock.now(), scale: clock.scale, mode: 'realtime' } : { nowMs: scheduler.now(), scale: null, mode: 'manual' };
   }
 
   function fault(act: (id: number) => void) {
@@ -214,13 +214,13 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     return [...groups].map(([partition, indexes]) => ({ partition, indexes }));
   }
 
-  const handlers: Handlers = {
-    ...adminHandlers(engine),
-    ...groupHandlers(engine, answer),
-    ...consumerHandlers(engine),
-    ...recordsDeleteHandler(engine, answer),
-    ...balanceHandlers(engine, publish),
-    ...profileHandlers(engine, staticConfigs, options.profilesDir),
+  const methods: Methods = {
+    ...adminMethods(engine),
+    ...groupMethods(engine, answer),
+    ...consumerMethods(engine),
+    ...recordsDeleteMethod(engine, answer),
+    ...balanceMethods(engine, publish),
+    ...profileMethods(engine, staticConfigs, options.profilesDir),
     'cluster.describe': () => {
       const brokers = engine.listBrokers().map(brokerView);
       const view: ClusterView = {
@@ -384,8 +384,8 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
 
     'clock.get': () => clockView(),
     'clock.setScale': ({ scale }) => {
-      if (!driver) throw new KafkaError('INVALID_STATE', 'The clock is driven by hand (manual mode): there is no real-time scale to set.');
-      driver.setScale(scale);
+      if (!clock) throw new KafkaError('INVALID_STATE', 'The clock is driven by hand (manual mode): there is no real-time scale to set.');
+      clock.setScale(scale);
       return clockView();
     },
   };
@@ -407,15 +407,15 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     if (checked.connection !== undefined) return { ok: false, error: notRouted(checked.connection) };
     if (!targetsCluster(checked.method)) return { ok: false, error: { code: 'INVALID_REQUEST', message: `${checked.method} is answered by the host's connection list; this service runs one cluster.`, retriable: false } };
     try {
-      driver?.sync();
-      const handler = handlers[checked.method as ClusterMethodName] as (input: unknown) => unknown;
-      const pending = handler(checked.input);
-      driver?.wake();
+      clock?.sync();
+      const run = methods[checked.method as ClusterMethodName] as (input: unknown) => unknown;
+      const pending = run(checked.input);
+      clock?.wake();
       return { ok: true, value: await pending };
     } catch (error) {
       return failure(method, error);
     } finally {
-      driver?.wake();
+      clock?.wake();
     }
   }
 
@@ -439,7 +439,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     publish,
     engine,
     scheduler,
-    driver,
+    clock,
   };
 }
 

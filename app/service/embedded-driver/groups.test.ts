@@ -4,8 +4,8 @@
  * and the admin operations Kafka allows only on an empty group (reset offsets, delete).
  */
 import { describe, expect, it } from 'vitest';
-import type { Result } from '../api/contract.js';
-import { createVirtualClusterService, type VirtualClusterService } from '../sim/virtual-service.js';
+import type { Result } from '../../api/contract.js';
+import { createVirtualClusterService, type VirtualClusterService } from '../../sim/virtual-service.js';
 
 async function ok<T>(r: Promise<Result<T>>): Promise<T> {
   const v = await r;

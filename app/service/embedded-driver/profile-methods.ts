@@ -4,67 +4,24 @@
  * metadata store's settings), so they survive a restart. Applying goes through the controller's
  * own config changes, so every value is validated as a `configs.alter` would be.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { KafkaError } from '../api/errors.js';
-import { BUILT_IN_PROFILE_NAMES } from './built-in-profile-names.js';
-import type { MethodParsedInput, MethodResult, ProfileSummaryView } from '../api/contract.js';
-import { explainDurability } from '../core/durability.js';
-import { explainEligibleLeaders } from '../core/durability-elr.js';
-import { ELR_FEATURE, type Engine } from '../core/engine.js';
-import { diffProfileLive, diffProfiles, exportProfile, formatProfileIssue, parseProfileJson, planApply, profileDurability, profileToJson, type LiveCluster, type Profile } from '../core/profiles/index.js';
-import { resolveTopicRuntimeConfig } from '../core/runtime-config.js';
-import { mergeConfigs, requireTopic } from './cluster-views.js';
+import { KafkaError } from '../../api/errors.js';
+import { BUILT_IN_PROFILE_NAMES } from '../built-in-profile-names.js';
+import type { MethodParsedInput, MethodResult } from '../../api/contract.js';
+import { explainDurability } from '../../core/durability.js';
+import { explainEligibleLeaders } from '../../core/durability-elr.js';
+import { ELR_FEATURE, type Engine } from '../../core/engine.js';
+import { diffProfileLive, diffProfiles, exportProfile, formatProfileIssue, parseProfileJson, planApply, profileToJson, type LiveCluster, type Profile } from '../../core/profiles/index.js';
+import { resolveTopicRuntimeConfig } from '../../core/runtime-config.js';
+import { builtInProfiles, profileSummaries } from '../built-in-profiles.js';
+import { mergeConfigs, requireTopic } from '../cluster-views.js';
 
 type ProfileMethod = 'profiles.list' | 'profiles.get' | 'profiles.export' | 'profiles.import' | 'profiles.diff' | 'profiles.apply' | 'topics.durability';
-export type ProfileHandlers = { [M in ProfileMethod]: (input: MethodParsedInput<M>) => MethodResult<M> };
+export type ProfileMethods = { [M in ProfileMethod]: (input: MethodParsedInput<M>) => MethodResult<M> };
 
 const BUILT_IN = BUILT_IN_PROFILE_NAMES;
-const PROFILE_DIR = new URL('../../resources/profiles/', import.meta.url);
 const SETTING_PREFIX = 'profile:';
 
-const builtInCache = new Map<string, Map<string, Profile>>();
-
-/**
- * The built-in profiles, read once per folder: resources/profiles in the repository, or the
- * folder the packaged app ships them in (`process.resourcesPath/profiles`, passed as `dir`).
- */
-export function builtInProfiles(dir?: string): Map<string, Profile> {
-  const folder = dir ?? fileURLToPath(PROFILE_DIR);
-  const cached = builtInCache.get(folder);
-  if (cached) return cached;
-  const map = new Map<string, Profile>();
-  for (const name of BUILT_IN) {
-    const file = join(folder, `${name}.json`);
-    const parsed = parseProfileJson(readFileSync(file, 'utf8'));
-    if (!parsed.ok) throw new KafkaError('INTERNAL', `Built-in profile ${file} is invalid: ${parsed.errors.map(formatProfileIssue).join('; ')}`);
-    map.set(parsed.profile.name, parsed.profile);
-  }
-  builtInCache.set(folder, map);
-  return map;
-}
-
-/** `profiles.list`: every built-in profile, then the imported ones (an imported name replaces nothing built in). */
-export function profileSummaries(builtIns: ReadonlyMap<string, Profile>, imported: ReadonlyMap<string, Profile>): ProfileSummaryView[] {
-  const all = new Map<string, { profile: Profile; builtIn: boolean }>();
-  for (const p of builtIns.values()) all.set(p.name, { profile: p, builtIn: true });
-  for (const p of imported.values()) all.set(p.name, { profile: p, builtIn: false });
-  return [...all.values()].map(({ profile, builtIn }) => {
-    const durability = profileDurability(profile);
-    return {
-      name: profile.name,
-      ...(profile.description !== undefined ? { description: profile.description } : {}),
-      builtIn,
-      brokers: profile.cluster.brokers,
-      replicationFactor: profile.topicDefaults.replicationFactor,
-      durability: durability.summary,
-      quorum: durability.quorum,
-    };
-  });
-}
-
-export function profileHandlers(engine: Engine, staticConfigs: Readonly<Record<string, string>>, profilesDir?: string): ProfileHandlers {
+export function profileMethods(engine: Engine, staticConfigs: Readonly<Record<string, string>>, profilesDir?: string): ProfileMethods {
   const image = engine.metadata;
 
   function imported(): Map<string, Profile> {

@@ -3,8 +3,8 @@
  * goals, one running plan per id; an unnamed plan is unchanged.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EngineEvent } from '../api/events.js';
-import { closeDataDirs, dataDirService, ok } from '../sim/test-support/data-dir.js';
+import type { EngineEvent } from '../../api/events.js';
+import { closeDataDirs, dataDirService, ok } from '../../sim/test-support/data-dir.js';
 
 afterEach(closeDataDirs);
 

@@ -23,9 +23,9 @@
  * flight. Fetching goes on while the coordinator is being found again (the partitions are still
  * this member's) and stops when the member rejoins (the eager protocol revokes them first).
  */
-import type { KafkaErrorName } from '../api/errors.js';
-import type { ConsumedRecord, Engine, GroupAnswer, GroupApiRequest, GroupResponseOf, JoinGroupMember, OffsetCommitRequest, TopicPartitions } from '../core/engine.js';
-import type { TimerHandle } from '../core/time.js';
+import type { KafkaErrorName } from '../../api/errors.js';
+import type { ConsumedRecord, Engine, GroupAnswer, GroupApiRequest, GroupResponseOf, JoinGroupMember, OffsetCommitRequest, TopicPartitions } from '../../core/engine.js';
+import type { TimerHandle } from '../../core/time.js';
 
 export interface GroupConsumerOptions {
   groupId: string;

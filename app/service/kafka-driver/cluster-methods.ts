@@ -2,7 +2,7 @@
  * The Kafka driver's cluster, broker, topic, config and record methods. Each reads the cluster
  * fresh (snapshot.ts) and builds the same views the embedded service does; brokers, replicas and
  * offsets are Kafka's own answers. Faults and broker membership are refused by capability before
- * a handler runs (kafka-driver.ts); their entries here only name the capability.
+ * a method runs (kafka-driver.ts); their entries here only name the capability.
  */
 import type { BrokerView, ClusterView, PartitionView, TopicView } from '../../api/contract.js';
 import type { Capability } from '../../api/capabilities.js';
@@ -12,15 +12,15 @@ import { placeReplicas } from '../../core/placement/index.js';
 import { seededRandom } from '../../core/random.js';
 import type { KafkaAdminClient } from '../../kafka-client/admin-client.js';
 import { FEATURE_UPDATES_UNAVAILABLE_REASON, updateFeatures } from '../../kafka-client/feature-requests.js';
-import { unsupported } from '../driver.js';
+import { unsupported } from '../cluster-driver.js';
 import { clusterHealth, partitionView, topicSummaryView, toLogRecord } from '../cluster-views.js';
 import { ProducerPartitioner } from '../producer-partitioner.js';
 import { kafkaConfigEntryViews } from './config-views.js';
-import type { KafkaHandlers } from './kafka-driver.js';
+import type { KafkaMethods } from './kafka-methods.js';
 import { readSnapshot, topicNumber, type KafkaSnapshot } from './snapshot.js';
-import { lastOffsetPerPartition } from '../records-delete.js';
+import { lastOffsetPerPartition } from '../embedded-driver/records-delete.js';
 
-type ClusterMethods =
+type KafkaClusterMethod =
   | 'cluster.describe'
   | 'brokers.list'
   | 'brokers.add'
@@ -128,7 +128,7 @@ function plannedTopic(s: KafkaSnapshot, input: { name: string; partitions?: numb
   };
 }
 
-export function kafkaClusterHandlers(client: KafkaAdminClient, missing: (capability: Capability) => never, connection?: string): Pick<KafkaHandlers, ClusterMethods> {
+export function kafkaClusterMethods(client: KafkaAdminClient, missing: (capability: Capability) => never, connection?: string): Pick<KafkaMethods, KafkaClusterMethod> {
   const partitioner = new ProducerPartitioner(seededRandom(Date.now()));
   /** Per topic, the high watermarks' sum at each read of topics.stats (the last minute's): the commit rate between reads. */
   const hwSamples = new Map<string, { atMs: number; sum: number }[]>();

@@ -9,13 +9,13 @@
  * exist yet), as the tool requires ("Assignments can only be reset if the group is inactive"), and
  * each target stays within the partition's [log start, log end], as the tool clamps it.
  */
-import { KafkaError, type KafkaErrorName } from '../api/errors.js';
-import type { MethodParsedInput, MethodResult } from '../api/contract.js';
-import type { GroupPartitionView, GroupStateView, OffsetResetPartitionView, TopicPartitionsView } from '../api/groups.js';
-import { OFFSETS_TOPIC, type Engine, type GroupAnswer, type GroupApiRequest, type GroupResponseOf, type ListOffsetsResult } from '../core/engine.js';
+import { KafkaError, type KafkaErrorName } from '../../api/errors.js';
+import type { MethodParsedInput, MethodResult } from '../../api/contract.js';
+import type { GroupPartitionView, GroupStateView, OffsetResetPartitionView, TopicPartitionsView } from '../../api/groups.js';
+import { OFFSETS_TOPIC, type Engine, type GroupAnswer, type GroupApiRequest, type GroupResponseOf, type ListOffsetsResult } from '../../core/engine.js';
 
 type GroupMethod = 'groups.list' | 'groups.describe' | 'groups.resetOffsets' | 'groups.delete';
-export type GroupHandlers = { [M in GroupMethod]: (input: MethodParsedInput<M>) => Promise<MethodResult<M>> };
+export type GroupMethods = { [M in GroupMethod]: (input: MethodParsedInput<M>) => Promise<MethodResult<M>> };
 
 /** Start an async engine operation and resolve with its answer (the service's clock handling). */
 export type Answer = <T>(start: (done: (value: T) => void) => void) => Promise<T>;
@@ -54,8 +54,8 @@ export interface GroupBackend {
   offsetsPartition(groupId: string): Promise<number>;
 }
 
-export function groupHandlers(engine: Engine, answer: Answer): GroupHandlers {
-  return groupHandlersOver({
+export function groupMethods(engine: Engine, answer: Answer): GroupMethods {
+  return groupMethodsOver({
     async call(brokerId, request) {
       const a = await answer<GroupAnswer<GroupResponseOf<typeof request>>>((done) => engine.groupRequest(brokerId, request, done));
       if (a.kind === 'unreachable') throw new KafkaError('COORDINATOR_NOT_AVAILABLE', `Broker ${brokerId} did not answer (${a.reason}); retry in a moment.`);
@@ -80,7 +80,7 @@ export function groupHandlers(engine: Engine, answer: Answer): GroupHandlers {
 }
 
 /** The `groups.*` methods over any cluster's group APIs. */
-export function groupHandlersOver(backend: GroupBackend): GroupHandlers {
+export function groupMethodsOver(backend: GroupBackend): GroupMethods {
   const call = <R extends GroupApiRequest>(brokerId: number, request: R): Promise<GroupResponseOf<R>> => backend.call(brokerId, request);
   const logRange = (topic: string, partition: number) => backend.logRange(topic, partition);
 

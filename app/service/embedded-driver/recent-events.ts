@@ -7,7 +7,7 @@
  * Invariant: the buffer holds the newest kept events in emission order; `recent` returns them
  * oldest first.
  */
-import type { EngineEvent, EventName } from '../api/events.js';
+import type { EngineEvent, EventName } from '../../api/events.js';
 
 /** Event types `events.recent` does not keep unless told otherwise. */
 export const UNBUFFERED_EVENTS: readonly EventName[] = ['highWatermark.advanced', 'metrics.sampled'];

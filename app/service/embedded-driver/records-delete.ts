@@ -8,11 +8,11 @@
  * partition without a leader LEADER_NOT_AVAILABLE. A leader that does not answer is
  * REQUEST_TIMED_OUT (cut off) or NETWORK_EXCEPTION (its process is gone).
  */
-import type { DeleteRecordsResultView } from '../api/records-delete-contract.js';
-import type { MethodParsedInput } from '../api/contract.js';
-import type { BrokerAnswer, ClientDeleteRecordsResponse, Engine } from '../core/engine.js';
-import type { KafkaErrorName } from '../api/errors.js';
-import type { Answer } from './group-handlers.js';
+import type { DeleteRecordsResultView } from '../../api/records-delete-contract.js';
+import type { MethodParsedInput } from '../../api/contract.js';
+import type { BrokerAnswer, ClientDeleteRecordsResponse, Engine } from '../../core/engine.js';
+import type { KafkaErrorName } from '../../api/errors.js';
+import type { Answer } from './group-methods.js';
 
 /** The admin client's default timeout for the brokers' wait (default.api.timeout.ms is 60 s; the request's own timeout 30 s). */
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -27,7 +27,7 @@ export function lastOffsetPerPartition(partitions: readonly { topic: string; par
   return wanted;
 }
 
-export function recordsDeleteHandler(engine: Engine, answer: Answer) {
+export function recordsDeleteMethod(engine: Engine, answer: Answer) {
   return {
     'records.delete': async ({ partitions, timeoutMs = DEFAULT_TIMEOUT_MS }: MethodParsedInput<'records.delete'>): Promise<DeleteRecordsResultView[]> => {
       const wanted = lastOffsetPerPartition(partitions);

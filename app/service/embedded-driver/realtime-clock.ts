@@ -9,12 +9,12 @@
  *
  * Real clock and timer functions are injected, so tests run it without sleeping.
  */
-import type { ManualScheduler } from '../core/time.js';
+import type { ManualScheduler } from '../../core/time.js';
 
-/** The parts of a ManualScheduler the driver needs. */
+/** The parts of a ManualScheduler the clock needs. */
 export type DrivenScheduler = Pick<ManualScheduler, 'now' | 'advanceTo' | 'nextDueTime'>;
 
-export interface RealtimeDriverOptions {
+export interface RealtimeClockOptions {
   scheduler: DrivenScheduler;
   /** Virtual ms per real ms, 1–60 (default 1). */
   scale?: number;
@@ -24,7 +24,7 @@ export interface RealtimeDriverOptions {
   setTimer?: (fn: () => void, delayMs: number) => unknown;
   /** Disarm a real timer (default `clearTimeout`). */
   clearTimer?: (handle: unknown) => void;
-  /** A task threw while the driver ran it; the driver keeps going (default: rethrown asynchronously). */
+  /** A task threw while the clock ran it; the clock keeps going (default: rethrown asynchronously). */
   onError?: (error: unknown) => void;
   /**
    * Wraps each step (every task due by now). The hosts pass `storage.batch` so that every write
@@ -54,7 +54,7 @@ export const MAX_SCALE = 60;
 /** setTimeout's largest delay (2^31 − 1 ms); longer waits re-arm. */
 const MAX_TIMER_MS = 2_147_483_647;
 
-export class RealtimeDriver {
+export class RealtimeClock {
   private readonly wrapStep: (step: () => void) => void;
   private readonly scheduler: DrivenScheduler;
   private readonly realNow: () => number;
@@ -72,7 +72,7 @@ export class RealtimeDriver {
   /** Real time the current hold began (-1: not holding). */
   private heldSince = -1;
 
-  constructor(options: RealtimeDriverOptions) {
+  constructor(options: RealtimeClockOptions) {
     this.scheduler = options.scheduler;
     this.wrapStep = options.wrapStep ?? ((step) => step());
     this.holdWhile = options.holdWhile;
@@ -89,7 +89,7 @@ export class RealtimeDriver {
       });
   }
 
-  /** Whether the driver is advancing the clock. */
+  /** Whether the clock is advancing the clock. */
   get running(): boolean {
     return this.active;
   }
@@ -239,7 +239,7 @@ function checkScale(scale: number): number {
   return scale;
 }
 
-/** Create a driver for `options.scheduler` (not started). */
-export function createRealtimeDriver(options: RealtimeDriverOptions): RealtimeDriver {
-  return new RealtimeDriver(options);
+/** Create a clock for `options.scheduler` (not started). */
+export function createRealtimeClock(options: RealtimeClockOptions): RealtimeClock {
+  return new RealtimeClock(options);
 }

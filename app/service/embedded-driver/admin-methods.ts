@@ -4,16 +4,16 @@
  * export of assignments as Kafka's reassignment JSON. Every change goes through the engine's own
  * operations, so Kafka's validation and error codes apply unchanged.
  */
-import { KafkaError } from '../api/errors.js';
-import type { MethodParsedInput, MethodResult } from '../api/contract.js';
-import type { ElectionResultView, LeaderBalanceView, TopicBulkResultView } from '../api/views.js';
-import type { Engine } from '../core/engine.js';
-import type { ClusterMetadata } from '../core/metadata/image.js';
-import type { PartitionState } from '../core/metadata/records.js';
-import { reassignmentResultView, requireTopic } from './cluster-views.js';
+import { KafkaError } from '../../api/errors.js';
+import type { MethodParsedInput, MethodResult } from '../../api/contract.js';
+import type { ElectionResultView, LeaderBalanceView, TopicBulkResultView } from '../../api/views.js';
+import type { Engine } from '../../core/engine.js';
+import type { ClusterMetadata } from '../../core/metadata/image.js';
+import type { PartitionState } from '../../core/metadata/records.js';
+import { reassignmentResultView, requireTopic } from '../cluster-views.js';
 
 type AdminMethod = 'leaders.balance' | 'leaders.preview' | 'topics.createMany' | 'topics.deleteMany' | 'topics.setReplicationFactor' | 'reassignments.export';
-export type AdminHandlers = { [M in AdminMethod]: (input: MethodParsedInput<M>) => MethodResult<M> };
+export type AdminMethods = { [M in AdminMethod]: (input: MethodParsedInput<M>) => MethodResult<M> };
 
 function outcome(name: string, fn: () => void): TopicBulkResultView {
   try {
@@ -90,7 +90,7 @@ export function leaderBalanceView(
   return { brokers: [...brokers].map(([brokerId, c]) => ({ brokerId, ...c })), notPreferred, ...settings };
 }
 
-export function adminHandlers(engine: Engine): AdminHandlers {
+export function adminMethods(engine: Engine): AdminMethods {
   const image = engine.metadata;
 
   function leaderCounts(): Record<string, number> {

@@ -13,7 +13,7 @@
  * check happens, so the list the console reads and the errors the methods answer cannot disagree.
  */
 import { KafkaError, type ErrorView } from '../api/errors.js';
-import { capabilityViews, type Capability, type CapabilityView, type UnsupportedDetailsView } from '../api/capabilities.js';
+import type { Capability, CapabilityView, UnsupportedDetailsView } from '../api/capabilities.js';
 import type { ClusterMethodName } from '../api/contract.js';
 import type { EngineService, ErrorLogger } from '../api/service.js';
 
@@ -71,19 +71,4 @@ export function requireCapability(method: string, capabilities: readonly Capabil
   if (needed === undefined) return;
   const cap = capabilities.find((c) => c.name === needed);
   if (cap && !cap.available) throw unsupported(needed, cap.reason ?? `${cap.title} is not available.`, connection);
-}
-
-/**
- * The embedded engine as a driver: a cluster this app runs (the engine service in this process,
- * or an engine process seen from its parent). It can do everything.
- */
-export function embeddedDriver(service: EngineService, close: () => Promise<void> = () => Promise.resolve()): ClusterDriver {
-  let closing: Promise<void> | undefined;
-  return {
-    kind: 'embedded',
-    call: service.call.bind(service) as EngineService['call'],
-    subscribe: (listener) => service.subscribe(listener),
-    capabilities: () => capabilityViews(),
-    close: () => (closing ??= close()),
-  };
 }

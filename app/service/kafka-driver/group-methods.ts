@@ -1,5 +1,5 @@
 /**
- * `groups.*` on an external cluster: the service's own group logic (group-handlers.ts) over the
+ * `groups.*` on an external cluster: the service's own group logic (embedded-driver/group-methods.ts) over the
  * group APIs of the cluster's brokers, sent in our generated codecs (kafka-client/group-requests.ts),
  * as kafka-consumer-groups.sh does it: ListGroups to every broker, FindCoordinator, then
  * DescribeGroups / OffsetFetch / OffsetCommit / DeleteGroups to the group's coordinator; log end
@@ -13,12 +13,12 @@ import type { KafkaErrorName } from '../../api/errors.js';
 import { offsetsPartitionFor } from '../../core/group/partition-for.js';
 import type { KafkaAdminClient } from '../../kafka-client/admin-client.js';
 import { ADMIN_GROUP_APIS, assignedPartitions, kafkaGroupRequest, type GroupRequestData } from '../../kafka-client/group-requests.js';
-import { groupHandlersOver, type GroupHandlers } from '../group-handlers.js';
+import { groupMethodsOver, type GroupMethods } from '../embedded-driver/group-methods.js';
 
 const OFFSETS_TOPIC = '__consumer_offsets';
 const OFFSETS_TTL_MS = 500;
 
-export function kafkaGroupHandlers(client: KafkaAdminClient): GroupHandlers {
+export function kafkaGroupMethods(client: KafkaAdminClient): GroupMethods {
   const offsets = new Map<string, { at: number; value: Promise<{ partition: number; logStartOffset: number; highWatermark: number }[] | null> }>();
   function offsetsOf(topic: string) {
     const now = Date.now();
@@ -32,7 +32,7 @@ export function kafkaGroupHandlers(client: KafkaAdminClient): GroupHandlers {
     const t = (await client.metadata([topic])).topics.find((x) => x.name === topic);
     return t && t.errorCode === 'NONE' ? t.partitions.map((p) => p.partition).sort((a, b) => a - b) : undefined;
   }
-  return groupHandlersOver({
+  return groupMethodsOver({
     async call(brokerId, request) {
       // Membership (Join/Sync/Heartbeat/Leave) and OffsetDelete are no admin calls of the console.
       if (!ADMIN_GROUP_APIS.has(request.api)) throw new Error(`group API ${request.api} is not sent to external clusters`);

@@ -14,19 +14,19 @@ import { diffProfileLive, diffProfiles, exportProfile, formatProfileIssue, parse
 import { profileToJson } from '../../core/profiles/index.js';
 import type { KafkaAdminClient } from '../../kafka-client/admin-client.js';
 import { FEATURE_UPDATES_UNAVAILABLE_REASON, updateFeatures } from '../../kafka-client/feature-requests.js';
-import { unsupported } from '../driver.js';
-import { builtInProfiles, profileSummaries } from '../profile-handlers.js';
-import type { ImportedProfiles, KafkaHandlers } from './kafka-driver.js';
+import { unsupported } from '../cluster-driver.js';
+import { builtInProfiles, profileSummaries } from '../built-in-profiles.js';
+import type { ImportedProfiles, KafkaMethods } from './kafka-methods.js';
 import { CONFIG_SOURCE, readSnapshot } from './snapshot.js';
 
-type ProfileMethods = 'profiles.list' | 'profiles.get' | 'profiles.export' | 'profiles.import' | 'profiles.diff' | 'profiles.apply';
+type KafkaProfileMethod = 'profiles.list' | 'profiles.get' | 'profiles.export' | 'profiles.import' | 'profiles.diff' | 'profiles.apply';
 
 export interface KafkaProfileOptions {
   profilesDir?: string;
   importedProfiles?: ImportedProfiles;
 }
 
-export function kafkaProfileHandlers(client: KafkaAdminClient, options: KafkaProfileOptions): Pick<KafkaHandlers, ProfileMethods> {
+export function kafkaProfileMethods(client: KafkaAdminClient, options: KafkaProfileOptions): Pick<KafkaMethods, KafkaProfileMethod> {
   const imported = (): Map<string, Profile> => {
     const map = new Map<string, Profile>();
     for (const text of Object.values(options.importedProfiles?.load() ?? {})) {

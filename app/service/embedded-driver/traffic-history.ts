@@ -8,8 +8,8 @@
  * new history, as after a clock reset); at most `capacity` of them; each sample's topic counts
  * cover exactly the high-watermark advances seen since the previous sample.
  */
-import type { EngineEvent } from '../api/events.js';
-import type { MetricsView } from '../api/metrics.js';
+import type { EngineEvent } from '../../api/events.js';
+import type { MetricsView } from '../../api/metrics.js';
 
 export class TrafficHistory {
   private samples: { metrics: MetricsView; committed: Map<string, number> }[] = [];

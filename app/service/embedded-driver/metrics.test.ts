@@ -5,13 +5,13 @@
  */
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EngineEvent, MetricsView, Result } from '../api/contract.js';
-import { MemoryStorage } from '../core/log/memory-log-store.js';
+import type { EngineEvent, MetricsView, Result } from '../../api/contract.js';
+import { MemoryStorage } from '../../core/log/memory-log-store.js';
 import { createClusterService } from './cluster-service.js';
-import { createVirtualClusterService, type VirtualClusterService } from '../sim/virtual-service.js';
-import { Simulation, } from '../sim/simulation.js';
-import { SqliteStorage } from '../storage/sqlite-storage.js';
-import { closeDataDirs, closeKeeping, dataDirService } from '../sim/test-support/data-dir.js';
+import { createVirtualClusterService, type VirtualClusterService } from '../../sim/virtual-service.js';
+import { Simulation, } from '../../sim/simulation.js';
+import { SqliteStorage } from '../../storage/sqlite-storage.js';
+import { closeDataDirs, closeKeeping, dataDirService } from '../../sim/test-support/data-dir.js';
 
 afterEach(closeDataDirs);
 

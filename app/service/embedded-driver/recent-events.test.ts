@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { EngineEvent, Result } from '../api/contract.js';
-import { createVirtualClusterService } from '../sim/virtual-service.js';
+import type { EngineEvent, Result } from '../../api/contract.js';
+import { createVirtualClusterService } from '../../sim/virtual-service.js';
 import { RecentEvents } from './recent-events.js';
 
 function ok<T>(r: Result<T>): T {

@@ -1,15 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Result } from '../api/contract.js';
-import type { EngineEvent } from '../api/events.js';
-import { createEngine } from '../core/engine.js';
-import { MemoryStorage } from '../core/log/memory-log-store.js';
-import { ManualScheduler } from '../core/time.js';
+import type { Result } from '../../api/contract.js';
+import type { EngineEvent } from '../../api/events.js';
+import { createEngine } from '../../core/engine.js';
+import { MemoryStorage } from '../../core/log/memory-log-store.js';
+import { ManualScheduler } from '../../core/time.js';
 import { createClusterService, type ServiceLogger } from './cluster-service.js';
-import { createVirtualClusterService } from '../sim/virtual-service.js';
-import { RealtimeDriver } from './realtime-driver.js';
-import { seededRandom } from '../core/random.js';
-import { partitionForKey } from '../core/partitioner.js';
-import { groupRecordCodec } from '../protocol/group-records.js';
+import { createVirtualClusterService } from '../../sim/virtual-service.js';
+import { RealtimeClock } from './realtime-clock.js';
+import { seededRandom } from '../../core/random.js';
+import { partitionForKey } from '../../core/partitioner.js';
+import { groupRecordCodec } from '../../protocol/group-records.js';
 
 function ok<T>(r: Result<T>): T {
   if (!r.ok) throw new Error(`expected ok, got ${r.error.code}: ${r.error.message}`);
@@ -343,18 +343,18 @@ describe('the cluster service', () => {
     expect(events).toHaveLength(seen);
   });
 
-  it('reports the manual clock and refuses a time scale without a real-time driver', async () => {
+  it('reports the manual clock and refuses a time scale without a real-time clock', async () => {
     const svc = createVirtualClusterService({ seed: 1 });
     expect(ok(await svc.call('clock.get', {}))).toEqual({ nowMs: svc.sim.now, scale: null, mode: 'manual' });
     expect(failed(await svc.call('clock.setScale', { scale: 10 })).code).toBe('INVALID_STATE');
   });
 
-  it('answers produce and consume in real-time mode as the driver advances the clock', async () => {
+  it('answers produce and consume in real-time mode as the clock advances the clock', async () => {
     let realNow = 0;
     const timers: { at: number; fn: () => void }[] = [];
     const scheduler = new ManualScheduler(0);
     const engine = createEngine({ scheduler, random: seededRandom(11), storage: new MemoryStorage(), brokers: [{ id: 1 }, { id: 2 }, { id: 3 }], groupRecords: groupRecordCodec });
-    const driver = new RealtimeDriver({
+    const clock = new RealtimeClock({
       scheduler,
       realNow: () => realNow,
       setTimer: (fn, ms) => {
@@ -376,9 +376,9 @@ describe('the cluster service', () => {
       }
       realNow = target;
     };
-    const svc = createClusterService({ engine, scheduler, driver });
+    const svc = createClusterService({ engine, scheduler, clock });
     engine.start();
-    driver.start();
+    clock.start();
     elapse(3_000);
     expect(ok(await svc.call('clock.setScale', { scale: 60 }))).toEqual({ nowMs: 3_000, scale: 60, mode: 'realtime' });
     ok(await svc.call('topics.create', { name: 'live', partitions: 1, replicationFactor: 3 }));
@@ -391,6 +391,6 @@ describe('the cluster service', () => {
     elapse(100);
     expect(ok(await consumed).records.map((r) => r.value)).toEqual(['now']);
     expect(ok(await svc.call('clock.get', {})).nowMs).toBe(3_000 + 300 * 60);
-    driver.stop();
+    clock.stop();
   });
 });

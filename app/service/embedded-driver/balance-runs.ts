@@ -8,19 +8,19 @@
  * Invariants: at most one running plan per id; a cancelled plan answers CANCELLED and nothing
  * else; a plan that finished is no longer cancellable (`cancelled: false`).
  */
-import { KafkaError } from '../api/errors.js';
-import type { EngineEvent } from '../api/events.js';
-import type { MethodParsedInput, MethodResult } from '../api/contract.js';
-import { buildBalanceModel, planBalanceSteps } from '../core/balance/index.js';
-import type { Engine } from '../core/engine.js';
+import { KafkaError } from '../../api/errors.js';
+import type { EngineEvent } from '../../api/events.js';
+import type { MethodParsedInput, MethodResult } from '../../api/contract.js';
+import { buildBalanceModel, planBalanceSteps } from '../../core/balance/index.js';
+import type { Engine } from '../../core/engine.js';
 
 type BalanceMethod = 'balance.plan' | 'balance.cancel';
-export type BalanceHandlers = { [M in BalanceMethod]: (input: MethodParsedInput<M>) => MethodResult<M> | Promise<MethodResult<M>> };
+export type BalanceMethods = { [M in BalanceMethod]: (input: MethodParsedInput<M>) => MethodResult<M> | Promise<MethodResult<M>> };
 
 /** Let the event loop run (calls, cancels, the clock) between two goals of a named plan. */
 const breathe = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
-export function balanceHandlers(engine: Engine, publish: (event: EngineEvent) => void): BalanceHandlers {
+export function balanceMethods(engine: Engine, publish: (event: EngineEvent) => void): BalanceMethods {
   /** Running named plans: id → cancelled? */
   const running = new Map<string, { cancelled: boolean }>();
 
