@@ -21,6 +21,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { importX, createNodeResolver } from 'eslint-plugin-import-x';
 import pluginVue from 'eslint-plugin-vue';
+import house from './scripts/lint/import-cycles.js';
 
 /** Source files ESLint lints (`.vue` through eslint-plugin-vue, its <script> through typescript-eslint). */
 const SOURCES = '**/*.{ts,mts,cts,js,mjs,cjs,vue}';
@@ -119,7 +120,7 @@ export default defineConfig(
     name: 'project/sources',
     files: [SOURCES],
     extends: [js.configs.recommended, tseslint.configs.recommended],
-    plugins: { 'import-x': importX },
+    plugins: { 'import-x': importX, house },
     settings: {
       'import-x/resolver-next': [
         createNodeResolver({
@@ -132,6 +133,8 @@ export default defineConfig(
     rules: {
       // Safety net for the path zones: a relative import that does not resolve is never checked.
       'import-x/no-unresolved': ['error', { ignore: ['^[^./]'] }],
+      // No import circles, type-only imports included: a shared type gets a file of its own.
+      'house/no-import-cycle': 'error',
       '@typescript-eslint/no-unused-vars': [
         'error',
         {
