@@ -1,6 +1,6 @@
 /**
  * One broker's Kafka listener: a TCP server on 127.0.0.1 whose connections are
- * {@link KafkaConnection}s over one shared {@link Dispatcher} (the protocol itself is pure, in
+ * {@link ClientChannel}s over one shared {@link Dispatcher} (the protocol itself is pure, in
  * app/protocol; this file is only the socket side). Runs in the engine's process, so a request
  * crosses no extra process hop.
  *
@@ -14,7 +14,7 @@
  */
 import type { Server, Socket } from 'node:net';
 import type { Dispatcher } from '../../app/protocol/dispatcher.js';
-import { DEFAULT_SOCKET_REQUEST_MAX_BYTES, KafkaConnection } from '../../app/protocol/framing/connection.js';
+import { ClientChannel, DEFAULT_SOCKET_REQUEST_MAX_BYTES } from '../../app/protocol/framing/client-channel.js';
 import { connectionDispatcher, createListenerServer, type ListenerSecurity } from './listener-security.js';
 
 export interface KafkaListenerOptions {
@@ -91,7 +91,7 @@ export class KafkaListener {
 }
 
 function serve(socket: Socket, options: KafkaListenerOptions): void {
-  const connection = new KafkaConnection(
+  const channel = new ClientChannel(
     connectionDispatcher(options.dispatcher, options.security),
     {
       write: (parts) => {
@@ -109,9 +109,9 @@ function serve(socket: Socket, options: KafkaListenerOptions): void {
     },
     { maxFrameBytes: options.maxFrameBytes ?? DEFAULT_SOCKET_REQUEST_MAX_BYTES },
   );
-  socket.on('data', (chunk: Buffer) => connection.receive(chunk));
-  socket.on('drain', () => connection.drained());
+  socket.on('data', (chunk: Buffer) => channel.receive(chunk));
+  socket.on('drain', () => channel.drained());
   // A client that goes away mid-request: drop its queue; nothing is written to a dead socket.
-  socket.on('close', () => connection.close('the client closed the connection'));
+  socket.on('close', () => channel.close('the client closed the connection'));
   socket.on('error', () => socket.destroy());
 }

@@ -3,9 +3,9 @@ import { createDispatcher } from '../dispatcher.js';
 import { type ApiHandler } from '../api-handler.js';
 import { ApiKey } from '../generated/index.js';
 import { concat, readResponse, requestFrame } from '../test-support/frames.js';
-import { type ConnectionSink, KafkaConnection } from './connection.js';
+import { type ClientChannelSink, ClientChannel } from './client-channel.js';
 
-class RecordingSink implements ConnectionSink {
+class RecordingSink implements ClientChannelSink {
   frames: Uint8Array[] = [];
   closes: string[] = [];
   pauses = 0;
@@ -42,11 +42,11 @@ function gatedMetadata() {
 
 const correlationIds = (sink: RecordingSink): number[] => sink.frames.map((f) => new DataView(f.buffer, f.byteOffset).getInt32(4));
 
-describe('KafkaConnection', () => {
+describe('ClientChannel', () => {
   it('answers pipelined requests in the order they came, even when the first one waits', async () => {
     const { handler, release } = gatedMetadata();
     const sink = new RecordingSink();
-    const conn = new KafkaConnection(createDispatcher([handler]), sink);
+    const conn = new ClientChannel(createDispatcher([handler]), sink);
     const slow = requestFrame(ApiKey.Metadata, 4, { topics: [{ name: 'slow' }] }, { correlationId: 1 });
     const fast = requestFrame(ApiKey.ApiVersions, 2, {}, { correlationId: 2 });
     conn.receive(concat([slow, fast]));
@@ -61,7 +61,7 @@ describe('KafkaConnection', () => {
   it('writes no frame for a request answered with nothing (acks=0) and carries on', async () => {
     const { handler } = gatedMetadata();
     const sink = new RecordingSink();
-    const conn = new KafkaConnection(createDispatcher([handler]), sink);
+    const conn = new ClientChannel(createDispatcher([handler]), sink);
     conn.receive(requestFrame(ApiKey.Metadata, 1, { topics: [{ name: 'quiet' }] }, { correlationId: 5 }));
     conn.receive(requestFrame(ApiKey.Metadata, 1, { topics: [{ name: 'a' }] }, { correlationId: 6 }));
     await conn.idle();
@@ -70,7 +70,7 @@ describe('KafkaConnection', () => {
 
   it('accepts a request cut into single bytes', async () => {
     const sink = new RecordingSink();
-    const conn = new KafkaConnection(createDispatcher([]), sink);
+    const conn = new ClientChannel(createDispatcher([]), sink);
     for (const b of requestFrame(ApiKey.ApiVersions, 3, { clientSoftwareName: 'a', clientSoftwareVersion: '1' }, { correlationId: 8 })) {
       conn.receive(Uint8Array.of(b));
     }
@@ -80,7 +80,7 @@ describe('KafkaConnection', () => {
 
   it('closes once on a frame above socket.request.max.bytes and ignores everything after', async () => {
     const sink = new RecordingSink();
-    const conn = new KafkaConnection(createDispatcher([]), sink, { maxFrameBytes: 64 });
+    const conn = new ClientChannel(createDispatcher([]), sink, { maxFrameBytes: 64 });
     conn.receive(Uint8Array.of(0, 0, 0, 65));
     conn.receive(requestFrame(ApiKey.ApiVersions, 2, {}));
     await conn.idle();
@@ -91,7 +91,7 @@ describe('KafkaConnection', () => {
 
   it('closes on a request the dispatcher refuses, without answering the requests behind it', async () => {
     const sink = new RecordingSink();
-    const conn = new KafkaConnection(createDispatcher([]), sink);
+    const conn = new ClientChannel(createDispatcher([]), sink);
     conn.receive(concat([requestFrame(ApiKey.Produce, 7, {}), requestFrame(ApiKey.ApiVersions, 2, {})]));
     await conn.idle();
     expect(sink.closes).toEqual(['Produce v7 is not enabled']);
@@ -105,7 +105,7 @@ describe('KafkaConnection', () => {
       this.frames.push(concat(parts));
       return !full;
     };
-    const conn = new KafkaConnection(createDispatcher([]), sink);
+    const conn = new ClientChannel(createDispatcher([]), sink);
     conn.receive(concat([1, 2, 3].map((id) => requestFrame(ApiKey.ApiVersions, 2, {}, { correlationId: id }))));
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(correlationIds(sink)).toEqual([1]);
@@ -118,7 +118,7 @@ describe('KafkaConnection', () => {
   it('asks the socket to pause while too many requests wait, and to resume once they are answered', async () => {
     const { handler, release } = gatedMetadata();
     const sink = new RecordingSink();
-    const conn = new KafkaConnection(createDispatcher([handler]), sink, { maxFrameBytes: 1 << 20, maxQueuedRequests: 2 });
+    const conn = new ClientChannel(createDispatcher([handler]), sink, { maxFrameBytes: 1 << 20, maxQueuedRequests: 2 });
     conn.receive(requestFrame(ApiKey.Metadata, 1, { topics: [{ name: 'slow' }] }, { correlationId: 1 }));
     for (let i = 2; i <= 4; i++) conn.receive(requestFrame(ApiKey.ApiVersions, 2, {}, { correlationId: i }));
     expect(sink.pauses).toBe(1);

@@ -1,9 +1,9 @@
 /**
- * One client connection without the socket: bytes in, response frames out, strictly in request
- * order. Like Kafka's Processor, which mutes a channel while its request is being handled, it
- * handles one request at a time, so responses leave in the order the requests came (a Metadata
- * request pipelined after an acks=all Produce waits for it) and one connection cannot occupy
- * more than one handler.
+ * One client's channel (Kafka's KafkaChannel: a TCP connection as the broker sees it) without the
+ * socket: bytes in, response frames out, strictly in request order. Like Kafka's Processor,
+ * which mutes a channel while its request is being handled, it handles one request at a time, so
+ * responses leave in the order the requests came (a Metadata request pipelined after an acks=all
+ * Produce waits for it) and one connection cannot occupy more than one handler.
  *
  * Bounds: the frame reader holds at most one frame's worth of unread bytes beyond what is queued
  * (socket.request.max.bytes); when the queued requests reach `maxQueuedBytes` or
@@ -16,7 +16,7 @@ import type { Dispatcher } from '../dispatcher.js';
 import { FrameReader } from './frame-reader.js';
 
 /** The socket side: main/kafka implements it over node:net; tests over arrays. */
-export interface ConnectionSink {
+export interface ClientChannelSink {
   /** Sends a response; false when the socket's buffer is full (then call drained() later). */
   write(parts: Uint8Array[]): boolean | void;
   /** Close the socket; `reason` is for logs. */
@@ -25,7 +25,7 @@ export interface ConnectionSink {
   resume?(): void;
 }
 
-export interface ConnectionLimits {
+export interface ClientChannelLimits {
   /** socket.request.max.bytes: a larger frame closes the connection. */
   maxFrameBytes: number;
   maxQueuedRequests?: number;
@@ -34,7 +34,7 @@ export interface ConnectionLimits {
 
 export const DEFAULT_SOCKET_REQUEST_MAX_BYTES = 104_857_600;
 
-export class KafkaConnection {
+export class ClientChannel {
   private readonly reader: FrameReader;
   private readonly queue: Uint8Array[] = [];
   private queuedBytes = 0;
@@ -49,8 +49,8 @@ export class KafkaConnection {
 
   constructor(
     private readonly dispatcher: Pick<Dispatcher, 'dispatch'>,
-    private readonly sink: ConnectionSink,
-    limits: ConnectionLimits = { maxFrameBytes: DEFAULT_SOCKET_REQUEST_MAX_BYTES },
+    private readonly sink: ClientChannelSink,
+    limits: ClientChannelLimits = { maxFrameBytes: DEFAULT_SOCKET_REQUEST_MAX_BYTES },
   ) {
     this.reader = new FrameReader(limits.maxFrameBytes);
     this.maxQueuedRequests = limits.maxQueuedRequests ?? 64;
