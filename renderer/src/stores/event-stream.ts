@@ -42,14 +42,14 @@ function trimFeed(events: EngineEvent[]): EngineEvent[] {
   return kept.length === events.length ? events : kept.reverse();
 }
 
-/** What a live query does when the connection stops and starts again. */
+/** What a live query does when the event stream stops and starts again. */
 export interface Suspendable {
   readonly name: string;
   suspend(): void;
   resume(): void;
 }
 
-export const useConnectionStore = defineStore('connection', () => {
+export const useEventStreamStore = defineStore('event-stream', () => {
   const status = ref<ConnectionStatus>('connecting');
   /** Newest last: the newest FEED_SIZE events of each group (trimFeed). */
   const recent = shallowRef<EngineEvent[]>([]);
@@ -133,7 +133,7 @@ export const useConnectionStore = defineStore('connection', () => {
     return () => reconnectListeners.delete(listener);
   }
 
-  /** A live query in use registers here (suspended at once when the connection is stopped); returns the detach function. */
+  /** A live query in use registers here (suspended at once when the event stream is stopped); returns the detach function. */
   function attach(query: Suspendable): () => void {
     attached.add(query);
     if (stopped.value) query.suspend();

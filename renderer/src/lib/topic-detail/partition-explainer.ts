@@ -18,7 +18,7 @@
  * Pure: no Vue, no DOM, no client, so the store and the components share it.
  */
 import type { BrokerView, EngineEvent, PartitionView } from '../../../../app/api/contract.js';
-import { clusterTime, duration } from '../../lib/format.js';
+import { clusterTime, duration } from '../format.js';
 import { brokerAlive, brokerTrouble, reasonText, unfencedDeadBroker, type UnfencedDeadBroker } from './broker-trouble.js';
 import { elrDetail } from './elr-detail.js';
 

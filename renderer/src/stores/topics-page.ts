@@ -51,7 +51,7 @@ export function sortTopics(topics: readonly TopicSummaryView[], key: TopicSortKe
   return [...topics].sort((a, b) => sign * (value(a) - value(b)) || byName(a, b));
 }
 
-export const useTopicListStore = defineStore('topic-list', () => {
+export const useTopicsPageStore = defineStore('topics-page', () => {
   const store = useTopicsStore();
   const search = ref('');
   const health = ref<HealthFilter>('all');

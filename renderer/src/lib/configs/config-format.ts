@@ -4,7 +4,7 @@
  * from Kafka's default, and which editor a config's type and validity rule call for.
  */
 import type { ConfigEntryView, ConfigSourceView } from '../../../../app/api/contract.js';
-import { bytes, duration } from '../../lib/format.js';
+import { bytes, duration } from '../format.js';
 
 export type TagType = 'default' | 'info' | 'success' | 'warning' | 'error' | 'primary';
 

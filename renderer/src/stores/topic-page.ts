@@ -14,7 +14,7 @@ import { computed, ref, shallowRef } from 'vue';
 import type { DurabilityView, EngineEvent, ReplicationFactorChangeView, TopicView } from '../../../app/api/contract.js';
 import type { DeleteRecordsResultView } from '../../../app/api/records-delete-contract.js';
 import { client } from '../api/instance.js';
-import { explainPartition, type PartitionExplanation } from '../components/topic-detail/partition-explainer.js';
+import { explainPartition, type PartitionExplanation } from '../lib/topic-detail/partition-explainer.js';
 import { useLiveQuery, type LiveQuery } from '../composables/live-query.js';
 import { notifyError, notifySuccess } from '../lib/notify.js';
 import { useBrokersStore } from './brokers.js';
@@ -40,7 +40,7 @@ const EVENT_CAP = 400;
 /** The producer acks the durability explainer takes. */
 export type Acks = 0 | 1 | 'all';
 
-export const useTopicDetailStore = defineStore('topic-detail', () => {
+export const useTopicPageStore = defineStore('topic-page', () => {
   const brokersStore = useBrokersStore();
   const brokerDefaults = useResourceConfigsStore({ type: 'broker', name: '' });
   const name = ref<string | null>(null);
@@ -56,7 +56,7 @@ export const useTopicDetailStore = defineStore('topic-detail', () => {
   let sharedLeases: (() => void)[] | null = null;
 
   const events: LiveQuery<EngineEvent[]> = useLiveQuery<EngineEvent[]>({
-    name: 'topic-detail events',
+    name: 'topic-page events',
     initial: [],
     read: async () => {
       const recent = await client().call('events.recent', { limit: 5000, types: [...LISTED] });

@@ -1,6 +1,6 @@
 /** The series the overview's throughput charts draw from each metrics sample. */
 import type { MetricsView } from '../../../../app/api/contract.js';
-import { bytes, rate } from '../../lib/format.js';
+import { bytes, rate } from '../format.js';
 
 export interface Series {
   label: string;

@@ -1,25 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStoreHost, until, type StoreHost } from '../test-support/store-host.js';
-import { useConnectionStore } from './connection.js';
-import { useTopicDetailStore } from './topic-detail.js';
+import { useEventStreamStore } from './event-stream.js';
+import { useTopicPageStore } from './topic-page.js';
 
 describe('topic detail store against a real host', () => {
   let h: StoreHost;
   beforeAll(async () => {
     h = await startStoreHost();
-    useConnectionStore().start();
-    await until(() => useConnectionStore().status === 'open');
+    useEventStreamStore().start();
+    await until(() => useEventStreamStore().status === 'open');
     await h.client.call('clock.setScale', { scale: 60 });
     await h.client.call('topics.create', { name: 'orders', assignments: [[1, 2, 3], [2, 3, 1]] });
     await h.client.call('topics.create', { name: 'solo', assignments: [[3]] });
   });
   afterAll(async () => {
-    useTopicDetailStore().close();
+    useTopicPageStore().close();
     await h?.close();
   });
 
   it('opens a topic with its partitions, RF, configs and the broker’s replica.lag.time.max.ms', async () => {
-    const store = useTopicDetailStore();
+    const store = useTopicPageStore();
     await store.open('orders');
     expect(store.notFound).toBe(false);
     expect(store.topic?.name).toBe('orders');
@@ -34,7 +34,7 @@ describe('topic detail store against a real host', () => {
   });
 
   it('says a topic that does not exist is not found (UNKNOWN_TOPIC_OR_PARTITION)', async () => {
-    const store = useTopicDetailStore();
+    const store = useTopicPageStore();
     await store.open('no-such-topic');
     expect(store.notFound).toBe(true);
     expect(store.topic).toBeNull();
@@ -43,7 +43,7 @@ describe('topic detail store against a real host', () => {
   });
 
   it('follows produced records live: the high watermark and every replica’s log end move', async () => {
-    const store = useTopicDetailStore();
+    const store = useTopicPageStore();
     await store.open('orders');
     store.live(true);
     const r = await h.client.call('records.produce', { topic: 'orders', partition: 0, acks: 'all', records: [{ value: 'a' }, { value: 'b' }, { value: 'c' }] });
@@ -53,7 +53,7 @@ describe('topic detail store against a real host', () => {
   });
 
   it('after the leader’s broker is killed, says the leader is gone until the controller fences it, then shows the new leader, the shrunk ISR and why', async () => {
-    const store = useTopicDetailStore();
+    const store = useTopicPageStore();
     await store.open('orders');
     store.live(true);
     // Real time: the ~9 s between the kill and the fencing is long enough to read.
@@ -101,7 +101,7 @@ describe('topic detail store against a real host', () => {
   });
 
   it('explains NOT_ENOUGH_REPLICAS when the ISR is smaller than min.insync.replicas, as acks=all producers see it', async () => {
-    const store = useTopicDetailStore();
+    const store = useTopicPageStore();
     await store.open('orders');
     expect(await store.validateConfig('min.insync.replicas', 'three')).toMatch(/^INVALID_CONFIG: .*min\.insync\.replicas/);
     expect(await store.validateConfig('min.insync.replicas', '3')).toBeNull();
@@ -118,7 +118,7 @@ describe('topic detail store against a real host', () => {
   });
 
   it('explains a stalled follower: it holds the high watermark, then the leader drops it after replica.lag.time.max.ms', async () => {
-    const store = useTopicDetailStore();
+    const store = useTopicPageStore();
     await store.open('orders');
     store.live(true);
     await h.client.call('brokers.start', { brokerId: 1 });
@@ -142,7 +142,7 @@ describe('topic detail store against a real host', () => {
   });
 
   it('explains an offline partition: no live ISR member, unclean election off', async () => {
-    const store = useTopicDetailStore();
+    const store = useTopicPageStore();
     await store.open('solo');
     store.live(true);
     await h.client.call('brokers.kill', { brokerId: 3 });
@@ -155,7 +155,7 @@ describe('topic detail store against a real host', () => {
   });
 
   it('previews and runs a replication-factor change, grows partitions, and refuses to shrink them', async () => {
-    const store = useTopicDetailStore();
+    const store = useTopicPageStore();
     await store.open('solo');
     await until(() => store.brokers.every((b) => b.state === 'running'), 20_000);
     const plan = await store.changeReplicationFactor(2, true);
@@ -176,7 +176,7 @@ describe('topic detail store against a real host', () => {
   });
 
   it('explains an unclean election: RECOVERING, then the old leader truncating what the new one never had', async () => {
-    const store = useTopicDetailStore();
+    const store = useTopicPageStore();
     await until(async () => (await h.client.call('brokers.list', {})).every((b) => b.state === 'running'), 20_000);
     await h.client.call('topics.create', { name: 'fragile', assignments: [[2, 3]] });
     await store.open('fragile');
@@ -206,7 +206,7 @@ describe('topic detail store against a real host', () => {
   });
 
   it('deletes the topic and then shows it as not found', async () => {
-    const store = useTopicDetailStore();
+    const store = useTopicPageStore();
     await store.open('solo');
     await store.deleteTopic();
     expect(store.notFound).toBe(true);
