@@ -247,6 +247,15 @@ export default defineConfig(
     why: 'Tests in app/storage import only app/storage, app/protocol, app/core, app/api and app/sim (the simulation).',
   }),
   layer({
+    // The app's configuration directory (connections, sealed secrets, profiles imported for an
+    // external cluster): plain files of the app, never a cluster's data, so not app/storage.
+    name: 'app/config-dir',
+    dirs: ['app/config-dir'],
+    paths: ['app/config-dir'],
+    packages: [only(['node:*', 'vitest'], 'app/config-dir reads and writes files: node:* only (its tests also vitest).')],
+    why: 'app/config-dir imports nothing else of the repository.',
+  }),
+  layer({
     // The client side of the Kafka protocol, for external clusters: network I/O beside
     // app/storage's disk I/O, never in app/core. kafkajs for what it covers; the generated codecs
     // of app/protocol for what it lacks, sent over kafkajs's own connections.
@@ -274,12 +283,12 @@ export default defineConfig(
     name: 'app/service',
     dirs: ['app/service'],
     ignores: TESTS,
-    paths: ['app/service', 'app/storage', 'app/kafka-client', 'app/core', 'app/api'],
+    paths: ['app/service', 'app/storage', 'app/config-dir', 'app/kafka-client', 'app/core', 'app/api'],
     packages: [
       deny(UI_PACKAGES, 'app/ never imports electron, vue or pinia.'),
       deny(['better-sqlite3'], 'app/service reaches SQLite only through app/storage.'),
     ],
-    why: 'app/service imports only app/service, app/storage, app/kafka-client, app/core and app/api (never app/sim).',
+    why: 'app/service imports only app/service, app/storage, app/config-dir, app/kafka-client, app/core and app/api (never app/sim).',
     behindTheDoor: true,
   }),
   layer({
@@ -288,12 +297,12 @@ export default defineConfig(
     name: 'app/service tests',
     dirs: ['app/service'],
     files: TESTS.map((t) => `app/service/${t}`),
-    paths: ['app/service', 'app/storage', 'app/protocol', 'app/kafka-client', 'app/core', 'app/api', 'app/sim', 'e2e/support'],
+    paths: ['app/service', 'app/storage', 'app/config-dir', 'app/protocol', 'app/kafka-client', 'app/core', 'app/api', 'app/sim', 'e2e/support'],
     packages: [
       deny(UI_PACKAGES, 'app/ never imports electron, vue or pinia.'),
       deny(['better-sqlite3'], 'Service tests reach SQLite only through app/storage.'),
     ],
-    why: 'Tests in app/service import only app/service, app/storage, app/protocol, app/kafka-client, app/core, app/api, app/sim and e2e/support (a served host to drive over the Kafka protocol).',
+    why: 'Tests in app/service import only app/service, app/storage, app/config-dir, app/protocol, app/kafka-client, app/core, app/api, app/sim and e2e/support (a served host to drive over the Kafka protocol).',
     behindTheDoor: true,
   }),
   layer({
@@ -314,7 +323,7 @@ export default defineConfig(
     // Files directly in app/ or in a folder not named in DESIGN.md: at least keep the UI out.
     name: 'app/other',
     dirs: ['app'],
-    ignores: ['app/core/**', 'app/api/**', 'app/protocol/**', 'app/storage/**', 'app/kafka-client/**', 'app/service/**', 'app/sim/**'],
+    ignores: ['app/core/**', 'app/api/**', 'app/protocol/**', 'app/storage/**', 'app/config-dir/**', 'app/kafka-client/**', 'app/service/**', 'app/sim/**'],
     paths: ['app'],
     packages: [deny(UI_PACKAGES, 'app/ never imports electron, vue or pinia.')],
     why: 'app/ never imports main/ or renderer/.',

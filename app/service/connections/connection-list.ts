@@ -11,7 +11,7 @@ import { capabilityViews } from '../../api/capabilities.js';
 import type { ConnectionView, ExternalSettingsInput, ExternalSettingsView } from '../../api/connections.js';
 import { KafkaError } from '../../api/errors.js';
 import type { KafkaConnectionConfig } from '../../kafka-client/config.js';
-import type { StoredConnection, StoredExternalSettings, StoredSecrets } from '../../storage/config-files.js';
+import type { StoredConnection, StoredExternalSettings, StoredSecrets } from '../../config-dir/config-files.js';
 import type { ClusterDriver } from '../cluster-driver.js';
 import { KAFKA_MISSING } from '../kafka-driver/kafka-driver.js';
 import { builtInProfiles } from '../built-in-profiles.js';

@@ -6,7 +6,7 @@
 import type { ConnectionTestView } from '../../api/connections.js';
 import type { EngineService, ErrorLogger } from '../../api/service.js';
 import type { KafkaConnectionConfig } from '../../kafka-client/config.js';
-import type { StoredConnection, StoredSecrets } from '../../storage/config-files.js';
+import type { StoredConnection, StoredSecrets } from '../../config-dir/config-files.js';
 import type { ClusterDriver } from '../cluster-driver.js';
 
 export interface ConnectionStore {
