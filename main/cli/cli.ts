@@ -3,15 +3,15 @@
  *
  *   npm run serve -- [--data DIR] [--port N] [--kafka-port N] [--profile NAME | --brokers N] [--config DIR] [--static DIR] [--in-process]
  *
- * The engine runs in a child process of its own (`engine-process.ts`, reached through
- * `remote-service.ts`), so the HTTP server answers promptly while the cluster works at full speed;
+ * The engine runs in a child process of its own (`main/engine/engine-process.ts`, reached through
+ * `main/engine/remote-service.ts`), so the HTTP server answers promptly while the cluster works at full speed;
  * `--in-process` runs it on the server's own event loop instead (the former behaviour).
  *
  * Opens (or creates) the cluster in DIR (default `.data/default`), serves the contract on
  * 127.0.0.1:N (0 = a free port, the default 0) and prints the start URL
  * `http://127.0.0.1:PORT/?token=…` as its first line of stdout — once every broker of the opened
  * cluster has registered (and a new cluster's profile is applied), so a script that reads the URL
- * can create a topic at once. A new cluster starts as every host starts one (`open-cluster.ts`:
+ * can create a topic at once. A new cluster starts as every host starts one (`main/engine/open-cluster.ts`:
  * the `balanced` profile, 3 brokers on 3 racks); `--profile NAME` picks another built-in profile
  * for a new cluster and is ignored, with a note on stderr, for an existing one; `--brokers N`
  * instead starts a new cluster of N brokers with Kafka's own defaults (no racks, no profile). SIGINT/SIGTERM close it in order
@@ -20,7 +20,7 @@
  * stderr and exits 1 (2 for usage errors).
  *
  * Kafka clients: every broker listens on 127.0.0.1, one port each, in the engine's process
- * (`kafka-listeners.ts`). `--kafka-port N` puts broker 1 on N, broker 2 on N+1, …; `--kafka-port 0`
+ * (`main/kafka/kafka-listeners.ts`). `--kafka-port N` puts broker 1 on N, broker 2 on N+1, …; `--kafka-port 0`
  * takes free ports; without it the cluster's ports from its last run are reused, else broker 1
  * tries 9092 (broker k 9091+k), and a taken port falls back to a free one, said on one stderr line.
  * `cluster.describe` reports them as `bootstrapServers`.
@@ -73,8 +73,8 @@ export interface ServeArgs {
   /** Run the engine on this process's event loop rather than in a child process. */
   inProcess?: boolean;
   /**
-   * TLS and SASL on the Kafka listeners (listener-security.ts): PEM files and a users file, or a
-   * certificate made in the data directory (self-signed-tls.ts).
+   * TLS and SASL on the Kafka listeners (main/kafka/listener-security.ts): PEM files and a users file, or a
+   * certificate made in the data directory (main/kafka/self-signed-tls.ts).
    */
   kafkaSecurity?: { tlsCert?: string; tlsKey?: string; tlsSelfSigned?: boolean; tlsClientCa?: string; saslUsers?: string };
 }
@@ -161,7 +161,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
  */
 export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; host: HttpHost; connections: ConnectionsService; trustCaFile?: string }> {
   const how = 'brokers' in args.newCluster ? { brokers: args.newCluster.brokers } : { profile: args.newCluster.profile };
-  // The engine (a child process, or this one) reads the listeners' security from its environment (listener-security.ts).
+  // The engine (a child process, or this one) reads the listeners' security from its environment (main/kafka/listener-security.ts).
   let sec = args.kafkaSecurity;
   let trustCaFile: string | undefined;
   if (sec?.tlsSelfSigned) {

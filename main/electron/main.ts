@@ -43,7 +43,7 @@ let engine: RemoteService | undefined;
 let engineDataDir: string | undefined;
 let unsubscribe: (() => void) | undefined;
 /**
- * Events reach the window as arrays, those of one turn together (`event-batcher.ts`): one IPC
+ * Events reach the window as arrays, those of one turn together (`main/events/event-batcher.ts`): one IPC
  * message per event made the page handle each as a task of its own, and a burst (33,000 events
  * for a controlled shutdown at 100,000 partitions) left it far behind the cluster.
  */
@@ -52,7 +52,7 @@ const toWindow = new EventBatcher({
     if (win && !win.isDestroyed()) win.webContents.send(EVENT_CHANNEL, events);
   },
 });
-/** The open cluster's high-watermark updates, coalesced per partition per 100 ms as the HTTP host does (`event-coalescer.ts`). */
+/** The open cluster's high-watermark updates, coalesced per partition per 100 ms as the HTTP host does (`main/events/event-coalescer.ts`). */
 const openClusterEvents = new EventCoalescer({ send: (event) => toWindow.push(event) });
 let win: BrowserWindow | undefined;
 /**

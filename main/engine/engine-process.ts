@@ -22,7 +22,7 @@
  *                    { id, result }           the envelope `service.call` answered
  *                    { events: [...] }        engine events, oldest first: those of one turn of the
  *                                            event loop go together (a bounded number a message;
- *                                            `event-batcher.ts` says why)
+ *                                            `main/events/event-batcher.ts` says why)
  *                    { fatal: message }       opening failed (e.g. the data dir is locked); exit 1
  *
  * If the parent goes away (the Node channel disconnects; Electron ends a utility process itself),

@@ -62,7 +62,7 @@ export interface OpenClusterOptions {
    */
   initialProfile?: string;
   /**
-   * Serve the Kafka protocol: one listener per broker on 127.0.0.1 (`kafka-listeners.ts`): N puts
+   * Serve the Kafka protocol: one listener per broker on 127.0.0.1 (`main/kafka/kafka-listeners.ts`): N puts
    * broker k on N + k - 1, 0 takes free ports, 'default' tries 9092… and falls back to free ports.
    * Unset: no Kafka listeners (only the contract is served).
    */

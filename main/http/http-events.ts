@@ -1,7 +1,7 @@
 /**
  * The event stream: `GET /events` upgrades to a WebSocket whose every message is a JSON array of
  * engine events, in order: those of one turn of the host's event loop, at most EVENTS_PER_MESSAGE
- * (`event-batcher.ts`), high-watermark updates coalesced first (`event-coalescer.ts`). One message
+ * (`main/events/event-batcher.ts`), high-watermark updates coalesced first (`main/events/event-coalescer.ts`). One message
  * per event made a browser handle each as a task of its own: a controlled shutdown at 100,000
  * partitions (some 33,000 events, 230,000 with the restart after it) left the console's page
  * minutes behind the cluster while it worked through them. The stream is one-way;

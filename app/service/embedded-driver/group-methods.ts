@@ -34,7 +34,7 @@ function fail(code: KafkaErrorName, what: string): never {
 
 /**
  * Where the group logic reads a cluster: the group APIs sent to one broker, the brokers to ask,
- * each partition's log range. The embedded cluster and an external one (kafka-driver/groups.ts)
+ * each partition's log range. The embedded cluster and an external one (kafka-driver/group-methods.ts)
  * each give one, so both answer `groups.*` with the same code.
  */
 export interface GroupBackend {
