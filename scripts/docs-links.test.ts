@@ -12,6 +12,11 @@ describe('what README.md, docs/ and the code point at exists in the repository',
     expect(problems, formatProblems(problems)).toEqual([]);
   });
 
+  it('every repository path written as inline code in README.md and docs/*.md exists', () => {
+    const problems = staleDocPaths(root);
+    expect(problems, formatProblems(problems)).toEqual([]);
+  });
+
   it('code cites no .md file the repository does not hold, and no section of a document one cannot open', () => {
     const problems = brokenCodeCitations(root);
     expect(problems, formatProblems(problems)).toEqual([]);
