@@ -50,6 +50,7 @@ import type { FeatureUpdateResultView, FeatureView } from './feature-views.js';
 import { method, returns, type ResultMarker } from './contract-kit.js';
 import { connectionMethods } from './connections-contract.js';
 import { recordsDeleteMethods } from './records-delete-contract.js';
+import { recordsSearchMethods } from './records-search-contract.js';
 
 /** The DTOs (`…View`) every result is made of; see `views.ts` and `balance-views.ts`. */
 export type * from './views.js';
@@ -57,6 +58,7 @@ export type * from './balance-views.js';
 export type * from './feature-views.js';
 export type * from './connections.js';
 export type * from './capabilities.js';
+export type * from './records-search-contract.js';
 
 // ================================================================ envelope
 
@@ -420,6 +422,8 @@ export const contract = {
   ),
   // records.delete: Kafka's DeleteRecords (records-delete-contract.ts).
   ...recordsDeleteMethods,
+  // records.search: the Messages workbench's bounded, filtered read (records-search-contract.ts).
+  ...recordsSearchMethods,
 
   /**
    * Every consumer group, from every running broker (ListGroups), with its coordinator, member

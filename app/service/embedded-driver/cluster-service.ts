@@ -51,6 +51,7 @@ import { groupMethods } from './group-methods.js';
 import { balanceMethods } from './balance-runs.js';
 import { profileMethods } from './profile-methods.js';
 import { recordsDeleteMethod } from './records-delete.js';
+import { workbenchMethods } from './workbench-methods.js';
 import { RecentEvents, UNBUFFERED_EVENTS } from './recent-events.js';
 import type { RealtimeClock } from './realtime-clock.js';
 import { ProducerPartitioner } from '../producer-partitioner.js';
@@ -219,6 +220,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     ...groupMethods(engine, answer),
     ...consumerMethods(engine),
     ...recordsDeleteMethod(engine, answer),
+    ...workbenchMethods(engine, answer, { call: call as EngineService['call'] }),
     ...balanceMethods(engine, publish),
     ...profileMethods(engine, staticConfigs, options.profilesDir),
     'cluster.describe': () => {

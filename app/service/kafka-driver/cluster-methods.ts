@@ -19,6 +19,8 @@ import { kafkaConfigEntryViews } from './config-views.js';
 import type { KafkaMethods } from './kafka-methods.js';
 import { readSnapshot, topicNumber, type KafkaSnapshot } from './snapshot.js';
 import { lastOffsetPerPartition } from '../embedded-driver/records-delete.js';
+import { searchRecords } from '../workbench/search.js';
+import { kafkaRecordSource } from './kafka-record-source.js';
 
 type KafkaClusterMethod =
   | 'cluster.describe'
@@ -51,6 +53,7 @@ type KafkaClusterMethod =
   | 'records.produce'
   | 'records.consume'
   | 'records.delete'
+  | 'records.search'
   | 'metrics.get'
   | 'events.recent'
   | 'clock.get'
@@ -303,6 +306,7 @@ export function kafkaClusterMethods(client: KafkaAdminClient, missing: (capabili
     },
 
     'records.delete': ({ partitions, timeoutMs }) => client.deleteRecords([...lastOffsetPerPartition(partitions).values()], timeoutMs ?? 30_000),
+    'records.search': (input) => searchRecords(kafkaRecordSource(client), input, null),
 
     'metrics.get': () => missing('metrics'),
     'events.recent': () => missing('timeline'),
