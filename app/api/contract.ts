@@ -88,14 +88,30 @@ export const acksSchema = z.union([z.literal(0), z.literal(1), z.literal(-1), z.
 /** A record header for produce: string key, UTF-8 value or null. */
 export const headerSchema = z.strictObject({ key: z.string(), value: z.string().nullable() });
 
-/** A record to produce: UTF-8 key and value (null for none / a tombstone), optional headers. */
+/**
+ * A record to produce: key and value (null for none / a tombstone), optional headers. Key and
+ * value are UTF-8 text, or base64 of any bytes with `keyFormat`/`valueFormat` `base64`; with a
+ * schema for the value (or key) in `records.produce`'s `schemas`, the text is the JSON to encode.
+ */
 export const produceRecordSchema = z.strictObject({
   key: z.string().nullable().optional(),
   value: z.string().nullable(),
   headers: z.array(headerSchema).optional(),
   /** CreateTime in ms; the engine's clock when absent. */
   timestamp: z.int().min(0).optional(),
+  keyFormat: z.enum(['text', 'base64']).optional(),
+  valueFormat: z.enum(['text', 'base64']).optional(),
 });
+
+/**
+ * A schema of the cluster's Schema Registry to encode with, in Confluent's wire format: a
+ * subject's version (default the latest) or a schema id; `message` picks a Protobuf message by
+ * full name (default the file's first).
+ */
+export const produceSchemaChoice = z.union([
+  z.strictObject({ subject: z.string().min(1), version: z.union([z.int().min(1), z.literal('latest')]).optional(), message: z.string().min(1).optional() }),
+  z.strictObject({ id: z.int().min(1), message: z.string().min(1).optional() }),
+]);
 
 /**
  * One entry of the `partitions` list of Kafka's reassignment JSON
@@ -407,6 +423,8 @@ export const contract = {
       acks: acksSchema,
       records: z.array(produceRecordSchema).min(1),
       timeoutMs: z.int().min(0).optional(),
+      /** Encode each record's value (key) text as JSON with this schema of the cluster's registry. */
+      schemas: z.strictObject({ key: produceSchemaChoice.optional(), value: produceSchemaChoice.optional() }).optional(),
     }),
     returns<ProduceResultView>(),
   ),

@@ -34,11 +34,17 @@ export function parseAvro(text: string, references: readonly ResolvedReference[]
       return jsonValue(type.fromBuffer(buf));
     },
     encode(value) {
-      const coerced = type.clone(value, { coerceBuffers: true });
       const problems: string[] = [];
-      if (!type.isValid(coerced, { errorHook: (path: string[], v: unknown, t: AvroType) => problems.push(`${path.length ? path.join('.') : '(the value)'}: ${JSON.stringify(v) ?? 'undefined'} is not ${describe(t)}`) })) {
+      const hook = (path: string[], v: unknown, t: AvroType) => problems.push(`${path.length ? path.join('.') : '(the value)'}: ${JSON.stringify(v) ?? 'undefined'} is not ${describe(t)}`);
+      if (type.isValid(value, { errorHook: hook })) return { payload: new Uint8Array(type.toBuffer(value)) };
+      // Bytes and fixed fields given as JSON strings (one code point per byte) are Avro's JSON form.
+      let coerced: unknown;
+      try {
+        coerced = type.clone(value, { coerceBuffers: true });
+      } catch {
         throw new Error(problems[0] ?? 'the value does not match the schema');
       }
+      if (!type.isValid(coerced)) throw new Error(problems[0] ?? 'the value does not match the schema');
       return { payload: new Uint8Array(type.toBuffer(coerced)) };
     },
     readProblems(writer) {

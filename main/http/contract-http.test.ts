@@ -166,6 +166,16 @@ describe('every contract method over HTTP on a real data directory', () => {
     expect(consumed.records[1]!.headers).toEqual([{ key: 'src', value: 'till-2' }]);
   });
 
+  it('records.search filters on the server with CEL and says what it scanned and where to continue', async () => {
+    const found = await ok('records.search', { topic: 'orders', from: { beginning: true }, filter: { cel: 'has(headers.src) && value == "croissant"' } });
+    expect(found.records.map((r) => [r.partition, r.offset, r.value?.text])).toEqual([[0, 1, 'croissant']]);
+    expect(found.scanned).toBe(2);
+    expect(found.next.find((n) => n.partition === 0)).toMatchObject({ offset: 2, done: true, highWatermark: 2 });
+    const { status, body } = await post('records.search', { topic: 'orders', from: { beginning: true }, filter: { cel: 'value ==' } });
+    expect(status).toBe(400);
+    expect(!body.ok && body.error.code).toBe('INVALID_INPUT');
+  });
+
   it('metrics.get shows a sample per second and every broker\'s disk use; events.recent the timeline without HW moves', async () => {
     // Two records of orders-0 are on all three brokers (RF 3): each stores them.
     const sample = await until('a sample with the records on every disk', async () => {

@@ -39,7 +39,6 @@ import {
   plannedPartitionView,
   produceBatchView,
   requireTopic,
-  toLogRecord,
   clusterHealth,
   reassignmentResultView,
   topicSummaryView,
@@ -215,12 +214,13 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     return [...groups].map(([partition, indexes]) => ({ partition, indexes }));
   }
 
+  const workbench = workbenchMethods(engine, answer, { call: (method: string, input: unknown) => call(method, input) } as Pick<EngineService, 'call'>);
   const methods: Methods = {
     ...adminMethods(engine),
     ...groupMethods(engine, answer),
     ...consumerMethods(engine),
     ...recordsDeleteMethod(engine, answer),
-    ...workbenchMethods(engine, answer, { call: call as EngineService['call'] }),
+    ...workbench.methods,
     ...balanceMethods(engine, publish),
     ...profileMethods(engine, staticConfigs, options.profilesDir),
     'cluster.describe': () => {
@@ -349,8 +349,8 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
         .map((r) => ({ topic: r.topic, partition: r.partition, status: r.status, replicas: [...r.replicas], message: r.message })),
 
     'records.produce': async (input) => {
-      const now = scheduler.now();
-      const records = input.records.map((r) => toLogRecord(r, now));
+      const converted = workbench.producedRecords(input, scheduler.now());
+      const records = Array.isArray(converted) ? converted : await converted;
       const groups = groupByPartition(input.topic, input.partition, records);
       const batches = await Promise.all(
         groups.map(async ({ partition, indexes }) => {

@@ -13,6 +13,8 @@ import { schemasTopic } from '../../schemas/schemas-topic.js';
 import type { SchemaLookup } from '../workbench/payload.js';
 import { searchRecords } from '../workbench/search.js';
 import { engineRecordSource } from './engine-record-source.js';
+import { producedRecords } from '../workbench/produce-encoding.js';
+import type { LogRecord } from '../../core/log/records.js';
 import type { Answer } from './group-methods.js';
 
 /** The cluster's registry as a schema lookup: a stored schema by id, with its first subject and version. */
@@ -35,6 +37,10 @@ export function workbenchMethods(engine: Engine, answer: Answer, self: Pick<Engi
   const registry = new SchemaRegistry(schemasTopic(self, { create: false }));
   const lookup = registryLookup(registry);
   return {
-    'records.search': (input: MethodParsedInput<'records.search'>): Promise<RecordsSearchView> => searchRecords(source, input, lookup),
+    methods: {
+      'records.search': (input: MethodParsedInput<'records.search'>): Promise<RecordsSearchView> => searchRecords(source, input, lookup),
+    },
+    /** A produce call's records as bytes (text, base64, or encoded with a schema of the cluster's registry). */
+    producedRecords: (input: MethodParsedInput<'records.produce'>, nowMs: number): LogRecord[] | Promise<LogRecord[]> => producedRecords(input, nowMs, registry),
   };
 }
