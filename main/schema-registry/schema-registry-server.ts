@@ -22,9 +22,12 @@ const MAX_BODY_BYTES = 16 * 1024 * 1024;
 const CONTENT_TYPE = 'application/vnd.schemaregistry.v1+json';
 
 export interface SchemaRegistryOptions {
-  service: EngineService;
+  /** The cluster (its `_schemas` topic is read and written through `call`). */
+  service: Pick<EngineService, 'call'>;
   /** 0: a free port. */
   port: number;
+  /** When `port` is taken, listen on a free one instead (the desktop app's 8081). */
+  fallbackToFreePort?: boolean;
   /** Basic auth with these users (the listeners' SASL users); absent: no auth. */
   users?: Readonly<Record<string, string>>;
   logger?: { error(message: string, error: unknown): void };
@@ -34,11 +37,13 @@ export interface SchemaRegistryServer {
   readonly url: string;
   readonly port: number;
   readonly registry: SchemaRegistry;
+  /** Forget what was read: the service now reaches another cluster (the desktop app switched). */
+  reset(): void;
   close(): Promise<void>;
 }
 
 export async function startSchemaRegistry(options: SchemaRegistryOptions): Promise<SchemaRegistryServer> {
-  const registry = new SchemaRegistry(schemasTopic(options.service));
+  let registry = new SchemaRegistry(schemasTopic(options.service));
   const logger = options.logger ?? { error: (m: string, e: unknown) => console.error(m, e) };
   const server = createServer((req, res) => {
     void handle(registry, options.users, req, res).catch((e: unknown) => {
@@ -48,12 +53,22 @@ export async function startSchemaRegistry(options: SchemaRegistryOptions): Promi
     });
   });
   server.keepAliveTimeout = 30_000;
-  await listen(server, options.port);
+  try {
+    await listen(server, options.port);
+  } catch (e) {
+    if (!options.fallbackToFreePort || (e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
+    await listen(server, 0);
+  }
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,
     port,
-    registry,
+    get registry() {
+      return registry;
+    },
+    reset() {
+      registry = new SchemaRegistry(schemasTopic(options.service));
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

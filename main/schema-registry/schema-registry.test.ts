@@ -160,4 +160,15 @@ describe('Schema Registry over HTTP', () => {
       await secured.close();
     }
   });
+
+  it('takes a free port when asked for a taken one with fallbackToFreePort (the desktop app on 8081), and fails without', async () => {
+    await expect(startSchemaRegistry({ service: cluster.service, port: server.port, logger: quiet })).rejects.toThrow(/EADDRINUSE/);
+    const other = await startSchemaRegistry({ service: cluster.service, port: server.port, fallbackToFreePort: true, logger: quiet });
+    try {
+      expect(other.port).not.toBe(server.port);
+      expect((await fetch(`${other.url}/subjects/payments-value/versions`)).status).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
 });
