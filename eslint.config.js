@@ -313,7 +313,7 @@ export default defineConfig(
       deny(UI_PACKAGES, 'app/ never imports electron, vue or pinia.'),
       deny(['better-sqlite3'], 'Service tests reach SQLite only through app/storage.'),
     ],
-    why: 'Tests in app/service import only app/service, app/storage, app/config-dir, app/protocol, app/kafka-client, app/core, app/api, app/sim and e2e/support (a served host to drive over the Kafka protocol).',
+    why: 'Tests in app/service import only app/service, app/storage, app/config-dir, app/protocol, app/kafka-client, app/schemas, app/core, app/api, app/sim and e2e/support (a served host to drive over the Kafka protocol).',
     behindTheDoor: true,
   }),
   layer({

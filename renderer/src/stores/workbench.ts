@@ -209,7 +209,9 @@ export const useWorkbenchStore = defineStore('workbench', () => {
         const text = rest + (value ?? '');
         const lines = text.split('\n');
         rest = eof ? '' : lines.pop()!;
-        for (const line of lines) {
+        for (const [i, line] of lines.entries()) {
+          // The newline that ends the file ends its last line; it starts none.
+          if (eof && i === lines.length - 1 && line === '') break;
           lineNo++;
           if (line.trim() === '') continue;
           pending.push(parseJsonLine(line, lineNo));

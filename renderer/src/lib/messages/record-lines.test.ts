@@ -45,11 +45,11 @@ describe('records as lines', () => {
     expect(toCsvRow(record())).toBe('2,41,2026-12-07T00:00:00.000Z,k1,"say ""hi"", then\nleave","{""source"":""till-2""}"');
   });
 
-  it('the kcat command sets murmur2 so a key lands where the console puts it', () => {
+  it('the kcat commands write the value to a file and set murmur2 so a key lands where the console puts it', () => {
     const cmd = kcatCommand('127.0.0.1:9092', 'orders', record({ value: text("it's") }));
-    expect(cmd).toContain('-X partitioner=murmur2_random');
-    expect(cmd).toContain("-H 'source=till-2'");
-    expect(cmd).toContain("-K '\\t'");
-    expect(cmd).toContain(`printf '%s\\n' 'k1\tit'\\''s' | kcat -b '127.0.0.1:9092' -P -t 'orders'`);
+    expect(cmd.split('\n')).toEqual([`printf '%s' 'it'\\''s' > record-value.bin`, "kcat -b '127.0.0.1:9092' -P -t 'orders' -X partitioner=murmur2_random -k 'k1' -H 'source=till-2' record-value.bin"]);
+    const framed = kcatCommand('b:1', 't', record({ value: bytes([0, 0, 0, 0, 1, 2]), headers: [] }), 3);
+    expect(framed.split('\n')).toEqual([`printf '%s' 'AAAAAAEC' | base64 -d > record-value.bin`, "kcat -b 'b:1' -P -t 't' -X partitioner=murmur2_random -p 3 -k 'k1' record-value.bin"]);
+    expect(kcatCommand('b:1', 't', record({ value: null, headers: [] }))).toContain('-Z record-value.bin');
   });
 });

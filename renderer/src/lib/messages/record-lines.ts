@@ -102,18 +102,22 @@ function shellQuote(s: string): string {
 }
 
 /**
- * A kcat command that produces this record again. librdkafka's default partitioner is
- * consistent_random (CRC32 of the key); `-X partitioner=murmur2_random` makes it Kafka's murmur2,
- * as the console and the Java client use, so the same key lands on the same partition.
+ * The kcat commands that produce this record again: the value's bytes go to a file (as text, or
+ * decoded from base64 when they are not UTF-8, e.g. a registry-framed value), and kcat sends the
+ * file as one message with the key (`-k`) and headers (`-H`); a null value is sent as a tombstone
+ * (`-Z`). librdkafka's default partitioner is consistent_random (CRC32 of the key);
+ * `-X partitioner=murmur2_random` makes it Kafka's murmur2, as the console and the Java client
+ * use, so the same key lands on the same partition.
  */
 export function kcatCommand(bootstrap: string, topic: string, r: Pick<WorkbenchRecordView, 'key' | 'value' | 'headers'>, partition?: number): string {
-  const key = r.key?.text ?? null;
-  const value = r.value?.text ?? null;
+  const file = 'record-value.bin';
+  const write =
+    r.value === null ? `: > ${file}` : r.value.text !== null && !r.value.truncated && r.value.format !== 'schema' ? `printf '%s' ${shellQuote(r.value.text)} > ${file}` : `printf '%s' ${shellQuote(r.value.base64)} | base64 -d > ${file}`;
   const parts = ['kcat', '-b', shellQuote(bootstrap || '127.0.0.1:9092'), '-P', '-t', shellQuote(topic), '-X', 'partitioner=murmur2_random'];
   if (partition !== undefined) parts.push('-p', String(partition));
+  if (r.key !== null) parts.push('-k', shellQuote(r.key.text ?? atob(r.key.base64)));
   for (const h of r.headers) parts.push('-H', shellQuote(`${h.key}=${h.value?.text ?? ''}`));
-  if (r.value !== null && value === null) parts.push('# the value is not text: write its bytes to a file and use -D with kcat -P <file>');
-  const line = key !== null ? `${key}\t${value ?? ''}` : (value ?? '');
-  if (key !== null) parts.push('-K', "'\\t'");
-  return `printf '%s\\n' ${shellQuote(line)} | ${parts.join(' ')}`;
+  if (r.value === null) parts.push('-Z');
+  parts.push(file);
+  return `${write}\n${parts.join(' ')}`;
 }
