@@ -25,6 +25,9 @@
  * /proc: on a shared machine the fairer reading of what the listener path costs) are reported
  * beside it. `npm run bench -- wire` runs these two alone.
  *
+ * `npm run bench -- workbench` runs the Messages workbench's scan alone: `records.search` over
+ * 1,000,000 records with a CEL filter against a plain scan (workbench-scan.ts).
+ *
  * `npm run bench -- produce` runs the in-process produce figures alone (100 B and 1 KiB, each with
  * its raw SQLite limit measured in the same run), e.g. to compare builds back to back; the 100 B
  * one is also set against Kafka's 2014 figure of 421,823 records/s (`…100B.vs-kafka-2014`, goal 1).
@@ -45,6 +48,7 @@ import {
 } from './produce-throughput.js';
 import { PROBE_EVERY_MS, PRODUCERS, RECORDS, VALUE_BYTES, measureDescribeUnderLoad } from './describe-under-load.js';
 import { measureWireProduce } from './wire-produce.js';
+import { measureWorkbenchScan } from './workbench-scan.js';
 import { LOADS, PARTITIONS_PER_TOPIC, REPLICATION_FACTOR as UI_RF, SCROLL_MS, SCROLL_STEP_PX, TOPICS, measureUiTopics } from './ui-topics.js';
 import { BROKERS as SCALE_BROKERS, formatTable, runLadder, type RungResult } from './scale.js';
 import { PLAN_BROKERS, PLAN_PARTITIONS, measureBalancePlan } from './balance-plan.js';
@@ -293,10 +297,23 @@ async function produceMain(): Promise<void> {
   console.log(`\nwrote ${results.figures.length} figures to ${RESULTS_FILE}`);
 }
 
+/** `npm run bench -- workbench`: the workbench's CEL scan against a plain scan, alone (workbench-scan.ts). */
+async function workbenchMain(): Promise<void> {
+  const m = machine();
+  console.log(`machine: ${m.cpu}, ${m.cores} cores, node ${m.node}, SQLite ${m.sqlite}, ${m.platform}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log('workbench: records.search over 1,000,000 JSON records in 3 partitions, in reads of 100,000 examined, plain against CEL');
+  const figures = await measureWorkbenchScan();
+  console.log(`(load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')})\n`);
+  printTable(figures);
+  const results = writeResults(m, figures);
+  console.log(`\nwrote ${results.figures.length} figures to ${RESULTS_FILE}`);
+}
+
 async function main(): Promise<void> {
   if (process.argv[2] === 'scale') return scaleMain(process.argv.slice(3));
   if (process.argv[2] === 'wire') return wireMain();
   if (process.argv[2] === 'produce') return produceMain();
+  if (process.argv[2] === 'workbench') return workbenchMain();
   const started = performance.now();
   const budgetLeft = (): number => BUDGET_MS - (performance.now() - started);
   const m = machine();

@@ -153,6 +153,19 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     });
   }
 
+  /**
+   * `answer` for engine requests a method starts after it has awaited something (a read loop, a
+   * schema lookup): the clock catches up first and its timer is re-armed for the new work, as
+   * `call` does around a method's synchronous part; otherwise the request waits for the clock's
+   * next tick.
+   */
+  function answerLater<T>(start: (done: (value: T) => void) => void): Promise<T> {
+    clock?.sync();
+    const pending = answer(start);
+    clock?.wake();
+    return pending;
+  }
+
   function describeConfigs(type: 'topic' | 'broker', name: string, set: Readonly<Record<string, string | null>> = {}): ResolvedConfig[] {
     if (type === 'topic') {
       const topic = requireTopic(engine, name);
@@ -214,7 +227,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     return [...groups].map(([partition, indexes]) => ({ partition, indexes }));
   }
 
-  const workbench = workbenchMethods(engine, answer, { call: (method: string, input: unknown) => call(method, input) } as Pick<EngineService, 'call'>);
+  const workbench = workbenchMethods(engine, answerLater, { call: (method: string, input: unknown) => call(method, input) } as Pick<EngineService, 'call'>);
   const methods: Methods = {
     ...adminMethods(engine),
     ...groupMethods(engine, answer),
@@ -354,7 +367,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
       const groups = groupByPartition(input.topic, input.partition, records);
       const batches = await Promise.all(
         groups.map(async ({ partition, indexes }) => {
-          const result = await answer<ProduceResult>((done) =>
+          const result = await answerLater<ProduceResult>((done) =>
             engine.produce(
               {
                 topic: input.topic,

@@ -30,21 +30,25 @@ interface Cursor {
   /** Oldest first: next offset to read. Newest first: read below this offset. */
   position: number;
   buffer: FetchedRecord[];
+  /** The next record of `buffer` to examine (an index, so taking one is O(1)). */
+  at: number;
   done: boolean;
 }
 
-/** One record being examined: decodes on first use, once. */
+/** One record being examined: decodes on first use, once. (Methods, not closures: a scan makes one per record.) */
 class Scanned implements FilterInput {
   private key?: Decoded;
   private value?: Decoded;
-  readonly headers: { key: string; text(): string | null }[];
+  private headerViews?: { key: string; text(): string | null }[];
   constructor(
     readonly r: FetchedRecord,
     private readonly keyAs: DecodeAs,
     private readonly valueAs: DecodeAs,
     private readonly schemas: Map<number, Awaited<ReturnType<SchemaLookup['byId']>>>,
-  ) {
-    this.headers = r.headers.map((h) => ({ key: h.key, text: () => (h.value === null ? null : new TextDecoder().decode(h.value)) }));
+  ) {}
+  get headers(): { key: string; text(): string | null }[] {
+    this.headerViews ??= this.r.headers.map((h) => ({ key: h.key, text: () => (h.value === null ? null : HEADER_TEXT.decode(h.value)) }));
+    return this.headerViews;
   }
   get partition() {
     return this.r.partition;
@@ -56,7 +60,9 @@ class Scanned implements FilterInput {
     return this.r.timestamp;
   }
   get size() {
-    return (this.r.key?.length ?? 0) + (this.r.value?.length ?? 0) + this.r.headers.reduce((n, h) => n + h.key.length + (h.value?.length ?? 0), 0);
+    let n = (this.r.key?.length ?? 0) + (this.r.value?.length ?? 0);
+    for (const h of this.r.headers) n += h.key.length + (h.value?.length ?? 0);
+    return n;
   }
   decodedKey(): Decoded | null {
     if (this.r.key === null) return null;
@@ -68,23 +74,25 @@ class Scanned implements FilterInput {
     this.value ??= decode(this.r.value, this.valueAs, this.schemas);
     return this.value;
   }
-  keyText = () => {
+  keyText(): string | null {
     const d = this.decodedKey();
     return d ? filterText(d) : null;
-  };
-  valueText = () => {
+  }
+  valueText(): string | null {
     const d = this.decodedValue();
     return d ? filterText(d) : null;
-  };
-  keyValue = () => {
+  }
+  keyValue(): unknown {
     const d = this.decodedKey();
     return d ? filterValue(d) : null;
-  };
-  valueValue = () => {
+  }
+  valueValue(): unknown {
     const d = this.decodedValue();
     return d ? filterValue(d) : null;
-  };
+  }
 }
+
+const HEADER_TEXT = new TextDecoder();
 
 function decode(bytes: Uint8Array, as: DecodeAs, schemas: Map<number, Awaited<ReturnType<SchemaLookup['byId']>>>): Decoded {
   const id = schemaIdOf(bytes, as);
@@ -108,7 +116,7 @@ export async function searchRecords(source: RecordSource, input: SearchInput, sc
   if (missing.length > 0) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Topic ${input.topic} has no partition ${missing.join(', ')} (it has ${all.length}).`);
   const bounds = await source.bounds(input.topic, chosen);
   const cursors: Cursor[] = [];
-  for (const b of bounds) cursors.push({ partition: b.partition, bounds: b, position: await startPosition(source, input, b, backwards), buffer: [], done: false });
+  for (const b of bounds) cursors.push({ partition: b.partition, bounds: b, position: await startPosition(source, input, b, backwards), buffer: [], at: 0, done: false });
   for (const c of cursors) c.done = backwards ? c.position <= c.bounds.logStartOffset : c.position >= c.bounds.highWatermark;
 
   const schemaCache = new Map<number, Awaited<ReturnType<SchemaLookup['byId']>>>();
@@ -130,19 +138,21 @@ export async function searchRecords(source: RecordSource, input: SearchInput, sc
       break;
     }
     // Fill every empty buffer that has more to read, then take the next record in time order.
-    for (const c of cursors) if (c.buffer.length === 0 && !c.done) await fill(source, input.topic, c, backwards);
+    for (const c of cursors) if (c.at >= c.buffer.length && !c.done) await fill(source, input.topic, c, backwards);
     let next: Cursor | undefined;
+    let best: FetchedRecord | undefined;
     for (const c of cursors) {
-      const head = c.buffer[0];
+      const head = c.buffer[c.at];
       if (!head) continue;
-      const best = next?.buffer[0];
-      if (!best || (backwards ? head.timestamp > best.timestamp : head.timestamp < best.timestamp)) next = c;
+      if (!best || (backwards ? head.timestamp > best.timestamp : head.timestamp < best.timestamp)) {
+        next = c;
+        best = head;
+      }
     }
     if (!next) break;
-    // Examine a run of this partition's records while it stays the pick (checked per record).
-    const r = next.buffer.shift()!;
+    const r = next.buffer[next.at++]!;
     next.position = backwards ? r.offset : r.offset + 1;
-    if (next.buffer.length === 0) next.done = backwards ? next.position <= next.bounds.logStartOffset : next.position >= next.bounds.highWatermark;
+    if (next.at >= next.buffer.length) next.done = backwards ? next.position <= next.bounds.logStartOffset : next.position >= next.bounds.highWatermark;
     scanned++;
     const s = new Scanned(r, keyAs, valueAs, schemaCache);
     if (schemas && filter.needsPayloads) await preloadSchemas(schemas, schemaCache, r, keyAs, valueAs);
@@ -154,7 +164,7 @@ export async function searchRecords(source: RecordSource, input: SearchInput, sc
   const nextPositions: SearchPositionView[] = cursors.map((c) => ({
     partition: c.partition,
     offset: c.position,
-    done: c.done && c.buffer.length === 0,
+    done: c.done && c.at >= c.buffer.length,
     logStartOffset: c.bounds.logStartOffset,
     highWatermark: c.bounds.highWatermark,
   }));
@@ -193,6 +203,7 @@ async function fill(source: RecordSource, topic: string, c: Cursor, backwards: b
   if (!backwards) {
     const got = (await source.read(topic, c.partition, c.position, CHUNK_BYTES)).filter((r) => r.offset >= c.position && r.offset < c.bounds.highWatermark);
     c.buffer = got;
+    c.at = 0;
     if (got.length === 0) c.done = true;
     return;
   }
@@ -209,6 +220,7 @@ async function fill(source: RecordSource, topic: string, c: Cursor, backwards: b
     }
     if (got.length > 0 || from <= c.bounds.logStartOffset) {
       c.buffer = got.reverse();
+      c.at = 0;
       if (got.length === 0) c.done = true;
       return;
     }
