@@ -57,7 +57,11 @@ export const recordsSearchInputSchema = z.strictObject({
   /** Partitions to read (all when absent). */
   partitions: z.array(z.int().min(0)).min(1).optional(),
   from: searchFromSchema,
-  /** Oldest first (default) reads forward; newest first reads each partition backwards. Across partitions, records come in timestamp order. */
+  /**
+   * Oldest first (default) reads forward; newest first reads each partition backwards (from the
+   * beginning or the end alike: the whole log, newest first). Across partitions, records come in
+   * timestamp order.
+   */
   order: z.enum(['oldest-first', 'newest-first']).optional(),
   /** Most matching records to return (default 100). */
   limit: z.int().min(1).max(5000).optional(),

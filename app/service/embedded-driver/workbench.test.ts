@@ -43,6 +43,10 @@ describe('records.search', () => {
     const newest = await ok(s.call('records.search', { topic: 't', from: { end: true }, order: 'newest-first', limit: 4 }));
     expect(newest.records.map((x) => x.timestamp)).toEqual([1029, 1028, 1027, 1026]);
     expect(newest.stoppedBecause).toBe('limit');
+    // From the beginning, newest first: still the whole log, newest first.
+    const whole = await ok(s.call('records.search', { topic: 't', partitions: [1], from: { beginning: true }, order: 'newest-first' }));
+    expect(whole.records.map((x) => x.offset)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+    expect(whole.next).toEqual([expect.objectContaining({ partition: 1, offset: 0, done: true })]);
   });
 
   it('stops at maxScan, says where, and a continued read examines each record once', async () => {

@@ -190,7 +190,8 @@ async function preloadSchemas(lookup: SchemaLookup, cache: Map<number, Awaited<R
 async function startPosition(source: RecordSource, input: SearchInput, b: PartitionBounds, backwards: boolean): Promise<number> {
   const clamp = (o: number) => Math.min(Math.max(o, b.logStartOffset), b.highWatermark);
   const from = input.from;
-  if ('beginning' in from) return b.logStartOffset;
+  // Newest first reads down to the log start whichever end is named: the whole log, newest first.
+  if ('beginning' in from) return backwards ? b.highWatermark : b.logStartOffset;
   if ('end' in from) return b.highWatermark;
   if ('offset' in from) return clamp(backwards ? from.offset + 1 : from.offset);
   if ('lastN' in from) return backwards ? b.highWatermark : clamp(b.highWatermark - from.lastN);
