@@ -51,6 +51,7 @@ import { method, returns, type ResultMarker } from './contract-kit.js';
 import { connectionMethods } from './connections-contract.js';
 import { recordsDeleteMethods } from './records-delete-contract.js';
 import { recordsSearchMethods } from './records-search-contract.js';
+import { schemasMethods } from './schemas-contract.js';
 
 /** The DTOs (`…View`) every result is made of; see `views.ts` and `balance-views.ts`. */
 export type * from './views.js';
@@ -59,6 +60,7 @@ export type * from './feature-views.js';
 export type * from './connections.js';
 export type * from './capabilities.js';
 export type * from './records-search-contract.js';
+export type * from './schemas-contract.js';
 
 // ================================================================ envelope
 
@@ -442,6 +444,8 @@ export const contract = {
   ...recordsDeleteMethods,
   // records.search: the Messages workbench's bounded, filtered read (records-search-contract.ts).
   ...recordsSearchMethods,
+  // schemas.*: the cluster's Schema Registry for the Schemas page (schemas-contract.ts).
+  ...schemasMethods,
 
   /**
    * Every consumer group, from every running broker (ListGroups), with its coordinator, member

@@ -13,6 +13,7 @@ import { schemasTopic } from '../../schemas/schemas-topic.js';
 import type { SchemaLookup } from '../workbench/payload.js';
 import { searchRecords } from '../workbench/search.js';
 import { engineRecordSource } from './engine-record-source.js';
+import { schemasMethods } from './schemas-methods.js';
 import { producedRecords } from '../workbench/produce-encoding.js';
 import type { LogRecord } from '../../core/log/records.js';
 import type { Answer } from './group-methods.js';
@@ -36,9 +37,12 @@ export function workbenchMethods(engine: Engine, answer: Answer, self: Pick<Engi
   const source = engineRecordSource(engine, answer);
   const registry = new SchemaRegistry(schemasTopic(self, { create: false }));
   const lookup = registryLookup(registry);
+  // The Schemas page registers too: this one makes `_schemas` on its first write, as the REST API's does.
+  const writer = new SchemaRegistry(schemasTopic(self));
   return {
     methods: {
       'records.search': (input: MethodParsedInput<'records.search'>): Promise<RecordsSearchView> => searchRecords(source, input, lookup),
+      ...schemasMethods(registry, writer, source),
     },
     /** A produce call's records as bytes (text, base64, or encoded with a schema of the cluster's registry). */
     producedRecords: (input: MethodParsedInput<'records.produce'>, nowMs: number): LogRecord[] | Promise<LogRecord[]> => producedRecords(input, nowMs, registry),

@@ -54,6 +54,10 @@ type KafkaClusterMethod =
   | 'records.consume'
   | 'records.delete'
   | 'records.search'
+  | 'schemas.list'
+  | 'schemas.check'
+  | 'schemas.register'
+  | 'schemas.usage'
   | 'metrics.get'
   | 'events.recent'
   | 'clock.get'
@@ -307,6 +311,10 @@ export function kafkaClusterMethods(client: KafkaAdminClient, missing: (capabili
 
     'records.delete': ({ partitions, timeoutMs }) => client.deleteRecords([...lastOffsetPerPartition(partitions).values()], timeoutMs ?? 30_000),
     'records.search': (input) => searchRecords(kafkaRecordSource(client), input, null),
+    'schemas.list': () => missing('schemaRegistry'),
+    'schemas.check': () => missing('schemaRegistry'),
+    'schemas.register': () => missing('schemaRegistry'),
+    'schemas.usage': () => missing('schemaRegistry'),
 
     'metrics.get': () => missing('metrics'),
     'events.recent': () => missing('timeline'),
