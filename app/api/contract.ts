@@ -137,6 +137,8 @@ const eventNameSet: Record<EventName, true> = {
   'highWatermark.advanced': true,
   'replica.truncated': true,
   'replica.offline': true,
+  'log.cleaned': true,
+  'log.uncleanable': true,
   'broker.storageFailed': true,
   'topic.created': true,
   'topic.deleted': true,

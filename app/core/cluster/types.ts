@@ -6,6 +6,7 @@
 import type { BrokerState } from '../../api/events.js';
 import type { KafkaErrorName } from '../../api/errors.js';
 import type { OngoingReassignment } from '../controller/reassign-command.js';
+import type { CleanedBatchWriter } from '../log/cleaner/cleaned-batch.js';
 import type { ProducedBatchValidator } from '../log/produced-batch.js';
 import type { LogRecord } from '../log/records.js';
 import type { PartitionState } from '../metadata/records.js';
@@ -40,6 +41,11 @@ export interface EngineOptions {
    * serving the wire protocol must pass one). Without it, client batches are refused.
    */
   producedBatches?: ProducedBatchValidator;
+  /**
+   * Writes the batches the log cleaner keeps part of, keeping their compression and timestamp
+   * type (app/protocol implements it); without it a cleaned batch is stored uncompressed.
+   */
+  cleanedBatches?: CleanedBatchWriter;
 }
 
 /** One batch for the in-app producer. */
@@ -73,6 +79,12 @@ export interface ConsumedRecord extends LogRecord {
 export interface ConsumeResult {
   errorCode: KafkaErrorName;
   records: ConsumedRecord[];
+  /**
+   * Where the next read starts: after the last record returned, or after the last batch read
+   * when every record was returned — past offsets a compacted log no longer has, which may leave
+   * a read with no record at all (Kafka's consumer moves on by the batch's next offset too).
+   */
+  nextOffset: number;
   highWatermark: number;
   logStartOffset: number;
   logEndOffset: number;

@@ -24,6 +24,14 @@
  * one, and the broker's periodic task (replica.high.watermark.checkpoint.interval.ms) writes the
  * logs in that set — so an idle log costs that task nothing, not even a look.
  *
+ * Compaction (app/core/log/cleaner): the cleaner swaps a range of whole segments for their
+ * cleaned batches and merges them into one segment (`replaceCleaned`), never touching the active
+ * segment, so the log end offset, the epoch cache and the producers' sequences stay as they were;
+ * offsets inside the cleaned range may then have no record (a reader moves on to the next batch,
+ * and a follower of such a leader appends across the same gaps). `changes` counts what may
+ * invalidate a clean in progress (truncation, a log start move), and truncation below the
+ * cleaner's checkpoint pulls the checkpoint back (Kafka's maybeTruncateCheckpoint).
+ *
  * Timestamps: a record timestamp <= 0 counts as "none" (Kafka's is -1). The simulator's virtual
  * clock starts at 0 and its test records carry 0, which Kafka would read as 1970 and expire at
  * once; such segments fall back to the append time of their batches instead (Kafka falls back to
@@ -32,12 +40,15 @@
 import { LeaderEpochCache } from './epoch-cache.js';
 import type { ReplicaCheckpoint, ReplicaLogStore, SegmentInfo } from './log-store.js';
 import { ProducerStateManager } from './producer-state.js';
-import { estimateBatchSize, type LogRecord, type RecordBatch } from './records.js';
+import { estimateBatchSize, offsetSpan, type LogRecord, type RecordBatch } from './records.js';
 
 /** What rolling needs from the topic config (a TopicRuntimeConfig will do). */
 export interface SegmentRollConfig {
   segmentBytes: number;
   segmentMs: number;
+  /** A compacted log rolls by max.compaction.lag.ms too, when it is shorter (Kafka's LogConfig.maxSegmentMs). */
+  cleanupPolicyCompact?: boolean;
+  maxCompactionLagMs?: number;
 }
 
 /** What retention needs from the topic config (a TopicRuntimeConfig will do); negative = no limit. */
@@ -89,6 +100,10 @@ export class PartitionLog {
   private savedCheckpoint: ReplicaCheckpoint | null = null;
   /** Idempotent producers, once built from the log (see producerState()). */
   private producers: ProducerStateManager | null = null;
+  /** The cleaner's checkpoint as last read or written (undefined: not read yet). */
+  private cleanerOffset: number | null | undefined;
+  /** Bumped by every change other than an append: truncation, a log start move, a full reset. */
+  changes = 0;
 
   constructor(
     private readonly store: ReplicaLogStore,
@@ -106,14 +121,19 @@ export class PartitionLog {
     this.startOffset = cp.logStartOffset;
     this.flushed = cp.flushedOffset;
     if (powerLost && store.endOffset() > cp.flushedOffset) store.truncateTo(Math.max(cp.flushedOffset, cp.logStartOffset));
-    this.leo = store.endOffset();
+    const loadedSegments = store.loadSegments();
+    // The log ends after its last batch, or at its last segment's base when that is later: the
+    // cleaner may have emptied the segment before an empty active one (Kafka reads the base
+    // offset from the segment's file name); a roll flushes, so that base survives a power loss.
+    const lastBase = loadedSegments.length > 0 ? loadedSegments[loadedSegments.length - 1]!.baseOffset : -1;
+    this.leo = Math.max(store.endOffset(), powerLost ? Math.min(lastBase, cp.flushedOffset) : lastBase);
     if (this.epochCache.truncateFromEnd(this.leo)) store.saveEpochs(this.epochCache.entries());
     this.flushed = Math.min(this.flushed, this.leo);
     this.hw = Math.min(Math.max(cp.highWatermark, this.startOffset), this.leo);
     // Recovery moved what the checkpoint says (a log shorter than its checkpoint): write it on the next round.
     if (this.hw !== cp.highWatermark || this.flushed !== cp.flushedOffset) this.checkpointsDue?.add(this);
     this.lastFlushMs = nowMs;
-    this.segmentList = this.recoverSegments(store.loadSegments(), nowMs);
+    this.segmentList = this.recoverSegments(loadedSegments, nowMs);
     this.refreshActiveSegment();
     this.stored.bytes += store.sizeBytes();
   }
@@ -229,7 +249,8 @@ export class PartitionLog {
         const batches = this.store.read(next, this.leo, PRODUCER_SCAN_BYTES);
         if (batches.length === 0) break;
         for (const b of batches) {
-          if (b.producer) state.append({ ...b.producer, count: b.records.length }, b.baseOffset, b.lastOffset);
+          // The offsets a batch spans, not its records: a cleaned batch keeps its last sequence.
+          if (b.producer) state.append({ ...b.producer, count: offsetSpan(b) }, b.baseOffset, b.lastOffset);
           next = b.lastOffset + 1;
         }
       }
@@ -244,7 +265,8 @@ export class PartitionLog {
     let next = this.leo;
     for (const b of batches) {
       if (b.lastOffset < next) continue; // already have it
-      if (b.baseOffset !== next) throw new Error(`follower append at ${b.baseOffset} but the log ends at ${next}`);
+      // A compacted leader's log skips the offsets its cleaner removed: the follower's does too.
+      if (b.baseOffset < next) throw new Error(`follower append at ${b.baseOffset} but the log ends at ${next}`);
       fresh.push(b);
       next = b.lastOffset + 1;
     }
@@ -269,7 +291,7 @@ export class PartitionLog {
       this.activeFirstTimestamp = maxTimestampOf(batch.records);
     }
     this.resize(() => this.store.append(batch));
-    if (batch.producer) this.producers?.append({ ...batch.producer, count: batch.records.length }, batch.baseOffset, batch.lastOffset);
+    if (batch.producer) this.producers?.append({ ...batch.producer, count: offsetSpan(batch) }, batch.baseOffset, batch.lastOffset);
     this.assignEpochStart(batch.leaderEpoch, batch.baseOffset);
     this.leo = batch.lastOffset + 1;
     this.activeBytes += batch.sizeBytes;
@@ -290,7 +312,14 @@ export class PartitionLog {
     }
     const first = this.activeFirstTimestamp;
     const waited = first > 0 ? incomingMaxTimestamp - first : nowMs - this.activeSegment.createdMs;
-    if (this.activeBytes + incomingBytes > cfg.segmentBytes || waited > cfg.segmentMs) this.roll(nowMs);
+    const lag = cfg.maxCompactionLagMs ?? 0;
+    const maxSegmentMs = cfg.cleanupPolicyCompact && lag > 0 ? Math.min(lag, cfg.segmentMs) : cfg.segmentMs;
+    if (this.activeBytes + incomingBytes > cfg.segmentBytes || waited > maxSegmentMs) this.roll(nowMs);
+  }
+
+  /** Kafka's UnifiedLog.roll(): a new active segment at the log end, unless the active one is empty there. */
+  rollActiveSegment(nowMs: number): void {
+    if (this.activeSegment.baseOffset < this.leo) this.roll(nowMs);
   }
 
   /** Start a new active segment at the log end; Kafka flushes the old one right away (`UnifiedLog.roll`). */
@@ -318,6 +347,7 @@ export class PartitionLog {
       return 0;
     }
     const removed = this.leo - target;
+    this.changes++;
     this.resize(() => this.store.truncateTo(target));
     this.leo = target;
     // Kafka's LocalLog.truncateTo: segments based above the target go; the one holding it is cut.
@@ -332,12 +362,14 @@ export class PartitionLog {
     this.hw = Math.min(this.hw, target);
     this.flushed = Math.min(this.flushed, target);
     this.producers?.truncateTo(target);
+    this.truncateCleanerCheckpoint(target);
     this.saveCheckpoint();
     return removed;
   }
 
   /** Drop everything and restart the log at `offset` (follower reset to the leader's log start). */
   truncateFullyAndStartAt(offset: number): void {
+    this.changes++;
     this.resize(() => {
       this.store.truncateTo(this.startOffset);
       this.store.deleteBefore(offset);
@@ -355,6 +387,7 @@ export class PartitionLog {
     this.epochCache.truncateFromEnd(this.startOffset);
     this.epochCache.truncateFromStart(offset);
     this.store.saveEpochs(this.epochCache.entries());
+    this.truncateCleanerCheckpoint(offset);
     this.saveCheckpoint();
   }
 
@@ -362,6 +395,7 @@ export class PartitionLog {
   advanceLogStartOffset(offset: number): void {
     const target = Math.min(offset, this.hw);
     if (target <= this.startOffset) return;
+    this.changes++;
     this.resize(() => this.store.deleteBefore(target));
     this.startOffset = target;
     this.producers?.removeBefore(target);
@@ -422,6 +456,54 @@ export class PartitionLog {
     if (deletable === this.segmentList.length) this.roll(nowMs);
     this.advanceLogStartOffset(this.segmentList[deletable]!.baseOffset);
     return deletable;
+  }
+
+  // ---------------------------------------------------------------- compaction
+
+  /** The first offset the cleaner has not cleaned (its persisted checkpoint), null when it never cleaned this log. */
+  cleanerCheckpoint(): number | null {
+    if (this.cleanerOffset === undefined) this.cleanerOffset = this.store.loadCleanerCheckpoint();
+    return this.cleanerOffset;
+  }
+
+  setCleanerCheckpoint(offset: number | null): void {
+    if (this.cleanerCheckpoint() === offset) return;
+    this.store.saveCleanerCheckpoint(offset);
+    this.cleanerOffset = offset;
+  }
+
+  /** Each idempotent producer the log knows, with the last offset of its last batch (the cleaner keeps that batch). */
+  lastOffsetsOfProducers(): Map<number, number> {
+    const out = new Map<number, number>();
+    for (const p of this.producerState().describe()) out.set(p.producerId, p.lastOffset);
+    return out;
+  }
+
+  /** Kafka's maybeTruncateCheckpoint: a log cut below the cleaner's checkpoint is dirty from the cut. */
+  private truncateCleanerCheckpoint(offset: number): void {
+    const cp = this.cleanerCheckpoint();
+    if (cp !== null && cp > offset) this.setCleanerCheckpoint(offset);
+  }
+
+  /**
+   * Swap the segments based in [fromOffset, untilOffset) for their cleaned batches, as one
+   * segment based at `fromOffset` (Kafka's `replaceSegments` of a cleaned group). The range is
+   * whole segments below the active one; the log end offset must not move, so when the range
+   * reaches the log end its last batch must be kept (Kafka keeps the last batch of a cleaning
+   * round even when it is empty).
+   */
+  replaceCleaned(fromOffset: number, untilOffset: number, batches: readonly RecordBatch[]): void {
+    const first = this.segmentList.findIndex((seg) => seg.baseOffset === fromOffset);
+    const next = this.segmentList.findIndex((seg) => seg.baseOffset === untilOffset);
+    if (first < 0 || next <= first) throw new Error(`cleaned range [${fromOffset}, ${untilOffset}) is not a run of whole segments of ${this.name}`);
+    if (next === this.segmentList.length - 1 && untilOffset > this.activeSegment.baseOffset) throw new Error(`the active segment of ${this.name} is never cleaned`);
+    const last = batches[batches.length - 1];
+    if (untilOffset >= this.leo && (!last || last.lastOffset + 1 !== this.leo)) {
+      throw new Error(`cleaning [${fromOffset}, ${untilOffset}) of ${this.name} would move its log end offset ${this.leo}`);
+    }
+    const segments = [...this.segmentList.slice(0, first), { ...this.segmentList[first]! }, ...this.segmentList.slice(next)];
+    this.resize(() => this.store.replaceCleaned(fromOffset, untilOffset, batches, segments));
+    this.segmentList = segments;
   }
 
   /** Leader rule: the high watermark only moves forward. Returns true when it moved. */
