@@ -31,6 +31,8 @@ export interface SimOptions {
   deliveries?: (scheduler: ManualScheduler) => DeliveryPort;
   /** The LogValidator port, for simulations that take Kafka clients' record batches. */
   producedBatches?: EngineOptions['producedBatches'];
+  /** Writes the batches the log cleaner keeps part of (default: app/protocol's, as the hosts use). */
+  cleanedBatches?: EngineOptions['cleanedBatches'];
 }
 
 const encoder = new TextEncoder();
@@ -64,7 +66,7 @@ export class Simulation {
       storage,
       brokers,
       groupRecords: groupRecordCodec,
-      cleanedBatches: createCleanedBatchWriter(),
+      cleanedBatches: options.cleanedBatches ?? createCleanedBatchWriter(),
       ...(options.staticConfigs ? { staticConfigs: options.staticConfigs } : {}),
       ...(options.placement ? { placement: options.placement } : {}),
       ...(options.networkDelayMs !== undefined ? { networkDelayMs: options.networkDelayMs } : {}),

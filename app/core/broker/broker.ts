@@ -16,6 +16,7 @@ import type { BrokerLogStore } from '../log/log-store.js';
 import type { ProducedBatchValidator } from '../log/produced-batch.js';
 import { type CleanedBatchWriter, PLAIN_CLEANED_BATCHES } from '../log/cleaner/cleaned-batch.js';
 import type { RecordBatch } from '../log/records.js';
+import type { CompactionStatus } from '../log/cleaner/compaction-status.js';
 import { MetadataImage } from '../metadata/image.js';
 import { BrokerTraffic } from '../metrics.js';
 import type { CommittedRecord, LeaderRecoveryState } from '../metadata/records.js';
@@ -461,6 +462,11 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
 
   partitionFor(topic: string, partition: number): ReplicaPartition | undefined {
     return this.replicas.partitionFor(topic, partition);
+  }
+
+  /** The log cleaner's state of this broker's replica of a compacted partition (undefined: none served). */
+  compactionStatus(key: string): CompactionStatus | undefined {
+    return this.replicas.compactionStatus(key);
   }
 
   /** Bytes of record batches this broker's disk holds for all its replicas (-1 when unreadable). */

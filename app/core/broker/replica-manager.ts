@@ -16,6 +16,7 @@ import { replicaKey } from '../log/log-store.js';
 import { PartitionLog, type CheckpointsDue, type StoredBytes } from '../log/partition-log.js';
 import type { CleanedBatchWriter } from '../log/cleaner/cleaned-batch.js';
 import { LogCleaner, type CompactedLog } from '../log/cleaner/log-cleaner.js';
+import { compactionStatus, type CompactionStatus } from '../log/cleaner/compaction-status.js';
 import type { TimerHandle } from '../time.js';
 import type { RecordBatch } from '../log/records.js';
 import type { MetadataImage, TopicImage } from '../metadata/image.js';
@@ -81,6 +82,15 @@ export class ReplicaManager {
       },
       emit: (e) => host.emit(e),
     });
+  }
+
+  /** The cleaner's state of a compacted replica served here (undefined: not served, or not compacted). */
+  compactionStatus(key: string): CompactionStatus | undefined {
+    const p = this.partitions.get(key);
+    if (!p) return undefined;
+    const config = this.host.topicConfig(p.topicId);
+    if (!config.cleanupPolicyCompact) return undefined;
+    return compactionStatus(p.log, config, this.cleaner.view(key), this.host.scheduler.now());
   }
 
   /** The served replicas whose topic's cleanup.policy has `compact`, in the order they are held. */

@@ -105,6 +105,7 @@ export class Client {
             baseOffset: r.baseOffset,
             errorCode: r.error,
             ...(r.message ? { errorMessage: r.message } : {}),
+            ...(r.recordErrors ? { recordErrors: r.recordErrors } : {}),
             ...(r.leaderEpoch !== undefined ? { leaderEpoch: r.leaderEpoch, appendTimeMs: r.appendTimeMs } : {}),
           });
         }

@@ -7,6 +7,7 @@ import type { BrokerState } from '../../api/events.js';
 import type { KafkaErrorName } from '../../api/errors.js';
 import type { OngoingReassignment } from '../controller/reassign-command.js';
 import type { CleanedBatchWriter } from '../log/cleaner/cleaned-batch.js';
+import type { CompactionStatus } from '../log/cleaner/compaction-status.js';
 import type { ProducedBatchValidator } from '../log/produced-batch.js';
 import type { LogRecord } from '../log/records.js';
 import type { PartitionState } from '../metadata/records.js';
@@ -64,6 +65,8 @@ export interface ProduceResult {
   baseOffset: number;
   errorCode: KafkaErrorName;
   errorMessage?: string;
+  /** The records the leader refused, by index in the batch (Produce v8 RecordErrors, e.g. a keyless record on a compacted topic). */
+  recordErrors?: { batchIndex: number; message: string }[];
   /** acks=0 only: the broker closed the connection (it refused the write). */
   connectionClosed?: boolean;
   /** Set once the leader appended the batch: the epoch it was written in and the leader's append time. */
@@ -88,6 +91,12 @@ export interface ConsumeResult {
   highWatermark: number;
   logStartOffset: number;
   logEndOffset: number;
+}
+
+/** One replica's log cleaner state (each replica compacts its own log). */
+export interface ReplicaCompaction extends CompactionStatus {
+  brokerId: number;
+  leader: boolean;
 }
 
 /** One replica's log as its broker holds it (read from its disk while the broker is down). */

@@ -26,6 +26,7 @@ import { type CleanableLog, type CompactionConfig, isCleanable, type LogToClean,
 import type { CleanedBatchWriter } from './cleaned-batch.js';
 import { CleanAbortedError, CleanJob, type CleanStats, type JobLog } from './clean-job.js';
 import { OffsetMap } from './offset-map.js';
+import type { CleanerView } from './compaction-status.js';
 
 /** The broker's cleaner settings, resolved (BrokerRuntimeConfig.cleaner). */
 export interface CleanerRuntimeConfig {
@@ -141,6 +142,16 @@ export class LogCleaner {
     return this.lastCleans.get(key);
   }
 
+  /** What the cleaner knows of `key` (compaction-status.ts). */
+  view(key: string): CleanerView {
+    return {
+      enabled: this.host.cleanerConfig().enable,
+      inProgress: this.jobOf(key)?.phase === 'map' ? 'map' : this.jobOf(key) ? 'clean' : null,
+      uncleanableReason: this.uncleanable.get(key) ?? null,
+      lastClean: this.lastCleans.get(key) ?? null,
+    };
+  }
+
   /** The job a cleaner is running on `key`, if any (its phase and progress). */
   jobOf(key: string): CleanJob | undefined {
     for (const t of this.threads) if (t.job?.entry.key === key) return t.job.job;
@@ -194,7 +205,8 @@ export class LogCleaner {
     const rate = cfg.maxIoBytesPerSecond;
     if (!(rate > 0) || !Number.isFinite(rate) || bytes <= 0) return 0;
     this.ioNextMs = Math.max(this.ioNextMs, now) + (bytes * 1000) / rate;
-    return Math.max(0, this.ioNextMs - now);
+    // Whole milliseconds: the engine's clock ends up in record timestamps.
+    return Math.max(0, Math.ceil(this.ioNextMs - now));
   }
 
   /** Kafka's grabFilthiestCompactedLog: the cleanable log with the highest dirty ratio, now in progress. */
