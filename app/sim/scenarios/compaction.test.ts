@@ -264,4 +264,23 @@ describe('log compaction in a cluster', () => {
       expect(sim.partition('both').logStartOffset, `log.cleaner.enable=${enable}`).toBe(enable === 'true' ? leo : 0);
     }
   });
+
+  it('a replica away for longer than delete.retention.ms misses the tombstones its leader removed meanwhile, and keeps what they deleted (as a consumer that lags would: Kafka bounds the lag by delete.retention.ms)', () => {
+    const sim = new Simulation({ seed: 311, staticConfigs: CLEANER });
+    sim.createTopic('table', 1, 3, { ...COMPACTED, 'delete.retention.ms': '20000' }, [[1, 2, 3]]);
+    const expected = new Expected();
+    expected.write(sim, 'table', [['gone', 'deleted-value']]);
+    churn(sim, 'table', expected, 2, 2);
+    sim.engine.stopBroker(3);
+    sim.waitFor(() => sim.engine.listBrokers().find((b) => b.id === 3)!.state === 'stopped', 60_000, 'broker 3 stopped');
+    expected.write(sim, 'table', [['gone', null]]);
+    churn(sim, 'table', expected, 2, 8, 2);
+    sim.waitFor(() => !sim.replicaLog(1, 'table').some((r) => r.offset === expected.last.get('gone')!.offset), 120_000, 'the leader to remove the tombstone');
+    sim.engine.startBroker(3);
+    waitForIsr(sim, 'table', 0, [1, 2, 3]);
+    sim.advance(30_000);
+    const values = (id: number) => sim.replicaLog(id, 'table').filter((r) => r.offset < expected.last.get('gone')!.offset && r.value === 'deleted-value');
+    expect(values(1)).toEqual([]);
+    expect(values(3)).toHaveLength(1);
+  });
 });

@@ -18,7 +18,7 @@ function keysOf(sim: Simulation, brokerId: number, partition: number): Map<strin
   for (const b of replica(sim, brokerId, OFFSETS_TOPIC, partition).log.read(0, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)) {
     for (const r of b.records) {
       const k = groupRecordCodec.readKey(r.key!);
-      const name = k.kind === 'offset' ? `offset ${k.group} ${k.topic}-${k.partition}` : `group ${k.group}`;
+      const name = k.kind === 'offset' ? `offset ${k.group} ${k.topic}-${k.partition}` : k.kind === 'group' ? `group ${k.group}` : `unknown ${k.version}`;
       counts.set(name, (counts.get(name) ?? 0) + 1);
     }
   }
@@ -45,7 +45,9 @@ describe('__consumer_offsets compacted', () => {
     }
     const part = offsetsPartitionOf(sim, 'keep');
     expect(groupCall(sim, c, { api: 'deleteGroups', groups: ['gone'] }).results[0]!.errorCode).toBe('NONE');
-    expect(groupCall(sim, c, { api: 'offsetDelete', groupId: 'keep', topics: [{ name: 't', partitions: [{ partition: 2 }] }] }).errorCode).toBe('NONE');
+    const deleted = groupCall(sim, c, { api: 'offsetDelete', groupId: 'keep', topics: [{ name: 't', partitions: [2] }] });
+    expect([deleted.errorCode, deleted.topics[0]!.partitions[0]!.errorCode]).toEqual(['NONE', 'NONE']);
+    expect(committedOffsets(sim, 'keep', c)).toEqual({ 't-0': 200, 't-1': 400 });
     // 'stale' stops committing: its offsets expire after offsets.retention.minutes (3 min).
     for (let i = 201; i <= 230; i++) {
       groupCall(sim, c, commitRequest('keep', { 't-0': i, 't-1': 2 * i }));
