@@ -283,4 +283,26 @@ describe('log compaction in a cluster', () => {
     expect(values(1)).toEqual([]);
     expect(values(3)).toHaveLength(1);
   });
+
+  it('takes the dirtiest log first (grabFilthiestCompactedLog), then the next without backing off', () => {
+    const sim = new Simulation({ seed: 312, staticConfigs: { 'log.cleaner.backoff.ms': '60000' } });
+    sim.createTopic('calm', 1, 1, { ...COMPACTED, 'min.cleanable.dirty.ratio': '1' }, [[1]]);
+    sim.createTopic('busy', 1, 1, { ...COMPACTED, 'min.cleanable.dirty.ratio': '1' }, [[1]]);
+    // Both cleaned once, then 'busy' gets many more updates than 'calm' before the threshold comes down.
+    for (const topic of ['calm', 'busy']) sim.engine.alterConfigs('topic', topic, { 'min.cleanable.dirty.ratio': '0.01' });
+    churn(sim, 'calm', new Expected(), 4, 2);
+    churn(sim, 'busy', new Expected(), 4, 2);
+    sim.waitFor(() => sim.eventsOf('log.cleaned').length === 2, 200_000, 'a first cleaning of each');
+    for (const topic of ['calm', 'busy']) sim.engine.alterConfigs('topic', topic, { 'min.cleanable.dirty.ratio': '1' });
+    churn(sim, 'calm', new Expected(), 4, 2, 10);
+    churn(sim, 'busy', new Expected(), 20, 3, 10);
+    const ratio = (topic: string) => sim.engine.describeCompaction(topic, 0)![0]!.dirtyRatio;
+    expect(ratio('busy')).toBeGreaterThan(ratio('calm'));
+    for (const topic of ['calm', 'busy']) sim.engine.alterConfigs('topic', topic, { 'min.cleanable.dirty.ratio': '0.01' });
+    sim.waitFor(() => sim.eventsOf('log.cleaned').length === 4, 200_000, 'a second cleaning of each');
+    const [first, second] = sim.eventsOf('log.cleaned').slice(2);
+    expect([first!.topic, second!.topic]).toEqual(['busy', 'calm']);
+    // A cleaner that found work looks for more at once, without log.cleaner.backoff.ms.
+    expect(second!.atMs - first!.atMs).toBeLessThan(60_000);
+  });
 });

@@ -164,10 +164,12 @@ export class LogCleaner {
     if (!this.adjustThreads(t, cfg)) return;
     const now = this.host.scheduler.now();
     if (!t.job) {
-      const grabbed = this.grabFilthiest(now, cfg, t);
+      // One walk of the broker's compacted logs per idle turn (the list is empty on most brokers).
+      const logs = this.host.compactedLogs();
+      const grabbed = this.grabFilthiest(logs, now, cfg, t);
       if (!grabbed) {
-        this.deleteOldSegments(now);
-        this.maintainUncleanable();
+        this.deleteOldSegments(logs, now);
+        this.maintainUncleanable(logs);
         this.host.after(cfg.backoffMs, () => this.tick(t));
         return;
       }
@@ -210,11 +212,11 @@ export class LogCleaner {
   }
 
   /** Kafka's grabFilthiestCompactedLog: the cleanable log with the highest dirty ratio, now in progress. */
-  private grabFilthiest(now: number, cfg: CleanerRuntimeConfig, t: Thread): { entry: CompactedLog; job: CleanJob } | null {
+  private grabFilthiest(logs: readonly CompactedLog[], now: number, cfg: CleanerRuntimeConfig, t: Thread): { entry: CompactedLog; job: CleanJob } | null {
     this.lastRunMs = now;
     let best: { entry: CompactedLog; ltc: LogToClean } | null = null;
     let maxRatio = 0;
-    for (const entry of this.host.compactedLogs()) {
+    for (const entry of logs) {
       if (this.inProgress.has(entry.key) || this.uncleanable.has(entry.key)) continue;
       let ltc: LogToClean;
       try {
@@ -262,6 +264,7 @@ export class LogCleaner {
       stats: { ...job.stats },
     };
     this.lastCleans.set(entry.key, summary);
+    const logs = this.host.compactedLogs();
     const s = job.stats;
     this.host.emit({
       type: 'log.cleaned',
@@ -278,7 +281,7 @@ export class LogCleaner {
       tombstonesRemoved: s.tombstonesRemoved,
       tombstonesKept: s.tombstonesKept,
     });
-    this.deleteOldSegments(now);
+    this.deleteOldSegments(logs, now);
   }
 
   private markUncleanable(entry: CompactedLog, e: unknown): void {
@@ -290,8 +293,8 @@ export class LogCleaner {
   }
 
   /** Kafka's deletableLogs: retention for compacted logs whose policy also has `delete`, none being cleaned. */
-  private deleteOldSegments(now: number): void {
-    for (const entry of this.host.compactedLogs()) {
+  private deleteOldSegments(logs: readonly CompactedLog[], now: number): void {
+    for (const entry of logs) {
       if (!entry.config.cleanupPolicyDelete || this.inProgress.has(entry.key) || this.uncleanable.has(entry.key)) continue;
       const start = entry.log.logStartOffset;
       entry.log.deleteOldSegments(now, entry.config);
@@ -300,8 +303,9 @@ export class LogCleaner {
   }
 
   /** Forget uncleanable partitions and summaries of logs this broker no longer holds. */
-  private maintainUncleanable(): void {
-    const present = new Set(this.host.compactedLogs().map((e) => e.key));
+  private maintainUncleanable(logs: readonly CompactedLog[]): void {
+    if (this.uncleanable.size === 0 && this.lastCleans.size === 0) return;
+    const present = new Set(logs.map((e) => e.key));
     for (const k of [...this.uncleanable.keys()]) if (!present.has(k)) this.uncleanable.delete(k);
     for (const k of [...this.lastCleans.keys()]) if (!present.has(k)) this.lastCleans.delete(k);
   }
