@@ -24,13 +24,10 @@
  * one, and the broker's periodic task (replica.high.watermark.checkpoint.interval.ms) writes the
  * logs in that set — so an idle log costs that task nothing, not even a look.
  *
- * Compaction (app/core/log/cleaner): the cleaner swaps a range of whole segments for their
- * cleaned batches and merges them into one segment (`replaceCleaned`), never touching the active
- * segment, so the log end offset, the epoch cache and the producers' sequences stay as they were;
- * offsets inside the cleaned range may then have no record (a reader moves on to the next batch,
- * and a follower of such a leader appends across the same gaps). `changes` counts what may
- * invalidate a clean in progress (truncation, a log start move), and truncation below the
- * cleaner's checkpoint pulls the checkpoint back (Kafka's maybeTruncateCheckpoint).
+ * Compaction (app/core/log/cleaner) swaps whole segments below the active one for their cleaned
+ * batches (`replaceCleaned`): the log end, epochs and producer sequences stay; offsets it removed
+ * have no record (readers and followers move across the gaps). `changes` counts what aborts a
+ * clean in progress; truncation pulls the cleaner's checkpoint back (maybeTruncateCheckpoint).
  *
  * Timestamps: a record timestamp <= 0 counts as "none" (Kafka's is -1). The simulator's virtual
  * clock starts at 0 and its test records carry 0, which Kafka would read as 1970 and expire at
@@ -40,6 +37,7 @@
 import { LeaderEpochCache } from './epoch-cache.js';
 import type { ReplicaCheckpoint, ReplicaLogStore, SegmentInfo } from './log-store.js';
 import { ProducerStateManager } from './producer-state.js';
+import { deleteOldSegments, type RetentionConfig } from './log-retention.js';
 import { estimateBatchSize, offsetSpan, type LogRecord, type RecordBatch } from './records.js';
 
 /** What rolling needs from the topic config (a TopicRuntimeConfig will do). */
@@ -51,13 +49,8 @@ export interface SegmentRollConfig {
   maxCompactionLagMs?: number;
 }
 
-/** What retention needs from the topic config (a TopicRuntimeConfig will do); negative = no limit. */
-export interface RetentionConfig {
-  retentionMs: number;
-  retentionBytes: number;
-}
-
-type RangeStats = ReturnType<ReplicaLogStore['rangeStats']>;
+export type RangeStats = ReturnType<ReplicaLogStore['rangeStats']>;
+export type { RetentionConfig } from './log-retention.js';
 
 /** Bytes read per step when the producer state is rebuilt from the log. */
 const PRODUCER_SCAN_BYTES = 4 * 1024 * 1024;
@@ -77,10 +70,6 @@ function maxTimestampOf(records: readonly LogRecord[]): number {
   return max;
 }
 
-/** Kafka's `LogSegment.largestTimestamp`: the largest record timestamp, else the last write time. */
-function largestTimestamp(stats: RangeStats): number {
-  return stats.maxTimestamp > 0 ? stats.maxTimestamp : stats.maxAppendTimeMs;
-}
 
 export class PartitionLog {
   readonly epochCache: LeaderEpochCache;
@@ -410,52 +399,19 @@ export class PartitionLog {
     this.saveCheckpoint();
   }
 
-  /**
-   * Kafka's `UnifiedLog.deleteOldSegments` for the delete policy: first by size, then by time.
-   * Each pass deletes segments from the front while they breach the limit and end at or below the
-   * high watermark (the active segment ends at the log end). When every segment goes, a new active
-   * segment is rolled first, so an expired, fully replicated log ends up empty at its log end.
-   * Returns the number of segments deleted.
-   */
+  /** Kafka's `UnifiedLog.deleteOldSegments` for the delete policy (log-retention.ts); returns the segments deleted. */
   deleteOldSegments(nowMs: number, cfg: RetentionConfig): number {
-    return this.deleteRetentionSizeBreachedSegments(nowMs, cfg.retentionBytes) + this.deleteRetentionMsBreachedSegments(nowMs, cfg.retentionMs);
+    return deleteOldSegments(this, nowMs, cfg);
   }
 
-  private deleteRetentionSizeBreachedSegments(nowMs: number, retentionBytes: number): number {
-    const size = this.store.sizeBytes();
-    if (retentionBytes < 0 || size < retentionBytes) return 0;
-    let diff = size - retentionBytes;
-    return this.deleteSegmentsWhile(nowMs, (stats) => {
-      if (diff - stats.bytes < 0) return false;
-      diff -= stats.bytes;
-      return true;
-    });
+  /** Bytes and largest times of the records in [fromOffset, untilOffset) (whole batches based there). */
+  rangeStats(fromOffset: number, untilOffset: number): RangeStats {
+    return this.store.rangeStats(fromOffset, untilOffset);
   }
 
-  private deleteRetentionMsBreachedSegments(nowMs: number, retentionMs: number): number {
-    if (retentionMs < 0) return 0;
-    return this.deleteSegmentsWhile(nowMs, (stats) => nowMs - largestTimestamp(stats) > retentionMs);
-  }
-
-  private deleteSegmentsWhile(nowMs: number, predicate: (stats: RangeStats) => boolean): number {
-    let deletable = 0;
-    for (let i = 0; i < this.segmentList.length; i++) {
-      const next = this.segmentList[i + 1];
-      const upperBound = next ? next.baseOffset : this.leo;
-      if (this.hw < upperBound) break;
-      const base = this.segmentList[i]!.baseOffset;
-      // An empty active segment is never deleted, and an empty range holds no batch to ask the
-      // store about (the first retention check of an idle 100,000-partition cluster asked 300,000 times).
-      if (!next && base >= upperBound) break;
-      const stats = this.store.rangeStats(base, upperBound);
-      if (!next && stats.bytes === 0) break; // an empty active segment would only be recreated
-      if (!predicate(stats)) break;
-      deletable++;
-    }
-    if (deletable === 0) return 0;
-    if (deletable === this.segmentList.length) this.roll(nowMs);
-    this.advanceLogStartOffset(this.segmentList[deletable]!.baseOffset);
-    return deletable;
+  /** The base offsets of the segments, oldest first, as the log holds them (not to be changed). */
+  segmentBases(): readonly SegmentInfo[] {
+    return this.segmentList;
   }
 
   // ---------------------------------------------------------------- compaction
@@ -472,13 +428,6 @@ export class PartitionLog {
     this.cleanerOffset = offset;
   }
 
-  /** Each idempotent producer the log knows, with the last offset of its last batch (the cleaner keeps that batch). */
-  lastOffsetsOfProducers(): Map<number, number> {
-    const out = new Map<number, number>();
-    for (const p of this.producerState().describe()) out.set(p.producerId, p.lastOffset);
-    return out;
-  }
-
   /** Kafka's maybeTruncateCheckpoint: a log cut below the cleaner's checkpoint is dirty from the cut. */
   private truncateCleanerCheckpoint(offset: number): void {
     const cp = this.cleanerCheckpoint();
@@ -486,11 +435,8 @@ export class PartitionLog {
   }
 
   /**
-   * Swap the segments based in [fromOffset, untilOffset) for their cleaned batches, as one
-   * segment based at `fromOffset` (Kafka's `replaceSegments` of a cleaned group). The range is
-   * whole segments below the active one; the log end offset must not move, so when the range
-   * reaches the log end its last batch must be kept (Kafka keeps the last batch of a cleaning
-   * round even when it is empty).
+   * Swap the whole segments based in [fromOffset, untilOffset), below the active one, for their
+   * cleaned batches as one segment (Kafka's `replaceSegments`); the log end must not move.
    */
   replaceCleaned(fromOffset: number, untilOffset: number, batches: readonly RecordBatch[]): void {
     const first = this.segmentList.findIndex((seg) => seg.baseOffset === fromOffset);

@@ -7,6 +7,7 @@ import { CleanJob, type CleanStats } from '../log/cleaner/clean-job.js';
 import { type CompactionConfig, calculateCleanableBytes, type LogToClean, logToClean } from '../log/cleaner/cleanable.js';
 import { type CleanedBatchWriter, PLAIN_CLEANED_BATCHES } from '../log/cleaner/cleaned-batch.js';
 import { OffsetMap, OFFSET_MAP_BYTES_PER_ENTRY } from '../log/cleaner/offset-map.js';
+import { lastOffsetsOfProducers } from '../log/cleaner/log-cleaner.js';
 import type { ReplicaLogStore } from '../log/log-store.js';
 import { MemoryStorage } from '../log/memory-log-store.js';
 import { PartitionLog, type SegmentRollConfig } from '../log/partition-log.js';
@@ -113,7 +114,7 @@ export class CompactedTestLog {
   /** A cleaning job on this log, not run yet. */
   job(ltc: LogToClean, options: { slots?: number; loadFactor?: number; cfg?: Partial<CompactionConfig>; writer?: CleanedBatchWriter } = {}): CleanJob {
     const map = new OffsetMap((options.slots ?? 1_000_000) * OFFSET_MAP_BYTES_PER_ENTRY);
-    return new CleanJob(this.log, ltc, map, options.loadFactor ?? 0.75, { ...COMPACTION, ...options.cfg }, options.writer ?? PLAIN_CLEANED_BATCHES, this.nowMs, () => this.log.lastOffsetsOfProducers());
+    return new CleanJob(this.log, ltc, map, options.loadFactor ?? 0.75, { ...COMPACTION, ...options.cfg }, options.writer ?? PLAIN_CLEANED_BATCHES, this.nowMs, () => lastOffsetsOfProducers(this.log));
   }
 
   clean(

@@ -50,8 +50,8 @@ export interface CompactedLog {
 
 /** What the cleaner asks of a log beyond cleaning it: its producers, and retention. */
 export interface RetainedLog extends CleanableLog {
-  /** Each idempotent producer the log knows, with the last offset of its last batch. */
-  lastOffsetsOfProducers(): ReadonlyMap<number, number>;
+  /** The idempotent producers the log knows, each with the last offset of its last batch. */
+  producerState(): { describe(): { producerId: number; lastOffset: number }[] };
   deleteOldSegments(nowMs: number, cfg: { retentionMs: number; retentionBytes: number }): number;
   setCleanerCheckpoint(offset: number | null): void;
 }
@@ -80,6 +80,13 @@ export interface CleanSummary {
   endOffset: number;
   cleanableRatio: number;
   stats: CleanStats;
+}
+
+/** Each idempotent producer a log knows, with the last offset of its last batch (the cleaner keeps that batch). */
+export function lastOffsetsOfProducers(log: Pick<RetainedLog, 'producerState'>): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const p of log.producerState().describe()) out.set(p.producerId, p.lastOffset);
+  return out;
 }
 
 interface Thread {
@@ -240,7 +247,7 @@ export class LogCleaner {
     }
     const { entry, ltc } = best;
     try {
-      const job = new CleanJob(entry.log, ltc, t.map, cfg.dedupeBufferLoadFactor, entry.config, this.host.cleanedBatches, now, () => entry.log.lastOffsetsOfProducers());
+      const job = new CleanJob(entry.log, ltc, t.map, cfg.dedupeBufferLoadFactor, entry.config, this.host.cleanedBatches, now, () => lastOffsetsOfProducers(entry.log));
       this.inProgress.add(entry.key);
       return { entry, job };
     } catch (e) {
