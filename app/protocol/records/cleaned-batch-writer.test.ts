@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LogRecord, RecordBatch } from '../../core/log/records.js';
 import { recordOffset } from '../../core/log/records.js';
-import { createCleanedBatchWriter } from './cleaned-batch-writer.js';
+import { createCleanedBatchWriter, scanStoredRecords } from './cleaned-batch-writer.js';
 import { createCompressionCodecs } from './compression.js';
 import { batchHeader, decodeRecordBatch, encodeRecordBatch, setLogAppendTime } from './record-batch.js';
 
@@ -72,5 +72,23 @@ describe('the batches the log cleaner writes (Kafka MemoryRecords.filterTo)', ()
     const cleaned = writer.retain(z, [1], undefined);
     expect(batchHeader(cleaned.encoded!).compression).toBe('none');
     expect(decodeRecordBatch(cleaned.encoded!).offsetDeltas).toEqual([1]);
+  });
+
+  it('scans keys and tombstones from the stored bytes exactly as the records read, for dense, cleaned and compressed batches', () => {
+    const records = [rec('a', '1', 1), { key: null, value: utf8('x'), headers: [], timestamp: 2 }, rec('b', null, 3), rec('c', '4', 4)];
+    const seen = (b: RecordBatch): [number, string | null, boolean][] => {
+      const out: [number, string | null, boolean][] = [];
+      scanStoredRecords(b, (i, key, tombstone) => void out.push([i, key === null ? null : new TextDecoder().decode(key), tombstone]));
+      return out;
+    };
+    const expected: [number, string | null, boolean][] = [[0, 'a', false], [1, null, false], [2, 'b', true], [3, 'c', false]];
+    expect(seen(stored(records, 5))).toEqual(expected);
+    expect(seen(stored(records, 5, { compression: 'gzip' }))).toEqual(expected);
+    const cleaned = writer.retain(stored(records, 5), [0, 2], 9);
+    expect(seen(decodeRecordBatch(cleaned.encoded!, { lazyRecords: true }))).toEqual([[0, 'a', false], [1, 'b', true]]);
+    // Stop when told to.
+    const first: number[] = [];
+    scanStoredRecords(stored(records, 5), (i) => (first.push(i), false));
+    expect(first).toEqual([0]);
   });
 });

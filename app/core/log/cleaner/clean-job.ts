@@ -27,7 +27,7 @@
 import type { RecordBatch } from '../records.js';
 import { recordOffset } from '../records.js';
 import { type CleanableLog, type CompactionConfig, type LogToClean, type SegmentStats, segmentsBetween } from './cleanable.js';
-import type { CleanedBatchWriter } from './cleaned-batch.js';
+import { type CleanedBatchWriter, type RecordVisitor, scanRecords } from './cleaned-batch.js';
 import type { OffsetMap } from './offset-map.js';
 
 const INT_MAX = 2 ** 31 - 1;
@@ -132,6 +132,7 @@ export class CleanJob {
   private cleanPos = 0;
   private output: RecordBatch[] = [];
   private activeProducers: ReadonlyMap<number, number> = new Map();
+  private readonly scan: (batch: RecordBatch, visit: RecordVisitor) => void;
 
   constructor(
     readonly log: JobLog,
@@ -146,6 +147,7 @@ export class CleanJob {
     private readonly lastOffsetsOfProducers: () => ReadonlyMap<number, number>,
   ) {
     this.changesAtStart = log.changes;
+    this.scan = writer.scan ? (b, v) => writer.scan!(b, v) : scanRecords;
     this.maxMapSize = Math.floor(map.slots * loadFactor);
     if (this.maxMapSize < 1) throw new Error('offset map is too small to fit in even a single message, so log cleaning will never make progress. You can increase log.cleaner.dedupe.buffer.size or decrease log.cleaner.threads');
     map.clear();
@@ -176,20 +178,24 @@ export class CleanJob {
     const from = Math.max(this.mapPos, seg.from);
     const batches = from < seg.until ? this.log.read(from, seg.until, bufferBytes) : [];
     let bytes = 0;
+    let full = false;
     for (const batch of batches) {
-      const records = batch.records;
-      for (let i = 0; i < records.length; i++) {
+      this.scan(batch, (i, key) => {
         const offset = recordOffset(batch, i);
-        const key = records[i]!.key;
         if (key !== null && offset >= start) {
           // Kafka stops at a full map whatever the key (it cannot tell a new key from a known one cheaply).
           if (this.map.size >= this.maxMapSize) {
-            this.stats.mapBytesRead += bytes;
-            return bytes + this.startCleaning();
+            full = true;
+            return false;
           }
           this.map.put(key, offset);
         }
         this.stats.mapRecordsRead++;
+        return true;
+      });
+      if (full) {
+        this.stats.mapBytesRead += bytes;
+        return bytes + this.startCleaning();
       }
       if (batch.lastOffset >= start) this.map.updateLatestOffset(batch.lastOffset);
       bytes += batch.sizeBytes;
@@ -257,29 +263,29 @@ export class CleanJob {
     const map = this.map;
     const now = this.nowMs;
     const horizon = batch.deleteHorizonMs;
-    const records = batch.records;
     const keep: number[] = [];
     let tombstones = 0;
+    let count = 0;
     this.stats.bytesRead += batch.sizeBytes;
-    this.stats.recordsRead += records.length;
-    for (let i = 0; i < records.length; i++) {
-      const r = records[i]!;
+    this.scan(batch, (i, key, tombstone) => {
+      count++;
       const offset = recordOffset(batch, i);
       let retain: boolean;
       if (offset > map.latestOffset) retain = true;
-      else if (r.key === null) {
+      else if (key === null) {
         this.stats.invalidRecords++;
         retain = false;
       } else {
-        const latest = offset >= map.get(r.key);
-        const retainedValue = r.value !== null || horizon === undefined || now < horizon;
+        const latest = offset >= map.get(key);
+        const retainedValue = !tombstone || horizon === undefined || now < horizon;
         retain = latest && retainedValue;
         if (latest && !retainedValue) this.stats.tombstonesRemoved++;
       }
-      if (!retain) continue;
+      if (!retain) return;
       keep.push(i);
-      if (r.value === null) tombstones++;
-    }
+      if (tombstone) tombstones++;
+    });
+    this.stats.recordsRead += count;
     const producer = batch.producer;
     const lastOfProducer = producer !== undefined && this.activeProducers.get(producer.producerId) === batch.lastOffset;
     const lastOfRound = batch.lastOffset + 1 === this.toClean.firstUncleanableOffset;
@@ -291,7 +297,7 @@ export class CleanJob {
       this.stats.tombstonesKept += tombstones;
       if (newHorizon !== undefined && (this.stats.earliestDeleteHorizonMs < 0 || newHorizon < this.stats.earliestDeleteHorizonMs)) this.stats.earliestDeleteHorizonMs = newHorizon;
     }
-    if (keep.length === records.length && !needHorizon) return batch;
+    if (keep.length === count && !needHorizon) return batch;
     return this.writer.retain(batch, keep, newHorizon);
   }
 }

@@ -11,9 +11,24 @@
  */
 import { estimateBatchSize, type LogRecord, type RecordBatch } from '../records.js';
 
+/** Called per record by a scan: its index in the batch, its key, whether it is a tombstone; false stops the scan. */
+export type RecordVisitor = (index: number, key: Uint8Array | null, tombstone: boolean) => boolean | void;
+
 export interface CleanedBatchWriter {
   /** `original` with only its records at indexes `keep` (ascending), and `deleteHorizonMs` when set. */
   retain(original: RecordBatch, keep: readonly number[], deleteHorizonMs: number | undefined): RecordBatch;
+  /**
+   * Visit each record's key and whether it is a tombstone, in order, without building the records
+   * (the offset map and the filter need nothing else; a batch kept whole is then never decoded).
+   * Absent: the cleaner reads `batch.records`.
+   */
+  scan?(batch: RecordBatch, visit: RecordVisitor): void;
+}
+
+/** Visit `batch`'s records through its `records` (a writer without a scan of its own). */
+export function scanRecords(batch: RecordBatch, visit: RecordVisitor): void {
+  const records = batch.records;
+  for (let i = 0; i < records.length; i++) if (visit(i, records[i]!.key, records[i]!.value === null) === false) return;
 }
 
 /** The kept records and their offset deltas (undefined when they are dense from the base). */
@@ -42,4 +57,4 @@ export function plainCleanedBatch(original: RecordBatch, keep: readonly number[]
   return batch;
 }
 
-export const PLAIN_CLEANED_BATCHES: CleanedBatchWriter = { retain: plainCleanedBatch };
+export const PLAIN_CLEANED_BATCHES: CleanedBatchWriter = { retain: plainCleanedBatch, scan: scanRecords };
