@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { type ApiHandler, createDispatcher } from './dispatcher.js';
+import { createDispatcher } from './dispatcher.js';
+import { type ApiHandler } from './api-handler.js';
 import { ApiKey } from './generated/index.js';
 import { ADVERTISED_VERSIONS } from './handlers/api-versions.js';
 import { concat, readResponse, requestFrame } from './test-support/frames.js';
