@@ -5,7 +5,17 @@
  * taken the log yet — in the order the cleaner itself decides (LogCleanerManager's filters).
  */
 import { type CompactionConfig, type LogToClean, logToClean, type CleanableLog } from './cleanable.js';
-import type { CleanSummary } from './log-cleaner.js';
+import type { CleanStats } from './clean-job.js';
+
+/** The last cleaning of one log. */
+export interface CleanSummary {
+  startedAtMs: number;
+  finishedAtMs: number;
+  firstDirtyOffset: number;
+  endOffset: number;
+  cleanableRatio: number;
+  stats: CleanStats;
+}
 
 /** Where the cleaner stands with a log, the first that applies. */
 export type CleanerWait =

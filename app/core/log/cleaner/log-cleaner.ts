@@ -24,9 +24,9 @@ import { KafkaError } from '../../../api/errors.js';
 import type { Scheduler, TimerHandle } from '../../time.js';
 import { type CleanableLog, type CompactionConfig, isCleanable, type LogToClean, logToClean } from './cleanable.js';
 import type { CleanedBatchWriter } from './cleaned-batch.js';
-import { CleanAbortedError, CleanJob, type CleanStats, type JobLog } from './clean-job.js';
+import { CleanAbortedError, CleanJob, type JobLog } from './clean-job.js';
 import { OffsetMap } from './offset-map.js';
-import type { CleanerView } from './compaction-status.js';
+import type { CleanerView, CleanSummary } from './compaction-status.js';
 
 /** The broker's cleaner settings, resolved (BrokerRuntimeConfig.cleaner). */
 export interface CleanerRuntimeConfig {
@@ -70,16 +70,6 @@ export interface LogCleanerHost {
   logStartMoved(key: string): void;
   emit(event: EngineEvent): void;
   readonly cleanedBatches: CleanedBatchWriter;
-}
-
-/** The last cleaning of one log. */
-export interface CleanSummary {
-  startedAtMs: number;
-  finishedAtMs: number;
-  firstDirtyOffset: number;
-  endOffset: number;
-  cleanableRatio: number;
-  stats: CleanStats;
 }
 
 /** Each idempotent producer a log knows, with the last offset of its last batch (the cleaner keeps that batch). */
