@@ -52,7 +52,8 @@ const pct = (x: number): string => `${Math.round(x * 1000) / 10}%`;
 /** "Cleaned up to offset N", or that it never was. */
 export function checkpointText(r: ReplicaCompactionView): string {
   if (r.cleanerCheckpoint === null) return 'Never cleaned: the whole log is dirty.';
-  return `Cleaned up to offset ${r.cleanerCheckpoint}: below it each key has one record, its latest, at its original offset; ${r.logEndOffset - r.cleanerCheckpoint} offsets above it are not cleaned yet.`;
+  const above = r.logEndOffset - r.cleanerCheckpoint;
+  return `Cleaned up to offset ${r.cleanerCheckpoint}: below it each key has one record, its latest, at its original offset; ${above} offset${above === 1 ? '' : 's'} above it ${above === 1 ? 'is' : 'are'} not cleaned yet.`;
 }
 
 /** The dirty ratio against min.cleanable.dirty.ratio, in words. */
