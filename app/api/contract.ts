@@ -52,6 +52,7 @@ import { connectionMethods } from './connections-contract.js';
 import { recordsDeleteMethods } from './records-delete-contract.js';
 import { recordsSearchMethods } from './records-search-contract.js';
 import { schemasMethods } from './schemas-contract.js';
+import { compactionMethods } from './compaction-contract.js';
 
 /** The DTOs (`…View`) every result is made of; see `views.ts` and `balance-views.ts`. */
 export type * from './views.js';
@@ -157,6 +158,8 @@ const eventNameSet: Record<EventName, true> = {
   'highWatermark.advanced': true,
   'replica.truncated': true,
   'replica.offline': true,
+  'log.cleaned': true,
+  'log.uncleanable': true,
   'broker.storageFailed': true,
   'topic.created': true,
   'topic.deleted': true,
@@ -446,6 +449,8 @@ export const contract = {
   ...recordsSearchMethods,
   // schemas.*: the cluster's Schema Registry for the Schemas page (schemas-contract.ts).
   ...schemasMethods,
+  // topics.compaction: the log cleaner's view of a compacted topic (compaction-contract.ts).
+  ...compactionMethods,
 
   /**
    * Every consumer group, from every running broker (ListGroups), with its coordinator, member

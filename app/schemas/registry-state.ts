@@ -13,8 +13,10 @@
  * Other key types (NOOP, DELETE_SUBJECT, …) carry nothing this state needs and are skipped, as
  * is a record that does not parse (it is counted, so a corrupt topic is seen, not hidden).
  *
- * Invariant: ids only grow — `maxId` is the largest id any record ever named, kept after the
- * version that used it is deleted, so a deleted schema's id is never given to another.
+ * Invariant: ids only grow while the log holds them — `maxId` is the largest id any record read
+ * named, kept after the version that used it is deleted. Once the cleaner has removed a permanent
+ * delete's records (after delete.retention.ms), a state built afresh no longer sees that id, as
+ * with Confluent's registry.
  */
 import type { SchemaReference, SchemaType } from './schema-types.js';
 import type { CompatibilityLevel } from './parse-schema.js';

@@ -7,7 +7,7 @@
  * - Writes are serialised: one at a time, each decided on a state that has caught up, appended
  *   with acks=all, then applied by reading it back — the state is always a projection of the log.
  * - The same schema (format, canonical text and references) has one id across subjects; ids are
- *   never reused (see registry-state.ts).
+ *   not reused while the log names them (see registry-state.ts).
  * - A registration is checked against the subject's versions that are not deleted, at the
  *   subject's compatibility level, else the global one, else BACKWARD.
  */

@@ -6,9 +6,8 @@
  *
  * The topic is made on first use: one partition (the registry's records are totally ordered),
  * replicated to up to three brokers, `cleanup.policy=compact` (each key is one subject version
- * or setting; a permanent delete is a tombstone). A cluster whose brokers refuse compaction
- * (INVALID_CONFIG) gets the topic with `cleanup.policy=delete` and infinite retention instead, so
- * nothing is lost; once compaction is accepted the policy is switched to compact.
+ * or setting; a permanent delete is a tombstone). A `_schemas` an earlier build made with
+ * `cleanup.policy=delete` and infinite retention is switched to compact on first use.
  *
  * A reader that must not make the topic (the console's decoder: browsing creates nothing) passes
  * `create: false`; until the registry has written, it reads an empty log.
@@ -72,7 +71,7 @@ async function ensureTopic(service: Pick<EngineService, 'call'>, topic: string):
   if (described.ok) {
     const policy = await service.call('configs.describe', { resource: { type: 'topic', name: topic } });
     const current = policy.ok ? policy.value.find((c) => c.name === 'cleanup.policy')?.value : undefined;
-    // Switched once the cluster compacts; refused (INVALID_CONFIG) while it does not.
+    // Made `delete` (infinite retention) by builds whose brokers refused compaction.
     if (current !== undefined && current !== 'compact') await service.call('configs.alter', { resource: { type: 'topic', name: topic }, set: { 'cleanup.policy': 'compact' } });
     return;
   }
@@ -80,7 +79,6 @@ async function ensureTopic(service: Pick<EngineService, 'call'>, topic: string):
   const brokers = await service.call('brokers.list', {});
   const replicationFactor = Math.max(1, Math.min(3, brokers.ok ? brokers.value.length : 1));
   const create = (configs: Record<string, string>) => service.call('topics.create', { name: topic, partitions: 1, replicationFactor, configs });
-  let created = await create({ 'cleanup.policy': 'compact' });
-  if (!created.ok && created.error.code === 'INVALID_CONFIG') created = await create({ 'cleanup.policy': 'delete', 'retention.ms': '-1', 'retention.bytes': '-1' });
+  const created = await create({ 'cleanup.policy': 'compact' });
   if (!created.ok && created.error.code !== 'TOPIC_ALREADY_EXISTS') throw new SchemasTopicError(created.error);
 }

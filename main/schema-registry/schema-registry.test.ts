@@ -128,7 +128,7 @@ describe('Schema Registry over HTTP', () => {
     expect(await http('DELETE', '/mode/payments-value')).toEqual({ status: 200, json: { mode: 'READONLY' } });
   });
 
-  it('keeps its schemas in the compacted-or-retained _schemas topic, read again after the cluster reopens', async () => {
+  it('keeps its schemas in the compacted _schemas topic, read again after the cluster reopens', async () => {
     const described = await cluster.service.call('topics.describe', { name: '_schemas' });
     expect(described.ok && described.value.partitions.length).toBe(1);
     expect(described.ok && described.value.partitions[0]!.replicas.length).toBe(3);

@@ -39,6 +39,8 @@ export const KAFKA_MISSING: Partial<Record<Capability, string>> = {
   // Kafka has this (UpdateFeatures): not built yet for external clusters.
   inAppConsumers: "The console's in-app consumers are a drill tool of the clusters it runs; against a real cluster, run your own consumers.",
   schemaRegistry: "A real cluster's Schema Registry is a server of its own; registries by URL on a connection are not built yet.",
+  compaction:
+    "A Kafka broker's log cleaner shows its state (checkpoints, dirty ratios, cleanings) only in JMX metrics and its log, not over the Kafka protocol; a topic's cleanup policy and compaction configs, and its log-dir sizes, are shown with its configs.",
 };
 
 export interface KafkaDriverOptions {
