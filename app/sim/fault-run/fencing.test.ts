@@ -85,7 +85,7 @@ describe('invariant 5 is decided from events, not samples', () => {
     ]);
     const history = r.history.join('\n');
     expect(history).toContain(`t=70.200s checker    broker ${LEADER} cannot heartbeat: isolated`);
-    expect(history).toContain(`t=69.900s checker    broker ${LEADER} can heartbeat again: link to the controller up, broker fenced`);
+    expect(history).toContain(`t=69.900s checker    broker ${LEADER} can heartbeat again: process running, link to the controller up`);
     expect(history).toMatch(new RegExp(`t=70\\.0\\d\\ds t0-0 +leader ${LEADER} \\(was -1\\), epoch \\d+, broker-unfenced`));
     // Only the named broker and partition: the stalled followers' own changes are not listed.
     expect(history).not.toContain('checker    broker 4');

@@ -46,7 +46,8 @@ export class Reachability {
 
   private why(id: number): string {
     const { brokers, network } = this.ctx.sim.internals;
-    if (!brokers.get(id)?.isAlive) return `process ${this.ctx.sim.engine.brokerState(id)}`;
+    const b = brokers.get(id);
+    if (!b?.isAlive) return `process ${b?.process ?? 'removed'}`;
     if (network.isIsolated(id)) return 'isolated';
     return 'link to the controller cut';
   }
@@ -59,7 +60,7 @@ export class Reachability {
       const lost = this.lostAt.has(id);
       if (can && lost) {
         this.lostAt.delete(id);
-        this.changes.push({ atMs: now, brokerId: id, canHeartbeat: true, cause: `link to the controller up, broker ${this.ctx.sim.engine.brokerState(id)}` });
+        this.changes.push({ atMs: now, brokerId: id, canHeartbeat: true, cause: `process ${this.ctx.sim.internals.brokers.get(id)!.process}, link to the controller up` });
       } else if (!can && !lost) {
         this.lostAt.set(id, now);
         this.changes.push({ atMs: now, brokerId: id, canHeartbeat: false, cause: this.why(id) });
