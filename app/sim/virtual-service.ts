@@ -4,7 +4,7 @@
  * tests and drills. Async calls fast-forward the virtual clock until the engine answers.
  */
 import { seededRandom } from '../core/random.js';
-import { createClusterService, type ClusterService, type ServiceLogger } from '../service/cluster-service.js';
+import { createClusterService, type ClusterService, type ServiceLogger } from '../service/embedded-driver/cluster-service.js';
 import { Simulation, type SimOptions } from './simulation.js';
 
 /** Options of `createVirtualClusterService`: a simulated cluster plus the service's own options. */

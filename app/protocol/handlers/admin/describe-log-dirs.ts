@@ -8,7 +8,7 @@
  *   Resp             => throttle error_code(v3+) [error_code log_dir [name [partition size
  *                       offset_lag is_future]] total_bytes(v4+) usable_bytes(v4+)]
  */
-import type { ApiHandler } from '../../dispatcher.js';
+import type { ApiHandler } from '../../api-handler.js';
 import { ApiKey } from '../../generated/index.js';
 import { ADVERTISED_VERSIONS } from '../api-versions.js';
 import { type AdminGateway, run } from './gateway.js';
