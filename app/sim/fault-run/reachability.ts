@@ -7,9 +7,9 @@
  * the same turn. The fault run calls `observe` on each, so every change is seen at the instant it
  * happens: a heal shorter than any scan interval is counted.
  *
- * Why this bound is sound: the controller's network delivers a heartbeat only while the link is
- * up, so the last heartbeat a controller received from a broker is never later than the moment the
- * broker last lost its link or process. Counting from that moment never counts a broker as silent
+ * Why this bound is sound: the network delivers a heartbeat only while the link is up and the
+ * process that sent it still runs (app/core/network.ts), so the last heartbeat a controller received
+ * from a broker is never later than the moment the broker last lost its link or process. Counting from that moment never counts a broker as silent
  * longer than the controller saw it silent.
  *
  * Invariant: `unableSince(b)` is set exactly while `b` cannot heartbeat, to the instant it last
