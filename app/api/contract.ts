@@ -130,6 +130,7 @@ export const createTopicSchema = z.strictObject({
 const eventNameSet: Record<EventName, true> = {
   'broker.stateChanged': true,
   'feature.updated': true,
+  'security.changed': true,
   'controller.changed': true,
   'isr.shrunk': true,
   'isr.expanded': true,

@@ -15,6 +15,7 @@ import type { StorageProvider } from '../log/log-store.js';
 import type { DeliveryPort } from '../network.js';
 import type { Scheduler } from '../time.js';
 import type { GroupRecordCodec } from '../group/record-codec.js';
+import type { ScramCredential } from '../security/types.js';
 
 export interface EngineOptions {
   scheduler: Scheduler;
@@ -40,6 +41,11 @@ export interface EngineOptions {
    * serving the wire protocol must pass one). Without it, client batches are refused.
    */
   producedBatches?: ProducedBatchValidator;
+  /**
+   * SCRAM credentials a new cluster starts with (Kafka's `kafka-storage.sh format --add-scram`):
+   * the first records of its metadata log. Ignored when the log already has records.
+   */
+  bootstrapScramCredentials?: readonly ScramCredential[];
 }
 
 /** One batch for the in-app producer. */
