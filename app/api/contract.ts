@@ -50,6 +50,7 @@ import type { FeatureUpdateResultView, FeatureView } from './feature-views.js';
 import { method, returns, type ResultMarker } from './contract-kit.js';
 import { connectionMethods } from './connections-contract.js';
 import { recordsDeleteMethods } from './records-delete-contract.js';
+import { securityMethods } from './security-contract.js';
 
 /** The DTOs (`…View`) every result is made of; see `views.ts` and `balance-views.ts`. */
 export type * from './views.js';
@@ -57,6 +58,7 @@ export type * from './balance-views.js';
 export type * from './feature-views.js';
 export type * from './connections.js';
 export type * from './capabilities.js';
+export type * from './security-contract.js';
 
 // ================================================================ envelope
 
@@ -500,6 +502,9 @@ export const contract = {
   'clock.get': method(empty, returns<ClockView>()),
   /** Real-time mode: set how many virtual ms pass per real ms (1–60). */
   'clock.setScale': method(z.strictObject({ scale: z.number().min(1).max(60) }), returns<ClockView>()),
+
+  // ACLs, SCRAM users and client quotas (security-contract.ts).
+  ...securityMethods,
 
   // The connections.* methods: the list of clusters, not a cluster (connections-contract.ts).
   ...connectionMethods,
