@@ -40,22 +40,6 @@ function resourceWords(type: string, name: string): string {
   return type === 'CLUSTER' ? 'the cluster' : `${RESOURCE_WORDS[type] ?? type} ${name}`;
 }
 
-/** A binding in words, as the console's form says what it allows. */
-export function bindingWords(b: AclBindingView): string {
-  const who = b.principal === 'User:*' ? 'every principal' : b.principal;
-  const from = b.host === '*' ? 'from any host' : `from ${b.host}`;
-  const what = b.operation === 'ALL' ? 'do anything' : b.operation.toLowerCase().replace(/_/g, ' ');
-  const where =
-    b.resourceType === 'CLUSTER'
-      ? 'the cluster'
-      : b.patternType === 'PREFIXED'
-        ? `every ${RESOURCE_WORDS[b.resourceType]} whose name starts with "${b.resourceName}"`
-        : b.resourceName === '*'
-          ? `every ${RESOURCE_WORDS[b.resourceType]}`
-          : resourceWords(b.resourceType, b.resourceName);
-  return `${b.permissionType === 'ALLOW' ? 'Allows' : 'Denies'} ${who} ${from} to ${what} on ${where}`;
-}
-
 type CheckInput = MethodParsedInput<'acls.check'>;
 
 /** The effective-access check: the StandardAuthorizer's decision over `bindings`, with every binding on the resource and the decision in words. */
