@@ -69,6 +69,10 @@ describe('Security page in Chromium against npm run serve', () => {
     await expect.poll(async () => (await page.getByTestId('check-verdict').textContent()) ?? '').toMatch(/^Denied.*none allows User:bob/);
     await shot(page, 'check');
 
+    await page.getByTestId('security-export').click();
+    await expect.poll(async () => (await page.getByTestId('export-security.sh').textContent()) ?? '').toContain("--add --allow-principal User:bob --allow-host '*' --operation Write --topic orders");
+    await page.keyboard.press('Escape');
+
     await page.getByTestId('acl-delete').first().click();
     const preview = page.getByTestId('acl-delete-preview');
     await preview.waitFor();

@@ -320,12 +320,13 @@ export const contract = {
   'profiles.get': method(z.strictObject({ name: z.string() }), returns<ProfileView>()),
   /**
    * Export a profile: its JSON, `server-N.properties` per broker, the kafka-topics.sh /
-   * kafka-configs.sh commands and producer/consumer properties.
+   * kafka-configs.sh commands, producer/consumer properties, and its ACLs, SCRAM users and quotas
+   * as kafka-acls.sh / kafka-configs.sh commands (`security-commands`).
    */
   'profiles.export': method(
     z.strictObject({
       name: z.string(),
-      formats: z.array(z.enum(['profile', 'server-properties', 'topic-commands', 'client-properties'])).optional(),
+      formats: z.array(z.enum(['profile', 'server-properties', 'topic-commands', 'client-properties', 'security-commands'])).optional(),
       bootstrapServers: z.string().optional(),
     }),
     returns<ExportedFileView[]>(),

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import type { KafkaErrorName } from './errors.js';
+import type { ExportedFileView } from './profile-views.js';
 import { method, returns } from './contract-kit.js';
 import { ACL_OPERATIONS, ACL_RESOURCE_TYPES, CLIENT_QUOTA_KEYS, SCRAM_MECHANISM_NAMES } from './security-names.js';
 
@@ -203,4 +204,11 @@ export const securityMethods = {
   ),
   /** Every client's quota sensors on every broker, with the throttle each gets now (the clusters the console runs). */
   'quotas.throttles': method(z.strictObject({}), returns<ClientThrottleView[]>()),
+
+  /**
+   * The cluster's ACL bindings, SCRAM users and client quotas as Kafka's commands (kafka-acls.sh,
+   * kafka-configs.sh), a shell script to make the same on another cluster; each password is a
+   * placeholder (the cluster keeps none). `asProfile` also gives them as a profile's `security` section.
+   */
+  'security.export': method(z.strictObject({ bootstrapServers: z.string().min(1).optional() }), returns<ExportedFileView[]>()),
 } as const;

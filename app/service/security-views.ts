@@ -8,7 +8,9 @@ import type { AccessCheckView, AclBindingView, AclFilterInput, MethodParsedInput
 import { KafkaError } from '../api/errors.js';
 import { Authorizer, bindingResult, type AuthorizerConfig, type Decision } from '../core/security/authorizer.js';
 import { describeBinding, MATCH_ANY, type AclBinding, type AclBindingFilter } from '../core/security/acl.js';
-import type { ScramMechanism } from '../core/security/types.js';
+import type { QuotaEntity, ScramMechanism } from '../core/security/types.js';
+import { planSecurity, securityCommands, type ProfileSecurity } from '../core/profiles/security-section.js';
+import type { ExportedFileView } from '../api/contract.js';
 import { DEFAULT_SCRAM_ITERATIONS, saltedPassword } from './scram-keys.js';
 
 /** The contract's filter (absent fields match anything) as the core's. */
@@ -91,4 +93,36 @@ export function saltPassword(mechanism: ScramMechanism, password: string, iterat
 export function requireEntity<T extends object>(entity: T): T {
   if (Object.keys(entity).length === 0) throw new KafkaError('INVALID_REQUEST', 'Invalid empty client quota entity');
   return entity;
+}
+
+/** What a cluster holds of the security a profile names, read through either driver. */
+export interface LiveSecurity {
+  authorizerEnabled: boolean;
+  acls: AclBinding[];
+  users: { name: string; mechanism: string }[];
+  quotas: { entity: QuotaEntity; values: Record<string, number> }[];
+}
+
+/** The profile's security against the live cluster: what applying creates, and what it leaves to a person (users need passwords; bindings need an authorizer). */
+export function planProfileSecurity(security: ProfileSecurity, live: LiveSecurity): { plan: ReturnType<typeof planSecurity>; manual: string[] } {
+  const plan = planSecurity(security, live);
+  const manual = plan.users.map((u) => `Create SCRAM user ${u.name} (${u.mechanism}, ${u.iterations} iterations) on the Security page or with kafka-configs.sh: a profile carries no password.`);
+  if (!live.authorizerEnabled && plan.acls.length > 0) {
+    manual.push(`The cluster has no authorizer (SECURITY_DISABLED): the profile's ${plan.acls.length} ACL binding(s) cannot be created until its brokers run with authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer.`);
+    return { plan: { ...plan, acls: [] }, manual };
+  }
+  return { plan, manual };
+}
+
+/** The live cluster's security as Kafka's commands and as a profile's `security` section. */
+export function exportSecurity(live: { acls: AclBinding[]; users: { name: string; credentials: { mechanism: ScramMechanism; iterations: number }[] }[]; quotas: { entity: QuotaEntity; values: Record<string, number> }[] }, bootstrap: string): ExportedFileView[] {
+  const security: ProfileSecurity = {
+    acls: sortBindings(live.acls.map((b) => ({ ...b }))),
+    scramUsers: live.users.flatMap((u) => u.credentials.map((c) => ({ name: u.name, mechanism: c.mechanism, iterations: c.iterations }))),
+    quotas: live.quotas.map((q) => ({ entity: { ...q.entity }, values: { ...q.values } })),
+  };
+  return [
+    { filename: 'security.sh', contents: securityCommands(security, bootstrap) },
+    { filename: 'security.profile-section.json', contents: `${JSON.stringify({ security }, null, 2)}\n` },
+  ];
 }

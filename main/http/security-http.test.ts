@@ -94,6 +94,16 @@ describe('the security methods over HTTP', () => {
     expect(Array.isArray(await ok('quotas.throttles', {}))).toBe(true);
   });
 
+  it("security.export writes the cluster's bindings, users and quotas as Kafka's commands", async () => {
+    const [script, section] = await ok('security.export', { bootstrapServers: 'prod:9092' });
+    expect(script!.filename).toBe('security.sh');
+    expect(script!.contents).toContain("kafka-acls.sh --bootstrap-server prod:9092 --add --allow-principal User:bob --allow-host '*' --operation Write --topic orders");
+    expect(script!.contents).toContain("--add-config 'SCRAM-SHA-256=[iterations=4096,password=<password of bob>]' --entity-type users --entity-name bob");
+    expect(script!.contents).toContain('--add-config producer_byte_rate=1048576 --entity-type users --entity-name bob --entity-type clients --entity-default');
+    expect(script!.contents).not.toContain('bob-secret');
+    expect(JSON.parse(section!.contents).security.scramUsers).toEqual([{ name: 'bob', mechanism: 'SCRAM-SHA-256', iterations: 4096 }]);
+  });
+
   it('keeps the bindings, users, quotas and its static configs (the authorizer) when the cluster is closed and opened again', async () => {
     await host.close();
     cluster.close();

@@ -90,7 +90,7 @@ function validateValue(types: Record<string, string>, key: string, value: number
   if (!(value > 0)) return invalid(`Quota ${key} must be greater than 0`);
   if (type === 'double') return null;
   if (type === 'int' && value > 2147483647) return invalid(`Proposed value for ${key} is too large for an INT.`);
-  if (type === 'long' && value > 9223372036854775807) return invalid(`Proposed value for ${key} is too large for a LONG.`);
+  if (type === 'long' && value > 2 ** 63) return invalid(`Proposed value for ${key} is too large for a LONG.`);
   if (Math.abs(value % 1) > 1e-6) return invalid(`${key} cannot be a fractional value.`);
   return null;
 }

@@ -14,9 +14,10 @@ import type { Engine } from '../../core/engine.js';
 import { CLIENT_QUOTA_KEYS } from '../../core/security/client-quotas.js';
 import type { QuotaEntity, ScramMechanism } from '../../core/security/types.js';
 import { scramKeys } from '../scram-keys.js';
-import { bindingView, checkAccess, filterOf, requireEntity, saltPassword, sortBindings } from '../security-views.js';
+import { bindingView, checkAccess, exportSecurity, filterOf, requireEntity, saltPassword, sortBindings } from '../security-views.js';
+import { MATCH_ANY } from '../../core/security/acl.js';
 
-type SecurityMethod<M extends 'acls.list' | 'acls.create' | 'acls.delete' | 'acls.check' | 'users.list' | 'users.upsert' | 'users.delete' | 'quotas.list' | 'quotas.alter' | 'quotas.throttles'> = (
+type SecurityMethod<M extends 'acls.list' | 'acls.create' | 'acls.delete' | 'acls.check' | 'users.list' | 'users.upsert' | 'users.delete' | 'quotas.list' | 'quotas.alter' | 'quotas.throttles' | 'security.export'> = (
   input: MethodParsedInput<M>,
 ) => MethodResult<M>;
 
@@ -37,6 +38,7 @@ export function securityMethods(engine: Engine): {
   'quotas.list': SecurityMethod<'quotas.list'>;
   'quotas.alter': SecurityMethod<'quotas.alter'>;
   'quotas.throttles': SecurityMethod<'quotas.throttles'>;
+  'security.export': SecurityMethod<'security.export'>;
 } {
   const sec = engine.security;
   const authorizerView = () => ({ enabled: sec.config.enabled, superUsers: [...sec.config.superUsers].sort(), allowEveryoneIfNoAclFound: sec.config.allowEveryoneIfNoAclFound });
@@ -80,6 +82,15 @@ export function securityMethods(engine: Engine): {
       const [result] = sec.alterClientQuotas([{ entity: requireEntity(entity) as QuotaEntity, ops: Object.entries(set).map(([key, value]) => ({ key, value })) }], validateOnly ?? false);
       return { entity: { ...result!.entity } as QuotaEntityView, errorCode: result!.errorCode, errorMessage: result!.errorMessage };
     },
+    'security.export': ({ bootstrapServers }) =>
+      exportSecurity(
+        {
+          acls: sec.describeAcls(MATCH_ANY),
+          users: sec.describeScramCredentials(null).map((u) => ({ name: u.user, credentials: u.credentialInfos })),
+          quotas: sec.describeClientQuotas([], false),
+        },
+        bootstrapServers ?? ([...engine.listenerAddresses().values()].map((a) => `${a.host}:${a.port}`).join(',') || 'localhost:9092'),
+      ),
     'quotas.throttles': () => {
       const now = engine.scheduler.now();
       return sec.quotaSensors().flatMap(({ brokerId, sensors }) =>

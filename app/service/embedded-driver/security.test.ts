@@ -109,3 +109,32 @@ describe('client quotas through the service', () => {
     ]);
   });
 });
+
+describe('a profile with a security section through the service', () => {
+  it('plans the bindings and quotas a cluster lacks, leaves users to a person, and applies', async () => {
+    const svc = createVirtualClusterService({ seed: 4, brokers: 3, staticConfigs: STANDARD });
+    const profile = {
+      version: 1,
+      name: 'team-access',
+      cluster: { brokers: 3 },
+      topicDefaults: { partitions: 1, replicationFactor: 3 },
+      security: {
+        acls: [readOrders],
+        scramUsers: [{ name: 'bob', mechanism: 'SCRAM-SHA-512', iterations: 8192 }],
+        quotas: [{ entity: { user: 'bob' }, values: { producer_byte_rate: 4096 } }],
+      },
+    };
+    ok(await svc.call('profiles.import', { json: JSON.stringify(profile) }));
+    const plan = ok(await svc.call('profiles.apply', { name: 'team-access' }));
+    expect(plan.security).toEqual({ acls: [readOrders], quotas: [{ entity: { user: 'bob' }, set: { producer_byte_rate: 4096 } }] });
+    expect(plan.manual).toContain('Create SCRAM user bob (SCRAM-SHA-512, 8192 iterations) on the Security page or with kafka-configs.sh: a profile carries no password.');
+    expect(ok(await svc.call('acls.list', {})).bindings).toEqual([]);
+    ok(await svc.call('profiles.apply', { name: 'team-access', dryRun: false }));
+    expect(ok(await svc.call('acls.list', {})).bindings).toEqual([readOrders]);
+    expect(ok(await svc.call('quotas.list', {}))).toEqual([{ entity: { user: 'bob' }, values: { producer_byte_rate: 4096 } }]);
+    const again = ok(await svc.call('profiles.apply', { name: 'team-access' }));
+    expect(again.security).toEqual({ acls: [], quotas: [] });
+    const [script] = ok(await svc.call('profiles.export', { name: 'team-access', formats: ['security-commands'] }));
+    expect(script!.contents).toContain('--operation Read --topic orders');
+  });
+});

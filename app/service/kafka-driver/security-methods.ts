@@ -14,10 +14,11 @@ import { KafkaError } from '../../api/errors.js';
 import type { KafkaAdminClient } from '../../kafka-client/admin-client.js';
 import { alterQuotas, alterScramUsers, createAcls, deleteAcls, describeAcls, describeQuotas, describeScramUsers } from '../../kafka-client/security-requests.js';
 import type { AclBinding } from '../../core/security/acl.js';
-import { checkAccess, filterOf, requireEntity, saltPassword, sortBindings } from '../security-views.js';
+import type { QuotaEntity } from '../../core/security/types.js';
+import { checkAccess, exportSecurity, filterOf, requireEntity, saltPassword, sortBindings } from '../security-views.js';
 import type { KafkaMethods } from './kafka-methods.js';
 
-type SecurityMethodName = 'acls.list' | 'acls.create' | 'acls.delete' | 'acls.check' | 'users.list' | 'users.upsert' | 'users.delete' | 'quotas.list' | 'quotas.alter' | 'quotas.throttles';
+type SecurityMethodName = 'acls.list' | 'acls.create' | 'acls.delete' | 'acls.check' | 'users.list' | 'users.upsert' | 'users.delete' | 'quotas.list' | 'quotas.alter' | 'quotas.throttles' | 'security.export';
 
 const ASSUMED =
   "super.users and allow.everyone.if.no.acl.found are static broker configs the Kafka protocol does not return: this check assumes Kafka's defaults (no super users, false).";
@@ -74,5 +75,14 @@ export function kafkaSecurityMethods(client: KafkaAdminClient, missing: (capabil
     'quotas.list': ({ entity }) => describeQuotas(client, entity),
     'quotas.alter': ({ entity, set, validateOnly }) => alterQuotas(client, requireEntity(entity), set, validateOnly ?? false),
     'quotas.throttles': () => missing('quotaThrottles'),
+    'security.export': async ({ bootstrapServers }) =>
+      exportSecurity(
+        {
+          acls: ((await describeAcls(client, all)) ?? []) as AclBinding[],
+          users: await describeScramUsers(client),
+          quotas: (await describeQuotas(client)) as { entity: QuotaEntity; values: Record<string, number> }[],
+        },
+        bootstrapServers ?? client.config.bootstrapServers.join(','),
+      ),
   };
 }

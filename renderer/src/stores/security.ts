@@ -107,6 +107,13 @@ export const useSecurityStore = defineStore('security', () => {
     return results;
   }
 
+  const exported = shallowRef<{ filename: string; contents: string }[] | null>(null);
+  /** The cluster's bindings, users and quotas as Kafka's commands (`security.export`). */
+  async function exportCommands() {
+    exported.value = await act('Export security', () => client().call('security.export', {}));
+    return exported.value;
+  }
+
   async function alterQuota(entity: QuotaEntityView, set: Record<string, number | null>) {
     const result = await act('Set quota', () => client().call('quotas.alter', { entity, set }));
     if (result && result.errorCode !== 'NONE') notifyError(new Error(`${result.errorCode}: ${result.errorMessage ?? ''}`), 'Set quota');
@@ -136,5 +143,8 @@ export const useSecurityStore = defineStore('security', () => {
     upsertUser,
     deleteUser,
     alterQuota,
+    exported,
+    exportCommands,
+    closeExport: () => (exported.value = null),
   };
 });
