@@ -48,6 +48,7 @@ export const METHOD_CAPABILITY: Partial<Record<ClusterMethodName, Capability>> =
   'consumers.list': 'inAppConsumers',
   'cluster.updateFeatures': 'featureUpdates',
   'quotas.throttles': 'quotaThrottles',
+  'topics.compaction': 'compaction',
 };
 
 /**

@@ -41,6 +41,8 @@ export const KAFKA_MISSING: Partial<Record<Capability, string>> = {
   inAppConsumers: "The console's in-app consumers are a drill tool of the clusters it runs; against a real cluster, run your own consumers.",
   quotaThrottles:
     "A real cluster reports each client's throttle as JMX metrics (kafka.server type Produce, Fetch and Request, by user and client id), which the Kafka protocol does not carry; its quotas themselves are read and changed here.",
+  compaction:
+    "A Kafka broker's log cleaner shows its state (checkpoints, dirty ratios, cleanings) only in JMX metrics and its log, not over the Kafka protocol; a topic's cleanup policy and compaction configs, and its log-dir sizes, are shown with its configs.",
 };
 
 export interface KafkaDriverOptions {
