@@ -51,6 +51,7 @@ export const METHOD_CAPABILITY: Partial<Record<ClusterMethodName, Capability>> =
   'schemas.check': 'schemaRegistry',
   'schemas.register': 'schemaRegistry',
   'schemas.usage': 'schemaRegistry',
+  'quotas.throttles': 'quotaThrottles',
   'topics.compaction': 'compaction',
 };
 
