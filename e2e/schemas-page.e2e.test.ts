@@ -29,6 +29,7 @@ describe('Schemas page in Chromium against npm run serve with the Schema Registr
   let host: ServedHost;
   let browser: Browser;
   let registry: SchemaRegistryClient;
+  let registryUrl: string;
   let page: Page;
   let pageErrors: string[];
   const shot = screenshotter('schemas-page');
@@ -37,7 +38,8 @@ describe('Schemas page in Chromium against npm run serve with the Schema Registr
     const port = await freePort();
     host = await startServe({ extraArgs: ['--schema-registry-port', String(port)] });
     browser = await launchBrowser();
-    registry = new SchemaRegistryClient({ baseURLs: [`http://127.0.0.1:${port}`] });
+    registryUrl = `http://127.0.0.1:${port}`;
+    registry = new SchemaRegistryClient({ baseURLs: [registryUrl] });
     expect(await registry.register('orders-value', { schemaType: 'AVRO', schema: JSON.stringify(ORDER_V1) }, false)).toBe(1);
     expect(await registry.register('orders-value', { schemaType: 'AVRO', schema: JSON.stringify(ORDER_V2) }, false)).toBe(2);
     // Records from a real client: 3 with v1, then 2 with v2, all values framed by Confluent's serializer.
@@ -99,7 +101,8 @@ describe('Schemas page in Chromium against npm run serve with the Schema Registr
     await expect.poll(() => page.getByTestId('draft-result').textContent(), { timeout: 15_000 }).toMatch(/Compatible at BACKWARD/);
     await page.getByTestId('draft-register').click();
     await expect.poll(() => page.getByTestId('draft-result').textContent(), { timeout: 15_000 }).toMatch(/Registered in orders-value.*Schema id 3/s);
-    const meta = await registry.getLatestSchemaMetadata('orders-value');
+    // A fresh client: the first one cached the latest version when its serializer asked for it.
+    const meta = await new SchemaRegistryClient({ baseURLs: [registryUrl] }).getLatestSchemaMetadata('orders-value');
     expect(meta).toMatchObject({ id: 3, version: 3 });
     expect((JSON.parse(meta.schema) as typeof ORDER_V2).fields.map((f) => f.name)).toEqual(['id', 'note', 'total']);
     await expect.poll(() => page.getByTestId('subject-versions').locator('tbody tr').count(), { timeout: 15_000 }).toBe(3);

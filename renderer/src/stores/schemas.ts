@@ -97,6 +97,7 @@ export const useSchemasStore = defineStore('schemas', () => {
       select(target);
     } catch (e) {
       registered.value = null;
+      checked.value = null;
       checkError.value = e;
     } finally {
       checking.value = false;
