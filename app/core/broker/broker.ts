@@ -24,9 +24,10 @@ import type { Random } from '../random.js';
 import { resolveBrokerRuntimeConfig, resolveTopicRuntimeConfig, type BrokerRuntimeConfig, type TopicRuntimeConfig } from '../runtime-config.js';
 import type { Scheduler, TimerHandle } from '../time.js';
 import { GroupCoordinator } from '../group/coordinator.js';
-import { OFFSETS_TOPIC, offsetsTopicConfigs, type CoordinatorHost } from '../group/host.js';
+import { OFFSETS_TOPIC, type CoordinatorHost } from '../group/host.js';
 import type { GroupNetworkRequest } from '../group/messages.js';
 import type { GroupRecordCodec } from '../group/record-codec.js';
+import { AutoTopicCreation, type AutoCreateOutcome } from './auto-topic-creation.js';
 import { ControllerChannel, type ChannelHost } from './controller-channel.js';
 import { FetchPurgatory, type PurgatoryHost } from './fetch-purgatory.js';
 import { KafkaApis, type ApisHost } from './kafka-apis.js';
@@ -81,6 +82,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   private readonly purgatory: FetchPurgatory;
   private readonly apis: KafkaApis;
   private readonly groups: GroupCoordinator;
+  private readonly autoTopics: AutoTopicCreation;
   /**
    * The timers this incarnation has armed and that have not fired (a periodic task keeps only its
    * next one): cancelled when it ends. Each leaves the set when it fires, so it stays small however
@@ -107,6 +109,12 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     this.purgatory = new FetchPurgatory(this);
     this.apis = new KafkaApis(this, this.replicas, this.purgatory);
     this.groups = new GroupCoordinator(this.coordinatorHost());
+    this.autoTopics = new AutoTopicCreation({
+      brokerId: this.brokerId,
+      brokerConfig: () => this.brokerConfig(),
+      now: () => this.scheduler.now(),
+      sendCreateTopic: (req, done) => this.channel.createTopic(req, done),
+    });
   }
 
   /** What this broker's group coordinator sees of it. */
@@ -152,15 +160,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
           append: (records, acks, timeoutMs, done) => p.appendAsLeader(records, acks, timeoutMs, (o) => done({ errorCode: o.errorCode, baseOffset: o.baseOffset })),
         };
       },
-      requestOffsetsTopic: () => {
-        const cfg = this.brokerConfig().groups;
-        this.channel.createInternalTopic({
-          name: OFFSETS_TOPIC,
-          partitions: cfg.offsetsTopicNumPartitions,
-          replicationFactor: cfg.offsetsTopicReplicationFactor,
-          configs: offsetsTopicConfigs(cfg.offsetsTopicSegmentBytes),
-        });
-      },
+      requestOffsetsTopic: (clientId) => this.autoTopics.create(OFFSETS_TOPIC, { api: 'FindCoordinator', clientId }),
     };
   }
 
@@ -229,6 +229,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     if (!recovered) return;
     this.process = 'starting';
     this.channel.begin(previousBrokerEpoch);
+    this.autoTopics.reset();
     this.network.bind(this.brokerId, (from, msg, reply) => {
       if (this.isAlive) this.guarded(() => this.apis.handle(from, msg as BrokerRequest, reply));
     });
@@ -392,6 +393,11 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
 
   handleGroupRequest(msg: GroupNetworkRequest, reply: (res: unknown) => void): void {
     this.groups.handle(msg, reply);
+  }
+
+  /** A client's Metadata asked for a topic that does not exist: ask the controller to create it. */
+  autoCreateTopic(name: string, clientId: string, done: (outcome: AutoCreateOutcome) => void): void {
+    this.autoTopics.create(name, { api: 'Metadata', clientId }, done);
   }
 
   sendAlterPartition(p: ReplicaPartition, proposedIsr: number[], recovery: LeaderRecoveryState): void {

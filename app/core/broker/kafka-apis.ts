@@ -16,7 +16,7 @@ import type { MetadataImage } from '../metadata/image.js';
 import type { CommittedRecord } from '../metadata/records.js';
 import type { GroupNetworkRequest } from '../group/messages.js';
 import type { NodeId } from '../network.js';
-import type { TopicRuntimeConfig } from '../runtime-config.js';
+import type { BrokerRuntimeConfig, TopicRuntimeConfig } from '../runtime-config.js';
 import { isInternalTopic } from '../topic-names.js';
 import type { FetchPurgatory } from './fetch-purgatory.js';
 import type {
@@ -26,6 +26,8 @@ import type {
   ClientInitProducerIdResponse,
   ClientListOffsetsRequest,
   ClientListOffsetsResponse,
+  ClientMetadataRequest,
+  ClientMetadataResponse,
   ClientOffsetForLeaderEpochRequest,
   ClientOffsetForLeaderEpochResponse,
   ClientProducePartitionResponse,
@@ -34,6 +36,7 @@ import type {
   FetchResponse,
 } from './messages.js';
 import { metadataAnswer } from './metadata-answer.js';
+import { isAutoCreatable, type AutoCreateOutcome } from './auto-topic-creation.js';
 import { offsetForTimestamp } from './offset-lookup.js';
 import { deleteRecords } from './delete-records.js';
 import type { ProduceOutcome, ReplicaPartition } from './partition.js';
@@ -48,6 +51,9 @@ export interface ApisHost {
   applyMetadata(records: readonly CommittedRecord[]): void;
   /** The group APIs (FindCoordinator, JoinGroup, …): the broker's group coordinator answers. */
   handleGroupRequest(msg: GroupNetworkRequest, reply: (res: unknown) => void): void;
+  brokerConfig(): BrokerRuntimeConfig;
+  /** Ask the controller to create a topic a client's Metadata named (auto-topic-creation.ts). */
+  autoCreateTopic(name: string, clientId: string, done: (outcome: AutoCreateOutcome) => void): void;
   generateProducerId(done: (answer: ProducerIdAnswer) => void): void;
   /** The leader's log start moved (DeleteRecords): fetch sessions must tell followers. */
   onLeaderStateChanged(partition: ReplicaPartition): void;
@@ -73,7 +79,7 @@ export class KafkaApis {
       case 'offsetForLeaderEpoch':
         return reply(this.offsetForLeaderEpoch(msg));
       case 'metadata':
-        return reply(metadataAnswer(this.host.image, msg.topics));
+        return this.metadata(msg, reply);
       case 'metadataPush':
         return this.host.applyMetadata(msg.records);
       case 'group':
@@ -82,6 +88,36 @@ export class KafkaApis {
         return this.initProducerId(msg, reply);
       case 'deleteRecords':
         return deleteRecords(this.host, this.replicas, msg, reply);
+    }
+  }
+
+  /**
+   * Metadata from this broker's image. With auto-creation allowed (the request's flag and
+   * `auto.create.topics.enable`) and named topics, each missing topic a client may create is
+   * created first and answered with the creation's outcome, as Kafka's AutoTopicCreationManager
+   * reported it when the broker could reach the controller: LEADER_NOT_AVAILABLE once created
+   * (or created by someone else meanwhile) until this broker's metadata holds it, the
+   * controller's refusal otherwise (INVALID_REPLICATION_FACTOR with fewer live brokers than
+   * `default.replication.factor`). Every topic (v1+ null) never creates anything.
+   */
+  private metadata(req: ClientMetadataRequest, reply: (res: ClientMetadataResponse) => void): void {
+    const answer = metadataAnswer(this.host.image, req.topics);
+    const creator = req.autoCreate;
+    if (!creator || req.topics === null || !this.host.brokerConfig().autoCreateTopicsEnable) return reply(answer);
+    const missing = new Set(answer.topics.filter((t) => t.error === 'UNKNOWN_TOPIC_OR_PARTITION' && isAutoCreatable(t.name)).map((t) => t.name));
+    if (missing.size === 0) return reply(answer);
+    const outcomes = new Map<string, AutoCreateOutcome>();
+    for (const name of missing) {
+      this.host.autoCreateTopic(name, creator.clientId, (o) => {
+        outcomes.set(name, o);
+        if (outcomes.size < missing.size) return;
+        const now = metadataAnswer(this.host.image, req.topics);
+        for (const t of now.topics) {
+          const o = t.error === 'UNKNOWN_TOPIC_OR_PARTITION' ? outcomes.get(t.name) : undefined;
+          if (o) t.error = o.error === 'NONE' || o.error === 'TOPIC_ALREADY_EXISTS' ? 'LEADER_NOT_AVAILABLE' : o.error;
+        }
+        reply(now);
+      });
     }
   }
 

@@ -12,7 +12,7 @@ import { KafkaError, type KafkaErrorName } from '../../api/errors.js';
 import type { EngineEvent } from '../../api/events.js';
 import { validateConfigs } from '../configs/resolve.js';
 import { CLUSTER_DEFAULT, type MetadataImage, type TopicImage } from '../metadata/image.js';
-import type { CommittedRecord, MetadataRecord, PartitionState } from '../metadata/records.js';
+import type { CommittedRecord, MetadataRecord, PartitionState, TopicOrigin } from '../metadata/records.js';
 import { placeReplicas, type PlacementStrategy } from '../placement/index.js';
 import type { Random } from '../random.js';
 import type { BrokerRuntimeConfig } from '../runtime-config.js';
@@ -26,6 +26,8 @@ export interface CreateTopicInput {
   configs?: Record<string, string>;
   assignments?: number[][];
   validateOnly?: boolean;
+  /** The client request that creates it (auto-creation); absent for an admin's CreateTopics. */
+  createdBy?: TopicOrigin;
 }
 
 export interface ElectionResult {
@@ -103,11 +105,19 @@ export class ControllerAdmin {
     const topicId = this.newTopicId();
     const partitions = assignment.map((replicas, p) => this.initialState(topicId, p, replicas));
     if (input.validateOnly) return { topicId, partitions };
-    const records: MetadataRecord[] = [{ type: 'Topic', name: input.name, topicId }];
+    const records: MetadataRecord[] = [{ type: 'Topic', name: input.name, topicId, ...(input.createdBy ? { createdBy: input.createdBy } : {}) }];
     for (const [name, value] of Object.entries(configs)) records.push({ type: 'Config', resourceType: 'topic', resourceName: input.name, name, value });
     for (const state of partitions) records.push({ type: 'Partition', state });
     this.host.commit(records);
-    this.host.emit({ type: 'topic.created', atMs: this.host.now(), topic: input.name, topicId, partitions: partitions.length, replicationFactor: partitions[0]?.replicas.length ?? 0 });
+    this.host.emit({
+      type: 'topic.created',
+      atMs: this.host.now(),
+      topic: input.name,
+      topicId,
+      partitions: partitions.length,
+      replicationFactor: partitions[0]?.replicas.length ?? 0,
+      ...(input.createdBy ? { createdBy: { api: input.createdBy.api, clientId: input.createdBy.clientId, brokerId: input.createdBy.brokerId } } : {}),
+    });
     return { topicId, partitions };
   }
 

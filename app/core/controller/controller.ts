@@ -26,7 +26,8 @@ import type {
   AllocateProducerIdsRequest,
   AllocateProducerIdsResponse,
   ControllerRequest,
-  CreateInternalTopicRequest,
+  CreateTopicRequest,
+  CreateTopicResponse,
   HeartbeatRequest,
   HeartbeatResponse,
   RegisterRequest,
@@ -262,20 +263,20 @@ export class Controller {
         return reply(handleAlterPartition({ image: this.image, commit: (records) => this.commit(records), changeContext: (topic, state) => this.ctx(topic, state) }, msg));
       case 'replicaOffline':
         return reply(this.handleReplicaOffline(msg));
-      case 'createInternalTopic':
-        return reply(this.handleCreateInternalTopic(msg));
+      case 'createTopic':
+        return reply(this.handleCreateTopic(msg));
       case 'allocateProducerIds':
         return reply(this.handleAllocateProducerIds(msg));
     }
   }
 
-  /** A broker needs `__consumer_offsets` (CreateTopics forwarded by its AutoTopicCreationManager). */
-  private handleCreateInternalTopic(req: CreateInternalTopicRequest): { error: KafkaErrorName } {
+  /** A broker needs a topic a client asked for (CreateTopics forwarded by its AutoTopicCreationManager). */
+  private handleCreateTopic(req: CreateTopicRequest): CreateTopicResponse {
     try {
-      this.createTopic({ name: req.name, partitions: req.partitions, replicationFactor: req.replicationFactor, configs: req.configs });
+      this.createTopic({ name: req.name, partitions: req.partitions, replicationFactor: req.replicationFactor, configs: req.configs, createdBy: req.createdBy });
       return { error: 'NONE' };
     } catch (e) {
-      if (e instanceof KafkaError && e.code in KAFKA_ERRORS) return { error: e.code as KafkaErrorName };
+      if (e instanceof KafkaError && e.code in KAFKA_ERRORS) return { error: e.code as KafkaErrorName, message: e.message };
       throw e;
     }
   }
