@@ -59,6 +59,8 @@ export interface BrokerDeps {
 
 /** How long an orderly stop waits for the controller before shutting down anyway. */
 const CONTROLLED_SHUTDOWN_TIMEOUT_MS = 30_000;
+/** Kafka's default request.timeout.ms: a client request held longer than this is not served (its client gave up). */
+const HELD_REQUEST_MAX_WAIT_MS = 30_000;
 /** Kafka's `log.initial.task.delay.ms` (an internal config): the first retention check after start. */
 const LOG_INITIAL_TASK_DELAY_MS = 30_000;
 
@@ -90,6 +92,14 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
    */
   private readonly timers = new Set<TimerHandle>();
   private gen = 0;
+  /**
+   * Clients' requests that reached this incarnation before it caught up with the metadata log:
+   * a KRaft broker enables request processing only after its initial catch-up (BrokerServer
+   * waits for the lifecycle manager's initial catch-up, then the controller unfences it), so a
+   * restarted broker never answers UNKNOWN_TOPIC_OR_PARTITION or NOT_LEADER_OR_FOLLOWER from an
+   * empty image. They are served in arrival order once the controller unfences this broker.
+   */
+  private heldClientRequests: { msg: BrokerRequest; reply: (res: unknown) => void; atMs: number }[] = [];
   private topicConfigCache = new Map<string, TopicRuntimeConfig>();
   private brokerConfigCache: BrokerRuntimeConfig | null = null;
 
@@ -231,7 +241,12 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     this.channel.begin(previousBrokerEpoch);
     this.autoTopics.reset();
     this.network.bind(this.brokerId, (from, msg, reply) => {
-      if (this.isAlive) this.guarded(() => this.apis.handle(from, msg as BrokerRequest, reply));
+      if (!this.isAlive) return;
+      if (from === 'client' && this.process === 'starting') {
+        this.heldClientRequests.push({ msg: msg as BrokerRequest, reply, atMs: this.scheduler.now() });
+        return;
+      }
+      this.guarded(() => this.apis.handle(from, msg as BrokerRequest, reply));
     });
     const cfg = this.brokerConfig();
     // forEach, not for-of: these walk every replica of the broker, and the iterator allocated per step.
@@ -321,6 +336,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
 
   private teardown(resetConnections: boolean): void {
     this.gen++;
+    this.heldClientRequests = [];
     this.groups.shutdown();
     for (const t of this.timers) this.scheduler.cancel(t);
     this.timers.clear();
@@ -375,8 +391,26 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   }
 
   fenceStateKnown(isFenced: boolean, changed: boolean): void {
-    if (this.process === 'starting' && !isFenced) this.process = 'running';
+    if (this.process === 'starting' && !isFenced) {
+      this.process = 'running';
+      this.serveHeldClientRequests();
+    }
     if (changed) this.deps.onChange(isFenced ? 'fenced' : 'unfenced');
+  }
+
+  /**
+   * Caught up: serve the clients' requests that waited. One held longer than a client waits for
+   * any answer (Kafka's default request.timeout.ms) is dropped unanswered: its client gave up on it.
+   */
+  private serveHeldClientRequests(): void {
+    const held = this.heldClientRequests;
+    this.heldClientRequests = [];
+    const now = this.scheduler.now();
+    for (const h of held) {
+      if (!this.isAlive) return;
+      if (now - h.atMs > HELD_REQUEST_MAX_WAIT_MS) continue;
+      this.guarded(() => this.apis.handle('client', h.msg, h.reply));
+    }
   }
 
   /** Apply committed metadata records in order (a gap waits for the next heartbeat), after loading `snapshot` if given. */
