@@ -249,6 +249,12 @@ export const BROKER_EFFECTS: Readonly<Record<string, ConfigEffect>> = {
     durability: 'Each group\'s offsets and assignment are kept on this many brokers, so its coordinator can fail over without losing them.',
     availability: 'Until this many brokers are running, __consumer_offsets cannot be created and no consumer group can form.',
   },
+  'node.id': {
+    availability: 'Clients find partition leaders by this id in Metadata, so a broker that comes back under another id is a new broker holding none of the old one\'s replicas.',
+  },
+  'broker.id': {
+    availability: 'In KRaft mode it equals node.id, the id clients and the controller know the broker by, and replica assignments name brokers by it.',
+  },
   'broker.rack': {
     durability: 'Rack-aware placement puts the replicas of a partition in different racks, so losing one rack (power, switch) takes at most one copy when there are at least as many racks as replicas.',
   },

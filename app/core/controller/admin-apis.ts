@@ -30,6 +30,11 @@ export interface CreateTopicInput {
   createdBy?: TopicOrigin;
 }
 
+export interface AlterConfigsOptions {
+  /** Keep broker config names the catalogue does not know (Kafka's AlterConfigs on a BROKER resource does). */
+  customBrokerKeys?: boolean;
+}
+
 export interface ElectionResult {
   topic: string;
   partition: number;
@@ -200,14 +205,14 @@ export class ControllerAdmin {
   }
 
   /** IncrementalAlterConfigs for one resource (broker name '' = the cluster-wide default). */
-  alterConfigs(resourceType: 'topic' | 'broker', resourceName: string, set: Record<string, string | null>, validateOnly = false): void {
+  alterConfigs(resourceType: 'topic' | 'broker', resourceName: string, set: Record<string, string | null>, validateOnly = false, options: AlterConfigsOptions = {}): void {
     this.host.requireActive();
     if (resourceType === 'topic') {
       if (!this.host.image.topicsByName.has(resourceName)) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Topic ${resourceName} does not exist.`);
     } else if (resourceName !== CLUSTER_DEFAULT && !this.host.image.brokers.has(Number(resourceName))) {
       throw new KafkaError('BROKER_NOT_FOUND', `Broker ${resourceName} is not registered.`);
     }
-    validateConfigs(resourceType, set);
+    validateConfigs(resourceType, set, options);
     const elrChanges = this.host.minIsrChange(resourceType, resourceName, set);
     if (validateOnly) return;
     this.host.commit([...Object.entries(set).map(([name, value]): MetadataRecord => ({ type: 'Config', resourceType, resourceName, name, value })), ...elrChanges]);

@@ -42,7 +42,7 @@ import type { PlacementStrategy } from '../placement/index.js';
 import type { Random } from '../random.js';
 import { resolveBrokerRuntimeConfig, resolveTopicRuntimeConfig, type BrokerRuntimeConfig, type TopicRuntimeConfig } from '../runtime-config.js';
 import type { Scheduler, TimerHandle } from '../time.js';
-import { ControllerAdmin, type CreateTopicInput, type ElectionResult, type ReassignmentResult } from './admin-apis.js';
+import { ControllerAdmin, type AlterConfigsOptions, type CreateTopicInput, type ElectionResult, type ReassignmentResult } from './admin-apis.js';
 import { handleAlterPartition } from './alter-partition.js';
 import { BrokersToIsrs } from './brokers-to-isrs.js';
 import { LeaderlessPartitions } from './leaderless.js';
@@ -69,7 +69,7 @@ interface Session {
   metadataOffset: number;
 }
 
-export type { CreateTopicInput, ElectionResult, ReassignmentResult } from './admin-apis.js';
+export type { AlterConfigsOptions, CreateTopicInput, ElectionResult, ReassignmentResult } from './admin-apis.js';
 
 const MAX_RECORDS_PER_HEARTBEAT = 5000;
 export { SNAPSHOT_INTERVAL_RECORDS } from './metadata-log.js';
@@ -507,8 +507,8 @@ export class Controller {
   }
 
   /** IncrementalAlterConfigs for one resource (broker name '' = the cluster-wide default). */
-  alterConfigs(resourceType: 'topic' | 'broker', resourceName: string, set: Record<string, string | null>, validateOnly = false): void {
-    this.admin.alterConfigs(resourceType, resourceName, set, validateOnly);
+  alterConfigs(resourceType: 'topic' | 'broker', resourceName: string, set: Record<string, string | null>, validateOnly = false, options: AlterConfigsOptions = {}): void {
+    this.admin.alterConfigs(resourceType, resourceName, set, validateOnly, options);
   }
 
   /** ElectLeaders (KIP-460). `partitions` undefined = every partition. */
