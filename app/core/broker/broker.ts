@@ -28,6 +28,7 @@ import { OFFSETS_TOPIC, type CoordinatorHost } from '../group/host.js';
 import type { GroupNetworkRequest } from '../group/messages.js';
 import type { GroupRecordCodec } from '../group/record-codec.js';
 import { AutoTopicCreation, type AutoCreateOutcome } from './auto-topic-creation.js';
+import { ClientFetchSessionCache } from './client-fetch-sessions.js';
 import { ControllerChannel, type ChannelHost } from './controller-channel.js';
 import { FetchPurgatory, type PurgatoryHost } from './fetch-purgatory.js';
 import { KafkaApis, type ApisHost } from './kafka-apis.js';
@@ -85,6 +86,8 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   private readonly apis: KafkaApis;
   private readonly groups: GroupCoordinator;
   private readonly autoTopics: AutoTopicCreation;
+  /** Consumers' fetch sessions (KIP-227): in memory, gone with the process. */
+  private readonly clientSessions: ClientFetchSessionCache;
   /**
    * The timers this incarnation has armed and that have not fired (a periodic task keeps only its
    * next one): cancelled when it ends. Each leaves the set when it fires, so it stays small however
@@ -117,7 +120,12 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     this.producerIds = new ProducerIdManager(this.channel);
     this.replicas = new ReplicaManager(this);
     this.purgatory = new FetchPurgatory(this);
-    this.apis = new KafkaApis(this, this.replicas, this.purgatory);
+    this.clientSessions = new ClientFetchSessionCache({
+      now: () => this.scheduler.now(),
+      maxSlots: () => this.brokerConfig().maxIncrementalFetchSessionCacheSlots,
+      randomInt: (bound) => deps.random.nextInt(bound),
+    });
+    this.apis = new KafkaApis(this, this.replicas, this.purgatory, this.clientSessions);
     this.groups = new GroupCoordinator(this.coordinatorHost());
     this.autoTopics = new AutoTopicCreation({
       brokerId: this.brokerId,
@@ -344,6 +352,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     this.producerIds.reset();
     this.replicas.stopFetchers();
     this.purgatory.clear();
+    this.clientSessions.clear();
     this.replicas.resignAll();
     this.network.unbind(this.brokerId, resetConnections);
     this.replicas.closeAll();

@@ -19,8 +19,10 @@ import type { NodeId } from '../network.js';
 import type { BrokerRuntimeConfig, TopicRuntimeConfig } from '../runtime-config.js';
 import { isInternalTopic } from '../topic-names.js';
 import type { FetchPurgatory } from './fetch-purgatory.js';
+import type { ClientFetchSessionCache } from './client-fetch-sessions.js';
 import type {
   BrokerRequest,
+  ClientFetchRequest,
   ClientFetchResponse,
   ClientInitProducerIdRequest,
   ClientInitProducerIdResponse,
@@ -64,6 +66,7 @@ export class KafkaApis {
     private readonly host: ApisHost,
     private readonly replicas: ReplicaManager,
     private readonly purgatory: FetchPurgatory,
+    private readonly clientSessions: ClientFetchSessionCache,
   ) {}
 
   handle(_from: NodeId, msg: BrokerRequest, reply: (res: unknown) => void): void {
@@ -73,7 +76,7 @@ export class KafkaApis {
       case 'produce':
         return this.produce(msg, reply);
       case 'clientFetch':
-        return this.purgatory.clientFetch(msg, reply as (r: ClientFetchResponse) => void);
+        return this.clientFetch(msg, reply as (r: ClientFetchResponse) => void);
       case 'listOffsets':
         return reply(this.listOffsets(msg));
       case 'offsetForLeaderEpoch':
@@ -89,6 +92,14 @@ export class KafkaApis {
       case 'deleteRecords':
         return deleteRecords(this.host, this.replicas, msg, reply);
     }
+  }
+
+  /** A consumer's Fetch: its fetch session (KIP-227) decides what is read and what is answered. */
+  private clientFetch(req: ClientFetchRequest, reply: (r: ClientFetchResponse) => void): void {
+    const ctx = this.clientSessions.newContext(req);
+    if (ctx.kind === 'error') return reply(this.clientSessions.respond(ctx, { partitions: [] }));
+    const read = ctx.partitions === req.partitions ? req : { ...req, partitions: ctx.partitions };
+    this.purgatory.clientFetch(read, (res) => reply(this.clientSessions.respond(ctx, res)));
   }
 
   /**

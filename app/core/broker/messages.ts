@@ -89,6 +89,11 @@ export interface ClientFetchRequest {
   maxBytes: number;
   isolationLevel: IsolationLevel;
   partitions: ClientFetchPartition[];
+  /**
+   * KIP-227 (Fetch v7+): the session id and epoch the client sent and the partitions it forgets
+   * (client-fetch-sessions.ts). Absent: a fetch without sessions (Fetch v4-6, the in-app consumer).
+   */
+  session?: { id: number; epoch: number; forgotten: { topic: string; partition: number }[] };
 }
 
 export interface ClientFetchPartitionResponse {
@@ -106,7 +111,12 @@ export interface ClientFetchPartitionResponse {
 }
 
 export interface ClientFetchResponse {
+  /** Only the partitions with news in an incremental fetch session's answer. */
   partitions: ClientFetchPartitionResponse[];
+  /** The session (0: none). */
+  sessionId?: number;
+  /** A session error (FETCH_SESSION_ID_NOT_FOUND, INVALID_FETCH_SESSION_EPOCH): no partitions then. */
+  error?: KafkaErrorName;
 }
 
 // ------------------------------------------------------------------ client -> broker: ListOffsets (2)

@@ -207,6 +207,8 @@ const SERVER_CONFIGS: readonly BrokerConfigDef[] = [
     'The most client connections a broker\'s Kafka listener accepts at once; more are closed as they arrive.'),
   broker('num.partitions', MEDIUM, 'int', '1', atLeast(1), RO, 'Partition count of topics created without one.'),
   broker('num.replica.fetchers', HIGH, 'int', '1', atLeast(1), CW, 'Fetcher threads per source broker.'),
+  broker('max.incremental.fetch.session.cache.slots', MEDIUM, 'int', '1000', atLeast(0), RO,
+    "The most consumers' incremental fetch sessions (KIP-227) a broker keeps; a consumer without one gets full fetch answers."),
   broker('replica.fetch.backoff.ms', MEDIUM, 'int', '1000', atLeast(0), RO, 'Pause after a replica fetch fails.'),
   broker('replica.fetch.max.bytes', MEDIUM, 'int', '1048576', atLeast(0), RO,
     'Bytes a follower asks for per partition in one fetch (a larger first batch is still returned).'),

@@ -178,6 +178,9 @@ export const BROKER_EFFECTS: Readonly<Record<string, ConfigEffect>> = {
   'num.partitions': {
     performance: 'Topics created without a partition count get this many, and since partitions are the unit of parallelism and can never be removed, the choice is hard to undo.',
   },
+  'max.incremental.fetch.session.cache.slots': {
+    performance: 'A consumer with a fetch session sends and receives only the partitions that changed, so when the slots run out the consumers left without one send and receive every partition on every fetch.',
+  },
   'num.replica.fetchers': {
     durability: 'More fetcher threads help followers keep up and so stay in the ISR under heavy load.',
     performance: 'Each thread replicates from one source broker in parallel, at the cost of CPU and memory.',
