@@ -23,7 +23,13 @@
  * produce of 100 B records measured just before (goal ≥ 0.5); its produce latencies, a
  * consumer's catch-up rate and both sides' records per CPU second (the engine process's from
  * /proc: on a shared machine the fairer reading of what the listener path costs) are reported
- * beside it. `npm run bench -- wire` runs these two alone.
+ * beside it. `npm run bench -- wire` runs these two alone, then the client figures below.
+ *
+ * Kafka clients (see wire-clients.ts): `fetch.idle-1000p.incremental.requests`, back-to-back
+ * fetches of an idle consumer of 1,000 partitions in a fetch session (KIP-227) against the same
+ * consumer without one (goal ≥ 1); and, where kcat is installed, librdkafka's produce (100 B,
+ * acks=all, RF 3, lz4) and a consumer reading it back, `wire.kcat.produce…` and
+ * `wire.kcat.consume…`, beside the in-process 100 B produce (goal ≥ 0.5).
  *
  * `npm run bench -- produce` runs the in-process produce figures alone (100 B and 1 KiB, each with
  * its raw SQLite limit measured in the same run), e.g. to compare builds back to back; the 100 B
@@ -45,6 +51,7 @@ import {
 } from './produce-throughput.js';
 import { PROBE_EVERY_MS, PRODUCERS, RECORDS, VALUE_BYTES, measureDescribeUnderLoad } from './describe-under-load.js';
 import { measureWireProduce } from './wire-produce.js';
+import { clientFigures } from './wire-clients.js';
 import { LOADS, PARTITIONS_PER_TOPIC, REPLICATION_FACTOR as UI_RF, SCROLL_MS, SCROLL_STEP_PX, TOPICS, measureUiTopics } from './ui-topics.js';
 import { BROKERS as SCALE_BROKERS, formatTable, runLadder, type RungResult } from './scale.js';
 import { PLAN_BROKERS, PLAN_PARTITIONS, measureBalancePlan } from './balance-plan.js';
@@ -70,7 +77,9 @@ const SCALE_UI_BUDGET_MS = 240_000;
 const SCALE_UI_BEHIND_LIMIT_MS = 1_000;
 /** The wire produce phase: an engine process to start, warm-up, window, catch-up. */
 const WIRE_BUDGET_MS = 30_000;
-const BUDGET_MS = 60_000 + WIRE_BUDGET_MS + UI_TOPICS_BUDGET_MS;
+/** Fetch sessions (two windows) and kcat's produce and consume of 200,000 records. */
+const CLIENTS_BUDGET_MS = 60_000;
+const BUDGET_MS = 60_000 + WIRE_BUDGET_MS + CLIENTS_BUDGET_MS + UI_TOPICS_BUDGET_MS;
 const WINDOW: WindowOptions = { warmupMs: 1_000, windowMs: 3_000 };
 const SIZES = [
   { label: '100B', bytes: 100 },
@@ -198,6 +207,7 @@ async function wireMain(): Promise<void> {
       `${engine.batchesPerTransaction.toFixed(2)} batches per transaction per file); ${fmt(Math.round(cpu.engineRecordsPerCpuSec))} records per CPU second`,
   );
   const figures = [await wireFigure(engine.recordsPerSec, cpu.engineRecordsPerCpuSec)].filter((f): f is Figure => f !== null);
+  figures.push(...(await clientFigures(engine.recordsPerSec, WINDOW)));
   console.log(`(load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')})\n`);
   printTable(figures);
   const results = writeResults(m, figures);
@@ -309,6 +319,9 @@ async function main(): Promise<void> {
     const wire = await wireFigure(inProcess100B, inProcess100BPerCpuSec);
     if (wire) figures.push(wire);
   }
+  // What Kafka clients get: fetch sessions, kcat's produce and consume.
+  if (budgetLeft() < CLIENTS_BUDGET_MS + UI_TOPICS_MIN_MS) console.warn('skipping the client figures: not enough of the budget left');
+  else figures.push(...(await clientFigures(inProcess100B, WINDOW)));
   // The host under load: HTTP in this process, the engine in a child (as `npm run serve`).
   if (budgetLeft() < 5 * DESCRIBE_WINDOW_MS) {
     console.warn(`skipping host.cluster-describe: not enough of the ${BUDGET_MS / 1000} s budget left`);
