@@ -431,6 +431,8 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     const removedTopics: string[] = [];
     if (snapshot && snapshot.offset > this.image.offset) this.replicas.loadSnapshot(snapshot, removedTopics);
     this.replicas.applyMetadata(records, removedTopics);
+    // A partition that moved away, a topic deleted: consumers' sessions look at everything again.
+    if (records.length > 0 || snapshot) this.clientSessions.markAllDirty();
     this.groups.onMetadata(removedTopics);
   }
 
@@ -466,11 +468,13 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   }
 
   onHighWatermarkAdvanced(p: ReplicaPartition): void {
+    this.clientSessions.markDirty(p.topic, p.partition);
     this.purgatory.onClientVisibleChange(p);
     this.purgatory.onLeaderStateChanged(p);
   }
 
   onLeadershipChanged(p: ReplicaPartition): void {
+    this.clientSessions.markDirty(p.topic, p.partition);
     this.purgatory.onClientVisibleChange(p);
     this.purgatory.onLeaderStateChanged(p);
   }
@@ -480,10 +484,12 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   }
 
   onLeaderStateChanged(p: ReplicaPartition): void {
+    this.clientSessions.markDirty(p.topic, p.partition);
     this.purgatory.onLeaderStateChanged(p);
   }
 
   recheckFetchSessions(): void {
+    this.clientSessions.markAllDirty();
     this.purgatory.recheckAll();
   }
 

@@ -44,7 +44,12 @@ interface CachedPartition extends ClientFetchPartition {
   /** What the session last sent (-1: nothing yet, or an error since). */
   highWatermark: number;
   logStartOffset: number;
+  /** Named by the client or changed on this broker since a fetch of the session last read it. */
+  needsRead: boolean;
 }
+
+/** A partition an incremental fetch reads: named or changed since, never answered or in error, or with records below the HW left to send. */
+const mustRead = (cp: CachedPartition): boolean => cp.needsRead || cp.highWatermark < 0 || cp.fetchOffset < cp.highWatermark;
 
 class Session {
   lastUsedMs: number;
@@ -58,16 +63,29 @@ class Session {
   ) {
     this.lastUsedMs = creationMs;
   }
+
+  /** The partitions a fetch of this session reads now (in the session's order). */
+  toRead(): CachedPartition[] {
+    const out: CachedPartition[] = [];
+    for (const cp of this.partitions.values()) if (mustRead(cp)) out.push(cp);
+    return out;
+  }
 }
 
 const keyOf = (p: { topic: string; partition: number }): string => `${p.topic}\u0000${p.partition}`;
 
-/** What one fetch does with the cache, decided before the partitions are read. */
+/**
+ * What one fetch does with the cache, decided before the partitions are read. An incremental
+ * fetch reads only the partitions that may have news (`Session.toRead`, again each time a parked
+ * fetch is looked at): an idle consumer's fetch walks no partition's log. Kafka reads every
+ * partition of the session on each fetch; what it would find in the others is what the session
+ * sent last, so the answer is the same.
+ */
 export type FetchContext =
   | { kind: 'error'; error: Extract<KafkaErrorName, 'FETCH_SESSION_ID_NOT_FOUND' | 'INVALID_FETCH_SESSION_EPOCH'> }
   | { kind: 'sessionless'; partitions: ClientFetchPartition[] }
   | { kind: 'full'; partitions: ClientFetchPartition[] }
-  | { kind: 'incremental'; session: Session; requestEpoch: number; partitions: ClientFetchPartition[] };
+  | { kind: 'incremental'; session: Session; requestEpoch: number; view: ClientFetchSessionView };
 
 export interface SessionCacheHost {
   now(): number;
@@ -77,8 +95,16 @@ export interface SessionCacheHost {
   randomInt(bound: number): number;
 }
 
+/** What the fetch purgatory reads of an incremental fetch: the partitions to read now, and whether a change to one concerns it. */
+export interface ClientFetchSessionView {
+  partitions(): ClientFetchPartition[];
+  holds(topic: string, partition: number): boolean;
+}
+
 export class ClientFetchSessionCache {
   private readonly sessions = new Map<number, Session>();
+  /** Topic → partition → the sessions holding it (markDirty without a walk of every session). */
+  private readonly holders = new Map<string, Map<number, Set<Session>>>();
 
   constructor(private readonly host: SessionCacheHost) {}
 
@@ -91,27 +117,65 @@ export class ClientFetchSessionCache {
     const s = req.session;
     if (!s) return { kind: 'sessionless', partitions: req.partitions };
     if (s.epoch === INITIAL_EPOCH || s.epoch === FINAL_EPOCH) {
-      if (s.id !== INVALID_SESSION_ID) this.sessions.delete(s.id);
+      const closing = this.sessions.get(s.id);
+      if (closing) this.close(closing);
       return s.epoch === FINAL_EPOCH ? { kind: 'sessionless', partitions: req.partitions } : { kind: 'full', partitions: req.partitions };
     }
     const session = this.sessions.get(s.id);
     if (!session) return { kind: 'error', error: 'FETCH_SESSION_ID_NOT_FOUND' };
     if (session.epoch !== s.epoch) return { kind: 'error', error: 'INVALID_FETCH_SESSION_EPOCH' };
     for (const fp of req.partitions) {
-      const key = keyOf(fp);
-      const cached = session.partitions.get(key);
-      if (cached) Object.assign(cached, { fetchOffset: fp.fetchOffset, currentLeaderEpoch: fp.currentLeaderEpoch, partitionMaxBytes: fp.partitionMaxBytes });
-      else session.partitions.set(key, { ...fp, highWatermark: -1, logStartOffset: -1 });
+      const cached = session.partitions.get(keyOf(fp));
+      if (cached) Object.assign(cached, { fetchOffset: fp.fetchOffset, currentLeaderEpoch: fp.currentLeaderEpoch, partitionMaxBytes: fp.partitionMaxBytes, needsRead: true });
+      else this.add(session, { ...fp, highWatermark: -1, logStartOffset: -1, needsRead: true });
     }
-    for (const f of s.forgotten) session.partitions.delete(keyOf(f));
+    for (const f of s.forgotten) this.remove(session, f);
     if (session.partitions.size === 0) {
-      this.sessions.delete(session.id);
+      this.close(session);
       return { kind: 'sessionless', partitions: req.partitions };
     }
     session.lastUsedMs = this.host.now();
     session.epoch = nextEpoch(session.epoch);
-    const partitions = [...session.partitions.values()].map(({ topic, partition, fetchOffset, currentLeaderEpoch, partitionMaxBytes }) => ({ topic, partition, fetchOffset, currentLeaderEpoch, partitionMaxBytes }));
-    return { kind: 'incremental', session, requestEpoch: s.epoch, partitions };
+    return { kind: 'incremental', session, requestEpoch: s.epoch, view: { partitions: () => session.toRead(), holds: (topic, partition) => this.holders.get(topic)?.get(partition)?.has(session) ?? false } };
+  }
+
+  /** Something a consumer reads changed on partition `topic`-`partition` (its HW, log start, leadership): the sessions holding it read it next. */
+  markDirty(topic: string, partition: number): void {
+    const holding = this.holders.get(topic)?.get(partition);
+    if (!holding) return;
+    for (const s of holding) {
+      const cp = s.partitions.get(keyOf({ topic, partition }));
+      if (cp) cp.needsRead = true;
+    }
+  }
+
+  /** A change that may concern any partition (metadata, configs): every session reads all its partitions next. */
+  markAllDirty(): void {
+    for (const s of this.sessions.values()) for (const cp of s.partitions.values()) cp.needsRead = true;
+  }
+
+  private add(session: Session, cp: CachedPartition): void {
+    session.partitions.set(keyOf(cp), cp);
+    let byPartition = this.holders.get(cp.topic);
+    if (!byPartition) this.holders.set(cp.topic, (byPartition = new Map()));
+    let holding = byPartition.get(cp.partition);
+    if (!holding) byPartition.set(cp.partition, (holding = new Set()));
+    holding.add(session);
+  }
+
+  private remove(session: Session, p: { topic: string; partition: number }): void {
+    if (!session.partitions.delete(keyOf(p))) return;
+    const byPartition = this.holders.get(p.topic);
+    const holding = byPartition?.get(p.partition);
+    if (!byPartition || !holding) return;
+    holding.delete(session);
+    if (holding.size === 0) byPartition.delete(p.partition);
+    if (byPartition.size === 0) this.holders.delete(p.topic);
+  }
+
+  private close(session: Session): void {
+    for (const cp of [...session.partitions.values()]) this.remove(session, cp);
+    this.sessions.delete(session.id);
   }
 
   /** The answer the client gets, once the partitions of `ctx` were read into `res`. */
@@ -149,6 +213,7 @@ export class ClientFetchSessionCache {
         mustRespond = true;
         cached.highWatermark = -1;
       }
+      cached.needsRead = false;
       if (!mustRespond) continue;
       out.push(r);
       if (r.batches.length > 0) {
@@ -172,7 +237,9 @@ export class ClientFetchSessionCache {
     const byKey = new Map(answered.map((r) => [keyOf(r), r]));
     for (const fp of requested) {
       const r = byKey.get(keyOf(fp));
-      session.partitions.set(keyOf(fp), { ...fp, highWatermark: r?.highWatermark ?? -1, logStartOffset: r?.logStartOffset ?? -1 });
+      const { topic, partition, fetchOffset, currentLeaderEpoch, partitionMaxBytes } = fp;
+      const failed = r === undefined || r.error !== 'NONE';
+      this.add(session, { topic, partition, fetchOffset, currentLeaderEpoch, partitionMaxBytes, highWatermark: failed ? -1 : r.highWatermark, logStartOffset: r?.logStartOffset ?? -1, needsRead: false });
     }
     this.sessions.set(id, session);
     return id;
@@ -190,16 +257,17 @@ export class ClientFetchSessionCache {
     }
     if (!lru) return false;
     if (now - lru.lastUsedMs > SESSION_EVICTION_MS) {
-      this.sessions.delete(lru.id);
+      this.close(lru);
       return true;
     }
     // EvictableKey order (privileged, size, id): the new key (size, id 0) beats a strictly smaller session only.
     if (!smallestOld || newSize <= smallestOld.partitions.size) return false;
-    this.sessions.delete(smallestOld.id);
+    this.close(smallestOld);
     return true;
   }
 
   clear(): void {
     this.sessions.clear();
+    this.holders.clear();
   }
 }

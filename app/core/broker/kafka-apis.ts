@@ -98,7 +98,7 @@ export class KafkaApis {
   private clientFetch(req: ClientFetchRequest, reply: (r: ClientFetchResponse) => void): void {
     const ctx = this.clientSessions.newContext(req);
     if (ctx.kind === 'error') return reply(this.clientSessions.respond(ctx, { partitions: [] }));
-    const read = ctx.partitions === req.partitions ? req : { ...req, partitions: ctx.partitions };
+    const read = ctx.kind === 'incremental' ? { ...req, partitions: [], sessionView: ctx.view } : ctx.partitions === req.partitions ? req : { ...req, partitions: ctx.partitions };
     this.purgatory.clientFetch(read, (res) => reply(this.clientSessions.respond(ctx, res)));
   }
 

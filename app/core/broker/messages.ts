@@ -94,6 +94,11 @@ export interface ClientFetchRequest {
    * (client-fetch-sessions.ts). Absent: a fetch without sessions (Fetch v4-6, the in-app consumer).
    */
   session?: { id: number; epoch: number; forgotten: { topic: string; partition: number }[] };
+  /**
+   * Set by the broker for an incremental fetch (not by a client): the session's partitions that
+   * may have news, asked again whenever the fetch is looked at, in place of `partitions`.
+   */
+  sessionView?: { partitions(): ClientFetchPartition[]; holds(topic: string, partition: number): boolean };
 }
 
 export interface ClientFetchPartitionResponse {

@@ -19,12 +19,12 @@ function cluster(staticConfigs: Record<string, string> = {}): WireSim {
   return w;
 }
 
-function fetch(w: WireSim, sessionId: number, epoch: number, parts: Part[], forgotten: number[] = [], version = 11) {
+function fetch(w: WireSim, sessionId: number, epoch: number, parts: Part[], forgotten: number[] = [], version = 11, wait: { maxWaitMs: number; minBytes: number; maxBytes?: number } = { maxWaitMs: 0, minBytes: 0 }) {
   return w.respond(1, ApiKey.Fetch, version, {
     replicaId: -1,
-    maxWaitMs: 0,
-    minBytes: 0,
-    maxBytes: 1_000_000,
+    maxWaitMs: wait.maxWaitMs,
+    minBytes: wait.minBytes,
+    maxBytes: wait.maxBytes ?? 1_000_000,
     isolationLevel: 0,
     sessionId,
     sessionEpoch: epoch,
@@ -135,5 +135,33 @@ describe('fetch sessions for consumers (KIP-227)', () => {
     const sessionless = await fetch(w, 0, -1, all);
     expect(sessionless.sessionId).toBe(0);
     expect(listed(sessionless)).toEqual([0, 1, 2, 3]);
+  });
+
+  it('a long-polling incremental fetch that names nothing is woken by records on any partition of its session', async () => {
+    const w = cluster();
+    const { sessionId } = await fetch(w, 0, 0, all);
+    const waiting = w.request(1, ApiKey.Fetch, 11, {
+      replicaId: -1, maxWaitMs: 10_000, minBytes: 1, maxBytes: 1_000_000, isolationLevel: 0, sessionId, sessionEpoch: 1, topics: [], forgottenTopicsData: [], rackId: '',
+    }, { maxMs: 20_000, meanwhile: () => void produce(w, 3, 'wake') });
+    const started = w.sim.now;
+    const a = await waiting;
+    if (a.kind !== 'respond') throw new Error(`no answer: ${a.kind}`);
+    expect(a.body.responses.flatMap((t) => t.partitions.map((p) => p.partitionIndex))).toEqual([3]);
+    expect(w.sim.now - started).toBeLessThan(5_000);
+  });
+
+  it('a consumer behind the HW gets the rest in its next fetches without naming the partition again, until it is caught up', async () => {
+    const w = cluster();
+    for (let i = 0; i < 3; i++) await produce(w, 0, 'x'.repeat(300));
+    // The full fetch sees the records but a 1-byte budget sends only the first batch.
+    const full = await fetch(w, 0, 0, [{ partition: 0 }], [], 11, { maxWaitMs: 0, minBytes: 0, maxBytes: 1 });
+    expect(full.responses[0]!.partitions[0]!.highWatermark).toBe(3n);
+    // The consumer does not move its position (it read nothing it keeps): still behind, so still read.
+    const again = await fetch(w, full.sessionId, 1, []);
+    expect(listed(again)).toEqual([0]);
+    expect(again.responses[0]!.partitions[0]!.records!.length).toBeGreaterThan(0);
+    // Caught up: named at the HW, then quiet.
+    expect(listed(await fetch(w, full.sessionId, 2, [{ partition: 0, offset: 3 }]))).toEqual([]);
+    expect(listed(await fetch(w, full.sessionId, 3, []))).toEqual([]);
   });
 });
