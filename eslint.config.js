@@ -1,6 +1,6 @@
 // ESLint flat config. Two jobs: typescript-eslint's recommended rules (syntax only, no type
 // information, so `npm run lint` stays fast; tsc does the type-checking) and the layer
-// boundaries of DESIGN.md, which CONVENTIONS.md rule 1 says are enforced here.
+// boundaries of docs/development.md#conventions, which are enforced here.
 //
 // Each layer gets exactly one block, built by `layer()`, with up to three rules:
 //   - `import-x/no-restricted-paths` for imports of files inside the repo. It resolves each
@@ -14,13 +14,14 @@
 // A file must match at most one layer block: in flat config a later block replaces a rule's
 // options instead of merging them.
 //
-// To widen a boundary, edit the layer's `paths` / `packages` below and say why in DESIGN.md.
+// To widen a boundary, edit the layer's `paths` / `packages` below and say why in its `why`.
 import { builtinModules } from 'node:module';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { importX, createNodeResolver } from 'eslint-plugin-import-x';
 import pluginVue from 'eslint-plugin-vue';
+import house from './scripts/lint/import-cycles.js';
 
 /** Source files ESLint lints (`.vue` through eslint-plugin-vue, its <script> through typescript-eslint). */
 const SOURCES = '**/*.{ts,mts,cts,js,mjs,cjs,vue}';
@@ -119,7 +120,7 @@ export default defineConfig(
     name: 'project/sources',
     files: [SOURCES],
     extends: [js.configs.recommended, tseslint.configs.recommended],
-    plugins: { 'import-x': importX },
+    plugins: { 'import-x': importX, house },
     settings: {
       'import-x/resolver-next': [
         createNodeResolver({
@@ -132,6 +133,8 @@ export default defineConfig(
     rules: {
       // Safety net for the path zones: a relative import that does not resolve is never checked.
       'import-x/no-unresolved': ['error', { ignore: ['^[^./]'] }],
+      // No import circles, type-only imports included: a shared type gets a file of its own.
+      'house/no-import-cycle': 'error',
       '@typescript-eslint/no-unused-vars': [
         'error',
         {
@@ -198,7 +201,7 @@ export default defineConfig(
     dirs: ['app/protocol'],
     ignores: TESTS,
     paths: ['app/protocol', 'app/core', 'app/api'],
-    packages: [only(PROTOCOL_PACKAGES, 'app/protocol is pure: byte arrays in, byte arrays out; no node:* (sockets live in main/host).')],
+    packages: [only(PROTOCOL_PACKAGES, 'app/protocol is pure: byte arrays in, byte arrays out; no node:* (sockets live in main/kafka).')],
     why: 'app/protocol imports only app/protocol, app/core and app/api.',
     behindTheDoor: true,
   }),
@@ -244,6 +247,15 @@ export default defineConfig(
     why: 'Tests in app/storage import only app/storage, app/protocol, app/core, app/api and app/sim (the simulation).',
   }),
   layer({
+    // The app's configuration directory (connections, sealed secrets, profiles imported for an
+    // external cluster): plain files of the app, never a cluster's data, so not app/storage.
+    name: 'app/config-dir',
+    dirs: ['app/config-dir'],
+    paths: ['app/config-dir'],
+    packages: [only(['node:*', 'vitest'], 'app/config-dir reads and writes files: node:* only (its tests also vitest).')],
+    why: 'app/config-dir imports nothing else of the repository.',
+  }),
+  layer({
     // The client side of the Kafka protocol, for external clusters: network I/O beside
     // app/storage's disk I/O, never in app/core. kafkajs for what it covers; the generated codecs
     // of app/protocol for what it lacks, sent over kafkajs's own connections.
@@ -256,13 +268,13 @@ export default defineConfig(
     behindTheDoor: true,
   }),
   layer({
-    // Its tests speak to real listeners: our own (main/host), TLS and SASL test servers.
+    // Its tests speak to real listeners: our own (main/kafka), TLS and SASL test servers.
     name: 'app/kafka-client tests',
     dirs: ['app/kafka-client'],
     files: TESTS.map((t) => `app/kafka-client/${t}`),
-    paths: ['app/kafka-client', 'app/protocol', 'app/api', 'app/sim', 'app/service', 'main/host', 'e2e/support'],
+    paths: ['app/kafka-client', 'app/protocol', 'app/api', 'app/sim', 'app/service', 'main/kafka', 'e2e/support'],
     packages: [only(['kafkajs', 'node:*', 'vitest', 'fast-check'], 'Tests in app/kafka-client may add vitest and fast-check.')],
-    why: 'Tests in app/kafka-client import only app/kafka-client, app/protocol, app/api, app/sim, app/service, main/host and e2e/support.',
+    why: 'Tests in app/kafka-client import only app/kafka-client, app/protocol, app/api, app/sim, app/service, main/kafka and e2e/support.',
   }),
   layer({
     // The product only: the simulation and its tools live in app/sim, which builds on this.
@@ -271,12 +283,12 @@ export default defineConfig(
     name: 'app/service',
     dirs: ['app/service'],
     ignores: TESTS,
-    paths: ['app/service', 'app/storage', 'app/kafka-client', 'app/core', 'app/api'],
+    paths: ['app/service', 'app/storage', 'app/config-dir', 'app/kafka-client', 'app/core', 'app/api'],
     packages: [
       deny(UI_PACKAGES, 'app/ never imports electron, vue or pinia.'),
       deny(['better-sqlite3'], 'app/service reaches SQLite only through app/storage.'),
     ],
-    why: 'app/service imports only app/service, app/storage, app/kafka-client, app/core and app/api (never app/sim).',
+    why: 'app/service imports only app/service, app/storage, app/config-dir, app/kafka-client, app/core and app/api (never app/sim).',
     behindTheDoor: true,
   }),
   layer({
@@ -285,12 +297,12 @@ export default defineConfig(
     name: 'app/service tests',
     dirs: ['app/service'],
     files: TESTS.map((t) => `app/service/${t}`),
-    paths: ['app/service', 'app/storage', 'app/protocol', 'app/kafka-client', 'app/core', 'app/api', 'app/sim', 'e2e/support'],
+    paths: ['app/service', 'app/storage', 'app/config-dir', 'app/protocol', 'app/kafka-client', 'app/core', 'app/api', 'app/sim', 'e2e/support'],
     packages: [
       deny(UI_PACKAGES, 'app/ never imports electron, vue or pinia.'),
       deny(['better-sqlite3'], 'Service tests reach SQLite only through app/storage.'),
     ],
-    why: 'Tests in app/service import only app/service, app/storage, app/protocol, app/kafka-client, app/core, app/api, app/sim and e2e/support (a served host to drive over the Kafka protocol).',
+    why: 'Tests in app/service import only app/service, app/storage, app/config-dir, app/protocol, app/kafka-client, app/core, app/api, app/sim and e2e/support (a served host to drive over the Kafka protocol).',
     behindTheDoor: true,
   }),
   layer({
@@ -308,23 +320,69 @@ export default defineConfig(
     why: 'app/sim imports only app/sim, app/service, app/storage, app/protocol, app/core and app/api.',
   }),
   layer({
-    // Files directly in app/ or in a folder not named in DESIGN.md: at least keep the UI out.
+    // Files directly in app/ or in a folder no layer above names: at least keep the UI out.
     name: 'app/other',
     dirs: ['app'],
-    ignores: ['app/core/**', 'app/api/**', 'app/protocol/**', 'app/storage/**', 'app/kafka-client/**', 'app/service/**', 'app/sim/**'],
+    ignores: ['app/core/**', 'app/api/**', 'app/protocol/**', 'app/storage/**', 'app/config-dir/**', 'app/kafka-client/**', 'app/service/**', 'app/sim/**'],
     paths: ['app'],
     packages: [deny(UI_PACKAGES, 'app/ never imports electron, vue or pinia.')],
     why: 'app/ never imports main/ or renderer/.',
   }),
 
   // ---- main/ --------------------------------------------------------------------------------
+  // The headless host and the engine process, one room per role. Plain Node: none of them
+  // imports electron or the UI. Rooms below import rooms above them, never the other way.
   layer({
-    name: 'main/host',
-    dirs: ['main/host'],
-    paths: ['main/host', 'app'],
-    packages: [deny(UI_PACKAGES, 'main/host is plain Node: it never imports electron (nor the UI).')],
-    why: 'main/host imports only main/host and app/.',
+    name: 'main/events',
+    dirs: ['main/events'],
+    ignores: TESTS,
+    paths: ['main/events', 'app/api'],
+    packages: [deny(UI_PACKAGES, 'main/events is plain Node: it never imports electron (nor the UI).')],
+    why: 'main/events (the event stream on its way out) imports only main/events and app/api.',
+  }),
+  layer({
+    name: 'main/kafka',
+    dirs: ['main/kafka'],
+    ignores: TESTS,
+    paths: ['main/kafka', 'app'],
+    packages: [deny(UI_PACKAGES, 'main/kafka is plain Node: it never imports electron (nor the UI).')],
+    why: 'main/kafka (the Kafka listeners) imports only main/kafka and app/.',
     behindTheDoor: true,
+  }),
+  layer({
+    name: 'main/http',
+    dirs: ['main/http'],
+    ignores: TESTS,
+    paths: ['main/http', 'main/events', 'app/api'],
+    packages: [deny(UI_PACKAGES, 'main/http is plain Node: it never imports electron (nor the UI).')],
+    why: 'main/http (the HTTP host) imports only main/http, main/events and app/api: it serves any EngineService.',
+  }),
+  layer({
+    name: 'main/engine',
+    dirs: ['main/engine'],
+    ignores: TESTS,
+    paths: ['main/engine', 'main/kafka', 'main/events', 'app'],
+    packages: [deny(UI_PACKAGES, 'main/engine is plain Node: it never imports electron (nor the UI).')],
+    why: 'main/engine (the engine process) imports only main/engine, main/kafka, main/events and app/.',
+    behindTheDoor: true,
+  }),
+  layer({
+    name: 'main/cli',
+    dirs: ['main/cli'],
+    ignores: TESTS,
+    paths: ['main/cli', 'main/engine', 'main/http', 'main/kafka', 'main/events', 'app'],
+    packages: [deny(UI_PACKAGES, 'main/cli is plain Node: it never imports electron (nor the UI).')],
+    why: 'main/cli (the headless host) imports only main/cli, main/engine, main/http, main/kafka, main/events and app/.',
+    behindTheDoor: true,
+  }),
+  layer({
+    // Host tests run real hosts: an engine opened in process behind the HTTP host or the listeners.
+    name: 'main host tests',
+    dirs: ['main/cli', 'main/http', 'main/kafka', 'main/engine', 'main/events'],
+    files: ['main/cli', 'main/http', 'main/kafka', 'main/engine', 'main/events'].flatMap((d) => TESTS.map((t) => `${d}/${t}`)),
+    paths: ['main/cli', 'main/engine', 'main/http', 'main/kafka', 'main/events', 'app'],
+    packages: [deny(UI_PACKAGES, 'The host tests are plain Node: no electron (nor the UI).')],
+    why: 'Host tests import only main/cli, main/engine, main/http, main/kafka, main/events and app/.',
   }),
   layer({
     name: 'main/preload',

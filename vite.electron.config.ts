@@ -4,19 +4,19 @@
  * (or all three: scripts/electron-build.ts).
  *   main     the Electron main process (main/electron/main.ts)
  *   preload  the sandboxed preload (main/preload/preload.ts)
- *   engine   the engine, run in a utility process that main forks by path (main/host/engine-main.ts)
+ *   engine   the engine, run in a utility process that main forks by path (main/engine/engine-main.ts)
  * One build per entry on purpose: building several in one run makes shared chunks that the
- * preload would have to require(), which a sandboxed preload cannot (toolchain.md §2c).
+ * preload would have to require(), which a sandboxed preload cannot.
  * better-sqlite3 stays external where the engine is (a native module, rebuilt for Electron's ABI);
- * zstd-codec's asm.js build is left out of it (main/host/bundle-omissions.ts).
+ * zstd-codec's asm.js build is left out of it (scripts/bundle-omissions.ts).
  */
 import { builtinModules } from 'node:module';
 import { defineConfig } from 'vite';
-import { ZSTD_ASMJS_FILE, ZSTD_ASMJS_STANDIN } from './main/host/bundle-omissions.js';
+import { ZSTD_ASMJS_FILE, ZSTD_ASMJS_STANDIN } from './scripts/bundle-omissions.js';
 
-export const electronEntries = { main: 'main/electron/main.ts', preload: 'main/preload/preload.ts', engine: 'main/host/engine-main.ts' } as const;
+export const electronEntries = { main: 'main/electron/main.ts', preload: 'main/preload/preload.ts', engine: 'main/engine/engine-main.ts' } as const;
 export type ElectronEntry = keyof typeof electronEntries;
-/** zstd-codec's asm.js build is loaded as a stand-in (main/host/bundle-omissions.ts). */
+/** zstd-codec's asm.js build is loaded as a stand-in (scripts/bundle-omissions.ts). */
 const omitZstdAsmJs = { name: 'omit-zstd-asmjs', load: (id: string) => (ZSTD_ASMJS_FILE.test(id) ? ZSTD_ASMJS_STANDIN : null) };
 
 export function electronBuildConfig(entry: ElectronEntry, outDir = 'dist/electron') {

@@ -11,8 +11,8 @@
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { startHttpHost } from '../main/host/http-host.js';
-import { startRemoteService } from '../main/host/forked-engine.js';
+import { startHttpHost } from '../main/http/http-host.js';
+import { startRemoteService } from '../main/engine/forked-engine.js';
 import { fileURLToPath } from 'node:url';
 import { makeTempDir, removeTempDir } from './produce-throughput.js';
 

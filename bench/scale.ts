@@ -1,6 +1,6 @@
 /**
  * The `scale` ladder (`npm run bench -- scale [--rungs 10000,30000,100000] [--budget-s N]`):
- * black-box over the real headless host (`main/host/cli.ts` from its bundle, as `npm start` runs
+ * black-box over the real headless host (`main/cli/cli.ts` from its bundle, as `npm start` runs
  * it; the engine in its own child process), 12 brokers, topics of 1,000 partitions at RF 3, no traffic. Per rung it prints:
  *
  *   create → all in sync (the controller's view) → settled (the brokers have made every replica:
@@ -19,8 +19,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { hostEntry } from '../main/host/engine-bundle.js';
-import { HOST_NODE_ARGS } from '../main/host/node-args.js';
+import { hostEntry } from '../main/engine/bundle-entry.js';
+import { HOST_NODE_ARGS } from '../main/engine/node-args.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const BROKERS = 12;

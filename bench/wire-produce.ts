@@ -24,7 +24,7 @@ import { ApiKey, apiDefinition, readFetchResponse, readProduceResponse, readResp
 import { encodeRecordBatch, decodeRecordBatches } from '../app/protocol/records/record-batch.js';
 import { FrameReader } from '../app/protocol/framing/frame-reader.js';
 import { Reader, Writer } from '../app/protocol/runtime/index.js';
-import { startRemoteService } from '../main/host/forked-engine.js';
+import { startRemoteService } from '../main/engine/forked-engine.js';
 import { MAX_IN_FLIGHT, MIN_INSYNC_REPLICAS, RECORDS_PER_REQUEST, REPLICATION_FACTOR, makeTempDir, removeTempDir, type WindowOptions } from './produce-throughput.js';
 
 const TOPIC = 'wire';

@@ -4,9 +4,10 @@
  * Electron ≥ 42 downloads its binary lazily, and `require('electron')` itself tries that
  * download (and throws offline). So the check below never requires the package: it reads the
  * package's `path.txt` and tests that `dist/<path>` exists (or ELECTRON_OVERRIDE_DIST_PATH).
- * With a binary: build the main, preload and engine bundles (scripts/electron-build.ts), then run
+ * With a binary: build the main, preload and engine bundles (`tsx scripts/electron-build.ts`, as a
+ * child process: the launcher runs the build script, it does not import it), then run
  * Electron on dist/electron/main.cjs, which forks dist/electron/engine.cjs as a utility process.
- * Without: print one line saying so, then run the headless host (main/host/cli.ts, from its bundle) on the
+ * Without: print one line saying so, then run the headless host (main/cli/cli.ts, from its bundle) on the
  * default data directory; it prints the URL of the same UI for a browser.
  */
 import { spawn } from 'node:child_process';
@@ -15,12 +16,14 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import esMain from 'es-main';
-import { hostEntry } from './host/engine-bundle.js';
-import { HOST_NODE_ARGS } from './host/node-args.js';
+import { hostEntry } from './engine/bundle-entry.js';
+import { HOST_NODE_ARGS } from './engine/node-args.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_DATA_DIR = '.data/default';
 export const MAIN_BUNDLE = join(ROOT, 'dist', 'electron', 'main.cjs');
+/** `npm run build:electron`: bundles main, preload and the engine into dist/electron/. */
+const ELECTRON_BUILD_SCRIPT = join(ROOT, 'scripts', 'electron-build.ts');
 
 /** The Electron executable if it is installed, without triggering its download. */
 export function findElectronBinary(env: NodeJS.ProcessEnv = process.env, resolvePackageJson: () => string = () => createRequire(import.meta.url).resolve('electron/package.json')): string | undefined {
@@ -72,12 +75,10 @@ function run(command: string, args: string[]): Promise<number> {
 const realDeps: StartDeps = {
   findElectron: () => findElectronBinary(),
   runElectron: async (binary, args) => {
-    try {
-      // Loaded only here: browser mode never needs vite.
-      const { buildElectronBundles } = await import('../scripts/electron-build.js');
-      await buildElectronBundles();
-    } catch (e) {
-      process.stderr.write(`replica-studio start: building the Electron bundles failed: ${e instanceof Error ? e.message : String(e)}\n`);
+    // Its output goes to this terminal; it says what failed, and a failed build runs nothing.
+    const built = await run(process.execPath, ['--import', 'tsx', ELECTRON_BUILD_SCRIPT]);
+    if (built !== 0) {
+      process.stderr.write(`replica-studio start: building the Electron bundles failed (exit code ${built})\n`);
       return 1;
     }
     return run(binary, [MAIN_BUNDLE, ...args]);

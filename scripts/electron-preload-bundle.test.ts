@@ -7,7 +7,7 @@ import { build } from 'vite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fakeUtilityProcess } from '../main/electron/test-support/fake-utility-process.js';
 import { startUtilityEngine } from '../main/electron/utility-engine.js';
-import { ZSTD_ASMJS_MARKER } from '../main/host/bundle-omissions.js';
+import { ZSTD_ASMJS_MARKER } from './bundle-omissions.js';
 import { electronBuildConfig } from '../vite.electron.config.js';
 
 const ROOT = join(import.meta.dirname, '..');

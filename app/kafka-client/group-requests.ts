@@ -2,7 +2,7 @@
  * The group APIs an admin needs (FindCoordinator, ListGroups, DescribeGroups, OffsetFetch,
  * OffsetCommit, DeleteGroups), sent to one broker of an external cluster in our generated codecs,
  * and answered in the engine's shapes (core/group/messages.ts), so the service's group logic
- * (group-handlers.ts) runs unchanged over the embedded cluster and over a real one.
+ * (app/service/embedded-driver/group-methods.ts) runs unchanged over the embedded cluster and over a real one.
  *
  * Versions, the highest both sides support within: FindCoordinator 1–3 (one key; v4+ batches),
  * ListGroups 0–4 (the state from v4; below it '' and the caller reads DescribeGroups' state),

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { type ApiHandler, createDispatcher } from './dispatcher.js';
+import { createDispatcher } from './dispatcher.js';
+import { type ApiHandler } from './api-handler.js';
 import { ApiKey } from './generated/index.js';
 import { ADVERTISED_VERSIONS } from './handlers/api-versions.js';
 import { concat, readResponse, requestFrame } from './test-support/frames.js';
@@ -20,7 +21,7 @@ function metadataProbe(overrides: Partial<ApiHandler<typeof ApiKey.Metadata>> = 
 }
 
 describe('Dispatcher: ApiVersions', () => {
-  it('advertises exactly the APIs it has handlers for, with the profile of wire-protocol.md §1.3', async () => {
+  it('advertises exactly the APIs it has handlers for, with the ranges of docs/kafka-compatibility.md#apis-and-versions', async () => {
     const d = createDispatcher([metadataProbe()]);
     const outcome = await d.dispatch(payload(requestFrame(ApiKey.ApiVersions, 2, {}, { correlationId: 9 })));
     expect(outcome.kind).toBe('respond');

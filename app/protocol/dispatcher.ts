@@ -22,37 +22,12 @@
  *
  * Invariant: dispatch() never throws and never rejects; every failure is an outcome.
  */
-import { type ApiDefinition, type ApiKeyNumber, type ApiMessages, apiDefinition, readRequestHeader, requestHeaderVersion, responseHeaderVersion, writeApiVersionsResponse, writeResponseHeader } from './generated/index.js';
+import { type ApiDefinition, apiDefinition, readRequestHeader, requestHeaderVersion, responseHeaderVersion, writeApiVersionsResponse, writeResponseHeader } from './generated/index.js';
 import type { RequestHeader } from './generated/index.js';
 import { errorCode } from './error-codes.js';
+import { type ApiHandler, CloseConnection, type RequestContext } from './api-handler.js';
 import { apiVersionsHandler, type FeatureLevels } from './handlers/api-versions.js';
-import { type Init, Reader, Writer } from './runtime/index.js';
-
-/** What a handler knows about the request besides its body. */
-export interface RequestContext {
-  header: RequestHeader;
-  apiVersion: number;
-}
-
-type Response<K extends ApiKeyNumber> = Init<ApiMessages[K]['response']>;
-
-/** One API as a broker serves it (Kafka's KafkaApis.handleXxx plus getErrorResponse). */
-export interface ApiHandler<K extends ApiKeyNumber = ApiKeyNumber> {
-  apiKey: K;
-  /** The versions ApiVersions advertises. */
-  advertised: readonly [number, number];
-  /** The versions really served, when narrower; the rest of `advertised` gets error 35. */
-  implemented?: readonly [number, number];
-  /** The response, or null for none (acks=0). May wait (acks=all, a Fetch long poll). */
-  handle(request: ApiMessages[K]['request'], ctx: RequestContext): Response<K> | null | Promise<Response<K> | null>;
-  /** The response carrying `code` for everything the request asked (Kafka's getErrorResponse). */
-  errorResponse(request: ApiMessages[K]['request'], code: number, ctx: RequestContext): Response<K>;
-}
-
-/** Thrown by a handler: Kafka closes the connection instead of answering. */
-export class CloseConnection extends Error {
-  override readonly name = 'CloseConnection';
-}
+import { Reader, Writer } from './runtime/index.js';
 
 export type DispatchOutcome =
   | { kind: 'respond'; parts: Uint8Array[] }

@@ -5,7 +5,7 @@
  */
 import { seededRandom } from '../core/random.js';
 import { createProducedBatchValidator } from '../protocol/records/produced-batch-validator.js';
-import { createClusterService, type ClusterService, type ServiceLogger } from '../service/cluster-service.js';
+import { createClusterService, type ClusterService, type ServiceLogger } from '../service/embedded-driver/cluster-service.js';
 import { Simulation, type SimOptions } from './simulation.js';
 
 /** Options of `createVirtualClusterService`: a simulated cluster plus the service's own options. */

@@ -33,12 +33,12 @@ export interface ServedHost {
   stop(): Promise<number | null>;
 }
 
-/** Start `main/host/cli.ts` on a free port; resolves with its printed start URL. */
+/** Start `main/cli/cli.ts` on a free port; resolves with its printed start URL. */
 export async function startServe(options: { dataDir?: string; extraArgs?: string[] } = {}): Promise<ServedHost> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'rs-e2e-'));
   // Free Kafka ports unless the test names some: suites run side by side, 9092 is for people.
   const kafkaPort = options.extraArgs?.includes('--kafka-port') ? [] : ['--kafka-port', '0'];
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'main/host/cli.ts'), '--data', dataDir, '--port', '0', ...kafkaPort, ...staticArgs(), ...(options.extraArgs ?? [])], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'main/cli/cli.ts'), '--data', dataDir, '--port', '0', ...kafkaPort, ...staticArgs(), ...(options.extraArgs ?? [])], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

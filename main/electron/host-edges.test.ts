@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Result } from '../../app/api/contract.js';
 import { createVirtualClusterService } from '../../app/sim/virtual-service.js';
-import { startHttpHost, type HttpHost } from '../host/http-host.js';
+import { startHttpHost, type HttpHost } from '../http/http-host.js';
 import { APP_ORIGIN, handleInvoke } from './ipc-bridge.js';
 
 const token = 'f'.repeat(64);

@@ -13,16 +13,16 @@ import { join } from 'node:path';
 import { BrowserWindow, Menu, app, dialog, ipcMain, protocol, safeStorage, screen, session, shell, utilityProcess, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
 import type { EngineEvent, Result } from '../../app/api/contract.js';
 import type { ErrorView } from '../../app/api/errors.js';
-import type { RemoteService } from '../host/remote-service.js';
+import type { RemoteService } from '../engine/remote-service.js';
 import { APP_ORIGIN, EVENT_CHANNEL, INVOKE_CHANNEL, handleInvoke } from './ipc-bridge.js';
-import { EventBatcher } from '../host/event-batcher.js';
-import { EventCoalescer } from '../host/event-coalescer.js';
+import { EventBatcher } from '../events/event-batcher.js';
+import { EventCoalescer } from '../events/event-coalescer.js';
 import { APP_SCHEME_PRIVILEGES, installPermissionPolicy, isAllowedNavigation, registerAppProtocol } from './security.js';
 import { startUtilityEngine } from './utility-engine.js';
 import { safeStorageSealer } from './secret-sealer.js';
 import { createHostConnections } from '../../app/service/connections/host-connections.js';
 import type { ConnectionsService } from '../../app/service/connections/connections-service.js';
-import { embeddedDriver } from '../../app/service/driver.js';
+import { embeddedDriver } from '../../app/service/embedded-driver/embedded-driver.js';
 import { loadBounds, saveBounds } from './window-state.js';
 import { createSecureWindow } from './window.js';
 
@@ -43,7 +43,7 @@ let engine: RemoteService | undefined;
 let engineDataDir: string | undefined;
 let unsubscribe: (() => void) | undefined;
 /**
- * Events reach the window as arrays, those of one turn together (`event-batcher.ts`): one IPC
+ * Events reach the window as arrays, those of one turn together (`main/events/event-batcher.ts`): one IPC
  * message per event made the page handle each as a task of its own, and a burst (33,000 events
  * for a controlled shutdown at 100,000 partitions) left it far behind the cluster.
  */
@@ -52,7 +52,7 @@ const toWindow = new EventBatcher({
     if (win && !win.isDestroyed()) win.webContents.send(EVENT_CHANNEL, events);
   },
 });
-/** The open cluster's high-watermark updates, coalesced per partition per 100 ms as the HTTP host does (`event-coalescer.ts`). */
+/** The open cluster's high-watermark updates, coalesced per partition per 100 ms as the HTTP host does (`main/events/event-coalescer.ts`). */
 const openClusterEvents = new EventCoalescer({ send: (event) => toWindow.push(event) });
 let win: BrowserWindow | undefined;
 /**
@@ -81,7 +81,7 @@ async function closeEngine(): Promise<void> {
 
 /**
  * Close the open engine, then start one on `dataDir` (in a utility process) and relay its events.
- * A new cluster starts as every host starts one (main/host/open-cluster.ts, NEW_CLUSTER_PROFILE).
+ * A new cluster starts as every host starts one (main/engine/open-cluster.ts, NEW_CLUSTER_PROFILE).
  */
 async function switchCluster(dataDir: string): Promise<void> {
   mkdirSync(dataDir, { recursive: true });

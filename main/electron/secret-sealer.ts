@@ -6,7 +6,7 @@
  * as they are, as in headless mode, and the app says so once on stderr.
  */
 import type { SafeStorage } from 'electron';
-import { PLAIN_FILE_SEALER, type SecretSealer } from '../../app/storage/config-files.js';
+import { PLAIN_FILE_SEALER, type SecretSealer } from '../../app/config-dir/config-files.js';
 
 export function safeStorageSealer(safeStorage: Pick<SafeStorage, 'isEncryptionAvailable' | 'encryptString' | 'decryptString'> & { getSelectedStorageBackend?: () => string }, warn: (message: string) => void = (m) => console.warn(m)): SecretSealer {
   const backend = process.platform === 'linux' ? safeStorage.getSelectedStorageBackend?.() : undefined;

@@ -24,7 +24,7 @@ describe('app:// responses', () => {
   });
 
   it('refuse paths outside the renderer folder and foreign hosts', async () => {
-    // The traversal rules themselves are tested once, in main/host/static-files.test.ts.
+    // The traversal rules themselves are tested once, in main/http/static-files.test.ts.
     expect((await serveAppRequest(root, 'app://replica-studio/..%2f..%2fetc%2fpasswd')).status).toBe(404);
     // The URL parser folds dot segments first, so this one stays inside the folder.
     expect(appPathname('app://replica-studio/%2e%2e/%2e%2e/etc/passwd')).toBe('/etc/passwd');

@@ -1,12 +1,12 @@
 /**
- * The security module (CONVENTIONS rule 11, second place): the app:// scheme (served by the
- * console's file rules in main/host/static-files.ts, shared with the HTTP host) and its CSP, the
+ * The security module (docs/architecture.md#the-hosts-guards): the app:// scheme (served by the
+ * console's file rules in main/http/static-files.ts, shared with the HTTP host) and its CSP, the
  * default-deny permission handlers, the off-origin navigation test and the openExternal
  * allow-list. Electron objects are passed in (type-only import), so the policy itself is
  * unit-tested without the Electron binary; `main.ts` is the only file that imports electron values.
  */
 import type { CustomScheme, Protocol, Session } from 'electron';
-import { contentSecurityPolicy, securityHeaders, serveStatic } from '../host/static-files.js';
+import { contentSecurityPolicy, securityHeaders, serveStatic } from '../http/static-files.js';
 import { APP_ORIGIN, originOf } from './ipc-bridge.js';
 
 export const APP_SCHEME = 'app';
@@ -15,7 +15,7 @@ export const APP_HOST = 'replica-studio';
 export const APP_START_URL = `${APP_ORIGIN}/index.html`;
 
 /**
- * Content Security Policy of every app:// response (main/host/static-files.ts, shared with the HTTP
+ * Content Security Policy of every app:// response (main/http/static-files.ts, shared with the HTTP
  * host): no network beyond the app itself, as the engine is reached over IPC, not fetch.
  */
 export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();

@@ -3,11 +3,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import type { EngineEvent } from '../../app/api/contract.js';
-import { engineBed } from '../host/test-support/engine-bed.js';
+import { engineBed } from '../engine/test-support/engine-bed.js';
 import { fakeUtilityProcess } from './test-support/fake-utility-process.js';
 import { startUtilityEngine, utilityProcessHandle, type UtilityProcessLike } from './utility-engine.js';
 
-const ENGINE_SOURCE = fileURLToPath(new URL('../host/engine-main.ts', import.meta.url));
+const ENGINE_SOURCE = fileURLToPath(new URL('../engine/engine-main.ts', import.meta.url));
 const silent = { error: () => {} };
 const { tempDir, keep } = engineBed('rs-utility-');
 

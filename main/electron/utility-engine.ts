@@ -1,15 +1,15 @@
 /**
  * The engine in an Electron utility process: `utilityProcess.fork` on the engine bundle
- * (dist/electron/engine.cjs, built from main/host/engine-main.ts), adapted to the
- * `EngineProcessHandle` that main/host/remote-service.ts drives, so the desktop app and the
+ * (dist/electron/engine.cjs, built from main/engine/engine-main.ts), adapted to the
+ * `EngineProcessHandle` that main/engine/remote-service.ts drives, so the desktop app and the
  * headless host share one protocol and one client. The window's process never opens SQLite.
  *
  * Electron is passed in (type-only import here), so the adapter is unit-tested with a fake.
  */
 import type { ForkOptions, UtilityProcess } from 'electron';
-import type { ChildMessage, EngineProcessHandle, ParentMessage } from '../host/engine-channel.js';
-import type { EngineProcessOptions } from '../host/engine-process.js';
-import { connectRemoteService, ENGINE_NODE_ARGS, type RemoteConnectOptions, type RemoteService } from '../host/remote-service.js';
+import type { ChildMessage, EngineProcessHandle, ParentMessage } from '../engine/engine-channel.js';
+import type { EngineProcessOptions } from '../engine/engine-process.js';
+import { connectRemoteService, ENGINE_NODE_ARGS, type RemoteConnectOptions, type RemoteService } from '../engine/remote-service.js';
 
 /** The part of `UtilityProcess` the adapter uses. */
 export type UtilityProcessLike = Pick<UtilityProcess, 'pid' | 'postMessage' | 'kill' | 'on' | 'once'>;

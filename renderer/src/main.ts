@@ -7,7 +7,7 @@ import { installExternalConfirm } from './lib/confirm-external.js';
 import { installNotify } from './lib/notify.js';
 import { createAppRouter } from './router.js';
 import { useClusterStore } from './stores/cluster.js';
-import { useConnectionStore } from './stores/connection.js';
+import { useEventStreamStore } from './stores/event-stream.js';
 import { useMetricsStore } from './stores/metrics.js';
 import { useSettingsStore } from './stores/settings.js';
 
@@ -18,7 +18,7 @@ app.use(pinia);
 app.use(createAppRouter());
 installNotify(toRef(useSettingsStore(), 'dark'));
 installExternalConfirm(toRef(useSettingsStore(), 'dark'));
-useConnectionStore().start();
+useEventStreamStore().start();
 useClusterStore().start();
 useMetricsStore().start();
 app.mount('#app');

@@ -6,12 +6,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type ApiHandler, createDispatcher } from '../dispatcher.js';
+import { createDispatcher } from '../dispatcher.js';
+import { type ApiHandler } from '../api-handler.js';
 import { API_DEFINITIONS, type ApiKeyNumber, apiDefinition, requestHeaderVersion, writeRequestHeader } from '../generated/index.js';
 import { Writer } from '../runtime/index.js';
 import { concat } from '../test-support/frames.js';
 import { messages, struct } from '../test-support/schema-arbitrary.js';
-import { KafkaConnection } from './connection.js';
+import { ClientChannel } from './client-channel.js';
 
 const everyApi: ApiHandler[] = Object.values(API_DEFINITIONS)
   .filter((def) => def.apiKey !== 18)
@@ -62,7 +63,7 @@ const framedRandom = fc.uint8Array({ maxLength: 300 }).map((b) => {
 async function run(chunks: Uint8Array[]): Promise<{ written: Uint8Array[]; closes: string[] }> {
   const written: Uint8Array[] = [];
   const closes: string[] = [];
-  const conn = new KafkaConnection(createDispatcher(everyApi, { onHandlerError: () => undefined }), {
+  const conn = new ClientChannel(createDispatcher(everyApi, { onHandlerError: () => undefined }), {
     write: (parts) => void written.push(concat(parts)),
     close: (reason) => void closes.push(reason),
   }, { maxFrameBytes: 4096 });

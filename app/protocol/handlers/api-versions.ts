@@ -1,10 +1,10 @@
 /**
- * ApiVersions (key 18): which APIs and versions this broker serves. The advertised profile is
- * wire-protocol.md §1.3: low minimum versions (librdkafka before 2.11 enables features only when
+ * ApiVersions (key 18): which APIs and versions this broker serves (the table in
+ * docs/kafka-compatibility.md#apis-and-versions). The advertised profile has low minimum versions (librdkafka before 2.11 enables features only when
  * the range contains old versions, e.g. Produce 0 for compression), maxima below the flexible
  * versions on the data path, ApiVersions 0-4 (v4 is v3 on the wire). Never advertised: the
  * transaction APIs and KIP-848's ConsumerGroupHeartbeat, so clients stay non-transactional and on
- * classic groups; SASL only on a listener that has it (main/host/sasl-gate.ts). DescribeCluster v0 is served (issue 14: the Java AdminClient's
+ * classic groups; SASL only on a listener that has it (main/kafka/sasl-gate.ts). DescribeCluster v0 is served (issue 14: the Java AdminClient's
  * describeCluster, with racks); clients that do not send it keep using Metadata. UpdateFeatures
  * 0-1 and DescribeTopicPartitions 0 (KIP-966's ELR per partition) are Kafka 3.9's versions.
  *
@@ -18,7 +18,7 @@
  *   FinalizedFeatures       every feature at a level other than 0, min level = max level = it
  *   FinalizedFeaturesEpoch  the metadata offset those levels were read at (-1: unknown)
  */
-import type { ApiHandler } from '../dispatcher.js';
+import type { ApiHandler } from '../api-handler.js';
 import { errorCode } from '../error-codes.js';
 import { ApiKey } from '../generated/index.js';
 
@@ -60,7 +60,7 @@ export const ADVERTISED_VERSIONS: Readonly<Record<number, readonly [number, numb
 
 /**
  * API keys a broker of ours never advertises, whatever handlers exist. SaslHandshake and
- * SaslAuthenticate are not here: only a SASL listener has handlers for them (main/host/sasl-gate.ts).
+ * SaslAuthenticate are not here: only a SASL listener has handlers for them (main/kafka/sasl-gate.ts).
  */
 export const NEVER_ADVERTISED: ReadonlySet<number> = new Set([
   24, // AddPartitionsToTxn

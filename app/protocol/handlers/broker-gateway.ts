@@ -12,7 +12,7 @@
 import type { BrokerAnswer, Engine } from '../../core/engine.js';
 
 export type { ListenerAddress } from '../../core/engine.js';
-import { CloseConnection } from '../dispatcher.js';
+import { CloseConnection } from '../api-handler.js';
 
 export interface BrokerGateway {
   readonly brokerId: number;

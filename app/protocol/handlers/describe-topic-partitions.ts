@@ -21,7 +21,7 @@
  * named, or whose partition index is negative.
  */
 import type { BrokerAnswer, ClientMetadataResponse, ClientMetadataTopic } from '../../core/engine.js';
-import type { ApiHandler } from '../dispatcher.js';
+import type { ApiHandler } from '../api-handler.js';
 import { errorCode } from '../error-codes.js';
 import { ApiKey, type DescribeTopicPartitionsRequest, type DescribeTopicPartitionsResponse } from '../generated/index.js';
 import { type Init, ZERO_UUID } from '../runtime/index.js';

@@ -20,7 +20,7 @@
  */
 import type { BrokerAnswer, ClientFetchPartitionResponse, ClientFetchResponse } from '../../core/engine.js';
 import { type RecordBatch, wholeBatchFrom } from '../../core/log/records.js';
-import type { ApiHandler } from '../dispatcher.js';
+import type { ApiHandler } from '../api-handler.js';
 import { errorCode } from '../error-codes.js';
 import { ApiKey, type FetchRequest } from '../generated/index.js';
 import { encodeRecordBatch, producerOption } from '../records/record-batch.js';

@@ -14,7 +14,7 @@
  * no node (-1, "", -1). Transaction coordinators are not served (no transactions here).
  */
 import type { FindCoordinatorResponse as EngineResponse } from '../../core/engine.js';
-import type { ApiHandler } from '../dispatcher.js';
+import type { ApiHandler } from '../api-handler.js';
 import { errorCode } from '../error-codes.js';
 import { ApiKey, type FindCoordinatorRequest } from '../generated/index.js';
 import { ADVERTISED_VERSIONS } from './api-versions.js';

@@ -17,7 +17,7 @@
  * computed (Integer.MIN_VALUE, "not requested"); only the classic group type exists, so a types
  * filter naming anything else lists nothing.
  */
-import type { ApiHandler } from '../dispatcher.js';
+import type { ApiHandler } from '../api-handler.js';
 import { errorCode } from '../error-codes.js';
 import { ApiKey } from '../generated/index.js';
 import { ADVERTISED_VERSIONS } from './api-versions.js';

@@ -23,7 +23,7 @@
  * SyncGroup wait on the coordinator (group-call.ts).
  */
 import type { LeaveGroupResponse as EngineLeave } from '../../core/engine.js';
-import type { ApiHandler } from '../dispatcher.js';
+import type { ApiHandler } from '../api-handler.js';
 import { errorCode } from '../error-codes.js';
 import { ApiKey } from '../generated/index.js';
 import { ADVERTISED_VERSIONS } from './api-versions.js';

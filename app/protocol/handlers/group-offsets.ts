@@ -21,7 +21,7 @@
  * advertised.
  */
 import type { FetchedOffset, OffsetFetchResponse as EngineFetch } from '../../core/engine.js';
-import type { ApiHandler } from '../dispatcher.js';
+import type { ApiHandler } from '../api-handler.js';
 import { errorCode } from '../error-codes.js';
 import { ApiKey, type OffsetFetchRequest } from '../generated/index.js';
 import { ADVERTISED_VERSIONS } from './api-versions.js';

@@ -4,7 +4,8 @@
  * handler (the group APIs, the admin APIs) is adding it to `BROKER_HANDLERS` or passing it in
  * `extra`: nothing else changes.
  */
-import { type ApiHandler, createDispatcher, type Dispatcher, type DispatcherOptions } from '../dispatcher.js';
+import { createDispatcher, type Dispatcher, type DispatcherOptions } from '../dispatcher.js';
+import { type ApiHandler } from '../api-handler.js';
 import { ADMIN_HANDLERS } from './admin/index.js';
 import type { BrokerGateway } from './broker-gateway.js';
 import { describeTopicPartitionsHandler } from './describe-topic-partitions.js';

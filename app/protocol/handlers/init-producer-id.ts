@@ -11,7 +11,7 @@
  * clients retry.
  */
 import type { BrokerAnswer, ClientInitProducerIdResponse } from '../../core/engine.js';
-import type { ApiHandler } from '../dispatcher.js';
+import type { ApiHandler } from '../api-handler.js';
 import { errorCode } from '../error-codes.js';
 import { ApiKey } from '../generated/index.js';
 import { ADVERTISED_VERSIONS } from './api-versions.js';

@@ -11,7 +11,7 @@
  * A partition named twice in one request is answered INVALID_REQUEST each time, as Kafka does.
  */
 import type { BrokerAnswer, ClientListOffsetsPartitionResponse, ClientListOffsetsResponse } from '../../core/engine.js';
-import type { ApiHandler } from '../dispatcher.js';
+import type { ApiHandler } from '../api-handler.js';
 import { errorCode } from '../error-codes.js';
 import { ApiKey, type ListOffsetsRequest } from '../generated/index.js';
 import { ADVERTISED_VERSIONS } from './api-versions.js';

@@ -21,7 +21,7 @@
  * -2147483648).
  */
 import type { BrokerAnswer, ClientMetadataResponse, ClientMetadataTopic } from '../../core/engine.js';
-import type { ApiHandler } from '../dispatcher.js';
+import type { ApiHandler } from '../api-handler.js';
 import { errorCode } from '../error-codes.js';
 import { ApiKey, type MetadataRequest } from '../generated/index.js';
 import { ADVERTISED_VERSIONS } from './api-versions.js';

@@ -12,7 +12,7 @@
  * (replica_id ≥ 0) are the brokers' own business and answered as a consumer's.
  */
 import type { BrokerAnswer, ClientOffsetForLeaderEpochResponse } from '../../core/engine.js';
-import type { ApiHandler } from '../dispatcher.js';
+import type { ApiHandler } from '../api-handler.js';
 import { errorCode } from '../error-codes.js';
 import { ApiKey } from '../generated/index.js';
 import { ADVERTISED_VERSIONS } from './api-versions.js';

@@ -13,7 +13,7 @@
  * of topics and partitions.
  */
 import type { ClientProducePartitionResponse, ProduceAnswer } from '../../core/engine.js';
-import { type ApiHandler, CloseConnection } from '../dispatcher.js';
+import { type ApiHandler, CloseConnection } from '../api-handler.js';
 import { errorCode } from '../error-codes.js';
 import { ApiKey, type ProduceRequest } from '../generated/index.js';
 import { ADVERTISED_VERSIONS } from './api-versions.js';

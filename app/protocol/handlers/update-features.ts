@@ -17,7 +17,7 @@
  */
 import { KafkaError } from '../../api/errors.js';
 import { ALL_FEATURES_FAILED, type FeatureUpdate } from '../../core/engine.js';
-import type { ApiHandler } from '../dispatcher.js';
+import type { ApiHandler } from '../api-handler.js';
 import { errorCode } from '../error-codes.js';
 import { ApiKey, type UpdateFeaturesRequest } from '../generated/index.js';
 import { resultError, run } from './admin/gateway.js';

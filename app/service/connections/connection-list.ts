@@ -11,11 +11,11 @@ import { capabilityViews } from '../../api/capabilities.js';
 import type { ConnectionView, ExternalSettingsInput, ExternalSettingsView } from '../../api/connections.js';
 import { KafkaError } from '../../api/errors.js';
 import type { KafkaConnectionConfig } from '../../kafka-client/config.js';
-import type { StoredConnection, StoredExternalSettings, StoredSecrets } from '../../storage/config-files.js';
-import type { ClusterDriver } from '../driver.js';
+import type { StoredConnection, StoredExternalSettings, StoredSecrets } from '../../config-dir/config-files.js';
+import type { ClusterDriver } from '../cluster-driver.js';
 import { KAFKA_MISSING } from '../kafka-driver/kafka-driver.js';
-import { builtInProfiles } from '../profile-handlers.js';
-import type { ConnectionsServiceOptions } from './connections-service.js';
+import { builtInProfiles } from '../built-in-profiles.js';
+import type { ConnectionsServiceOptions } from './connections-options.js';
 
 /** The id of the default connection while the list file does not name its data directory. */
 export const DEFAULT_CONNECTION_ID = 'default';
@@ -26,7 +26,7 @@ interface ListDeps extends ConnectionsServiceOptions {
   adopt(id: string, driver: ClusterDriver): ClusterDriver;
 }
 
-type Handlers = { [M in ConnectionMethodName]: (input: MethodParsedInput<M>) => Promise<MethodResult<M>> | MethodResult<M> };
+type Methods = { [M in ConnectionMethodName]: (input: MethodParsedInput<M>) => Promise<MethodResult<M>> | MethodResult<M> };
 
 const samePath = (a: string, b: string): boolean => resolve(a) === resolve(b);
 
@@ -35,10 +35,10 @@ function securityOf(settings: ExternalSettingsInput): StoredExternalSettings['se
 }
 
 export class ConnectionList {
-  private readonly handlers: Handlers;
+  private readonly methods: Methods;
 
   constructor(private readonly deps: ListDeps) {
-    this.handlers = {
+    this.methods = {
       'connections.list': () => this.views(),
       'connections.get': ({ id }) => this.view(id),
       'connections.addExternal': ({ name, settings }) => {
@@ -112,7 +112,7 @@ export class ConnectionList {
   }
 
   handle(method: ConnectionMethodName, input: unknown): unknown {
-    return (this.handlers[method] as (input: unknown) => unknown)(input);
+    return (this.methods[method] as (input: unknown) => unknown)(input);
   }
 
   isDefault(id: string): boolean {

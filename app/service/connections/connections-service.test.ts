@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../api/events.js';
 import { closeDataDirs, dataDirService, ok } from '../../sim/test-support/data-dir.js';
 import { createVirtualClusterService } from '../../sim/virtual-service.js';
-import { embeddedDriver } from '../driver.js';
+import { embeddedDriver } from '../embedded-driver/embedded-driver.js';
 import { createHostConnections } from './host-connections.js';
 
 const dirs: string[] = [];

@@ -1,14 +1,14 @@
 /**
  * The connections service as a host sets it up: the list, secrets and imported profiles in the
- * app's configuration directory (app/storage/config-files.ts), external clusters through the
+ * app's configuration directory (app/config-dir/config-files.ts), external clusters through the
  * Kafka driver, and local clusters through the engine the host knows how to start (`openLocal`:
  * a child process for the headless host, a utility process for the desktop app).
  */
 import { join } from 'node:path';
 import type { EngineService, ErrorLogger } from '../../api/service.js';
 import { testKafkaConnection } from '../../kafka-client/test-connection.js';
-import { ConfigDirectory, PLAIN_FILE_SEALER, removeClusterDirectory, type SecretSealer } from '../../storage/config-files.js';
-import type { ClusterDriver } from '../driver.js';
+import { ConfigDirectory, PLAIN_FILE_SEALER, removeClusterDirectory, type SecretSealer } from '../../config-dir/config-files.js';
+import type { ClusterDriver } from '../cluster-driver.js';
 import { createKafkaDriver } from '../kafka-driver/kafka-driver.js';
 import { createConnectionsService, type ConnectionsService } from './connections-service.js';
 

@@ -13,15 +13,16 @@
  */
 import type { Capability, CapabilityView } from '../../api/capabilities.js';
 import { capabilityViews } from '../../api/capabilities.js';
-import type { ClusterMethodName, MethodParsedInput, MethodResult, Result } from '../../api/contract.js';
+import type { ClusterMethodName, Result } from '../../api/contract.js';
 import { KafkaError } from '../../api/errors.js';
 import { checkCall, type ErrorLogger } from '../../api/service.js';
 import { KafkaAdminClient } from '../../kafka-client/admin-client.js';
 import type { KafkaConnectionConfig } from '../../kafka-client/config.js';
-import { failureEnvelope, requireCapability, unsupported, type ClusterDriver } from '../driver.js';
-import { kafkaAdminHandlers } from './admin-handlers.js';
-import { kafkaClusterHandlers } from './cluster-handlers.js';
-import { kafkaGroupHandlers } from './groups.js';
+import { failureEnvelope, requireCapability, unsupported, type ClusterDriver } from '../cluster-driver.js';
+import { kafkaAdminMethods } from './admin-methods.js';
+import type { ImportedProfiles, KafkaMethods } from './kafka-methods.js';
+import { kafkaClusterMethods } from './cluster-methods.js';
+import { kafkaGroupMethods } from './group-methods.js';
 
 /** What a Kafka cluster reached over the Kafka protocol cannot offer, and why. */
 export const KAFKA_MISSING: Partial<Record<Capability, string>> = {
@@ -39,8 +40,6 @@ export const KAFKA_MISSING: Partial<Record<Capability, string>> = {
   inAppConsumers: "The console's in-app consumers are a drill tool of the clusters it runs; against a real cluster, run your own consumers.",
 };
 
-export type KafkaHandlers = { [M in ClusterMethodName]: (input: MethodParsedInput<M>) => Promise<MethodResult<M>> | MethodResult<M> };
-
 export interface KafkaDriverOptions {
   /** The connection's id, named in UNSUPPORTED_FOR_CONNECTION details. */
   connection?: string;
@@ -49,12 +48,6 @@ export interface KafkaDriverOptions {
   profilesDir?: string;
   /** Imported profiles (kept with the connection list, not in any cluster). */
   importedProfiles?: ImportedProfiles;
-}
-
-/** Where profiles imported while looking at an external cluster are kept. */
-export interface ImportedProfiles {
-  load(): Record<string, string>;
-  save(name: string, json: string): void;
 }
 
 export interface KafkaDriver extends ClusterDriver {
@@ -76,10 +69,10 @@ export function kafkaDriverOver(client: KafkaAdminClient, options: KafkaDriverOp
   const missing = (capability: Capability): never => {
     throw unsupported(capability, KAFKA_MISSING[capability]!, options.connection);
   };
-  const handlers: KafkaHandlers = {
-    ...kafkaClusterHandlers(client, missing, options.connection),
-    ...kafkaGroupHandlers(client),
-    ...kafkaAdminHandlers(client, { ...(options.profilesDir ? { profilesDir: options.profilesDir } : {}), ...(options.importedProfiles ? { importedProfiles: options.importedProfiles } : {}) }),
+  const methods: KafkaMethods = {
+    ...kafkaClusterMethods(client, missing, options.connection),
+    ...kafkaGroupMethods(client),
+    ...kafkaAdminMethods(client, { ...(options.profilesDir ? { profilesDir: options.profilesDir } : {}), ...(options.importedProfiles ? { importedProfiles: options.importedProfiles } : {}) }),
   };
   let connecting: Promise<void> | undefined;
   let closed = false;
@@ -98,8 +91,8 @@ export function kafkaDriverOver(client: KafkaAdminClient, options: KafkaDriverOp
         connecting ??= client.connect().finally(() => (connecting = undefined));
         await connecting;
       }
-      const handler = handlers[checked.method as ClusterMethodName] as (input: unknown) => unknown;
-      return { ok: true, value: await handler(checked.input) };
+      const run = methods[checked.method as ClusterMethodName] as (input: unknown) => unknown;
+      return { ok: true, value: await run(checked.input) };
     } catch (error) {
       return failureEnvelope(method, error, logger);
     }

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { OFFSETS_TOPIC } from '../../core/engine.js';
-import { GroupConsumer } from '../../service/group-consumer.js';
+import { GroupConsumer } from '../../service/embedded-driver/group-consumer.js';
 import { commitRequest, committedOffsets, findCoordinator, groupCall, joinRequest, offsetsPartitionOf, parkJoin } from '../group-support.js';
 import { Simulation } from '../simulation.js';
 import { cleanUpStorages, STORAGES } from './support.js';

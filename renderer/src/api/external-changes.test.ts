@@ -14,7 +14,7 @@ import { useGroupsStore } from '../stores/groups.js';
 import { useLeadersStore } from '../stores/leaders.js';
 import { useProfilesStore } from '../stores/profiles.js';
 import { useReassignmentsStore } from '../stores/reassignments.js';
-import { useTopicDetailStore } from '../stores/topic-detail.js';
+import { useTopicPageStore } from '../stores/topic-page.js';
 import { useTopicsStore } from '../stores/topics.js';
 import type { Transport } from './transport.js';
 
@@ -180,9 +180,9 @@ describe('every page dialog that names the external cluster: its store sends the
     { page: 'Profiles: apply', method: 'profiles.apply', send: () => useProfilesStore().apply('durability', false) },
     { page: 'Configs: apply a weakening value', method: 'configs.alter', prepare: () => useConfigsStore().select({ type: 'topic', name: 'orders' }), send: () => useConfigsStore().apply('min.insync.replicas', '1') },
     { page: 'Configs: reset', method: 'configs.alter', prepare: () => useConfigsStore().select({ type: 'broker', name: '' }), send: () => useConfigsStore().reset('log.retention.ms') },
-    { page: 'Topic: delete a config override', method: 'configs.alter', prepare: () => useTopicDetailStore().open('orders'), send: () => useTopicDetailStore().alterConfig('retention.ms', null) },
-    { page: 'Topic: add partitions', method: 'partitions.add', prepare: () => useTopicDetailStore().open('orders'), send: () => useTopicDetailStore().addPartitions(6) },
-    { page: 'Topic: change the replication factor', method: 'topics.setReplicationFactor', prepare: () => useTopicDetailStore().open('orders'), send: () => useTopicDetailStore().changeReplicationFactor(3, false) },
+    { page: 'Topic: delete a config override', method: 'configs.alter', prepare: () => useTopicPageStore().open('orders'), send: () => useTopicPageStore().alterConfig('retention.ms', null) },
+    { page: 'Topic: add partitions', method: 'partitions.add', prepare: () => useTopicPageStore().open('orders'), send: () => useTopicPageStore().addPartitions(6) },
+    { page: 'Topic: change the replication factor', method: 'topics.setReplicationFactor', prepare: () => useTopicPageStore().open('orders'), send: () => useTopicPageStore().changeReplicationFactor(3, false) },
     { page: 'Topics: create (the wizard’s review)', method: 'topics.create', send: () => useTopicsStore().create({ name: 'payments', partitions: 3, replicationFactor: 3 }) },
   ];
 

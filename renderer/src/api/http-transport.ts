@@ -71,7 +71,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Transpo
       } catch {
         return;
       }
-      // A message is an array of events in order (main/host/http-events.ts); a lone event is one too.
+      // A message is an array of events in order (main/http/http-events.ts); a lone event is one too.
       for (const event of Array.isArray(parsed) ? parsed : [parsed]) for (const l of listeners) l(event);
     };
     ws.onerror = () => {};

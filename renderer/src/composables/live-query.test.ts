@@ -1,7 +1,7 @@
 /**
  * The live query's lifecycle on a scripted transport and fake timers: when it reads, how events,
  * polls and reconnects coalesce into reads, and that nothing is left listening or ticking once it
- * is released or the connection stops. (Every store built on it is tested against a real host in
+ * is released or the event stream stops. (Every store built on it is tested against a real host in
  * stores/*.test.ts; this pins the timing rules those tests cannot see.)
  */
 import { createPinia, setActivePinia } from 'pinia';
@@ -11,7 +11,7 @@ import { setActiveConnection } from '../api/active-connection.js';
 import { ClientError, createClient } from '../api/client.js';
 import { setClient } from '../api/instance.js';
 import type { ConnectionStatus, Transport } from '../api/transport.js';
-import { useConnectionStore } from '../stores/connection.js';
+import { useEventStreamStore } from '../stores/event-stream.js';
 import { EXTERNAL_READ_TIMEOUT_MS, useLiveQuery } from './live-query.js';
 
 /** A transport whose `clock.get` answers count up, each after `delayMs`; events and status are pushed by the test. */
@@ -47,7 +47,7 @@ describe('a live query', () => {
     t = scriptedTransport();
     setClient(createClient(t.transport));
     setActivePinia(createPinia());
-    useConnectionStore().start();
+    useEventStreamStore().start();
     t.status('open');
   });
   afterEach(() => {
@@ -101,12 +101,12 @@ describe('a live query', () => {
   });
 
   it('polls while used; once released nothing is left listening, throttling or polling', async () => {
-    const connection = useConnectionStore();
-    const before = connection.listening();
+    const stream = useEventStreamStore();
+    const before = stream.listening();
     const q = clockQuery({ pollMs: 1000 });
     const a = q.acquire();
     const b = q.acquire();
-    expect(connection.running).toEqual(['clock']);
+    expect(stream.running).toEqual(['clock']);
     await vi.advanceTimersByTimeAsync(3050);
     expect(t.reads()).toBe(4); // the first read, then one a second
     t.emit(killed(1)); // a throttled read pending at release
@@ -115,8 +115,8 @@ describe('a live query', () => {
     expect(q.running.value).toBe(true);
     b();
     expect(q.running.value).toBe(false);
-    expect(connection.listening()).toEqual(before);
-    expect(connection.running).toEqual([]);
+    expect(stream.listening()).toEqual(before);
+    expect(stream.running).toEqual([]);
     await vi.advanceTimersByTimeAsync(5000);
     expect(t.reads()).toBe(4);
     expect(vi.getTimerCount()).toBe(0);
@@ -133,24 +133,24 @@ describe('a live query', () => {
     release();
   });
 
-  it('stops listening and polling while the connection is stopped, and resumes with a read when it starts again', async () => {
-    const connection = useConnectionStore();
+  it('stops listening and polling while the event stream is stopped, and resumes with a read when it starts again', async () => {
+    const stream = useEventStreamStore();
     const q = clockQuery({ pollMs: 1000 });
     const release = q.acquire();
     await vi.advanceTimersByTimeAsync(20);
-    connection.stop();
-    expect(connection.listening()).toEqual({ events: 0, reconnect: 0 });
-    expect(connection.running).toEqual([]);
+    stream.stop();
+    expect(stream.listening()).toEqual({ events: 0, reconnect: 0 });
+    expect(stream.running).toEqual([]);
     t.emit(killed(1));
     await vi.advanceTimersByTimeAsync(5000);
     expect(t.reads()).toBe(1);
     expect(vi.getTimerCount()).toBe(0);
-    connection.start();
+    stream.start();
     await vi.advanceTimersByTimeAsync(20);
     expect(t.reads()).toBe(2);
-    expect(connection.running).toEqual(['clock']);
+    expect(stream.running).toEqual(['clock']);
     release();
-    expect(connection.running).toEqual([]);
+    expect(stream.running).toEqual([]);
   });
 
   describe('on an external cluster, where a read can be lost (a broker that never answers it)', () => {

@@ -4,10 +4,10 @@
  * throttles, polls and reconnects by hand.
  *
  * Invariants:
- * - It runs while it has at least one lease (`acquire()`) and the connection is not stopped:
+ * - It runs while it has at least one lease (`acquire()`) and the event stream is not stopped:
  *   then it re-reads after each event `invalidatedBy` accepts (trailing throttle: a burst of
  *   events → one read), at once after the event stream reconnects, and every `pollMs` as a
- *   fallback. When the last lease is released, or the connection stops, its event and reconnect
+ *   fallback. When the last lease is released, or the event stream stops, its event and reconnect
  *   listeners, its throttle timer and its poll are all gone; `onEvent` hears events only while
  *   it runs.
  * - One read in flight at a time: reads asked for meanwhile coalesce into one more read after
@@ -25,10 +25,10 @@ import { computed, ref, shallowRef, type Ref, type ShallowRef } from 'vue';
 import type { EngineEvent } from '../../../app/api/contract.js';
 import { activeConnection } from '../api/active-connection.js';
 import { ClientError } from '../api/client.js';
-import { useConnectionStore } from '../stores/connection.js';
+import { useEventStreamStore } from '../stores/event-stream.js';
 
 export interface LiveQueryOptions<T> {
-  /** Shown in `connection.running` while it runs (tests and diagnostics). */
+  /** Shown in `stream.running` while it runs (tests and diagnostics). */
   name: string;
   /** One read from the engine. */
   read: () => Promise<T>;
@@ -54,7 +54,7 @@ export interface LiveQuery<T> {
   readonly loading: Ref<boolean>;
   /** Why the last read failed (null once one succeeds). */
   readonly error: ShallowRef<unknown>;
-  /** Leased and the connection not stopped. */
+  /** Leased and the event stream not stopped. */
   readonly running: Readonly<Ref<boolean>>;
   /** Read now (coalesced with a read in flight). */
   refresh(): Promise<void>;
@@ -85,7 +85,7 @@ function readTimedOut(ms: number): ClientError {
 }
 
 export function useLiveQuery<T>(options: LiveQueryOptions<T>): LiveQuery<T> {
-  const connection = useConnectionStore();
+  const stream = useEventStreamStore();
   const data = shallowRef(options.initial) as ShallowRef<T>;
   const loaded = ref(false);
   const loading = ref(false);
@@ -174,11 +174,11 @@ export function useLiveQuery<T>(options: LiveQueryOptions<T>): LiveQuery<T> {
 
   function listen(): void {
     if (listeners) return;
-    const offEvent = connection.on((event) => {
+    const offEvent = stream.on((event) => {
       options.onEvent?.(event);
       if (options.invalidatedBy?.(event)) soon();
     });
-    const offReconnect = connection.onReconnect(() => void refresh());
+    const offReconnect = stream.onReconnect(() => void refresh());
     // An external Kafka cluster pushes no events: re-read it every few seconds instead.
     const pollMs = options.pollMs ?? (activeConnection()?.kind === 'external' ? EXTERNAL_POLL_MS : undefined);
     if (pollMs) poll = setInterval(() => void refresh(), pollMs);
@@ -186,7 +186,7 @@ export function useLiveQuery<T>(options: LiveQueryOptions<T>): LiveQuery<T> {
       offEvent();
       offReconnect();
     };
-    connection.setRunning(options.name, true);
+    stream.setRunning(options.name, true);
     void refresh();
   }
 
@@ -197,7 +197,7 @@ export function useLiveQuery<T>(options: LiveQueryOptions<T>): LiveQuery<T> {
     if (throttle !== null) clearTimeout(throttle);
     if (poll !== null) clearInterval(poll);
     throttle = poll = null;
-    connection.setRunning(options.name, false);
+    stream.setRunning(options.name, false);
   }
 
   const suspendable = {
@@ -217,7 +217,7 @@ export function useLiveQuery<T>(options: LiveQueryOptions<T>): LiveQuery<T> {
     leased.value++;
     if (leased.value === 1) {
       suspended.value = false;
-      detach = connection.attach(suspendable);
+      detach = stream.attach(suspendable);
       if (!suspended.value) listen();
     }
     return () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStoreHost, until, type StoreHost } from '../test-support/store-host.js';
 import { WHOLE_ASSIGNMENT_UP_TO, useBalanceStore } from './balance.js';
-import { useConnectionStore } from './connection.js';
+import { useEventStreamStore } from './event-stream.js';
 import { useReassignmentsStore } from './reassignments.js';
 
 describe('balance store against a real host', () => {
@@ -127,9 +127,9 @@ describe('balance store against a real host', () => {
   });
 
   it('suggests a plan for the skewed cluster that raises balancedness, puts it on the board, and it executes', async () => {
-    const connection = useConnectionStore();
-    connection.start();
-    await until(() => connection.status === 'open');
+    const stream = useEventStreamStore();
+    stream.start();
+    await until(() => stream.status === 'open');
     const store = useBalanceStore();
     const moves = useReassignmentsStore();
     moves.start();
@@ -157,9 +157,9 @@ describe('balance store against a real host', () => {
   });
 
   it('a suggestion can be stopped: it ends without a plan and without an error, or had already finished with one', async () => {
-    const connection = useConnectionStore();
-    connection.start();
-    await until(() => connection.status === 'open');
+    const stream = useEventStreamStore();
+    stream.start();
+    await until(() => stream.status === 'open');
     const store = useBalanceStore();
     store.clearSuggestion();
     const planning = store.suggest({ excludeBrokers: [], leadersOnly: false });

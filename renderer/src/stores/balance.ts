@@ -28,7 +28,7 @@ import { client } from '../api/instance.js';
 import { useLeases, useLiveQuery } from '../composables/live-query.js';
 import { describeError, notifyError } from '../lib/notify.js';
 import { useBrokersStore } from './brokers.js';
-import { useConnectionStore } from './connection.js';
+import { useEventStreamStore } from './event-stream.js';
 
 /** A partition of the assignment, flattened. */
 export interface AssignedPartition {
@@ -374,7 +374,7 @@ export const useBalanceStore = defineStore('balance', () => {
     const planId = `console-${Date.now().toString(36)}-${++planSeq}`;
     runningPlanId = planId;
     suggestProgress.value = null;
-    const off = useConnectionStore().on((e) => {
+    const off = useEventStreamStore().on((e) => {
       if (e.type === 'balance.progress' && e.planId === planId) suggestProgress.value = { goalsDone: e.goalsDone, goals: e.goals, goal: e.goal };
     });
     try {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientError } from '../api/client.js';
 import { startStoreHost, until, type StoreHost } from '../test-support/store-host.js';
 import { useBrokersStore } from './brokers.js';
-import { useConnectionStore } from './connection.js';
+import { useEventStreamStore } from './event-stream.js';
 
 describe('brokers store against a real host', () => {
   let h: StoreHost;
@@ -10,9 +10,9 @@ describe('brokers store against a real host', () => {
     h = await startStoreHost();
     // Broker sessions (9 s) and fetch rounds play out in engine time: run it 30× faster.
     await h.client.call('clock.setScale', { scale: 30 });
-    useConnectionStore().start();
+    useEventStreamStore().start();
     useBrokersStore().start();
-    await until(() => useConnectionStore().status === 'open');
+    await until(() => useEventStreamStore().status === 'open');
   }, 90_000);
   afterAll(async () => {
     if (h) useBrokersStore().stop();

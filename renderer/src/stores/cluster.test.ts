@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStoreHost, until, type StoreHost } from '../test-support/store-host.js';
 import { useClusterStore } from './cluster.js';
-import { useConnectionStore } from './connection.js';
+import { useEventStreamStore } from './event-stream.js';
 
 describe('cluster store against a real host', () => {
   let h: StoreHost;
@@ -22,14 +22,14 @@ describe('cluster store against a real host', () => {
   });
 
   it('hears a broker being killed on the event stream and shows it in the broker list', async () => {
-    const connection = useConnectionStore();
+    const stream = useEventStreamStore();
     const store = useClusterStore();
-    connection.start();
+    stream.start();
     store.start();
-    await until(() => connection.status === 'open');
+    await until(() => stream.status === 'open');
     await h.client.call('brokers.kill', { brokerId: 3 });
     await until(() => store.brokers.find((b) => b.id === 3)?.state === 'killed');
-    await until(() => connection.recent.some((e) => e.type === 'broker.stateChanged' && e.brokerId === 3));
+    await until(() => stream.recent.some((e) => e.type === 'broker.stateChanged' && e.brokerId === 3));
   });
 
   it('sets the time scale and reads it back from the engine', async () => {

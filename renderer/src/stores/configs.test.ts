@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientError } from '../api/client.js';
 import { startStoreHost, until, type StoreHost } from '../test-support/store-host.js';
 import { ownLayer, parseResourceKey, resourceKey, useConfigsStore } from './configs.js';
-import { useConnectionStore } from './connection.js';
-import { durabilityLosses, inheritedLosses } from '../components/configs/consequence.js';
+import { useEventStreamStore } from './event-stream.js';
+import { durabilityLosses, inheritedLosses } from '../lib/configs/consequence.js';
 
 describe('configs store against a real host', () => {
   let h: StoreHost;
@@ -107,11 +107,11 @@ describe('configs store against a real host', () => {
   });
 
   it('shows a cluster-wide default on a broker and a topic that inherit it, re-reading on config.changed', async () => {
-    const connection = useConnectionStore();
-    connection.start();
+    const stream = useEventStreamStore();
+    stream.start();
     const store = useConfigsStore();
     store.start();
-    await until(() => connection.status === 'open');
+    await until(() => stream.status === 'open');
     await store.select({ type: 'broker', name: '2' });
     expect(entry('log.retention.ms')?.source).toBe('DEFAULT_CONFIG');
     await h.client.call('configs.alter', { resource: { type: 'broker', name: '' }, set: { 'log.retention.ms': '7200000' } });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStoreHost, until, type StoreHost } from '../test-support/store-host.js';
-import { useConnectionStore } from './connection.js';
+import { useEventStreamStore } from './event-stream.js';
 import { useDrillRunnerStore } from './drill-runner.js';
 import { useDrillsStore } from './drills.js';
 import { lossBreakdown } from '../lib/drills/data-loss.js';
@@ -11,9 +11,9 @@ describe('drills store against a real host', () => {
     h = await startStoreHost();
     await until(async () => (await h.client.call('brokers.list', {})).every((b) => b.state === 'running'));
     await h.client.call('clock.setScale', { scale: 60 });
-    const connection = useConnectionStore();
-    connection.start();
-    await until(() => connection.status === 'open');
+    const stream = useEventStreamStore();
+    stream.start();
+    await until(() => stream.status === 'open');
     await useDrillsStore().start();
   }, 90_000);
   afterAll(async () => {

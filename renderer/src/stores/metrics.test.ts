@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStoreHost, until, type StoreHost } from '../test-support/store-host.js';
-import { useConnectionStore } from './connection.js';
+import { useEventStreamStore } from './event-stream.js';
 import { MAX_SAMPLES, WINDOW_MS, useMetricsStore } from './metrics.js';
 
 describe('metrics store against a real host', () => {
   let h: StoreHost;
   beforeAll(async () => {
     h = await startStoreHost();
-    useConnectionStore().start();
-    await until(() => useConnectionStore().status === 'open');
+    useEventStreamStore().start();
+    await until(() => useEventStreamStore().status === 'open');
   }, 90_000);
   afterAll(async () => {
     if (h) useMetricsStore().stop();

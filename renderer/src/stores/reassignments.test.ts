@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStoreHost, until, type StoreHost } from '../test-support/store-host.js';
-import { useConnectionStore } from './connection.js';
+import { useEventStreamStore } from './event-stream.js';
 import { parseReassignmentJson, partitionProgress, toReassignmentJson, useReassignmentsStore } from './reassignments.js';
 
 describe("Kafka's reassignment JSON", () => {
@@ -58,8 +58,8 @@ describe('reassignments store against a real host', () => {
       await h.client.call('records.produce', { topic: 'payments', partition: 0, acks: 'all', records: Array.from({ length: 500 }, (_, k) => ({ value: `${'x'.repeat(1000)}${k}` })) });
     }
     await h.client.call('records.produce', { topic: 'payments', partition: 1, acks: 'all', records: [{ value: 'one' }] });
-    useConnectionStore().start();
-    await until(() => useConnectionStore().status === 'open');
+    useEventStreamStore().start();
+    await until(() => useEventStreamStore().status === 'open');
   });
   afterAll(async () => {
     await h?.close();

@@ -1,7 +1,7 @@
 /**
  * Every store that follows the engine releases what it listens to: when its page stops (or, for
  * the shell's stores, when they are stopped) no event or reconnect listener, throttle or poll of
- * it is left, and when the connection stops every live query goes quiet until it starts again.
+ * it is left, and when the event stream stops every live query goes quiet until it starts again.
  * Against a real host, with the stores as the pages drive them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,14 +10,14 @@ import { useBalanceStore } from './balance.js';
 import { useBrokersStore } from './brokers.js';
 import { useClusterStore } from './cluster.js';
 import { useConfigsStore } from './configs.js';
-import { useConnectionStore } from './connection.js';
+import { useEventStreamStore } from './event-stream.js';
 import { useDrillsStore } from './drills.js';
 import { useLeadersStore } from './leaders.js';
 import { useMessagesStore } from './messages.js';
 import { useMetricsStore } from './metrics.js';
 import { useReassignmentsStore } from './reassignments.js';
-import { useTopicDetailStore } from './topic-detail.js';
-import { useTopicListStore } from './topic-list.js';
+import { useTopicPageStore } from './topic-page.js';
+import { useTopicsPageStore } from './topics-page.js';
 import { useTopicStatsStore } from './topic-stats.js';
 
 interface Page {
@@ -38,13 +38,13 @@ const PAGES: Page[] = [
   {
     name: 'topics',
     start: () => {
-      useTopicListStore().start();
+      useTopicsPageStore().start();
       const stats = useTopicStatsStore();
       stats.show(['orders']);
       releaseTopicStats ??= stats.follow();
     },
     stop: () => {
-      useTopicListStore().stop();
+      useTopicsPageStore().stop();
       releaseTopicStats?.();
       releaseTopicStats = undefined;
     },
@@ -53,12 +53,12 @@ const PAGES: Page[] = [
   {
     name: 'topic detail',
     start: async () => {
-      const s = useTopicDetailStore();
+      const s = useTopicPageStore();
       await s.open('orders');
       s.live(true);
     },
-    stop: () => useTopicDetailStore().close(),
-    queries: ['brokers', 'configs broker:', 'topic-detail events', 'topic orders', 'configs topic:orders'],
+    stop: () => useTopicPageStore().close(),
+    queries: ['brokers', 'configs broker:', 'topic-page events', 'topic orders', 'configs topic:orders'],
   },
   {
     name: 'balance',
@@ -100,9 +100,9 @@ describe('stores release their listeners against a real host', () => {
   let h: StoreHost;
   beforeAll(async () => {
     h = await startStoreHost();
-    const connection = useConnectionStore();
-    connection.start();
-    await until(() => connection.status === 'open');
+    const stream = useEventStreamStore();
+    stream.start();
+    await until(() => stream.status === 'open');
     await until(async () => (await h.client.result('topics.create', { name: 'orders', partitions: 2, replicationFactor: 3 })).ok, 30_000);
   }, 90_000);
   afterAll(async () => {
@@ -110,51 +110,51 @@ describe('stores release their listeners against a real host', () => {
   });
 
   it.each(PAGES)('$name: its live queries run while it shows, and stopping it leaves nothing listening or polling', async (page) => {
-    const connection = useConnectionStore();
-    const idle = connection.listening();
-    expect(connection.running).toEqual([]);
+    const stream = useEventStreamStore();
+    const idle = stream.listening();
+    expect(stream.running).toEqual([]);
     await page.start();
-    expect([...connection.running].sort()).toEqual([...page.queries].sort());
-    expect(connection.listening().events).toBeGreaterThanOrEqual(idle.events + page.queries.length);
+    expect([...stream.running].sort()).toEqual([...page.queries].sort());
+    expect(stream.listening().events).toBeGreaterThanOrEqual(idle.events + page.queries.length);
     await page.start(); // starting twice (a page mounted again) takes nothing more
-    expect(connection.running).toHaveLength(page.queries.length);
+    expect(stream.running).toHaveLength(page.queries.length);
     page.stop();
-    expect(connection.running).toEqual([]);
-    expect(connection.listening()).toEqual(idle);
+    expect(stream.running).toEqual([]);
+    expect(stream.listening()).toEqual(idle);
   });
 
   it('the topic list reads the figures of the rows in view while it follows them, and nothing polls once it lets go', async () => {
-    const connection = useConnectionStore();
+    const stream = useEventStreamStore();
     const stats = useTopicStatsStore();
     stats.show(['orders']);
     const release = stats.follow();
-    expect(connection.running).toEqual(['topic stats']);
+    expect(stream.running).toEqual(['topic stats']);
     const orders = await until(() => stats.byName.get('orders'));
     expect(orders).toMatchObject({ name: 'orders', records: 0 });
     release();
     release(); // idempotent
-    expect(connection.running).toEqual([]);
+    expect(stream.running).toEqual([]);
   });
 
   it('a query two pages share runs once and stops only when the last of them stops', async () => {
-    const connection = useConnectionStore();
+    const stream = useEventStreamStore();
     useBrokersStore().start();
     await useDrillsStore().start();
-    expect(connection.running.filter((q) => q === 'brokers')).toHaveLength(1);
+    expect(stream.running.filter((q) => q === 'brokers')).toHaveLength(1);
     useBrokersStore().stop();
-    expect(connection.running).toContain('brokers');
+    expect(stream.running).toContain('brokers');
     useDrillsStore().stop();
-    expect(connection.running).toEqual([]);
+    expect(stream.running).toEqual([]);
   });
 
-  it('when the connection stops every page goes quiet, and when it starts again they resume', async () => {
-    const connection = useConnectionStore();
+  it('when the event stream stops every page goes quiet, and when it starts again they resume', async () => {
+    const stream = useEventStreamStore();
     for (const page of PAGES) await page.start();
     const running = [...new Set(PAGES.flatMap((p) => p.queries))].sort();
-    expect([...connection.running].sort()).toEqual(running);
-    connection.stop();
-    expect(connection.running).toEqual([]);
-    expect(connection.listening()).toEqual({ events: 0, reconnect: 0 });
+    expect([...stream.running].sort()).toEqual(running);
+    stream.stop();
+    expect(stream.running).toEqual([]);
+    expect(stream.listening()).toEqual({ events: 0, reconnect: 0 });
 
     // Nothing reads while stopped: a broker killed now is not seen until the connection is back.
     const victim = useBrokersStore().brokers.find((b) => !b.isController)!.id;
@@ -162,12 +162,12 @@ describe('stores release their listeners against a real host', () => {
     await new Promise((r) => setTimeout(r, 2500));
     expect(useBrokersStore().byId.get(victim)?.state).toBe('running');
 
-    connection.start();
-    expect([...connection.running].sort()).toEqual(running);
+    stream.start();
+    expect([...stream.running].sort()).toEqual(running);
     await until(() => useBrokersStore().byId.get(victim)?.state === 'killed');
     for (const page of PAGES) page.stop();
-    expect(connection.running).toEqual([]);
-    expect(connection.listening().events).toBe(0);
+    expect(stream.running).toEqual([]);
+    expect(stream.listening().events).toBe(0);
     await h.client.call('brokers.start', { brokerId: victim });
   });
 });

@@ -4,7 +4,7 @@
  * partition of the cluster — and re-read every few seconds while rows stay in view.
  *
  * One live query ('topic stats', composables/live-query.ts) owns the reads: it polls only while
- * the list follows it (`follow()`), goes quiet while the connection is stopped, re-reads when the
+ * the list follows it (`follow()`), goes quiet while the event stream is stopped, re-reads when the
  * event stream comes back, and leaves nothing polling once the list is gone.
  */
 import { defineStore } from 'pinia';

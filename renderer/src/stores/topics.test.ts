@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientError } from '../api/client.js';
-import { checkTopicName } from '../components/topics/topic-name.js';
+import { checkTopicName } from '../lib/topics/topic-name.js';
 import { startStoreHost, until, type StoreHost } from '../test-support/store-host.js';
-import { useConnectionStore } from './connection.js';
-import { parseHealthFilter, useTopicListStore } from './topic-list.js';
+import { useEventStreamStore } from './event-stream.js';
+import { parseHealthFilter, useTopicsPageStore } from './topics-page.js';
 import { useTopicsStore } from './topics.js';
 
-const shown = (): string[] => useTopicListStore().visible.map((t) => t.name);
+const shown = (): string[] => useTopicsPageStore().visible.map((t) => t.name);
 
 describe('topics store against a real host', () => {
   let h: StoreHost;
@@ -38,7 +38,7 @@ describe('topics store against a real host', () => {
   });
 
   it('searches names by case-insensitive substring', async () => {
-    const list = useTopicListStore();
+    const list = useTopicsPageStore();
     list.search = 'OR';
     expect(shown()).toEqual(['Orders']);
     list.search = '  .LOG ';
@@ -51,7 +51,7 @@ describe('topics store against a real host', () => {
   });
 
   it('sorts by partitions and replication factor, most first on the first click, ties by name', async () => {
-    const list = useTopicListStore();
+    const list = useTopicsPageStore();
     list.sortBy('partitions');
     expect([list.sortKey, list.sortOrder]).toEqual(['partitions', 'desc']);
     expect(shown()).toEqual(['clicks', 'Orders', 'payments', 'audit.log']);
@@ -68,11 +68,11 @@ describe('topics store against a real host', () => {
 
   it('filters by health as the overview links do, and sorts the broken topics first, when a broker dies', async () => {
     const store = useTopicsStore();
-    const list = useTopicListStore();
-    const connection = useConnectionStore();
-    connection.start();
+    const list = useTopicsPageStore();
+    const stream = useEventStreamStore();
+    stream.start();
     store.start();
-    await until(() => connection.status === 'open');
+    await until(() => stream.status === 'open');
     await h.client.call('clock.setScale', { scale: 60 });
     // audit.log's only replica and min.insync.replicas=3 on Orders make every kind of trouble visible.
     await h.client.call('configs.alter', { resource: { type: 'topic', name: 'Orders' }, set: { 'min.insync.replicas': '3' } });
@@ -179,7 +179,7 @@ describe('topics store against a real host', () => {
 
   it('deletes the selected topics with an outcome per topic, and drops them from the selection', async () => {
     const store = useTopicsStore();
-    const list = useTopicListStore();
+    const list = useTopicsPageStore();
     await store.refresh();
     list.setSelected('events', true);
     list.setSelected('pinned', true);
@@ -200,7 +200,7 @@ describe('topics store against a real host', () => {
   });
 
   it('selects every topic the filter shows, and only those', async () => {
-    const list = useTopicListStore();
+    const list = useTopicsPageStore();
     list.search = 'a';
     list.setAllVisible(true);
     expect([...list.selected].sort()).toEqual(['audit.log', 'payments']);

@@ -5,7 +5,7 @@
  * truth: after an action, and after any event that changes a topic's partitions, leaders or
  * ISRs, the list is re-read (throttled), and kept as the same array when nothing changed so a
  * long list does not re-render for nothing. What the topics page does to the list (search,
- * filter, sort, selection) is in topic-list.ts.
+ * filter, sort, selection) is in topics-page.ts.
  */
 import { defineStore } from 'pinia';
 import { computed } from 'vue';

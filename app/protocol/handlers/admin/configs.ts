@@ -25,7 +25,7 @@ import { configDef } from '../../../core/configs/catalogue.js';
 import { brokerStaticConfigs, describeBrokerConfigs, describeTopicConfigs, type ResolvedConfig } from '../../../core/configs/resolve.js';
 import { brokerConfigSynonyms, topicConfigSynonyms } from '../../../core/configs/synonyms.js';
 import { CLUSTER_DEFAULT } from '../../../core/metadata/image.js';
-import type { ApiHandler } from '../../dispatcher.js';
+import type { ApiHandler } from '../../api-handler.js';
 import { ApiKey } from '../../generated/index.js';
 import { ADVERTISED_VERSIONS } from '../api-versions.js';
 import { CONFIG_SOURCE, CONFIG_TYPE, RESOURCE_TYPE } from './config-source.js';

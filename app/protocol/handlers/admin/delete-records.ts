@@ -10,7 +10,7 @@
  * into a map by partition). Topics are answered in the order first named.
  */
 import type { BrokerAnswer, ClientDeleteRecordsResponse } from '../../../core/engine.js';
-import type { ApiHandler } from '../../dispatcher.js';
+import type { ApiHandler } from '../../api-handler.js';
 import { errorCode } from '../../error-codes.js';
 import { ApiKey, type DeleteRecordsRequest } from '../../generated/index.js';
 import { ADVERTISED_VERSIONS } from '../api-versions.js';

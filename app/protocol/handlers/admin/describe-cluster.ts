@@ -12,7 +12,7 @@
  * Authorized operations are not computed (Kafka's "not requested", -2147483648).
  */
 import type { BrokerAnswer, ClientMetadataResponse } from '../../../core/engine.js';
-import type { ApiHandler } from '../../dispatcher.js';
+import type { ApiHandler } from '../../api-handler.js';
 import { ApiKey } from '../../generated/index.js';
 import { ADVERTISED_VERSIONS } from '../api-versions.js';
 import { answered } from '../broker-gateway.js';

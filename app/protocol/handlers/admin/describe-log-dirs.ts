@@ -11,7 +11,7 @@
  * Total and usable bytes are the file system's under the data directory (every broker's file is
  * in it, so brokers of one cluster report the same disk).
  */
-import type { ApiHandler } from '../../dispatcher.js';
+import type { ApiHandler } from '../../api-handler.js';
 import { ApiKey } from '../../generated/index.js';
 import { ADVERTISED_VERSIONS } from '../api-versions.js';
 import { type AdminGateway, run } from './gateway.js';

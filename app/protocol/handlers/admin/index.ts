@@ -3,7 +3,7 @@
  * kafka-configs.sh, kafka-reassign-partitions.sh, kafka-leader-election.sh and admin clients send.
  * Each is built for one broker's gateway; the dispatcher advertises exactly the ones it serves.
  */
-import type { ApiHandler } from '../../dispatcher.js';
+import type { ApiHandler } from '../../api-handler.js';
 import { alterConfigsHandler, describeConfigsHandler, incrementalAlterConfigsHandler } from './configs.js';
 import { deleteRecordsHandler } from './delete-records.js';
 import { describeClusterHandler } from './describe-cluster.js';

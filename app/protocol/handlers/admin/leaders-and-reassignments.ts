@@ -12,7 +12,7 @@
  * PREFERRED_LEADER_NOT_AVAILABLE, NO_REASSIGNMENT_IN_PROGRESS, INVALID_REPLICA_ASSIGNMENT, …).
  * The API sets no throttles and clears none: that is kafka-reassign-partitions.sh's business.
  */
-import type { ApiHandler } from '../../dispatcher.js';
+import type { ApiHandler } from '../../api-handler.js';
 import { ApiKey } from '../../generated/index.js';
 import { errorCode } from '../../error-codes.js';
 import { ADVERTISED_VERSIONS } from '../api-versions.js';

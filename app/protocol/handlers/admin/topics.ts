@@ -15,7 +15,7 @@
  */
 import { describeTopicConfigs } from '../../../core/configs/resolve.js';
 import { KafkaError } from '../../../api/errors.js';
-import type { ApiHandler } from '../../dispatcher.js';
+import type { ApiHandler } from '../../api-handler.js';
 import { ApiKey } from '../../generated/index.js';
 import { ADVERTISED_VERSIONS } from '../api-versions.js';
 import { CONFIG_SOURCE } from './config-source.js';

@@ -1,0 +1,312 @@
+/**
+ * The Kafka driver's cluster, broker, topic, config and record methods. Each reads the cluster
+ * fresh (snapshot.ts) and builds the same views the embedded service does; brokers, replicas and
+ * offsets are Kafka's own answers. Faults and broker membership are refused by capability before
+ * a method runs (kafka-driver.ts); their entries here only name the capability.
+ */
+import type { BrokerView, ClusterView, PartitionView, TopicView } from '../../api/contract.js';
+import type { Capability } from '../../api/capabilities.js';
+import { KafkaError } from '../../api/errors.js';
+import { SUPPORTED_FEATURES } from '../../core/engine.js';
+import { placeReplicas } from '../../core/placement/index.js';
+import { seededRandom } from '../../core/random.js';
+import type { KafkaAdminClient } from '../../kafka-client/admin-client.js';
+import { FEATURE_UPDATES_UNAVAILABLE_REASON, updateFeatures } from '../../kafka-client/feature-requests.js';
+import { unsupported } from '../cluster-driver.js';
+import { clusterHealth, partitionView, topicSummaryView, toLogRecord } from '../cluster-views.js';
+import { ProducerPartitioner } from '../producer-partitioner.js';
+import { kafkaConfigEntryViews } from './config-views.js';
+import type { KafkaMethods } from './kafka-methods.js';
+import { readSnapshot, topicNumber, type KafkaSnapshot } from './snapshot.js';
+import { lastOffsetPerPartition } from '../embedded-driver/records-delete.js';
+
+type KafkaClusterMethod =
+  | 'cluster.describe'
+  | 'brokers.list'
+  | 'brokers.add'
+  | 'brokers.remove'
+  | 'brokers.stop'
+  | 'brokers.start'
+  | 'brokers.kill'
+  | 'brokers.powerLoss'
+  | 'brokers.isolate'
+  | 'brokers.heal'
+  | 'brokers.stallFollower'
+  | 'topics.list'
+  | 'topics.stats'
+  | 'cluster.features'
+  | 'cluster.updateFeatures'
+  | 'consumers.start'
+  | 'consumers.stop'
+  | 'consumers.list'
+  | 'topics.describe'
+  | 'topics.describeMany'
+  | 'topics.create'
+  | 'topics.createMany'
+  | 'topics.delete'
+  | 'topics.deleteMany'
+  | 'partitions.add'
+  | 'configs.describe'
+  | 'configs.alter'
+  | 'records.produce'
+  | 'records.consume'
+  | 'records.delete'
+  | 'metrics.get'
+  | 'events.recent'
+  | 'clock.get'
+  | 'clock.setScale';
+
+const REPLICA_STATES_REASON = 'The Kafka protocol does not report each replica’s log end offset, high watermark or flushed offset (brokers publish them as JMX metrics).';
+
+function minIsrOf(s: KafkaSnapshot, topic: string): number {
+  const n = topicNumber(s, topic, 'min.insync.replicas');
+  return Number.isFinite(n) ? n : 1;
+}
+
+function brokerViews(s: KafkaSnapshot, logBytes: Map<number, number>): BrokerView[] {
+  const replicas = new Map<number, number>();
+  const leaders = new Map<number, number>();
+  for (const { state } of s.image.allPartitions()) {
+    for (const r of state.replicas) replicas.set(r, (replicas.get(r) ?? 0) + 1);
+    if (state.leader >= 0) leaders.set(state.leader, (leaders.get(state.leader) ?? 0) + 1);
+  }
+  return [...s.image.brokers.values()]
+    .sort((a, b) => a.id - b.id)
+    .map((b) => ({
+      id: b.id,
+      rack: b.rack,
+      // Metadata lists live brokers only: one that replicas name but Metadata does not is not running.
+      state: b.fenced ? 'fenced' : 'running',
+      partitionCount: replicas.get(b.id) ?? 0,
+      leaderCount: leaders.get(b.id) ?? 0,
+      listener: s.listeners.get(b.id) ?? null,
+      isolated: false,
+      fetcherStalled: false,
+      isController: b.id === s.controllerId,
+      brokerEpoch: b.brokerEpoch,
+      logBytes: logBytes.get(b.id) ?? -1,
+    }));
+}
+
+/** Bytes each live broker stores (DescribeLogDirs), -1 for one that cannot say. */
+async function brokerLogBytes(client: KafkaAdminClient, s: KafkaSnapshot): Promise<Map<number, number>> {
+  const live = [...s.image.brokers.values()].filter((b) => !b.fenced).map((b) => b.id);
+  const dirs = await client.describeLogDirs(live).catch(() => []);
+  return new Map(dirs.map((d) => [d.brokerId, d.logDirs.reduce((sum, dir) => sum + dir.replicas.filter((r) => !r.isFuture).reduce((a, r) => a + r.sizeBytes, 0), 0)]));
+}
+
+async function topicViews(client: KafkaAdminClient, s: KafkaSnapshot, names: string[]): Promise<TopicView[]> {
+  return Promise.all(
+    names.map(async (name) => {
+      const topic = s.image.topicsByName.get(name);
+      if (!topic) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `This server does not host this topic: ${name}`);
+      const offsets = new Map((await client.offsets(name)).map((o) => [o.partition, o]));
+      // No replica states: the protocol does not report followers' logs (`unavailable` says so).
+      const partitions: PartitionView[] = [...topic.partitions.values()]
+        .sort((a, b) => a.partition - b.partition)
+        .map((p) => partitionView({ ...p, highWatermark: offsets.get(p.partition)?.highWatermark ?? -1, logStartOffset: offsets.get(p.partition)?.logStartOffset ?? -1, replicaStates: [] }));
+      return { name, topicId: topic.topicId, configs: { ...topic.configs }, partitions, unavailable: { replicaStates: REPLICA_STATES_REASON, ...(s.elrUnavailable ? { eligibleLeaderReplicas: s.elrUnavailable } : {}) } };
+    }),
+  );
+}
+
+/** The placement a new topic would get, as a KRaft controller places it (its random start aside). */
+function plannedTopic(s: KafkaSnapshot, input: { name: string; partitions?: number | undefined; replicationFactor?: number | undefined; assignments?: number[][] | undefined; configs?: Record<string, string> | undefined }): TopicView {
+  const defaults = s.image.clusterConfigs();
+  const numPartitions = input.assignments?.length ?? (input.partitions === undefined || input.partitions === -1 ? Number(defaults['num.partitions'] ?? 1) : input.partitions);
+  const rf = input.replicationFactor === undefined || input.replicationFactor === -1 ? Number(defaults['default.replication.factor'] ?? 1) : input.replicationFactor;
+  const brokers = [...s.image.brokers.values()].map((b) => ({ id: b.id, rack: b.rack, fenced: b.fenced, inControlledShutdown: false }));
+  const assignments = input.assignments ?? placeReplicas({ brokers, numPartitions, replicationFactor: rf, strategy: 'striped', random: seededRandom(numPartitions * 31 + rf) });
+  return {
+    name: input.name,
+    topicId: '',
+    configs: { ...(input.configs ?? {}) },
+    partitions: assignments.map((replicas, partition) =>
+      partitionView({ topicId: '', partition, replicas, isr: replicas, leader: replicas[0] ?? -1, leaderEpoch: 0, partitionEpoch: 0, addingReplicas: [], removingReplicas: [], leaderRecoveryState: 'RECOVERED', highWatermark: 0, logStartOffset: 0, replicaStates: [] }),
+    ),
+    unavailable: { replicaStates: REPLICA_STATES_REASON },
+  };
+}
+
+export function kafkaClusterMethods(client: KafkaAdminClient, missing: (capability: Capability) => never, connection?: string): Pick<KafkaMethods, KafkaClusterMethod> {
+  const partitioner = new ProducerPartitioner(seededRandom(Date.now()));
+  /** Per topic, the high watermarks' sum at each read of topics.stats (the last minute's): the commit rate between reads. */
+  const hwSamples = new Map<string, { atMs: number; sum: number }[]>();
+
+  function commitRate(topic: string, sum: number, nowMs: number): number {
+    const kept = (hwSamples.get(topic) ?? []).filter((x) => nowMs - x.atMs <= 60_000);
+    kept.push({ atMs: nowMs, sum });
+    hwSamples.set(topic, kept);
+    const first = kept[0]!;
+    // A real cluster reports no throughput over the Kafka protocol: the rate is the high watermarks' advance between the console's reads.
+    return nowMs > first.atMs ? Math.max(0, ((sum - first.sum) * 1000) / (nowMs - first.atMs)) : 0;
+  }
+
+  async function create(input: { name: string; partitions?: number | undefined; replicationFactor?: number | undefined; assignments?: number[][] | undefined; configs?: Record<string, string> | undefined }, validateOnly: boolean): Promise<TopicView> {
+    // Kafka validates (name, configs, counts) with validateOnly; the placement shown is ours, and
+    // creating with it (the wizard passes the reviewed assignments) gives exactly that placement.
+    await client.createTopic({ name: input.name, ...(input.partitions !== undefined ? { partitions: input.partitions } : {}), ...(input.replicationFactor !== undefined ? { replicationFactor: input.replicationFactor } : {}), ...(input.assignments ? { assignments: input.assignments } : {}), ...(input.configs ? { configs: input.configs } : {}) }, validateOnly);
+    const s = await readSnapshot(client, validateOnly ? [] : [input.name]);
+    if (validateOnly) return plannedTopic(s, input);
+    return (await topicViews(client, s, [input.name]))[0]!;
+  }
+
+  async function outcome(name: string, fn: () => Promise<unknown>) {
+    try {
+      await fn();
+      return { name, errorCode: 'NONE' as const };
+    } catch (e) {
+      if (e instanceof KafkaError && e.code !== 'INTERNAL') return { name, errorCode: e.code, message: e.message };
+      throw e;
+    }
+  }
+
+  return {
+    'cluster.describe': async () => {
+      const s = await readSnapshot(client);
+      const view: ClusterView = {
+        clusterId: s.clusterId,
+        controllerId: s.controllerId,
+        brokers: brokerViews(s, await brokerLogBytes(client, s)),
+        bootstrapServers: [...s.listeners.entries()].sort(([a], [b]) => a - b).map(([, l]) => `${l.host}:${l.port}`).join(','),
+        // Brokers that replicas name but Metadata does not list (not live: fenced or down).
+        fencedBrokers: [...s.image.brokers.values()].filter((b) => b.fenced).length,
+        ...clusterHealth(s.image.topicsByName.values(), (t) => minIsrOf(s, t.name)),
+      };
+      return view;
+    },
+    'brokers.list': async () => {
+      const s = await readSnapshot(client);
+      return brokerViews(s, await brokerLogBytes(client, s));
+    },
+    'brokers.add': () => missing('brokerMembership'),
+    'brokers.remove': () => missing('brokerMembership'),
+    'brokers.stop': () => missing('faults'),
+    'brokers.start': () => missing('faults'),
+    'brokers.kill': () => missing('faults'),
+    'brokers.powerLoss': () => missing('faults'),
+    'brokers.isolate': () => missing('faults'),
+    'brokers.heal': () => missing('faults'),
+    'brokers.stallFollower': () => missing('faults'),
+
+    'topics.list': async () => {
+      const s = await readSnapshot(client);
+      return [...s.image.topicsByName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((t) => topicSummaryView(t, minIsrOf(s, t.name)));
+    },
+    'topics.stats': async ({ names }) => {
+      // Every topic's metadata: a name that does not exist is left out, as the embedded driver does.
+      const s = await readSnapshot(client);
+      const known = names.filter((n) => s.image.topicsByName.has(n));
+      const leaders = [...new Set(known.flatMap((n) => [...s.image.topicsByName.get(n)!.partitions.values()].map((p) => p.leader).filter((l) => l >= 0)))];
+      const dirs = await client.describeLogDirs(leaders).catch(() => []);
+      const size = new Map<string, number>();
+      for (const d of dirs) for (const dir of d.logDirs) for (const r of dir.replicas) {
+        if (!r.isFuture && s.image.topicsByName.get(r.topic)?.partitions.get(r.partition)?.leader === d.brokerId) size.set(`${r.topic}\u0000${r.partition}`, r.sizeBytes);
+      }
+      const nowMs = Date.now();
+      return Promise.all(
+        known.map(async (name) => {
+          const offsets = await client.offsets(name);
+          const records = offsets.reduce((a, o) => a + Math.max(0, o.highWatermark - o.logStartOffset), 0);
+          const sizeBytes = offsets.reduce((a, o) => a + (size.get(`${name}\u0000${o.partition}`) ?? 0), 0);
+          const recordsPerSec = commitRate(name, offsets.reduce((a, o) => a + o.highWatermark, 0), nowMs);
+          return { name, records, sizeBytes, recordsPerSec };
+        }),
+      );
+    },
+    'cluster.features': async () => {
+      const { supported, finalized } = await client.features();
+      const known = new Map(SUPPORTED_FEATURES.map((f) => [f.name, f.description]));
+      return supported.map((f) => ({ name: f.name, minVersion: f.minVersion, maxVersion: f.maxVersion, finalizedLevel: finalized[f.name] ?? 0, description: known.get(f.name) ?? `Kafka feature ${f.name} (ApiVersions reports it; the console has no description of it).` }));
+    },
+    'cluster.updateFeatures': async ({ updates, validateOnly }) => {
+      const results = await updateFeatures(client, updates, validateOnly ?? false);
+      if (!results) throw unsupported('featureUpdates', FEATURE_UPDATES_UNAVAILABLE_REASON, connection);
+      return results;
+    },
+    // Refused before they get here (METHOD_CAPABILITY): the reasons are in KAFKA_MISSING.
+    'consumers.start': () => missing('inAppConsumers'),
+    'consumers.stop': () => missing('inAppConsumers'),
+    'consumers.list': () => missing('inAppConsumers'),
+    'topics.describe': async ({ name }) => (await topicViews(client, await readSnapshot(client, [name]), [name]))[0]!,
+    'topics.describeMany': async ({ names }) => {
+      const s = await readSnapshot(client, names);
+      return topicViews(client, s, names ?? [...s.image.topicsByName.keys()].sort());
+    },
+    'topics.create': (input) => create(input, input.validateOnly ?? false),
+    'topics.createMany': ({ topics, validateOnly }) => Promise.all(topics.map((t) => outcome(t.name, () => create(t, validateOnly ?? false)))),
+    'topics.delete': async ({ name }) => {
+      const s = await readSnapshot(client, [name]);
+      await client.deleteTopic(name);
+      return { name, topicId: s.image.topicsByName.get(name)?.topicId ?? '' };
+    },
+    'topics.deleteMany': ({ names }) => Promise.all(names.map((name) => outcome(name, () => client.deleteTopic(name)))),
+
+    'partitions.add': async ({ topic, totalCount, assignments, validateOnly }) => {
+      await client.createPartitions(topic, totalCount, assignments, validateOnly ?? false);
+      const s = await readSnapshot(client, [topic]);
+      const view = (await topicViews(client, s, [topic]))[0]!;
+      if (!validateOnly) return view;
+      const current = view.partitions.length;
+      const planned = plannedTopic(s, { name: topic, partitions: totalCount - current, replicationFactor: view.partitions[0]?.replicas.length ?? 1, ...(assignments ? { assignments } : {}) });
+      return { ...view, partitions: [...view.partitions, ...planned.partitions.map((p, i) => ({ ...p, partition: current + i }))] };
+    },
+
+    'configs.describe': async ({ resource }) => {
+      const [d] = await client.describeConfigs([resource]);
+      if (d!.errorCode !== 'NONE') throw new KafkaError(d!.errorCode, d!.errorMessage ?? `Describing ${resource.type} '${resource.name}' failed.`);
+      return kafkaConfigEntryViews(resource.type, d!.entries);
+    },
+    'configs.alter': async ({ resource, set, validateOnly }) => {
+      await client.incrementalAlterConfigs(resource, set, validateOnly ?? false);
+      const [d] = await client.describeConfigs([resource]);
+      const views = kafkaConfigEntryViews(resource.type, d!.entries);
+      if (!validateOnly) return views;
+      // As the change would leave them: the set keys at their new value and layer.
+      const layer = resource.type === 'topic' ? 'DYNAMIC_TOPIC_CONFIG' : resource.name === '' ? 'DYNAMIC_DEFAULT_BROKER_CONFIG' : 'DYNAMIC_BROKER_CONFIG';
+      return views.map((v) => (Object.hasOwn(set, v.name) && set[v.name] !== null ? { ...v, value: set[v.name]!, source: layer } : v));
+    },
+
+    'records.produce': async (input) => {
+      const s = await readSnapshot(client, [input.topic]);
+      const t = s.image.topicsByName.get(input.topic)!;
+      const now = Date.now();
+      const records = input.records.map((r) => toLogRecord(r, now));
+      const groups = new Map<number, number[]>();
+      const targets =
+        input.partition !== undefined
+          ? records.map(() => input.partition!)
+          : partitioner.assign(input.topic, [...t.partitions.values()].sort((a, b) => a.partition - b.partition).map((p) => ({ partition: p.partition, hasLeader: p.leader >= 0 })), records);
+      targets.forEach((p, i) => groups.set(p, [...(groups.get(p) ?? []), i]));
+      const acks = input.acks === 'all' || input.acks === -1 ? -1 : input.acks;
+      const batches = await Promise.all(
+        [...groups].map(async ([partition, indexes]) => {
+          const r = await client.records.produce(
+            input.topic,
+            partition,
+            acks,
+            indexes.map((i) => ({ key: input.records[i]!.key ?? null, value: input.records[i]!.value, headers: input.records[i]!.headers ?? [], ...(input.records[i]!.timestamp !== undefined ? { timestamp: input.records[i]!.timestamp } : {}) })),
+            input.timeoutMs ?? 30_000,
+          );
+          const leaderEpoch = r.errorCode === 'NONE' && acks !== 0 ? (t.partitions.get(partition)?.leaderEpoch ?? -1) : -1;
+          return { partition, baseOffset: r.baseOffset, errorCode: r.errorCode, ...(r.errorMessage ? { errorMessage: r.errorMessage } : {}), leaderEpoch, appendedAtMs: -1, records: indexes };
+        }),
+      );
+      const headline = batches.find((b) => b.errorCode !== 'NONE') ?? batches[0]!;
+      const { records: _indexes, ...fields } = headline;
+      return { ...fields, batches };
+    },
+    'records.consume': async ({ topic, partition, offset, maxRecords }) => {
+      const r = await client.records.fetch(topic, partition, offset, maxRecords ?? 500);
+      if (r.errorCode !== 'NONE') throw new KafkaError(r.errorCode, `Fetching ${topic}-${partition} at offset ${offset} failed with ${r.errorCode}.`, { highWatermark: r.highWatermark, logStartOffset: r.logStartOffset });
+      return { records: r.records, highWatermark: r.highWatermark, logStartOffset: r.logStartOffset };
+    },
+
+    'records.delete': ({ partitions, timeoutMs }) => client.deleteRecords([...lastOffsetPerPartition(partitions).values()], timeoutMs ?? 30_000),
+
+    'metrics.get': () => missing('metrics'),
+    'events.recent': () => missing('timeline'),
+    'clock.get': () => ({ nowMs: Date.now(), scale: 1, mode: 'realtime' as const }),
+    'clock.setScale': () => missing('clockScale'),
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * The connections.* methods over real HTTP, on the host as `npm run serve` builds it (the
+ * connections service in front of the served cluster): a second local cluster addressed by
+ * `connection`, an external connection whose secret never comes back, a connection test, and
+ * deletion with the typed name. The last test checks that every connections.* method was called.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { methodNames, targetsCluster, type MethodInput, type MethodName, type MethodResult, type Result } from '../../app/api/contract.js';
+import { createHostConnections } from '../../app/service/connections/host-connections.js';
+import type { ConnectionsService } from '../../app/service/connections/connections-service.js';
+import { embeddedDriver } from '../../app/service/embedded-driver/embedded-driver.js';
+import { startHttpHost, type HttpHost } from './http-host.js';
+import { openCluster, type OpenCluster } from '../engine/open-cluster.js';
+import { loadOrCreateToken } from './token.js';
+
+let dir: string;
+let cluster: OpenCluster;
+let connections: ConnectionsService;
+let host: HttpHost;
+let token: string;
+const quiet = { error: () => {} };
+const called = new Set<string>();
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'rs-connections-http-'));
+  cluster = openCluster({ dataDir: join(dir, 'served'), brokers: 3, logger: quiet });
+  token = loadOrCreateToken(join(dir, 'served'));
+  expect(await cluster.ready(15_000)).toBe(true);
+  connections = createHostConnections({
+    configDir: join(dir, 'config'),
+    host: () => ({ dataDir: join(dir, 'served'), driver: cluster.service }),
+    async openLocal(dataDir, how) {
+      const local = openCluster({ dataDir, logger: quiet, ...(how.brokers !== undefined ? { brokers: how.brokers } : { initialProfile: how.profile ?? 'balanced' }) });
+      await local.ready(15_000);
+      return embeddedDriver(local.service, async () => local.close());
+    },
+    logger: quiet,
+    testTimeoutMs: 2_000,
+  });
+  host = await startHttpHost({ service: connections, port: 0, host: '127.0.0.1', token, logger: quiet });
+}, 30_000);
+
+afterAll(async () => {
+  await host?.close();
+  await connections?.close();
+  cluster?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}, 30_000);
+
+async function post<M extends MethodName>(method: M, input: MethodInput<M>): Promise<{ status: number; body: Result<MethodResult<M>> }> {
+  called.add(method);
+  const res = await fetch(`${host.origin}/api/${method}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+    body: JSON.stringify(input),
+    signal: AbortSignal.timeout(20_000),
+  });
+  return { status: res.status, body: (await res.json()) as Result<MethodResult<M>> };
+}
+
+async function ok<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodResult<M>> {
+  const { body } = await post(method, input);
+  if (!body.ok) throw new Error(`${method} failed: ${JSON.stringify(body.error)}`);
+  return body.value;
+}
+
+describe('connections over HTTP', () => {
+  let localId = '';
+  let externalId = '';
+
+  it('lists the served cluster as the default connection', async () => {
+    const list = await ok('connections.list', {});
+    expect(list.map((c) => [c.name, c.isDefault])).toEqual([['served', true]]);
+  });
+
+  it('creates a local cluster and addresses it with `connection` while calls without it stay on the served one', async () => {
+    const created = await ok('connections.createLocal', { name: 'second', brokers: 1 });
+    localId = created.id;
+    await ok('topics.create', { connection: localId, name: 'in-second', partitions: 2, replicationFactor: 1 });
+    expect((await ok('topics.list', { connection: localId })).map((t) => t.name)).toEqual(['in-second']);
+    expect((await ok('topics.list', {})).map((t) => t.name)).toEqual([]);
+    expect((await ok('connections.get', { id: localId })).open).toBe(true);
+    expect((await ok('connections.rename', { id: localId, name: 'second-renamed' })).name).toBe('second-renamed');
+  });
+
+  it('opens an existing data directory as a local connection', async () => {
+    const opened = await ok('connections.openLocal', { name: 'opened', dataDir: join(dir, 'elsewhere') });
+    expect((await ok('cluster.describe', { connection: opened.id })).brokers.length).toBeGreaterThan(0);
+    const deleted = await ok('connections.delete', { id: opened.id, confirm: 'opened' });
+    // A directory the user chose is forgotten, not deleted.
+    expect(deleted).toMatchObject({ dataDeleted: false });
+    expect(deleted.note).toContain('left in place');
+  });
+
+  it('saves an external connection whose password never comes back, and tests it', async () => {
+    const secret = 'http-secret-never-returned';
+    const added = await ok('connections.addExternal', { name: 'ext', settings: { bootstrapServers: ['127.0.0.1:1'], security: 'SASL_PLAINTEXT', sasl: { mechanism: 'PLAIN', username: 'u', password: secret } } });
+    externalId = added.id;
+    const updated = await ok('connections.updateExternal', { id: externalId, name: 'ext-2', settings: { bootstrapServers: ['127.0.0.1:1'], security: 'SASL_PLAINTEXT', sasl: { mechanism: 'PLAIN', username: 'u2' } } });
+    expect(updated.external?.sasl).toEqual({ mechanism: 'PLAIN', username: 'u2', passwordSaved: true });
+    const raw = await (await fetch(`${host.origin}/api/connections.list`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: '{}' })).text();
+    expect(raw).not.toContain(secret);
+    const tested = await ok('connections.test', { id: externalId });
+    expect(tested).toMatchObject({ ok: false, stage: 'refused' });
+    const unsupported = await post('brokers.stop', { connection: externalId, brokerId: 1 });
+    expect(unsupported.body.ok ? null : unsupported.body.error.code).toBe('UNSUPPORTED_FOR_CONNECTION');
+  });
+
+  it('deletes only with the exact name', async () => {
+    const refused = await post('connections.delete', { id: externalId, confirm: 'ext' });
+    expect(refused.body.ok).toBe(false);
+    await ok('connections.delete', { id: externalId, confirm: 'ext-2' });
+    const local = await ok('connections.delete', { id: localId, confirm: 'second-renamed' });
+    expect(local.dataDeleted).toBe(true);
+    expect((await ok('connections.list', {})).map((c) => c.name)).toEqual(['served']);
+  });
+
+  it('called every connections.* method', () => {
+    expect([...called].filter((m) => m.startsWith('connections.')).sort()).toEqual(methodNames.filter((m) => !targetsCluster(m)).sort());
+  });
+});

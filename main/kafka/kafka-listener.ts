@@ -1,0 +1,117 @@
+/**
+ * One broker's Kafka listener: a TCP server on 127.0.0.1 whose connections are
+ * {@link ClientChannel}s over one shared {@link Dispatcher} (the protocol itself is pure, in
+ * app/protocol; this file is only the socket side). Runs in the engine's process, so a request
+ * crosses no extra process hop.
+ *
+ * Bounds: at most `maxConnections` sockets (Kafka's max.connections; further ones are closed on
+ * arrival), frames up to `socket.request.max.bytes`, reading paused while requests queue and
+ * requests held back while a response waits in a full socket buffer. Loopback only: the server
+ * binds 127.0.0.1 and nothing else.
+ *
+ * `dropConnections()` is what a killed or isolated broker looks like to clients: every open
+ * socket is reset at once; `close()` also stops listening, so new connections are refused.
+ */
+import type { Server, Socket } from 'node:net';
+import type { Dispatcher } from '../../app/protocol/dispatcher.js';
+import { ClientChannel, DEFAULT_SOCKET_REQUEST_MAX_BYTES } from '../../app/protocol/framing/client-channel.js';
+import { connectionDispatcher, createListenerServer, type ListenerSecurity } from './listener-security.js';
+
+export interface KafkaListenerOptions {
+  dispatcher: Pick<Dispatcher, 'dispatch'>;
+  /** 0 takes a free port. */
+  port: number;
+  /** max.connections for this listener (default 1000). */
+  maxConnections?: number;
+  /** socket.request.max.bytes (default 104857600). */
+  maxFrameBytes?: number;
+  /** Told why a connection was closed by the broker (malformed frames, refused versions). */
+  onConnectionClosed?: (reason: string) => void;
+  /** TLS and/or SASL (listener-security.ts); absent: PLAINTEXT. */
+  security?: ListenerSecurity;
+}
+
+export const LOOPBACK = '127.0.0.1';
+
+export class KafkaListener {
+  private readonly sockets = new Set<Socket>();
+  private readonly server: Server;
+
+  private constructor(options: KafkaListenerOptions) {
+    this.server = createListenerServer(options.security, (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+      serve(socket, options);
+    });
+    this.server.maxConnections = options.maxConnections ?? 1000;
+  }
+
+  static async listen(options: KafkaListenerOptions): Promise<KafkaListener> {
+    const listener = new KafkaListener(options);
+    const { server } = listener;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, LOOPBACK, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    return listener;
+  }
+
+  /** The port it listens on. */
+  get port(): number {
+    const address = this.server.address();
+    if (address === null || typeof address === 'string') throw new Error('the Kafka listener is not listening');
+    return address.port;
+  }
+
+  /** Open connections right now. */
+  get connectionCount(): number {
+    return this.sockets.size;
+  }
+
+  /** max.connections changed (a dynamic broker config): applies to connections from now on. */
+  setMaxConnections(max: number): void {
+    this.server.maxConnections = max;
+  }
+
+  /** Resets every open connection (a killed or isolated broker); keeps listening. */
+  dropConnections(): void {
+    for (const socket of this.sockets) socket.resetAndDestroy();
+    this.sockets.clear();
+  }
+
+  /** Stops listening and drops every connection. */
+  async close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.dropConnections();
+    await closed;
+  }
+}
+
+function serve(socket: Socket, options: KafkaListenerOptions): void {
+  const channel = new ClientChannel(
+    connectionDispatcher(options.dispatcher, options.security),
+    {
+      write: (parts) => {
+        let ok = true;
+        for (const part of parts) ok = socket.write(part);
+        return ok;
+      },
+      close: (reason) => {
+        if (socket.destroyed) return; // the client went first
+        options.onConnectionClosed?.(reason);
+        socket.destroy();
+      },
+      pause: () => socket.pause(),
+      resume: () => socket.resume(),
+    },
+    { maxFrameBytes: options.maxFrameBytes ?? DEFAULT_SOCKET_REQUEST_MAX_BYTES },
+  );
+  socket.on('data', (chunk: Buffer) => channel.receive(chunk));
+  socket.on('drain', () => channel.drained());
+  // A client that goes away mid-request: drop its queue; nothing is written to a dead socket.
+  socket.on('close', () => channel.close('the client closed the connection'));
+  socket.on('error', () => socket.destroy());
+}
