@@ -21,7 +21,7 @@ import type { ClusterView } from '../app/api/views.js';
 import { ApiKey, apiDefinition, readFetchResponse, readResponseHeader, requestHeaderVersion, writeRequestHeader } from '../app/protocol/generated/index.js';
 import { FrameReader } from '../app/protocol/framing/frame-reader.js';
 import { Reader, Writer } from '../app/protocol/runtime/index.js';
-import { startRemoteService } from '../main/host/forked-engine.js';
+import { startRemoteService } from '../main/engine/forked-engine.js';
 import { atLeastFigure, figure, fmt, type Figure } from './figures.js';
 import { MIN_INSYNC_REPLICAS, REPLICATION_FACTOR, makeTempDir, removeTempDir, type WindowOptions } from './produce-throughput.js';
 
