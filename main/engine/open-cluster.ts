@@ -18,6 +18,7 @@ import { ManualScheduler } from '../../app/core/time.js';
 import { resolveRacks } from '../../app/core/profiles/settings.js';
 import { createClusterService, type ClusterService, type ServiceLogger } from '../../app/service/embedded-driver/cluster-service.js';
 import { builtInProfiles } from '../../app/service/built-in-profiles.js';
+import { clusterStaticConfigs } from '../../app/service/embedded-driver/static-configs.js';
 import { createRealtimeClock, type RealtimeClock } from '../../app/service/embedded-driver/realtime-clock.js';
 import { seededRandom } from '../../app/core/random.js';
 import { SqliteStorage } from '../../app/storage/sqlite-storage.js';
@@ -118,6 +119,8 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
     const racks = profile ? resolveRacks(profile.cluster) : Array.from({ length: options.brokers ?? 3 }, () => null);
     // The id `cluster.describe`, Metadata and DescribeCluster report: this cluster's own (cluster-id.ts).
     const clusterId = clusterIdOf(storage.metadata());
+    // A new cluster's profile gives it its server.properties (the read-only broker configs), kept with it (static-configs.ts).
+    const staticConfigs = storage.batch(() => clusterStaticConfigs(storage.metadata(), profile, options.staticConfigs));
     const scheduler = new ManualScheduler(Math.max(Date.now(), Engine.savedTimeMs(storage)));
     const engine = storage.batch(() =>
       createEngine({
@@ -127,7 +130,7 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
         storage,
         brokers: racks.map((rack, i) => ({ id: i + 1, rack })),
         groupRecords: groupRecordCodec,
-        ...(options.staticConfigs ? { staticConfigs: options.staticConfigs } : {}),
+        staticConfigs,
       }),
     );
     const clock = createRealtimeClock({
@@ -144,7 +147,7 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
       scheduler,
       clock,
       logger,
-      ...(options.staticConfigs ? { staticConfigs: options.staticConfigs } : {}),
+      staticConfigs,
       ...(options.profilesDir ? { profilesDir: options.profilesDir } : {}),
     });
     storage.batch(() => engine.start());
