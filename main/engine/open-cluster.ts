@@ -68,6 +68,10 @@ export interface OpenClusterOptions {
    * Unset: no Kafka listeners (only the contract is served).
    */
   kafkaPort?: KafkaPortChoice;
+  /** The address the Kafka listeners bind (default 127.0.0.1; `serve --bind`). */
+  kafkaBind?: string;
+  /** The host name the listeners are advertised at (Kafka's advertised.listeners; `serve --advertised-host`). */
+  kafkaAdvertisedHost?: string;
   /** While brokers start, a `cluster.opening` event this often (default OPENING_EVENT_EVERY_MS). */
   openingEventEveryMs?: number;
   /** The host's output is backed up: the clock holds its next step a little (RealtimeClockOptions.holdWhile). */
@@ -169,6 +173,8 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
             engine,
             clusterId,
             port: options.kafkaPort,
+            ...(options.kafkaBind ? { bindHost: options.kafkaBind } : {}),
+            ...(options.kafkaAdvertisedHost ? { advertisedHost: options.kafkaAdvertisedHost } : {}),
             clock: { sync: () => clock.sync(), wake: () => clock.wake(), step: (fn) => storage.batch(fn) },
             notice: (line) => process.stderr.write(`replica-studio: ${line}\n`),
             onHandlerError: (apiKey, e) => logger.error(`A Kafka request handler failed (API key ${apiKey})`, e),
