@@ -15,7 +15,9 @@
  * the `balanced` profile, 3 brokers on 3 racks); `--profile NAME` picks another built-in profile
  * for a new cluster and is ignored, with a note on stderr, for an existing one; `--brokers N`
  * instead starts a new cluster of N brokers with Kafka's own defaults (no racks, no profile). SIGINT/SIGTERM close it in order
- * (controlled shutdown of every broker, storage closed) and exit 0. Failing to start (the data
+ * (controlled shutdown of every broker, storage closed) and exit 0, in bounded time whatever the
+ * HTTP connections did (the host ends every one within 2 s; the engine's process is killed if its
+ * orderly close outlasts a minute); a second signal exits at once. Failing to start (the data
  * directory is locked by another instance, a bad argument, the port is taken) prints one line to
  * stderr and exits 1 (2 for usage errors).
  *
@@ -318,7 +320,11 @@ async function main(): Promise<void> {
 
   let stopping = false;
   const stop = (signal: string): void => {
-    if (stopping) return;
+    if (stopping) {
+      // A second signal: no more waiting. The engine's process, left without its parent, closes its cluster itself.
+      process.stderr.write(`replica-studio serve: ${signal} again, exiting now\n`);
+      process.exit(1);
+    }
     stopping = true;
     process.stderr.write(`replica-studio serve: ${signal}, shutting down\n`);
     running.host
