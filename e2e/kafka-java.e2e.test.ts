@@ -80,7 +80,10 @@ describe.skipIf(!client.available)('the Java client against the local cluster', 
     expect(ok).toEqual(expect.arrayContaining(['Admin does not create']));
     const produced = await api<TopicView>(k.host, 'topics.describe', { name: 'java-auto-produced' });
     expect(produced.createdBy).toMatchObject({ api: 'Metadata', clientId: 'java-auto-producer' });
-    expect(produced.partitions[0]!.highWatermark).toBe(5);
+    // The cluster's num.partitions and default.replication.factor: the balanced profile's 6 and 3.
+    expect(produced.partitions).toHaveLength(6);
+    expect(produced.partitions.every((p) => p.replicas.length === 3)).toBe(true);
+    expect(produced.partitions.reduce((n, p) => n + p.highWatermark, 0)).toBe(5);
     const listed = await api<TopicSummaryView[]>(k.host, 'topics.list', {});
     expect(listed.find((t) => t.name === 'java-auto-subscribed')?.createdBy).toMatchObject({ api: 'Metadata', clientId: 'java-auto-consumer' });
     expect(listed.find((t) => t.name === 'java-codecs')?.createdBy).toBeUndefined();

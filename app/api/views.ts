@@ -50,6 +50,11 @@ export interface ClusterView {
    * in broker id order; empty when the host serves no Kafka protocol.
    */
   bootstrapServers: string;
+  /**
+   * Whether a client's request for a missing topic creates it (the brokers'
+   * auto.create.topics.enable); absent where it is not known (an external cluster).
+   */
+  autoCreateTopics?: boolean;
   /** Broker hosting the active controller; null while a controller election is in progress. */
   controllerId: number | null;
   brokers: BrokerView[];

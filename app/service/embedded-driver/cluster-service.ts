@@ -226,6 +226,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
       const view: ClusterView = {
         clusterId,
         bootstrapServers: brokers.flatMap((b) => (b.listener ? [`${b.listener.host}:${b.listener.port}`] : [])).join(','),
+        autoCreateTopics: engine.clusterConfig().autoCreateTopicsEnable,
         controllerId: engine.controllerId,
         brokers,
         fencedBrokers: [...image.brokers.values()].filter((b) => b.fenced).length,
