@@ -27,7 +27,8 @@ import { GroupCoordinator } from '../group/coordinator.js';
 import { OFFSETS_TOPIC, type CoordinatorHost } from '../group/host.js';
 import type { GroupNetworkRequest } from '../group/messages.js';
 import type { GroupRecordCodec } from '../group/record-codec.js';
-import { AutoTopicCreation, type AutoCreateOutcome } from './auto-topic-creation.js';
+import { AutoTopicCreation } from './auto-topic-creation.js';
+import { CatchUpGate } from './catch-up-gate.js';
 import { ClientFetchSessionCache } from './client-fetch-sessions.js';
 import { ControllerChannel, type ChannelHost } from './controller-channel.js';
 import { FetchPurgatory, type PurgatoryHost } from './fetch-purgatory.js';
@@ -60,8 +61,6 @@ export interface BrokerDeps {
 
 /** How long an orderly stop waits for the controller before shutting down anyway. */
 const CONTROLLED_SHUTDOWN_TIMEOUT_MS = 30_000;
-/** Kafka's default request.timeout.ms: a client request held longer than this is not served (its client gave up). */
-const HELD_REQUEST_MAX_WAIT_MS = 30_000;
 /** Kafka's `log.initial.task.delay.ms` (an internal config): the first retention check after start. */
 const LOG_INITIAL_TASK_DELAY_MS = 30_000;
 
@@ -85,7 +84,8 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   private readonly purgatory: FetchPurgatory;
   private readonly apis: KafkaApis;
   private readonly groups: GroupCoordinator;
-  private readonly autoTopics: AutoTopicCreation;
+  /** Topics clients' requests create (Kafka's AutoTopicCreationManager). */
+  readonly autoTopics: AutoTopicCreation;
   /** Consumers' fetch sessions (KIP-227): in memory, gone with the process. */
   private readonly clientSessions: ClientFetchSessionCache;
   /**
@@ -95,14 +95,8 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
    */
   private readonly timers = new Set<TimerHandle>();
   private gen = 0;
-  /**
-   * Clients' requests that reached this incarnation before it caught up with the metadata log:
-   * a KRaft broker enables request processing only after its initial catch-up (BrokerServer
-   * waits for the lifecycle manager's initial catch-up, then the controller unfences it), so a
-   * restarted broker never answers UNKNOWN_TOPIC_OR_PARTITION or NOT_LEADER_OR_FOLLOWER from an
-   * empty image. They are served in arrival order once the controller unfences this broker.
-   */
-  private heldClientRequests: { msg: BrokerRequest; reply: (res: unknown) => void; atMs: number }[] = [];
+  /** Clients' requests wait here until this incarnation has caught up (catch-up-gate.ts). */
+  private readonly catchUp = new CatchUpGate(() => this.scheduler.now());
   private topicConfigCache = new Map<string, TopicRuntimeConfig>();
   private brokerConfigCache: BrokerRuntimeConfig | null = null;
 
@@ -120,19 +114,12 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     this.producerIds = new ProducerIdManager(this.channel);
     this.replicas = new ReplicaManager(this);
     this.purgatory = new FetchPurgatory(this);
-    this.clientSessions = new ClientFetchSessionCache({
-      now: () => this.scheduler.now(),
-      maxSlots: () => this.brokerConfig().maxIncrementalFetchSessionCacheSlots,
-      randomInt: (bound) => deps.random.nextInt(bound),
-    });
+    const now = (): number => this.scheduler.now();
+    this.clientSessions = new ClientFetchSessionCache({ now, maxSlots: () => this.brokerConfig().maxIncrementalFetchSessionCacheSlots, randomInt: (b) => deps.random.nextInt(b) });
     this.apis = new KafkaApis(this, this.replicas, this.purgatory, this.clientSessions);
     this.groups = new GroupCoordinator(this.coordinatorHost());
-    this.autoTopics = new AutoTopicCreation({
-      brokerId: this.brokerId,
-      brokerConfig: () => this.brokerConfig(),
-      now: () => this.scheduler.now(),
-      sendCreateTopic: (req, done) => this.channel.createTopic(req, done),
-    });
+    const sendCreateTopic = this.channel.createTopic.bind(this.channel);
+    this.autoTopics = new AutoTopicCreation({ brokerId: this.brokerId, brokerConfig: () => this.brokerConfig(), now, sendCreateTopic });
   }
 
   /** What this broker's group coordinator sees of it. */
@@ -250,10 +237,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     this.autoTopics.reset();
     this.network.bind(this.brokerId, (from, msg, reply) => {
       if (!this.isAlive) return;
-      if (from === 'client' && this.process === 'starting') {
-        this.heldClientRequests.push({ msg: msg as BrokerRequest, reply, atMs: this.scheduler.now() });
-        return;
-      }
+      if (from === 'client' && this.process === 'starting') return this.catchUp.hold(msg as BrokerRequest, reply);
       this.guarded(() => this.apis.handle(from, msg as BrokerRequest, reply));
     });
     const cfg = this.brokerConfig();
@@ -344,7 +328,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
 
   private teardown(resetConnections: boolean): void {
     this.gen++;
-    this.heldClientRequests = [];
+    this.catchUp.clear();
     this.groups.shutdown();
     for (const t of this.timers) this.scheduler.cancel(t);
     this.timers.clear();
@@ -402,24 +386,9 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   fenceStateKnown(isFenced: boolean, changed: boolean): void {
     if (this.process === 'starting' && !isFenced) {
       this.process = 'running';
-      this.serveHeldClientRequests();
+      this.catchUp.open((msg, reply) => this.guarded(() => this.apis.handle('client', msg, reply)), () => this.isAlive);
     }
     if (changed) this.deps.onChange(isFenced ? 'fenced' : 'unfenced');
-  }
-
-  /**
-   * Caught up: serve the clients' requests that waited. One held longer than a client waits for
-   * any answer (Kafka's default request.timeout.ms) is dropped unanswered: its client gave up on it.
-   */
-  private serveHeldClientRequests(): void {
-    const held = this.heldClientRequests;
-    this.heldClientRequests = [];
-    const now = this.scheduler.now();
-    for (const h of held) {
-      if (!this.isAlive) return;
-      if (now - h.atMs > HELD_REQUEST_MAX_WAIT_MS) continue;
-      this.guarded(() => this.apis.handle('client', h.msg, h.reply));
-    }
   }
 
   /** Apply committed metadata records in order (a gap waits for the next heartbeat), after loading `snapshot` if given. */
@@ -438,11 +407,6 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
 
   handleGroupRequest(msg: GroupNetworkRequest, reply: (res: unknown) => void): void {
     this.groups.handle(msg, reply);
-  }
-
-  /** A client's Metadata asked for a topic that does not exist: ask the controller to create it. */
-  autoCreateTopic(name: string, clientId: string, done: (outcome: AutoCreateOutcome) => void): void {
-    this.autoTopics.create(name, { api: 'Metadata', clientId }, done);
   }
 
   sendAlterPartition(p: ReplicaPartition, proposedIsr: number[], recovery: LeaderRecoveryState): void {

@@ -38,7 +38,7 @@ import type {
   FetchResponse,
 } from './messages.js';
 import { metadataAnswer } from './metadata-answer.js';
-import { isAutoCreatable, type AutoCreateOutcome } from './auto-topic-creation.js';
+import { isAutoCreatable, type AutoCreateOutcome, type AutoTopicCreation } from './auto-topic-creation.js';
 import { offsetForTimestamp } from './offset-lookup.js';
 import { deleteRecords } from './delete-records.js';
 import type { ProduceOutcome, ReplicaPartition } from './partition.js';
@@ -54,8 +54,8 @@ export interface ApisHost {
   /** The group APIs (FindCoordinator, JoinGroup, …): the broker's group coordinator answers. */
   handleGroupRequest(msg: GroupNetworkRequest, reply: (res: unknown) => void): void;
   brokerConfig(): BrokerRuntimeConfig;
-  /** Ask the controller to create a topic a client's Metadata named (auto-topic-creation.ts). */
-  autoCreateTopic(name: string, clientId: string, done: (outcome: AutoCreateOutcome) => void): void;
+  /** Asks the controller for topics a client's Metadata named (auto-topic-creation.ts). */
+  readonly autoTopics: AutoTopicCreation;
   generateProducerId(done: (answer: ProducerIdAnswer) => void): void;
   /** The leader's log start moved (DeleteRecords): fetch sessions must tell followers. */
   onLeaderStateChanged(partition: ReplicaPartition): void;
@@ -119,7 +119,7 @@ export class KafkaApis {
     if (missing.size === 0) return reply(answer);
     const outcomes = new Map<string, AutoCreateOutcome>();
     for (const name of missing) {
-      this.host.autoCreateTopic(name, creator.clientId, (o) => {
+      this.host.autoTopics.create(name, { api: 'Metadata', clientId: creator.clientId }, (o) => {
         outcomes.set(name, o);
         if (outcomes.size < missing.size) return;
         const now = metadataAnswer(this.host.image, req.topics);
