@@ -123,7 +123,8 @@ describe('topic auto-creation (Metadata, FindCoordinator)', () => {
     expect(t.partitions.size).toBe(5);
     expect([...t.partitions.values()].every((p) => p.replicas.length === 3)).toBe(true);
     expect(t.createdBy).toMatchObject({ api: 'FindCoordinator', clientId: 'consumer-g1-1', brokerId: 1 });
-    expect(t.configs['cleanup.policy']).toBe('delete');
+    // Kafka's GroupMetadataManager.offsetsTopicConfigs: compacted, the producer's codec kept.
+    expect(t.configs).toMatchObject({ 'cleanup.policy': 'compact', 'compression.type': 'producer' });
   });
 
   it('a Metadata for __consumer_offsets creates it with its own shape, not num.partitions', async () => {
