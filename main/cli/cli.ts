@@ -2,6 +2,7 @@
  * The headless host's command line:
  *
  *   npm run serve -- [--data DIR] [--port N] [--kafka-port N] [--bind ADDR] [--advertised-host NAME] [--profile NAME | --brokers N] [--config DIR] [--static DIR] [--in-process]
+ *                    [--broker-config KEY=VALUE]…
  *
  * The engine runs in a child process of its own (`main/engine/engine-process.ts`, reached through
  * `main/engine/remote-service.ts`), so the HTTP server answers promptly while the cluster works at full speed;
@@ -20,6 +21,11 @@
  * orderly close outlasts a minute); a second signal exits at once. Failing to start (the data
  * directory is locked by another instance, a bad argument, the port is taken) prints one line to
  * stderr and exits 1 (2 for usage errors).
+ *
+ * `--broker-config KEY=VALUE` (repeatable) sets a static broker config (server.properties) of a new
+ * cluster, e.g. `authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer`,
+ * `super.users=User:admin`; the cluster keeps them, so every reopen runs with the same ones (given
+ * again on a reopen, a key takes its new value). An unknown key or an invalid value is a usage error.
  *
  * Kafka clients: every broker listens on 127.0.0.1, one port each, in the engine's process
  * (`main/kafka/kafka-listeners.ts`). `--kafka-port N` puts broker 1 on N, broker 2 on N+1, …; `--kafka-port 0`
@@ -51,6 +57,8 @@ import { reportLoading, reportOpening } from './open-progress.js';
 import { startRemoteService } from '../engine/forked-engine.js';
 import { loadOrCreateToken } from '../http/token.js';
 import { defaultConfigDir } from './config-dir.js';
+import { validateConfigs } from '../../app/core/configs/resolve.js';
+import { authorizerConfig } from '../../app/core/security/authorizer.js';
 import type { ConnectionsService } from '../../app/service/connections/connections-service.js';
 
 // Only light modules above: the engine's process is forked first and loads while this one loads
@@ -59,7 +67,7 @@ import type { ConnectionsService } from '../../app/service/connections/connectio
 export const BUILT_RENDERER = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
 
 const USAGE =
-  'usage: npm run serve -- [--data DIR] [--port N] [--kafka-port N] [--bind ADDR] [--advertised-host NAME] [--profile NAME | --brokers N] [--config DIR] [--static DIR] [--in-process] [--kafka-tls-cert FILE --kafka-tls-key FILE | --kafka-tls-self-signed] [--kafka-tls-client-ca FILE] [--kafka-sasl-users FILE]';
+  'usage: npm run serve -- [--data DIR] [--port N] [--kafka-port N] [--bind ADDR] [--advertised-host NAME] [--profile NAME | --brokers N] [--config DIR] [--static DIR] [--in-process] [--kafka-tls-cert FILE --kafka-tls-key FILE | --kafka-tls-self-signed] [--kafka-tls-client-ca FILE] [--kafka-sasl-users FILE] [--broker-config KEY=VALUE]…';
 
 /**
  * How long the host waits for the brokers, without any of them changing state, before printing
@@ -89,6 +97,8 @@ export interface ServeArgs {
    * certificate made in the data directory (main/kafka/self-signed-tls.ts).
    */
   kafkaSecurity?: { tlsCert?: string; tlsKey?: string; tlsSelfSigned?: boolean; tlsClientCa?: string; saslUsers?: string };
+  /** Static broker configs (`--broker-config KEY=VALUE`, server.properties), kept with the cluster. */
+  brokerConfigs?: Record<string, string>;
 }
 
 /** The running cluster, wherever its engine lives. */
@@ -122,6 +132,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
       'kafka-tls-self-signed': { type: 'boolean', default: false },
       'kafka-tls-client-ca': { type: 'string' },
       'kafka-sasl-users': { type: 'string' },
+      'broker-config': { type: 'string', multiple: true },
     },
     strict: true,
     allowPositionals: false,
@@ -162,8 +173,10 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     ...(tlsKey !== undefined ? { tlsKey: resolve(tlsKey) } : {}),
     ...(saslUsers !== undefined ? { saslUsers: resolve(saslUsers) } : {}),
   };
+  const brokerConfigs = parseBrokerConfigs(values['broker-config'] ?? []);
   return {
     ...(Object.keys(kafkaSecurity).length > 0 ? { kafkaSecurity } : {}),
+    ...(Object.keys(brokerConfigs).length > 0 ? { brokerConfigs } : {}),
     dataDir: resolve(values.data),
     port,
     kafkaPort: kafka === undefined ? 'default' : Number(kafka),
@@ -174,6 +187,23 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     ...(values.static !== undefined ? { staticDir: resolve(values.static) } : existsSync(BUILT_RENDERER) ? { staticDir: BUILT_RENDERER } : {}),
     ...(values['in-process'] ? { inProcess: true } : {}),
   };
+}
+
+/** `KEY=VALUE` pairs of `--broker-config`, each a broker config of the catalogue with a valid value (static configs may be read-only ones). */
+export function parseBrokerConfigs(pairs: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const i = pair.indexOf('=');
+    if (i <= 0) throw new Error(`--broker-config takes KEY=VALUE, got ${JSON.stringify(pair)}`);
+    out[pair.slice(0, i).trim()] = pair.slice(i + 1);
+  }
+  try {
+    validateConfigs('broker', out, { static: true });
+    authorizerConfig(out);
+  } catch (e) {
+    throw new Error(`--broker-config: ${(e as Error).message}`);
+  }
+  return out;
 }
 
 /**
@@ -200,7 +230,7 @@ export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; 
     process.env['REPLICA_STUDIO_KAFKA_TLS_CLIENT_CA'] = sec.tlsClientCa;
   }
   if (sec?.saslUsers) process.env['REPLICA_STUDIO_KAFKA_SASL_USERS'] = sec.saslUsers;
-  const opening = openServedCluster(args, args.dataDir, { ...how, kafkaPort: args.kafkaPort });
+  const opening = openServedCluster(args, args.dataDir, { ...how, kafkaPort: args.kafkaPort, ...(args.brokerConfigs ? { staticConfigs: args.brokerConfigs } : {}) });
   const loading = Promise.all([import('../http/http-host.js'), import('../../app/service/connections/host-connections.js'), import('../../app/service/embedded-driver/embedded-driver.js')]);
   const [opened, loaded] = await Promise.allSettled([opening, loading]);
   if (opened.status === 'rejected') throw opened.reason;
@@ -234,13 +264,14 @@ export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; 
 async function openServedCluster(
   args: Pick<ServeArgs, 'inProcess' | 'kafkaBind' | 'advertisedHost'>,
   dataDir: string,
-  how: { profile?: string; brokers?: number; kafkaPort?: KafkaPortChoice },
+  how: { profile?: string; brokers?: number; kafkaPort?: KafkaPortChoice; staticConfigs?: Record<string, string> },
 ): Promise<ServedCluster> {
   const newCluster = {
     ...(how.brokers !== undefined ? { brokers: how.brokers } : { initialProfile: how.profile ?? NEW_CLUSTER_PROFILE }),
     kafkaPort: how.kafkaPort ?? 'default',
     ...(args.kafkaBind !== undefined ? { kafkaBind: args.kafkaBind } : {}),
     ...(args.advertisedHost !== undefined ? { kafkaAdvertisedHost: args.advertisedHost } : {}),
+    ...(how.staticConfigs ? { staticConfigs: how.staticConfigs } : {}),
   };
   if (args.inProcess) {
     const { openCluster } = await import('../engine/open-cluster.js');

@@ -28,7 +28,9 @@ import { createProducedBatchValidator } from '../../app/protocol/records/produce
 import { createCleanedBatchWriter } from '../../app/protocol/records/cleaned-batch-writer.js';
 import { KafkaListeners, type KafkaListenersOptions, type KafkaPortChoice } from '../kafka/kafka-listeners.js';
 import { clusterIdOf } from './cluster-id.js';
-import { securityFromEnvironment } from '../kafka/listener-security.js';
+import { readSaslUsers, securityFromEnvironment } from '../kafka/listener-security.js';
+import { credentialFromPassword } from '../../app/service/scram-keys.js';
+import type { ScramCredential } from '../../app/core/security/types.js';
 import { loadZstdCompressor } from './zstd-compressor.js';
 
 /**
@@ -108,6 +110,18 @@ export interface OpenCluster {
 
 const defaultLogger: ServiceLogger = { error: (message, error) => console.error(message, error) };
 
+/**
+ * A new cluster's SCRAM credentials from the listeners' users file (both mechanisms for every
+ * user, as `kafka-storage.sh format --add-scram` seeds a KRaft cluster); the file is not read
+ * again for an existing cluster, whose credentials live in its metadata log.
+ */
+function usersFileSeed(env: NodeJS.ProcessEnv = process.env): ScramCredential[] {
+  const file = env['REPLICA_STUDIO_KAFKA_SASL_USERS'];
+  if (!file) return [];
+  const { users } = readSaslUsers(file);
+  return Object.entries(users).flatMap(([name, password]) => [credentialFromPassword(name, 'SCRAM-SHA-256', password), credentialFromPassword(name, 'SCRAM-SHA-512', password)]);
+}
+
 /** While the brokers of an opening cluster start, a `cluster.opening` event this often (wall ms). */
 export const OPENING_EVENT_EVERY_MS = 2_000;
 
@@ -125,8 +139,9 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
     // The id `cluster.describe`, Metadata and DescribeCluster report: this cluster's own (cluster-id.ts).
     const clusterId = clusterIdOf(storage.metadata());
     // A new cluster's profile gives it its server.properties (the read-only broker configs), kept with it (static-configs.ts).
-    const staticConfigs = storage.batch(() => clusterStaticConfigs(storage.metadata(), profile, options.staticConfigs));
+    const staticConfigs = storage.batch(() => clusterStaticConfigs(storage.metadata(), { isNew, newProfile: profile }, options.staticConfigs));
     const scheduler = new ManualScheduler(Math.max(Date.now(), Engine.savedTimeMs(storage)));
+    const bootstrapScramCredentials = isNew ? usersFileSeed() : [];
     const engine = storage.batch(() =>
       createEngine({
         producedBatches: createProducedBatchValidator(hostCodecs()),
@@ -138,6 +153,7 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
         brokers: racks.map((rack, i) => ({ id: i + 1, rack })),
         groupRecords: groupRecordCodec,
         staticConfigs,
+        ...(bootstrapScramCredentials.length > 0 ? { bootstrapScramCredentials } : {}),
       }),
     );
     const clock = createRealtimeClock({

@@ -22,13 +22,13 @@ describe('static broker configs from a profile', () => {
   it('are kept with the cluster: a reopen without the profile runs with them, and the auto-creation they turn off stays off', async () => {
     const d = dataDirService();
     const durability = builtInProfiles().get('durability')!;
-    expect(clusterStaticConfigs(d.storage.metadata(), durability)).toMatchObject({ 'auto.create.topics.enable': 'false' });
+    expect(clusterStaticConfigs(d.storage.metadata(), { isNew: true, newProfile: durability })).toMatchObject({ 'auto.create.topics.enable': 'false' });
     expect(JSON.parse(d.storage.metadata().loadSettings()[STATIC_CONFIGS_SETTING]!)).toMatchObject({ 'auto.create.topics.enable': 'false' });
     closeKeeping(d);
     const storage = SqliteStorage.open(d.dir);
     try {
       // Reopened with no profile (an existing cluster): the kept configs, and a caller's on top.
-      const statics = clusterStaticConfigs(storage.metadata(), undefined, { 'num.partitions': '2' });
+      const statics = clusterStaticConfigs(storage.metadata(), { isNew: false }, { 'num.partitions': '2' });
       expect(statics).toEqual({ 'auto.create.topics.enable': 'false', 'num.partitions': '2', 'default.replication.factor': '3' });
       const w = new WireSim({ seed: 53, storage, staticConfigs: statics });
       const m = await w.respond(1, ApiKey.Metadata, 8, { topics: [{ name: 'typo' }], allowAutoTopicCreation: true });

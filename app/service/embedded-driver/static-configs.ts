@@ -27,18 +27,23 @@ export function profileStaticConfigs(profile: Profile): Record<string, string> {
 }
 
 /**
- * The static configs to open a cluster with: the ones it was created with (kept in its metadata
- * store), or for a new cluster made from `newProfile` that profile's (then kept); `given` (a
- * test's or a script's) goes over either.
+ * The static configs to open a cluster with: the ones it keeps in its metadata store, or for a new
+ * cluster made from `newProfile` that profile's; `given` (`serve --broker-config`, a test's) goes
+ * over either and is kept too, as an edited server.properties stays edited.
  */
-export function clusterStaticConfigs(store: SettingsStore, newProfile: Profile | undefined, given: Readonly<Record<string, string>> = {}): Record<string, string> {
-  const saved = store.loadSettings()[STATIC_CONFIGS_SETTING];
+export function clusterStaticConfigs(
+  store: SettingsStore,
+  opening: { isNew: boolean; newProfile?: Profile | undefined },
+  given: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  const saved = opening.isNew ? undefined : store.loadSettings()[STATIC_CONFIGS_SETTING];
   let kept: Record<string, string> = {};
   if (saved !== undefined) kept = JSON.parse(saved) as Record<string, string>;
-  else if (newProfile) {
-    kept = profileStaticConfigs(newProfile);
+  else if (opening.newProfile) {
+    kept = profileStaticConfigs(opening.newProfile);
     validateConfigs('broker', kept, { static: true });
-    store.saveSetting(STATIC_CONFIGS_SETTING, JSON.stringify(kept));
   }
-  return { ...kept, ...given };
+  const merged = { ...kept, ...given };
+  if ((saved === undefined && opening.newProfile) || Object.keys(given).length > 0) store.saveSetting(STATIC_CONFIGS_SETTING, JSON.stringify(merged));
+  return merged;
 }
