@@ -51,6 +51,7 @@ import { method, returns, type ResultMarker } from './contract-kit.js';
 import { connectionMethods } from './connections-contract.js';
 import { recordsDeleteMethods } from './records-delete-contract.js';
 import { compactionMethods } from './compaction-contract.js';
+import { impactMethods } from './impact-contract.js';
 
 /** The DTOs (`…View`) every result is made of; see `views.ts` and `balance-views.ts`. */
 export type * from './views.js';
@@ -58,6 +59,7 @@ export type * from './balance-views.js';
 export type * from './feature-views.js';
 export type * from './connections.js';
 export type * from './capabilities.js';
+export type * from './impact-contract.js';
 
 // ================================================================ envelope
 
@@ -425,6 +427,8 @@ export const contract = {
   ...recordsDeleteMethods,
   // topics.compaction: the log cleaner's view of a compacted topic (compaction-contract.ts).
   ...compactionMethods,
+  // impact.ofStop: what stopping brokers or racks would do, by the controller's rules (impact-contract.ts).
+  ...impactMethods,
 
   /**
    * Every consumer group, from every running broker (ListGroups), with its coordinator, member

@@ -46,10 +46,11 @@ import { handleAlterPartition } from './alter-partition.js';
 import { BrokersToIsrs } from './brokers-to-isrs.js';
 import { LeaderlessPartitions } from './leaderless.js';
 import { MetadataLog } from './metadata-log.js';
-import { elrEnabled, FeatureControl } from './features.js';
+import { FeatureControl } from './features.js';
 import { PeriodicTasks } from './periodic-tasks.js';
 import { eventsFor } from './record-events.js';
 import { buildPartitionChange, changeReason, type ChangeContext } from './partition-change.js';
+import { acceptableLeaders, changeContextFor, leaveIsrChange } from './change-context.js';
 
 export interface ControllerDeps {
   scheduler: Scheduler;
@@ -442,8 +443,7 @@ export class Controller {
   private removeFromIsrs(brokerId: number, reason: ChangeReason, uncleanShutdown = false): MetadataRecord[] {
     const out: MetadataRecord[] = [];
     for (const { topic, state } of this.partitionsHolding(brokerId, uncleanShutdown)) {
-      const ctx = this.ctx(topic, state, brokerId, uncleanShutdown ? brokerId : -1);
-      const change = buildPartitionChange(state, { targetIsr: state.isr.filter((b) => b !== brokerId) }, ctx);
+      const change = leaveIsrChange(state, brokerId, this.ctx(topic, state, brokerId, uncleanShutdown ? brokerId : -1));
       if (change) out.push({ type: 'PartitionChange', state: change.state, reason: changeReason(change, reason), unclean: change.unclean });
     }
     return out;
@@ -477,12 +477,7 @@ export class Controller {
   }
 
   private ctx(topic: TopicImage, state: PartitionState, excluded = -1, uncleanShutdown = -1): ChangeContext {
-    const cfg = this.topicConfig(topic);
-    const base: ChangeContext = { isAcceptable: acceptableLeaders(this.image, excluded, state), uncleanAllowed: cfg.uncleanLeaderElectionEnable };
-    if (!elrEnabled(this.image)) return base;
-    base.elr = { minIsr: Math.min(cfg.minInsyncReplicas, state.replicas.length) };
-    if (uncleanShutdown >= 0) base.elr.uncleanShutdown = uncleanShutdown;
-    return base;
+    return changeContextFor(this.image, this.topicConfig(topic), state, acceptableLeaders(this.image, excluded, state), uncleanShutdown);
   }
 
   private topicUncleanAllowed(topic: TopicImage): boolean {
@@ -534,16 +529,6 @@ export class Controller {
     this.sessions.delete(brokerId);
     this.commit([...this.removeFromIsrs(brokerId, 'broker-fenced'), { type: 'UnregisterBroker', brokerId, brokerEpoch: reg.brokerEpoch }]);
   }
-}
-
-/**
- * Registered, unfenced, not shutting down, not `excluded`, and the partition's replica not offline
- * there. (Made by a function, not inline: a named closure costs more, and a fence makes tens of
- * thousands.)
- */
-function acceptableLeaders(image: MetadataImage, excluded: number, state: PartitionState): (brokerId: number) => boolean {
-  // The replica key is built only for a broker with offline replicas (rare).
-  return (b) => b !== excluded && image.isActive(b) && (image.brokers.get(b)!.offlineReplicas.length === 0 || image.isActive(b, `${state.topicId}:${state.partition}`));
 }
 
 /** A page of records that stops before the log's end (`end`: the next offset). */

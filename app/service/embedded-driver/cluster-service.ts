@@ -52,6 +52,8 @@ import { balanceMethods } from './balance-runs.js';
 import { profileMethods } from './profile-methods.js';
 import { recordsDeleteMethod } from './records-delete.js';
 import { compactionMethods } from './compaction-methods.js';
+import { impactMethods } from '../impact-methods.js';
+import { resolveTopicRuntimeConfig } from '../../core/runtime-config.js';
 import { RecentEvents, UNBUFFERED_EVENTS } from './recent-events.js';
 import type { RealtimeClock } from './realtime-clock.js';
 import { ProducerPartitioner } from '../producer-partitioner.js';
@@ -221,6 +223,10 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     ...consumerMethods(engine),
     ...recordsDeleteMethod(engine, answer),
     ...compactionMethods(engine),
+    ...impactMethods(
+      () => ({ image, topicConfig: (topic) => resolveTopicRuntimeConfig(topic.configs, image.clusterConfigs(), staticConfigs) }),
+      async () => (await methods['groups.list']({})).map((g) => g.groupId),
+    ),
     ...balanceMethods(engine, publish),
     ...profileMethods(engine, staticConfigs, options.profilesDir),
     'cluster.describe': () => {

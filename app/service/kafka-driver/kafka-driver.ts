@@ -23,6 +23,8 @@ import { kafkaAdminMethods } from './admin-methods.js';
 import type { ImportedProfiles, KafkaMethods } from './kafka-methods.js';
 import { kafkaClusterMethods } from './cluster-methods.js';
 import { kafkaGroupMethods } from './group-methods.js';
+import { impactMethods } from '../impact-methods.js';
+import { readImpactSource } from './impact-source.js';
 
 /** What a Kafka cluster reached over the Kafka protocol cannot offer, and why. */
 export const KAFKA_MISSING: Partial<Record<Capability, string>> = {
@@ -75,6 +77,10 @@ export function kafkaDriverOver(client: KafkaAdminClient, options: KafkaDriverOp
     ...kafkaClusterMethods(client, missing, options.connection),
     ...kafkaGroupMethods(client),
     ...kafkaAdminMethods(client, { ...(options.profilesDir ? { profilesDir: options.profilesDir } : {}), ...(options.importedProfiles ? { importedProfiles: options.importedProfiles } : {}) }),
+    ...impactMethods(
+      () => readImpactSource(client),
+      async () => (await methods['groups.list']({})).map((g) => g.groupId),
+    ),
   };
   let connecting: Promise<void> | undefined;
   let closed = false;
