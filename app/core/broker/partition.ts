@@ -17,7 +17,8 @@
  *
  * One replica's leader and follower halves share its state (followers, ISR, HW waiters), which is
  * why they stay one class; what the leader knows of each follower is in follower-states.ts, the
- * answers it gives in partition-answers.ts, DeleteRecords' checks in delete-records.ts.
+ * shapes of the ISR it holds in isr-state.ts, the answers it gives in partition-answers.ts,
+ * DeleteRecords' checks in delete-records.ts.
  */
 import type { KafkaErrorName } from '../../api/errors.js';
 import type { EngineEvent } from '../../api/events.js';
@@ -25,6 +26,7 @@ import { replicaKey } from '../log/log-store.js';
 import type { PartitionLog } from '../log/partition-log.js';
 import { DelayedProduces, type DelayedOutcome } from './delayed-produce.js';
 import { FollowerStates, type FollowerState } from './follower-states.js';
+import { shared, type PendingIsr } from './isr-state.js';
 import { FETCH_OK, type FollowerFetchCheck, type LowWatermarkOutcome, type ProduceOutcome } from './partition-answers.js';
 import { keylessRecordErrors, produceRulesOf, type ProducedBatchValidator } from '../log/produced-batch.js';
 import { estimateBatchSize, type LogRecord, type RecordBatch } from '../log/records.js';
@@ -58,10 +60,8 @@ export interface PartitionHost {
   onHighWatermarkAdvanced(partition: ReplicaPartition): void;
 }
 
-interface PendingIsr {
-  proposed: number[];
-  maximal: number[];
-}
+/** The Produce version records from inside the engine are validated as (the newest served: every codec allowed). */
+const PRODUCE_VERSION_FOR_RECORDS = 8;
 
 export class ReplicaPartition {
   role: 'leader' | 'follower' = 'follower';
@@ -188,7 +188,16 @@ export class ReplicaPartition {
     };
   }
 
+  /**
+   * Records from inside the engine (the contract's `records.produce`, drills, the group
+   * coordinator). With a validator they go the way a Kafka client's batch goes — encoded as a
+   * producer would send them, then the same LogValidator rules (LogAppendTime, recompression,
+   * the timestamp bounds) — so the two paths can never disagree. Without one (simulations that
+   * take no client bytes) they are stamped and sized here.
+   */
   appendAsLeader(records: LogRecord[], acks: -1 | 0 | 1, timeoutMs: number, respond: (o: ProduceOutcome) => void): void {
+    const validator = this.host.producedBatches;
+    if (validator) return this.appendClientBatchAsLeader(validator.producerBatch(records), PRODUCE_VERSION_FOR_RECORDS, acks, timeoutMs, respond);
     if (this.role !== 'leader') return respond({ errorCode: 'NOT_LEADER_OR_FOLLOWER', baseOffset: -1 });
     const cfg = this.config();
     const refusal = this.minIsrRefusal(acks);
@@ -245,6 +254,7 @@ export class ReplicaPartition {
       ...(v.producer ? { producer: v.producer } : {}),
     };
     const sizeBefore = this.log.sizeBytes();
+    this.host.beforeLeaderAppend(this);
     this.log.appendPreparedAsLeader(batch, now, cfg);
     this.afterLeaderAppend(batch, sizeBefore, acks, timeoutMs, respond);
   }
@@ -288,7 +298,6 @@ export class ReplicaPartition {
     if (this.maximalIsr.length >= this.effectiveMinIsr()) return { errorCode: 'NONE', baseOffset };
     return { errorCode: 'NOT_ENOUGH_REPLICAS_AFTER_APPEND', baseOffset };
   }
-
 
   // ---------------------------------------------------------------- leader: HW and ISR
 
@@ -487,9 +496,4 @@ export class ReplicaPartition {
       });
     }
   }
-}
-
-/** The list of a committed (frozen) state is kept as it is; any other is copied. */
-function shared(state: PartitionState, list: readonly number[]): readonly number[] {
-  return Object.isFrozen(state) ? list : [...list];
 }
