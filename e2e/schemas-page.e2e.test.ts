@@ -3,7 +3,8 @@
  * Confluent's client registered over the REST API, two versions side by side, a draft checked at
  * the subject's level and refused with the registry's 409, then registered and seen by Confluent's
  * client as the next version; a subject registered meanwhile appears without a reload; and a scan
- * says which topics' records (kafkajs with Confluent's Avro serializer) carry which ids.
+ * says which topics' records (kafkajs with Confluent's Avro serializer) carry which ids; on an
+ * external connection the page says why it has no registry to show.
  */
 import { createServer } from 'node:net';
 import { AvroSerializer, SchemaRegistryClient, SerdeType } from '@confluentinc/schemaregistry';
@@ -128,6 +129,18 @@ describe('Schemas page in Chromium against npm run serve with the Schema Registr
     expect(versions[0]).toContain('orders');
     expect(versions[2]).toContain('none scanned');
     await shot(page, 'usage');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('on an external connection says why there is no registry to show, instead of an empty page', async () => {
+    const { bootstrapServers } = await api<{ bootstrapServers: string }>(host, 'cluster.describe', {});
+    const ext = await api<{ id: string }>(host, 'connections.addExternal', { name: 'over-kafka', settings: { bootstrapServers: bootstrapServers.split(',') } });
+    await page.evaluate((c) => sessionStorage.setItem('replica-studio.connection', JSON.stringify(c)), { id: ext.id, name: 'over-kafka', kind: 'external', bootstrap: bootstrapServers });
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Schemas' }).waitFor();
+    await expect.poll(() => page.getByTestId('schemas-unavailable').textContent(), { timeout: 20_000 }).toMatch(/UNSUPPORTED_FOR_CONNECTION.*Schema Registry is a server of its own/s);
+    expect(await page.getByTestId('schemas-subjects').count()).toBe(0);
+    await page.evaluate(() => sessionStorage.removeItem('replica-studio.connection'));
     expect(pageErrors).toEqual([]);
   });
 });
