@@ -50,6 +50,7 @@ import type { FeatureUpdateResultView, FeatureView } from './feature-views.js';
 import { method, returns, type ResultMarker } from './contract-kit.js';
 import { connectionMethods } from './connections-contract.js';
 import { recordsDeleteMethods } from './records-delete-contract.js';
+import { compactionMethods } from './compaction-contract.js';
 
 /** The DTOs (`…View`) every result is made of; see `views.ts` and `balance-views.ts`. */
 export type * from './views.js';
@@ -137,6 +138,8 @@ const eventNameSet: Record<EventName, true> = {
   'highWatermark.advanced': true,
   'replica.truncated': true,
   'replica.offline': true,
+  'log.cleaned': true,
+  'log.uncleanable': true,
   'broker.storageFailed': true,
   'topic.created': true,
   'topic.deleted': true,
@@ -420,6 +423,8 @@ export const contract = {
   ),
   // records.delete: Kafka's DeleteRecords (records-delete-contract.ts).
   ...recordsDeleteMethods,
+  // topics.compaction: the log cleaner's view of a compacted topic (compaction-contract.ts).
+  ...compactionMethods,
 
   /**
    * Every consumer group, from every running broker (ListGroups), with its coordinator, member

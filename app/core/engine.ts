@@ -51,6 +51,7 @@ import type {
   ProduceInput,
   ProduceResult,
   ReassignmentProgress,
+  ReplicaCompaction,
 } from './cluster/types.js';
 import type { CreateTopicInput, ElectionResult, ReassignmentResult } from './controller/controller.js';
 import type { FeatureDescription, FeatureUpdate, FeatureUpdateResult } from './controller/features.js';
@@ -284,6 +285,11 @@ export class Engine {
   /** A partition as the controller records it, with every replica's log state. */
   describePartition(topic: string, partition: number): PartitionDescription | undefined {
     return this.read.describePartition(topic, partition);
+  }
+
+  /** The log cleaner's state of each served replica of a compacted partition (undefined: no such partition). */
+  describeCompaction(topic: string, partition: number): ReplicaCompaction[] | undefined {
+    return this.read.describeCompaction(topic, partition);
   }
 
   /** The `__consumer_offsets` partition that holds `groupId` (Kafka's partitionFor). */

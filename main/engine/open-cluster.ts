@@ -24,6 +24,7 @@ import { SqliteStorage } from '../../app/storage/sqlite-storage.js';
 import { groupRecordCodec } from '../../app/protocol/group-records.js';
 import { CompressionError, createCompressionCodecs, type CompressionCodecs, type ZstdCompress } from '../../app/protocol/records/compression.js';
 import { createProducedBatchValidator } from '../../app/protocol/records/produced-batch-validator.js';
+import { createCleanedBatchWriter } from '../../app/protocol/records/cleaned-batch-writer.js';
 import { KafkaListeners, type KafkaListenersOptions, type KafkaPortChoice } from '../kafka/kafka-listeners.js';
 import { clusterIdOf } from './cluster-id.js';
 import { securityFromEnvironment } from '../kafka/listener-security.js';
@@ -122,6 +123,8 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
     const engine = storage.batch(() =>
       createEngine({
         producedBatches: createProducedBatchValidator(hostCodecs()),
+        // The log cleaner rewrites batches with their own codec (zstd too: the host has its encoder).
+        cleanedBatches: createCleanedBatchWriter(hostCodecs()),
         scheduler,
         random: seededRandom(options.seed ?? randomInt(0, 2 ** 31 - 1)),
         storage,

@@ -619,6 +619,19 @@ describe('every contract method over HTTP on a real data directory', () => {
     expect((await post('cluster.updateFeatures', { updates: [{ feature: ELR, maxVersionLevel: -1 }] })).status).toBe(400);
   });
 
+  it("topics.compaction shows each replica's cleaner of __consumer_offsets, and none for a topic with cleanup.policy=delete", async () => {
+    const offsets = await ok('topics.compaction', { name: '__consumer_offsets' });
+    expect(offsets).toMatchObject({ topic: '__consumer_offsets', cleanupPolicy: ['compact'], compacted: true });
+    const replicas = offsets.partitions.flatMap((p) => p.replicas);
+    expect(replicas.length).toBeGreaterThan(0);
+    expect(replicas.every((r) => r.reason.length > 0 && r.logEndOffset >= r.logStartOffset && r.uncleanableReason === null)).toBe(true);
+    const orders = await ok('topics.compaction', { name: 'orders' });
+    expect(orders).toMatchObject({ cleanupPolicy: ['delete'], compacted: false });
+    expect(orders.partitions.every((p) => p.replicas.length === 0)).toBe(true);
+    const unknown = await post('topics.compaction', { name: 'nope' });
+    expect(unknown.body).toMatchObject({ ok: false, error: { code: 'UNKNOWN_TOPIC_OR_PARTITION' } });
+  });
+
   it('the cluster ends healthy', async () => {
     const c = await ok('cluster.describe', {});
     expect(c.brokers.map((b) => b.id)).toEqual([1, 2, 3, 4]);

@@ -96,6 +96,7 @@ export class ClusterContext {
       staticConfigs: this.staticConfigs,
       groupRecords: this.opts.groupRecords,
       ...(this.opts.producedBatches ? { producedBatches: this.opts.producedBatches } : {}),
+      ...(this.opts.cleanedBatches ? { cleanedBatches: this.opts.cleanedBatches } : {}),
       emit: (e) => this.emit(this.withTopicName(e)),
       onChange: (reason) => this.onBrokerChange(id, reason),
     });

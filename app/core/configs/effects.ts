@@ -15,7 +15,8 @@ import type { ConfigEffect } from './types.js';
 /** Effects of topic configs, which their broker synonyms share. */
 export const TOPIC_EFFECTS: Readonly<Record<string, ConfigEffect>> = {
   'cleanup.policy': {
-    durability: 'With "delete", old segments are removed once retention.ms or retention.bytes allows it, whether or not anyone has consumed them.',
+    durability:
+      'With "delete", old segments are removed once retention.ms or retention.bytes allows it, whether or not anyone has consumed them; with "compact", only the last record of each key is kept, so a consumer reading from the start sees each key\'s latest value but not every update.',
   },
   'compression.type': {
     performance:
@@ -59,7 +60,7 @@ export const TOPIC_EFFECTS: Readonly<Record<string, ConfigEffect>> = {
     performance: 'Throttling the replicas a reassignment moves away from keeps its copying from crowding out producers and consumers.',
   },
   'max.compaction.lag.ms': {
-    performance: 'A lower bound forces earlier segment rolls and more frequent cleaning on compacted topics.',
+    performance: 'A compacted topic rolls its active segment by the shorter of this and segment.ms, and a log dirty for longer is cleaned whatever its ratio: more rolls and more cleaning.',
   },
   'max.message.bytes': {
     availability: 'A batch larger than this is refused with MESSAGE_TOO_LARGE, so the producer cannot write it at all.',

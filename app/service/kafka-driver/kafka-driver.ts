@@ -38,6 +38,8 @@ export const KAFKA_MISSING: Partial<Record<Capability, string>> = {
   metrics: 'Produce, consume and replication throughput per broker are JMX metrics, which the Kafka protocol does not carry.',
   // Kafka has this (UpdateFeatures): not built yet for external clusters.
   inAppConsumers: "The console's in-app consumers are a drill tool of the clusters it runs; against a real cluster, run your own consumers.",
+  compaction:
+    "A Kafka broker's log cleaner shows its state (checkpoints, dirty ratios, cleanings) only in JMX metrics and its log, not over the Kafka protocol; a topic's cleanup policy and compaction configs, and its log-dir sizes, are shown with its configs.",
 };
 
 export interface KafkaDriverOptions {

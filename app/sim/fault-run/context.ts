@@ -52,6 +52,8 @@ const MAX_VIOLATIONS = 25;
 export class RunContext {
   sim!: Simulation;
   readonly tps: TopicPartition[] = [];
+  /** The compacted topic's partitions (compacted.ts): checked apart, guarded against power loss like the others. */
+  readonly compactedTps: TopicPartition[] = [];
   readonly track = new Map<string, PartitionTrack>();
   readonly stats: FaultRunStats = {
     brokers: 0,

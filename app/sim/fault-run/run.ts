@@ -16,6 +16,7 @@ import { Checker } from './checker.js';
 import { RunContext, type FaultRunStats } from './context.js';
 import { FaultInjector, type PowerLossGuard, type TimedFault } from './faults.js';
 import { Traffic } from './traffic.js';
+import { CompactedTraffic } from './compacted.js';
 
 export type { FaultRunStats } from './context.js';
 export { describeFault, type FaultAction, type TimedFault } from './faults.js';
@@ -42,6 +43,8 @@ export interface FaultRunOptions {
   powerLossGuard?: PowerLossGuard;
   /** Called with the simulation once it exists (debugging a failing seed: subscribe, inspect). */
   inspect?: (sim: Simulation) => void;
+  /** Add a compacted topic with keyed writes and tombstones, checked as a table (compacted.ts). */
+  compacted?: boolean;
 }
 
 export interface FaultRunResult {
@@ -78,6 +81,7 @@ class FaultRun {
   private readonly checker: Checker;
   private maxConcurrent = 2;
   private withAcks1 = false;
+  private compacted: CompactedTraffic | null = null;
 
   constructor(
     readonly seed: number,
@@ -137,6 +141,7 @@ class FaultRun {
       ctx.sim.createTopic(name, n, 3, configs);
       for (let p = 0; p < n; p++) ctx.addPartition({ topic: name, partition: p, key: `${name}-${p}` });
     });
+    if (o.compacted) this.compacted = new CompactedTraffic(ctx, configs);
     ctx.stats.brokers = brokers;
     ctx.stats.partitions = ctx.tps.length;
     ctx.log(`cluster: ${brokers} brokers${o.eligibleLeaderReplicas ? ', ELR on' : ''}, topics ${topics.map((n, i) => `t${i}×${n}`).join(' ')}, RF=3, ${Object.entries(configs).map(([k, v]) => `${k}=${v}`).join(' ')}, networkDelayMs=${networkDelayMs}, up to ${this.maxConcurrent} concurrent faults${this.withAcks1 ? ', plus an acks=1 producer' : ''}`);
@@ -150,6 +155,7 @@ class FaultRun {
     this.traffic.producerLoop(1, -1);
     if (this.withAcks1) this.traffic.producerLoop(2, 1);
     for (const tp of ctx.tps) this.traffic.consumerLoop(tp);
+    this.compacted?.start();
     this.checker.checkpointLoop();
     if (this.options.faults) this.faults.schedule(this.options.faults);
     else this.faults.randomFaults(start + phase, this.maxConcurrent);
@@ -192,7 +198,7 @@ class FaultRun {
       () => {
         restart();
         this.checker.scanLeaders();
-        return this.traffic.inFlight === 0 && ctx.tps.every((tp) => this.checker.fullyReplicated(tp));
+        return this.traffic.inFlight === 0 && ctx.tps.every((tp) => this.checker.fullyReplicated(tp)) && (this.compacted?.settled() ?? true);
       },
       RECOVERY_LIMIT_MS,
       250,
@@ -206,5 +212,6 @@ class FaultRun {
     this.checker.checkAgreement();
     if (converged < 0) ctx.violation(`replicas did not converge within ${CONVERGENCE_LIMIT_MS / 1000}s: ${this.checker.describeState(this.traffic.inFlight)}`);
     for (const tp of ctx.tps) this.checker.finalCheck(tp);
+    this.compacted?.finalCheck();
   }
 }
