@@ -31,9 +31,10 @@
  * {@link DecodeContext.denseOffsets} refuses them (a client's batch must be dense). Like Kafka's
  * reader, it gives every record of a LogAppendTime batch the batch's
  * maxTimestamp. Compressed batches decode when {@link DecodeContext.codecs} is given (the records
- * after byte 61 are then one compressed blob); without it, and for control batches, which a
- * RecordBatch cannot hold, decoding fails with INVALID_REQUEST; {@link batchHeader} tells them
- * apart without decoding. Pure: byte arrays and DataViews, no Node Buffer, so the wire protocol
+ * after byte 61 are then one compressed blob); without it decoding fails with INVALID_REQUEST;
+ * {@link batchHeader} tells them apart without decoding. The transactional and control bits
+ * travel as {@link RecordBatch.transactional} and {@link RecordBatch.control} both ways: a
+ * control batch (a transaction marker) decodes with its control record as its one record. Pure: byte arrays and DataViews, no Node Buffer, so the wire protocol
  * and storage share it.
  *
  * One file past 500 lines on purpose: the encoder, the decoder and a leader's in-place patches
@@ -289,7 +290,8 @@ export function encodeRecordBatch(batch: RecordBatch, options: EncodeOptions = {
   view.setInt32(8, size - LOG_OVERHEAD);
   view.setInt32(12, batch.leaderEpoch);
   view.setInt8(16, MAGIC);
-  view.setInt16(ATTRIBUTES_OFFSET, (logAppendTime ? TIMESTAMP_TYPE_BIT : 0) | (horizon !== undefined ? DELETE_HORIZON_BIT : 0) | CODECS.indexOf(compression));
+  const txnBits = (batch.transactional ? TRANSACTIONAL_BIT : 0) | (batch.control ? CONTROL_BIT : 0);
+  view.setInt16(ATTRIBUTES_OFFSET, (logAppendTime ? TIMESTAMP_TYPE_BIT : 0) | (horizon !== undefined ? DELETE_HORIZON_BIT : 0) | txnBits | CODECS.indexOf(compression));
   view.setInt32(23, lastOffsetDelta);
   writeInt64BE(view, 27, baseTimestamp);
   writeInt64BE(view, 35, maxTimestamp);
@@ -515,10 +517,6 @@ function decodeBody(b: Uint8Array, start: number, header: RecordBatchHeader, ctx
     const computed = crc32c(b, start + ATTRIBUTES_OFFSET, start + header.sizeBytes);
     if (computed !== header.crc) throw fail(`CRC32C ${hex(computed)} does not match the stored ${hex(header.crc)}`);
   }
-  // Valid Kafka that a RecordBatch cannot hold: not corruption, so not CORRUPT_MESSAGE.
-  if (header.isControl) {
-    throw batchError('INVALID_REQUEST', ctx, baseOffset, start, 'is a control batch (transaction markers), which a RecordBatch cannot hold');
-  }
   if (header.compression === 'none' && count > (header.sizeBytes - RECORD_BATCH_HEADER_SIZE) / MIN_RECORD_SIZE) {
     throw fail(`record count ${count} cannot fit in ${header.sizeBytes - RECORD_BATCH_HEADER_SIZE} bytes`);
   }
@@ -536,6 +534,8 @@ function decodeBody(b: Uint8Array, start: number, header: RecordBatchHeader, ctx
   };
   if (header.producerId >= 0) batch.producer = { producerId: header.producerId, producerEpoch: header.producerEpoch, baseSequence: header.baseSequence };
   if (header.deleteHorizonMs !== null) batch.deleteHorizonMs = header.deleteHorizonMs;
+  if (header.isTransactional) batch.transactional = true;
+  if (header.isControl) batch.control = true;
   const dense = ctx.denseOffsets === true;
   if (ctx.lazyRecords && header.compression === 'none') {
     // The same checks as decoding, with nothing built; so building them later cannot fail.
