@@ -180,9 +180,11 @@ export class ProducerStateManager {
 
   /**
    * How a client's batch from an idempotent or transactional producer is to be treated; no state
-   * changes. `guard`: the verification this append carries (KIP-890), if any.
+   * changes. `guard`: the verification this append carries (KIP-890), if any. A coordinator's
+   * own write (the group coordinator's transactional offsets) is not sequence-checked, as Kafka's
+   * AppendOrigin.COORDINATOR is not.
    */
-  check(batch: ProducerBatch, nextOffset: number, guard?: VerificationGuard): ProducerCheck {
+  check(batch: ProducerBatch, nextOffset: number, guard?: VerificationGuard, origin: 'client' | 'coordinator' = 'client'): ProducerCheck {
     if (batch.producerId < 0) return { kind: 'append' };
     const pid = batch.producerId;
     const entry = this.producers.get(pid);
@@ -197,7 +199,7 @@ export class ProducerStateManager {
         message: `Transactional write of producer ${pid} at offset ${nextOffset} in partition ${this.partitionName}: its verification with the coordinator no longer holds (the transaction ended meanwhile)`,
       };
     }
-    if (!entry) return { kind: 'append' };
+    if (!entry || origin === 'coordinator') return { kind: 'append' };
     if (batch.producerEpoch !== entry.epoch) {
       if (batch.baseSequence !== 0) return this.newEpochSequenceError(batch, entry.epoch, nextOffset);
       return { kind: 'append' };
