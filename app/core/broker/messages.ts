@@ -13,6 +13,7 @@ import type { LogRecord, RecordBatch } from '../log/records.js';
 import type { CommittedRecord, LeaderRecoveryState, PartitionState } from '../metadata/records.js';
 import type { ImageSnapshot } from '../metadata/snapshot.js';
 import type { GroupNetworkRequest } from '../group/messages.js';
+import type { TxnNetworkRequest } from '../txn/messages.js';
 
 /** `currentLeaderEpoch` when the client does not check it (Kafka's NO_PARTITION_LEADER_EPOCH). */
 export const NO_LEADER_EPOCH = -1;
@@ -28,7 +29,15 @@ export type IsolationLevel = 'read_uncommitted' | 'read_committed';
  */
 export type ClientProducePartition =
   | { topic: string; partition: number; records: LogRecord[] }
-  | { topic: string; partition: number; wire: Uint8Array | null };
+  | { topic: string; partition: number; wire: Uint8Array | null; producer?: ProducerFields };
+
+/** The producer fields of a client batch's header, read before validation (KIP-890 verification needs them). */
+export interface ProducerFields {
+  producerId: number;
+  producerEpoch: number;
+  baseSequence: number;
+  transactional: boolean;
+}
 
 export interface ClientProduceRequest {
   type: 'produce';
@@ -38,6 +47,8 @@ export interface ClientProduceRequest {
   acks: number;
   /** How long an acks=-1 write waits for the ISR before REQUEST_TIMED_OUT. */
   timeoutMs: number;
+  /** Produce v3+: the transactional producer's id (KIP-890 verifies its partitions with its coordinator). */
+  transactionalId?: string | null;
   partitions: ClientProducePartition[];
 }
 
@@ -221,9 +232,14 @@ export interface ClientMetadataResponse {
 
 export interface ClientInitProducerIdRequest {
   type: 'initProducerId';
-  /** Transactions are not supported: a transactional id is refused. */
+  /** null: an idempotent producer (a fresh producer id); else its transaction coordinator answers. */
   transactionalId: string | null;
   transactionTimeoutMs: number;
+  /** InitProducerId v3+ (KIP-360): the producer's current id and epoch, -1 when it has none. */
+  producerId?: number;
+  producerEpoch?: number;
+  /** The request's version: below 4 PRODUCER_FENCED is answered INVALID_PRODUCER_EPOCH, as Kafka does. */
+  apiVersion?: number;
 }
 
 export interface ClientInitProducerIdResponse {
@@ -314,7 +330,7 @@ export interface MetadataPush {
   records: CommittedRecord[];
 }
 
-export type BrokerRequest = ClientRequest | FetchRequest | MetadataPush | GroupNetworkRequest;
+export type BrokerRequest = ClientRequest | FetchRequest | MetadataPush | GroupNetworkRequest | TxnNetworkRequest;
 
 // ------------------------------------------------------------------ broker -> controller
 

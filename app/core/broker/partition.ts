@@ -337,13 +337,13 @@ export class ReplicaPartition {
    * TxnOffsetCommit): a transactional batch of that producer id and epoch, epoch-checked but not
    * sequence-checked (Kafka's AppendOrigin.COORDINATOR).
    */
-  appendTxnRecordsAsLeader(records: LogRecord[], producer: { producerId: number; producerEpoch: number }, timeoutMs: number, respond: (o: ProduceOutcome) => void): void {
+  appendTxnRecordsAsLeader(records: LogRecord[], producer: { producerId: number; producerEpoch: number }, timeoutMs: number, respond: (o: ProduceOutcome) => void, guard?: VerificationGuard): void {
     if (this.role !== 'leader') return respond({ errorCode: 'NOT_LEADER_OR_FOLLOWER', baseOffset: -1 });
     const refusal = this.minIsrRefusal(-1);
     if (refusal) return respond(refusal);
     const base = this.log.logEndOffset;
     const info = { ...producer, baseSequence: 0 };
-    const verdict = this.log.producerState().check({ ...info, count: records.length, transactional: true }, base, undefined, 'coordinator');
+    const verdict = this.log.producerState().check({ ...info, count: records.length, transactional: true }, base, guard, 'coordinator');
     if (verdict.kind === 'error') return respond({ errorCode: verdict.error, baseOffset: -1, errorMessage: verdict.message });
     const now = this.now();
     const batch: RecordBatch = { baseOffset: base, lastOffset: base + records.length - 1, leaderEpoch: this.leaderEpoch, appendTimeMs: now, records, sizeBytes: estimateBatchSize(records), producer: info, transactional: true };
