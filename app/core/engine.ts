@@ -36,7 +36,8 @@ import type {
 import { Client, type BrokerProduceResult, type ConsumeInput, type ListOffsetsResult } from './cluster/client.js';
 import { ClusterContext } from './cluster/context.js';
 import { Faults } from './cluster/faults.js';
-import { GroupRequests, type GroupAnswer } from './cluster/group-requests.js';
+import { GroupRequests, sendTxnRequest, type GroupAnswer } from './cluster/group-requests.js';
+import type { TxnApiRequest, TxnResponseOf } from './txn/messages.js';
 import { registerInternals } from './cluster/internals.js';
 import { KafkaRequests, type BrokerAnswer, type ProduceAnswer } from './cluster/kafka-requests.js';
 import type { ListenerAddress } from './cluster/listeners.js';
@@ -98,6 +99,7 @@ export type {
   ClientProducePartitionResponse,
   ClientProduceRequest,
   IsolationLevel,
+  ProducerFields,
 } from './broker/messages.js';
 export { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, MAX_TIMESTAMP, NO_LEADER_EPOCH } from './broker/messages.js';
 export type { VerifyResult } from './cluster/reassignment-admin.js';
@@ -105,6 +107,26 @@ export type { GroupAnswer } from './cluster/group-requests.js';
 export type * from './group/messages.js';
 export type { GroupRecordCodec, OffsetAndMetadata, StoredGroup, TopicPartitions } from './group/record-codec.js';
 export { COORDINATOR_TYPE_GROUP } from './group/messages.js';
+export type {
+  ActiveProducer,
+  AddOffsetsToTxnRequest,
+  AddPartitionsToTxnRequest,
+  AddPartitionsToTxnResponse,
+  DescribedTransaction,
+  DescribeProducersRequest,
+  DescribeProducersResponse,
+  DescribeTransactionsRequest,
+  DescribeTransactionsResponse,
+  EndTxnRequest,
+  ListTransactionsRequest,
+  ListTransactionsResponse,
+  TxnApiRequest,
+  TxnErrorResponse,
+  TxnResponseOf,
+} from './txn/messages.js';
+export type { TxnRecordCodec } from './txn/record-codec.js';
+export { COORDINATOR_TYPE_TRANSACTION } from './txn/coordinator.js';
+export { TRANSACTION_STATE_TOPIC } from './txn/host.js';
 export { OFFSETS_TOPIC } from './group/host.js';
 export type { ListenerAddress } from './cluster/listeners.js';
 export type { ProducedBatchValidator } from './log/produced-batch.js';
@@ -490,7 +512,7 @@ export class Engine {
     this.requests.offsetForLeaderEpoch(brokerId, request, done, requestTimeoutMs);
   }
 
-  /** InitProducerId (API key 22): a new producer id for an idempotent producer (transactional ids are refused). */
+  /** InitProducerId (API key 22): a new producer id for an idempotent producer, or a transactional id's producer id and bumped epoch from its coordinator. */
   initProducerIdRequest(brokerId: number, request: ClientInitProducerIdRequest, done: (answer: BrokerAnswer<ClientInitProducerIdResponse>) => void, requestTimeoutMs?: number): void {
     this.requests.initProducerId(brokerId, request, done, requestTimeoutMs);
   }
@@ -515,6 +537,15 @@ export class Engine {
    */
   groupRequest<R extends GroupApiRequest>(brokerId: number, request: R, done: (answer: GroupAnswer<GroupResponseOf<R>>) => void, requestTimeoutMs?: number): void {
     this.groupRequests.send(brokerId, request, done, requestTimeoutMs);
+  }
+
+  /**
+   * AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, DescribeTransactions, ListTransactions (the
+   * broker's transaction coordinator answers) or DescribeProducers (a partition leader answers)
+   * sent to broker `brokerId`.
+   */
+  txnRequest<R extends TxnApiRequest>(brokerId: number, request: R, done: (answer: BrokerAnswer<TxnResponseOf<R>>) => void, requestTimeoutMs?: number): void {
+    sendTxnRequest(this.ctx, brokerId, request, done, requestTimeoutMs);
   }
 }
 

@@ -163,7 +163,7 @@ export class KafkaApis {
       partitions: req.partitions.map(({ topic, partition, timestamp, currentLeaderEpoch }) => {
         const found = this.replicas.leaderReplica(topic, partition, currentLeaderEpoch, true);
         if (!found.ok) return { topic, partition, error: found.error, timestamp: -1, offset: -1, leaderEpoch: -1 };
-        return { topic, partition, ...offsetForTimestamp(found.replica, timestamp, (from, until, max) => this.replicas.readOrOffline(found.replica, from, until, max)) };
+        return { topic, partition, ...offsetForTimestamp(found.replica, timestamp, (from, until, max) => this.replicas.readOrOffline(found.replica, from, until, max), req.isolationLevel) };
       }),
     };
   }

@@ -18,7 +18,7 @@ import type { TxnNetworkRequest } from '../txn/messages.js';
 /** `currentLeaderEpoch` when the client does not check it (Kafka's NO_PARTITION_LEADER_EPOCH). */
 export const NO_LEADER_EPOCH = -1;
 
-/** read_committed reads below the last stable offset, which is the HW here (no transactions). */
+/** read_committed reads below the last stable offset (KIP-98); read_uncommitted below the HW. */
 export type IsolationLevel = 'read_uncommitted' | 'read_committed';
 
 // ------------------------------------------------------------------ client -> broker: Produce (0)
@@ -107,13 +107,15 @@ export interface ClientFetchPartitionResponse {
   partition: number;
   error: KafkaErrorName;
   highWatermark: number;
-  /** The HW (no transactions). */
+  /** The first offset of a transaction still open (or whose marker the HW has not passed), or the HW (KIP-98). */
   lastStableOffset: number;
   logStartOffset: number;
   /** Not in Kafka's answer: the leader's log end, which the console shows. */
   logEndOffset: number;
-  /** Whole batches below the HW from the batch holding `fetchOffset` (records before it are the client's to skip). */
+  /** Whole batches below the HW (read_committed: the LSO) from the batch holding `fetchOffset` (records before it are the client's to skip). */
   batches: RecordBatch[];
+  /** read_committed: the aborted transactions among `batches`, for the client to skip (absent for read_uncommitted). */
+  abortedTransactions?: { producerId: number; firstOffset: number }[];
 }
 
 export interface ClientFetchResponse {

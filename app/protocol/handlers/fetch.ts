@@ -12,8 +12,9 @@
  * Rules: v4+ only (magic 2; v0-3 answer UNSUPPORTED_VERSION); the long poll, min/max bytes and
  * the "first batch even if larger" rule are the engine's (its fetch purgatory); no fetch
  * sessions (KIP-227): every answer is full with session id 0, which clients accept as "no
- * session"; read_committed reads up to the last stable offset, which is the high watermark (no
- * transactions, so no aborted transactions either); a batch read from its middle is sent whole
+ * session"; read_committed reads up to the last stable offset (KIP-98: the first offset of an
+ * open transaction, else the high watermark) and lists the aborted transactions overlapping what
+ * it returns, whose records the client drops (control batches too); a batch read from its middle is sent whole
  * (the client skips the records below its offset), one cut at the high watermark as far as it.
  */
 import type { BrokerAnswer, ClientFetchPartitionResponse, ClientFetchResponse } from '../../core/engine.js';
@@ -55,7 +56,7 @@ function partitionData(r: ClientFetchPartitionResponse) {
     highWatermark: BigInt(r.highWatermark),
     lastStableOffset: BigInt(r.lastStableOffset),
     logStartOffset: BigInt(r.logStartOffset),
-    abortedTransactions: r.error === 'NONE' ? [] : null,
+    abortedTransactions: r.abortedTransactions ? r.abortedTransactions.map((t) => ({ producerId: BigInt(t.producerId), firstOffset: BigInt(t.firstOffset) })) : r.error === 'NONE' ? [] : null,
     preferredReadReplica: -1,
     records: recordsField(r.batches),
   };
