@@ -88,6 +88,11 @@ export interface EventMap {
   'config.changed': { resourceType: 'topic' | 'broker'; resourceName: string; name: string; value: string | null };
   /** A feature's finalized level changed (UpdateFeatures, `kafka-features.sh upgrade|downgrade`). */
   'feature.updated': { feature: string; level: number; previousLevel: number };
+  /**
+   * The security state in the metadata log changed: an ACL binding created or deleted, a SCRAM
+   * credential set or deleted, a client quota set or removed. `description` says which, in words.
+   */
+  'security.changed': { kind: 'acl' | 'scram-credential' | 'client-quota'; action: 'added' | 'removed' | 'set'; description: string };
   /** How far a moving partition's new replicas have caught up (every second while it changes). */
   'reassignment.progress': {
     topic: string;

@@ -3,8 +3,8 @@
  *
  * SIGKILL: `compaction-crash-host.ts` writes keyed updates and tombstones to a compacted topic
  * whose three replicas are cleaned almost all the time; the test kills it at a random moment
- * (most kills land in the middle of cleanings: the host says how many cleaners were mid-job when
- * it was killed), reopens the directory here and checks, for every replica:
+ * (every other cycle's kill also waits until the host reports a cleaner mid-job, so a slow machine
+ * still kills cleanings; the host says how many cleaners were mid-job when it was killed), reopens the directory here and checks, for every replica:
  *   - every record read is one that was written, at its offset (an acknowledged one reads what
  *     was acknowledged), no value twice, offsets only growing;
  *   - each key's last acknowledged write is still there at its offset, unless a later write of
@@ -35,6 +35,7 @@ const HOST = fileURLToPath(new URL('./compaction-crash-host.ts', import.meta.url
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const CYCLES = Number(process.env.COMPACTION_CRASH_CYCLES ?? 6);
 const READY_TIMEOUT_MS = 60_000;
+const MID_CLEANING_WAIT_MS = 30_000;
 const decoder = new TextDecoder();
 
 const running = new Set<ReturnType<typeof spawn>>();
@@ -45,7 +46,12 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function runHost(dir: string, seed: number, delayMs: number): Promise<{ lines: CompactionCrashLine[]; stderr: string; signal: NodeJS.Signals | null }> {
+/**
+ * Runs the host and SIGKILLs it `delayMs` after it is ready; with `midCleaning`, the kill waits
+ * from then on for the host to report a cleaner mid-job (at most MID_CLEANING_WAIT_MS more), so that
+ * a slow machine, whose host steps fewer times in the delay, still gets kills in the middle of cleanings.
+ */
+function runHost(dir: string, seed: number, delayMs: number, midCleaning: boolean): Promise<{ lines: CompactionCrashLine[]; stderr: string; signal: NodeJS.Signals | null }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', HOST, dir, String(seed)], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
     running.add(child);
@@ -53,7 +59,17 @@ function runHost(dir: string, seed: number, delayMs: number): Promise<{ lines: C
     let buffer = '';
     let stderr = '';
     let kill: NodeJS.Timeout | null = null;
+    let cleaners = 0;
+    let armed = false;
     const deadline = setTimeout(() => child.kill('SIGKILL'), READY_TIMEOUT_MS);
+    const arm = (): void => {
+      if (!midCleaning || cleaners > 0) {
+        child.kill('SIGKILL');
+        return;
+      }
+      armed = true;
+      kill = setTimeout(() => child.kill('SIGKILL'), MID_CLEANING_WAIT_MS);
+    };
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
       buffer += chunk;
@@ -62,9 +78,13 @@ function runHost(dir: string, seed: number, delayMs: number): Promise<{ lines: C
       for (const text of parts) {
         const line = JSON.parse(text) as CompactionCrashLine;
         lines.push(line);
+        if ('cleaning' in line) {
+          cleaners = line.cleaning;
+          if (armed && cleaners > 0) child.kill('SIGKILL');
+        }
         if ('ready' in line && !kill) {
           clearTimeout(deadline);
-          kill = setTimeout(() => child.kill('SIGKILL'), delayMs);
+          kill = setTimeout(arm, delayMs);
         }
       }
     });
@@ -148,7 +168,8 @@ describe('compaction and crashes on real SQLite files', () => {
       const hostSeed = (seed % 1_000_000) * 100 + cycle;
       const delayMs = 400 + random.nextInt(1600);
       const context = `cycle ${cycle} (COMPACTION_CRASH_SEED=${seed}, kill ${delayMs} ms after ready, dir ${dir})`;
-      const run = await runHost(dir, hostSeed, delayMs);
+      // Every other cycle kills the host while a cleaner reports being mid-job; the others at a random moment.
+      const run = await runHost(dir, hostSeed, delayMs, cycle % 2 === 1);
       const fatal = run.lines.find((l): l is { fatal: string } => 'fatal' in l);
       if (run.signal !== 'SIGKILL' || fatal) throw new Error(`${context}: the host ended by itself\n${fatal?.fatal ?? ''}\n${run.stderr}`);
       for (const line of run.lines) {

@@ -191,6 +191,9 @@ export class ClusterContext {
     this.electionTimer = null;
     const previous = this.controller.hostBrokerId;
     this.controller.activate(hostId);
+    // A new cluster's bootstrap records come first in its metadata log (kafka-storage.sh format --add-scram).
+    const seeds = this.opts.bootstrapScramCredentials ?? [];
+    if (this.controller.endOffset === 0 && seeds.length > 0) this.controller.commit(seeds.map((credential) => ({ type: 'UserScramCredential', credential: { ...credential } })));
     this.emit({ type: 'controller.changed', atMs: this.scheduler.now(), controllerId: hostId, previousControllerId: previous, reason });
     this.refreshBrokerStates('controller changed');
   }

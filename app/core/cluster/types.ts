@@ -18,6 +18,7 @@ import type { StorageProvider } from '../log/log-store.js';
 import type { DeliveryPort } from '../network.js';
 import type { Scheduler } from '../time.js';
 import type { GroupRecordCodec } from '../group/record-codec.js';
+import type { ScramCredential } from '../security/types.js';
 
 export interface EngineOptions {
   scheduler: Scheduler;
@@ -49,6 +50,11 @@ export interface EngineOptions {
    * serving the wire protocol must pass one). Without it, client batches are refused.
    */
   producedBatches?: ProducedBatchValidator;
+  /**
+   * SCRAM credentials a new cluster starts with (Kafka's `kafka-storage.sh format --add-scram`):
+   * the first records of its metadata log. Ignored when the log already has records.
+   */
+  bootstrapScramCredentials?: readonly ScramCredential[];
   /**
    * Writes the batches the log cleaner keeps part of, keeping their compression and timestamp
    * type (app/protocol implements it); without it a cleaned batch is stored uncompressed.

@@ -275,4 +275,25 @@ const GROUP_COORDINATOR_CONFIGS: readonly BrokerConfigDef[] = [
     'The segment size of the offsets topic, kept small so that a new coordinator loads it quickly.'),
 ];
 
-export const BROKER_CONFIGS: readonly BrokerConfigDef[] = [...LOG_CONFIGS, ...CLEANER_CONFIGS, ...SERVER_CONFIGS, ...GROUP_COORDINATOR_CONFIGS, ...TRANSACTION_CONFIGS];
+/**
+ * The authorizer and client quotas (ServerConfigs.AUTHORIZER_CLASS_NAME_CONFIG, StandardAuthorizer's
+ * super.users and allow.everyone.if.no.acl.found, BrokerSecurityConfigs, QuotaConfig): static, set
+ * in server.properties (`npm run serve -- --broker-config KEY=VALUE`), as in Kafka. The one
+ * authorizer available is KRaft's StandardAuthorizer.
+ */
+const SECURITY_CONFIGS: readonly BrokerConfigDef[] = [
+  broker('authorizer.class.name', LOW, 'string', '', { kind: 'enum', values: ['', 'org.apache.kafka.metadata.authorizer.StandardAuthorizer'] }, RO,
+    'The authorizer that checks every request against the ACL bindings; empty: none (every request is allowed). org.apache.kafka.metadata.authorizer.StandardAuthorizer keeps the bindings in the metadata log.'),
+  broker('super.users', LOW, 'string', null, ANY, RO,
+    'Principals the authorizer always allows, separated by semicolons (User:admin;User:ops).'),
+  broker('allow.everyone.if.no.acl.found', LOW, 'boolean', 'false', ANY, RO,
+    'Whether the authorizer allows a request on a resource that has no ACL binding at all; a resource with bindings for anyone is decided by them alone.'),
+  broker('ssl.principal.mapping.rules', LOW, 'string', 'DEFAULT', ANY, RO,
+    'Rules that map the distinguished name of a TLS client certificate to a user name (RULE:pattern/replacement/[LU], …, DEFAULT keeps the whole name).'),
+  broker('quota.window.num', LOW, 'int', '11', atLeast(1), RO, 'Number of samples a client quota averages a client\'s rate over.'),
+  broker('quota.window.size.seconds', LOW, 'int', '1', atLeast(1), RO, 'Length of each client quota sample.'),
+  broker('controller.quota.window.num', LOW, 'int', '11', atLeast(1), RO, 'Number of samples of the controller mutation quota.'),
+  broker('controller.quota.window.size.seconds', LOW, 'int', '1', atLeast(1), RO, 'Length of each controller mutation quota sample.'),
+];
+
+export const BROKER_CONFIGS: readonly BrokerConfigDef[] = [...LOG_CONFIGS, ...CLEANER_CONFIGS, ...SERVER_CONFIGS, ...GROUP_COORDINATOR_CONFIGS, ...TRANSACTION_CONFIGS, ...SECURITY_CONFIGS];

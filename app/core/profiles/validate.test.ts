@@ -28,6 +28,7 @@ describe('validateProfile', () => {
       producer: {},
       consumer: {},
       notes: {},
+      security: { acls: [], scramUsers: [], quotas: [] },
     });
     expect(validateProfile(sampleDocument())).toMatchObject({ ok: true, warnings: [] });
   });

@@ -5,22 +5,34 @@ import { type AddOffsetsToTxnRequest, readAddOffsetsToTxnRequest, writeAddOffset
 import { type AddOffsetsToTxnResponse, readAddOffsetsToTxnResponse, writeAddOffsetsToTxnResponse } from './add-offsets-to-txn-response.js';
 import { type AddPartitionsToTxnRequest, readAddPartitionsToTxnRequest, writeAddPartitionsToTxnRequest } from './add-partitions-to-txn-request.js';
 import { type AddPartitionsToTxnResponse, readAddPartitionsToTxnResponse, writeAddPartitionsToTxnResponse } from './add-partitions-to-txn-response.js';
+import { type AlterClientQuotasRequest, readAlterClientQuotasRequest, writeAlterClientQuotasRequest } from './alter-client-quotas-request.js';
+import { type AlterClientQuotasResponse, readAlterClientQuotasResponse, writeAlterClientQuotasResponse } from './alter-client-quotas-response.js';
 import { type AlterConfigsRequest, readAlterConfigsRequest, writeAlterConfigsRequest } from './alter-configs-request.js';
 import { type AlterConfigsResponse, readAlterConfigsResponse, writeAlterConfigsResponse } from './alter-configs-response.js';
 import { type AlterPartitionReassignmentsRequest, readAlterPartitionReassignmentsRequest, writeAlterPartitionReassignmentsRequest } from './alter-partition-reassignments-request.js';
 import { type AlterPartitionReassignmentsResponse, readAlterPartitionReassignmentsResponse, writeAlterPartitionReassignmentsResponse } from './alter-partition-reassignments-response.js';
+import { type AlterUserScramCredentialsRequest, readAlterUserScramCredentialsRequest, writeAlterUserScramCredentialsRequest } from './alter-user-scram-credentials-request.js';
+import { type AlterUserScramCredentialsResponse, readAlterUserScramCredentialsResponse, writeAlterUserScramCredentialsResponse } from './alter-user-scram-credentials-response.js';
 import { type ApiVersionsRequest, readApiVersionsRequest, writeApiVersionsRequest } from './api-versions-request.js';
 import { type ApiVersionsResponse, readApiVersionsResponse, writeApiVersionsResponse } from './api-versions-response.js';
+import { type CreateAclsRequest, readCreateAclsRequest, writeCreateAclsRequest } from './create-acls-request.js';
+import { type CreateAclsResponse, readCreateAclsResponse, writeCreateAclsResponse } from './create-acls-response.js';
 import { type CreatePartitionsRequest, readCreatePartitionsRequest, writeCreatePartitionsRequest } from './create-partitions-request.js';
 import { type CreatePartitionsResponse, readCreatePartitionsResponse, writeCreatePartitionsResponse } from './create-partitions-response.js';
 import { type CreateTopicsRequest, readCreateTopicsRequest, writeCreateTopicsRequest } from './create-topics-request.js';
 import { type CreateTopicsResponse, readCreateTopicsResponse, writeCreateTopicsResponse } from './create-topics-response.js';
+import { type DeleteAclsRequest, readDeleteAclsRequest, writeDeleteAclsRequest } from './delete-acls-request.js';
+import { type DeleteAclsResponse, readDeleteAclsResponse, writeDeleteAclsResponse } from './delete-acls-response.js';
 import { type DeleteGroupsRequest, readDeleteGroupsRequest, writeDeleteGroupsRequest } from './delete-groups-request.js';
 import { type DeleteGroupsResponse, readDeleteGroupsResponse, writeDeleteGroupsResponse } from './delete-groups-response.js';
 import { type DeleteRecordsRequest, readDeleteRecordsRequest, writeDeleteRecordsRequest } from './delete-records-request.js';
 import { type DeleteRecordsResponse, readDeleteRecordsResponse, writeDeleteRecordsResponse } from './delete-records-response.js';
 import { type DeleteTopicsRequest, readDeleteTopicsRequest, writeDeleteTopicsRequest } from './delete-topics-request.js';
 import { type DeleteTopicsResponse, readDeleteTopicsResponse, writeDeleteTopicsResponse } from './delete-topics-response.js';
+import { type DescribeAclsRequest, readDescribeAclsRequest, writeDescribeAclsRequest } from './describe-acls-request.js';
+import { type DescribeAclsResponse, readDescribeAclsResponse, writeDescribeAclsResponse } from './describe-acls-response.js';
+import { type DescribeClientQuotasRequest, readDescribeClientQuotasRequest, writeDescribeClientQuotasRequest } from './describe-client-quotas-request.js';
+import { type DescribeClientQuotasResponse, readDescribeClientQuotasResponse, writeDescribeClientQuotasResponse } from './describe-client-quotas-response.js';
 import { type DescribeClusterRequest, readDescribeClusterRequest, writeDescribeClusterRequest } from './describe-cluster-request.js';
 import { type DescribeClusterResponse, readDescribeClusterResponse, writeDescribeClusterResponse } from './describe-cluster-response.js';
 import { type DescribeConfigsRequest, readDescribeConfigsRequest, writeDescribeConfigsRequest } from './describe-configs-request.js';
@@ -35,6 +47,8 @@ import { type DescribeTopicPartitionsRequest, readDescribeTopicPartitionsRequest
 import { type DescribeTopicPartitionsResponse, readDescribeTopicPartitionsResponse, writeDescribeTopicPartitionsResponse } from './describe-topic-partitions-response.js';
 import { type DescribeTransactionsRequest, readDescribeTransactionsRequest, writeDescribeTransactionsRequest } from './describe-transactions-request.js';
 import { type DescribeTransactionsResponse, readDescribeTransactionsResponse, writeDescribeTransactionsResponse } from './describe-transactions-response.js';
+import { type DescribeUserScramCredentialsRequest, readDescribeUserScramCredentialsRequest, writeDescribeUserScramCredentialsRequest } from './describe-user-scram-credentials-request.js';
+import { type DescribeUserScramCredentialsResponse, readDescribeUserScramCredentialsResponse, writeDescribeUserScramCredentialsResponse } from './describe-user-scram-credentials-response.js';
 import { type ElectLeadersRequest, readElectLeadersRequest, writeElectLeadersRequest } from './elect-leaders-request.js';
 import { type ElectLeadersResponse, readElectLeadersResponse, writeElectLeadersResponse } from './elect-leaders-response.js';
 import { type EndTxnRequest, readEndTxnRequest, writeEndTxnRequest } from './end-txn-request.js';
@@ -90,24 +104,36 @@ export * from './add-offsets-to-txn-request.js';
 export * from './add-offsets-to-txn-response.js';
 export * from './add-partitions-to-txn-request.js';
 export * from './add-partitions-to-txn-response.js';
+export * from './alter-client-quotas-request.js';
+export * from './alter-client-quotas-response.js';
 export * from './alter-configs-request.js';
 export * from './alter-configs-response.js';
 export * from './alter-partition-reassignments-request.js';
 export * from './alter-partition-reassignments-response.js';
+export * from './alter-user-scram-credentials-request.js';
+export * from './alter-user-scram-credentials-response.js';
 export * from './api-versions-request.js';
 export * from './api-versions-response.js';
 export * from './consumer-protocol-assignment.js';
 export * from './consumer-protocol-subscription.js';
+export * from './create-acls-request.js';
+export * from './create-acls-response.js';
 export * from './create-partitions-request.js';
 export * from './create-partitions-response.js';
 export * from './create-topics-request.js';
 export * from './create-topics-response.js';
+export * from './delete-acls-request.js';
+export * from './delete-acls-response.js';
 export * from './delete-groups-request.js';
 export * from './delete-groups-response.js';
 export * from './delete-records-request.js';
 export * from './delete-records-response.js';
 export * from './delete-topics-request.js';
 export * from './delete-topics-response.js';
+export * from './describe-acls-request.js';
+export * from './describe-acls-response.js';
+export * from './describe-client-quotas-request.js';
+export * from './describe-client-quotas-response.js';
 export * from './describe-cluster-request.js';
 export * from './describe-cluster-response.js';
 export * from './describe-configs-request.js';
@@ -122,6 +148,8 @@ export * from './describe-topic-partitions-request.js';
 export * from './describe-topic-partitions-response.js';
 export * from './describe-transactions-request.js';
 export * from './describe-transactions-response.js';
+export * from './describe-user-scram-credentials-request.js';
+export * from './describe-user-scram-credentials-response.js';
 export * from './elect-leaders-request.js';
 export * from './elect-leaders-response.js';
 export * from './end-txn-request.js';
@@ -208,6 +236,9 @@ export const ApiKey = {
   EndTxn: 26,
   WriteTxnMarkers: 27,
   TxnOffsetCommit: 28,
+  DescribeAcls: 29,
+  CreateAcls: 30,
+  DeleteAcls: 31,
   DescribeConfigs: 32,
   AlterConfigs: 33,
   DescribeLogDirs: 35,
@@ -219,6 +250,10 @@ export const ApiKey = {
   AlterPartitionReassignments: 45,
   ListPartitionReassignments: 46,
   OffsetDelete: 47,
+  DescribeClientQuotas: 48,
+  AlterClientQuotas: 49,
+  DescribeUserScramCredentials: 50,
+  AlterUserScramCredentials: 51,
   UpdateFeatures: 57,
   DescribeCluster: 60,
   DescribeProducers: 61,
@@ -254,6 +289,9 @@ export interface ApiMessages {
   26: { request: EndTxnRequest; response: EndTxnResponse };
   27: { request: WriteTxnMarkersRequest; response: WriteTxnMarkersResponse };
   28: { request: TxnOffsetCommitRequest; response: TxnOffsetCommitResponse };
+  29: { request: DescribeAclsRequest; response: DescribeAclsResponse };
+  30: { request: CreateAclsRequest; response: CreateAclsResponse };
+  31: { request: DeleteAclsRequest; response: DeleteAclsResponse };
   32: { request: DescribeConfigsRequest; response: DescribeConfigsResponse };
   33: { request: AlterConfigsRequest; response: AlterConfigsResponse };
   35: { request: DescribeLogDirsRequest; response: DescribeLogDirsResponse };
@@ -265,6 +303,10 @@ export interface ApiMessages {
   45: { request: AlterPartitionReassignmentsRequest; response: AlterPartitionReassignmentsResponse };
   46: { request: ListPartitionReassignmentsRequest; response: ListPartitionReassignmentsResponse };
   47: { request: OffsetDeleteRequest; response: OffsetDeleteResponse };
+  48: { request: DescribeClientQuotasRequest; response: DescribeClientQuotasResponse };
+  49: { request: AlterClientQuotasRequest; response: AlterClientQuotasResponse };
+  50: { request: DescribeUserScramCredentialsRequest; response: DescribeUserScramCredentialsResponse };
+  51: { request: AlterUserScramCredentialsRequest; response: AlterUserScramCredentialsResponse };
   57: { request: UpdateFeaturesRequest; response: UpdateFeaturesResponse };
   60: { request: DescribeClusterRequest; response: DescribeClusterResponse };
   61: { request: DescribeProducersRequest; response: DescribeProducersResponse };
@@ -592,6 +634,42 @@ export const API_DEFINITIONS: { readonly [K in ApiKeyNumber]: ApiDefinition<K> }
     readResponse: readTxnOffsetCommitResponse,
     writeResponse: writeTxnOffsetCommitResponse,
   },
+  29: {
+    apiKey: 29,
+    name: 'DescribeAcls',
+    lowest: 0,
+    highest: 3,
+    requestFlexibleFrom: 2,
+    responseFlexibleFrom: 2,
+    readRequest: readDescribeAclsRequest,
+    writeRequest: writeDescribeAclsRequest,
+    readResponse: readDescribeAclsResponse,
+    writeResponse: writeDescribeAclsResponse,
+  },
+  30: {
+    apiKey: 30,
+    name: 'CreateAcls',
+    lowest: 0,
+    highest: 3,
+    requestFlexibleFrom: 2,
+    responseFlexibleFrom: 2,
+    readRequest: readCreateAclsRequest,
+    writeRequest: writeCreateAclsRequest,
+    readResponse: readCreateAclsResponse,
+    writeResponse: writeCreateAclsResponse,
+  },
+  31: {
+    apiKey: 31,
+    name: 'DeleteAcls',
+    lowest: 0,
+    highest: 3,
+    requestFlexibleFrom: 2,
+    responseFlexibleFrom: 2,
+    readRequest: readDeleteAclsRequest,
+    writeRequest: writeDeleteAclsRequest,
+    readResponse: readDeleteAclsResponse,
+    writeResponse: writeDeleteAclsResponse,
+  },
   32: {
     apiKey: 32,
     name: 'DescribeConfigs',
@@ -723,6 +801,54 @@ export const API_DEFINITIONS: { readonly [K in ApiKeyNumber]: ApiDefinition<K> }
     writeRequest: writeOffsetDeleteRequest,
     readResponse: readOffsetDeleteResponse,
     writeResponse: writeOffsetDeleteResponse,
+  },
+  48: {
+    apiKey: 48,
+    name: 'DescribeClientQuotas',
+    lowest: 0,
+    highest: 1,
+    requestFlexibleFrom: 1,
+    responseFlexibleFrom: 1,
+    readRequest: readDescribeClientQuotasRequest,
+    writeRequest: writeDescribeClientQuotasRequest,
+    readResponse: readDescribeClientQuotasResponse,
+    writeResponse: writeDescribeClientQuotasResponse,
+  },
+  49: {
+    apiKey: 49,
+    name: 'AlterClientQuotas',
+    lowest: 0,
+    highest: 1,
+    requestFlexibleFrom: 1,
+    responseFlexibleFrom: 1,
+    readRequest: readAlterClientQuotasRequest,
+    writeRequest: writeAlterClientQuotasRequest,
+    readResponse: readAlterClientQuotasResponse,
+    writeResponse: writeAlterClientQuotasResponse,
+  },
+  50: {
+    apiKey: 50,
+    name: 'DescribeUserScramCredentials',
+    lowest: 0,
+    highest: 0,
+    requestFlexibleFrom: 0,
+    responseFlexibleFrom: 0,
+    readRequest: readDescribeUserScramCredentialsRequest,
+    writeRequest: writeDescribeUserScramCredentialsRequest,
+    readResponse: readDescribeUserScramCredentialsResponse,
+    writeResponse: writeDescribeUserScramCredentialsResponse,
+  },
+  51: {
+    apiKey: 51,
+    name: 'AlterUserScramCredentials',
+    lowest: 0,
+    highest: 0,
+    requestFlexibleFrom: 0,
+    responseFlexibleFrom: 0,
+    readRequest: readAlterUserScramCredentialsRequest,
+    writeRequest: writeAlterUserScramCredentialsRequest,
+    readResponse: readAlterUserScramCredentialsResponse,
+    writeResponse: writeAlterUserScramCredentialsResponse,
   },
   57: {
     apiKey: 57,

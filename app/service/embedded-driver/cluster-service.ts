@@ -51,6 +51,7 @@ import { groupMethods } from './group-methods.js';
 import { balanceMethods } from './balance-runs.js';
 import { profileMethods } from './profile-methods.js';
 import { recordsDeleteMethod } from './records-delete.js';
+import { securityMethods } from './security-methods.js';
 import { compactionMethods } from './compaction-methods.js';
 import { RecentEvents, UNBUFFERED_EVENTS } from './recent-events.js';
 import type { RealtimeClock } from './realtime-clock.js';
@@ -223,6 +224,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     ...compactionMethods(engine),
     ...balanceMethods(engine, publish),
     ...profileMethods(engine, staticConfigs, options.profilesDir),
+    ...securityMethods(engine),
     'cluster.describe': () => {
       const brokers = engine.listBrokers().map(brokerView);
       const view: ClusterView = {

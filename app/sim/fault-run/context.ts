@@ -72,6 +72,8 @@ export class RunContext {
   };
   /** Every applied fault and heal with its virtual time. */
   readonly schedule: string[] = [];
+  /** The same, with the time as a number (the verbose history merges it with the events). */
+  readonly scheduleAt: { atMs: number; text: string }[] = [];
   /** Every acknowledgement, in order (part of the history hash). */
   readonly acks: string[] = [];
   readonly violations: string[] = [];
@@ -125,5 +127,6 @@ export class RunContext {
 
   log(text: string): void {
     this.schedule.push(`t=${(this.now() / 1000).toFixed(3)}s ${text}`);
+    this.scheduleAt.push({ atMs: this.now(), text });
   }
 }

@@ -15,6 +15,7 @@ import { Simulation } from '../simulation.js';
 import { Checker } from './checker.js';
 import { RunContext, type FaultRunStats } from './context.js';
 import { FaultInjector, type PowerLossGuard, type TimedFault } from './faults.js';
+import { historyLines, subjectsOf } from './history.js';
 import { Traffic } from './traffic.js';
 import { CompactedTraffic } from './compacted.js';
 
@@ -43,6 +44,8 @@ export interface FaultRunOptions {
   powerLossGuard?: PowerLossGuard;
   /** Called with the simulation once it exists (debugging a failing seed: subscribe, inspect). */
   inspect?: (sim: Simulation) => void;
+  /** Build `history` even when the run passes (a failing run always has it). */
+  history?: boolean;
   /** Add a compacted topic with keyed writes and tombstones, checked as a table (compacted.ts). */
   compacted?: boolean;
 }
@@ -55,6 +58,12 @@ export interface FaultRunResult {
   schedule: string[];
   /** sha256 over every event, the schedule and every acknowledgement. */
   historyHash: string;
+  /**
+   * What a person needs to judge the run (history.ts): the faults, with the engine's events and the
+   * checker's reachability changes for the brokers and partitions the violations name. Empty when
+   * the run passed and `options.history` was not set.
+   */
+  history: string[];
   stats: FaultRunStats;
 }
 
@@ -89,8 +98,8 @@ class FaultRun {
   ) {
     this.ctx = new RunContext(seededRandom((seed * 2654435761) ^ 0x5bd1e995));
     this.traffic = new Traffic(this.ctx);
-    this.faults = new FaultInjector(this.ctx, options.powerLossGuard ?? 'safe-holder');
     this.checker = new Checker(this.ctx, options.uncleanLeaderElectionEnable ?? false, options.eligibleLeaderReplicas ?? false);
+    this.faults = new FaultInjector(this.ctx, options.powerLossGuard ?? 'safe-holder', () => this.checker.onFault());
   }
 
   run(): FaultRunResult {
@@ -111,7 +120,9 @@ class FaultRun {
     for (const e of ctx.sim?.events ?? []) hash.update(JSON.stringify(e)).update('\n');
     hash.update(JSON.stringify(ctx.schedule)).update(JSON.stringify(ctx.acks));
     const violations = [...ctx.violations, ...ctx.finalViolations];
-    return { seed: this.seed, ok: violations.length === 0, violations, schedule: ctx.schedule, historyHash: hash.digest('hex'), stats: ctx.stats };
+    const ok = violations.length === 0;
+    const history = ok && !this.options.history ? [] : historyLines(ctx.sim?.events ?? [], this.checker.reachability.changes, ctx.scheduleAt, subjectsOf(violations, ctx.tps));
+    return { seed: this.seed, ok, violations, schedule: ctx.schedule, historyHash: hash.digest('hex'), history, stats: ctx.stats };
   }
 
   private setup(): void {
@@ -127,6 +138,7 @@ class FaultRun {
       this.faults.onEvent(e);
       this.checker.onEvent(e);
     });
+    this.checker.start();
     o.inspect?.(ctx.sim);
     if (o.eligibleLeaderReplicas) {
       const [r] = ctx.sim.engine.updateFeatures([{ feature: ELR_FEATURE, maxVersionLevel: 1 }]);
@@ -165,13 +177,10 @@ class FaultRun {
 
   private healAndCheck(): void {
     const ctx = this.ctx;
-    const engine = ctx.sim.engine;
     const brokers = ctx.sim.internals.brokers;
     const s = ctx.sim.scheduler;
-    this.faults.endAll();
     ctx.finalPhase = true;
-    ctx.log('heal all');
-    for (const id of this.faults.brokerIds()) engine.healBroker(id);
+    this.faults.healAll();
     const restart = (): void => {
       for (const id of this.faults.brokerIds()) {
         if (!brokers.get(id)!.isAlive) this.faults.apply({ kind: 'start', broker: id }, 'heal');

@@ -147,6 +147,12 @@ const RULES: { [K in EventName]: Rule<K> } = {
       return e.value === null ? `${e.name} on ${where} deleted: back to its inherited value` : `${e.name} = ${e.value} on ${where}`;
     },
   },
+  'security.changed': {
+    group: 'brokers',
+    label: (e) => (e.kind === 'acl' ? 'ACL' : e.kind === 'scram-credential' ? 'User' : 'Quota'),
+    severity: () => 'info',
+    text: (e) => e.description,
+  },
   'feature.updated': {
     group: 'brokers',
     label: () => 'Feature',
