@@ -91,8 +91,8 @@ async function endTxn(w: WireSim, coordinator: number, pid: bigint, epoch: numbe
   return (await w.respond(coordinator, ApiKey.EndTxn, 1, { transactionalId: TXN_ID, producerId: pid, producerEpoch: epoch, committed })).errorCode;
 }
 
-async function initProducerId(w: WireSim, brokerId: number) {
-  return w.respond(brokerId, ApiKey.InitProducerId, 3, { transactionalId: TXN_ID, transactionTimeoutMs: 60_000, producerId: -1n, producerEpoch: -1 });
+async function initProducerId(w: WireSim, brokerId: number, transactionTimeoutMs = 60_000) {
+  return w.respond(brokerId, ApiKey.InitProducerId, 3, { transactionalId: TXN_ID, transactionTimeoutMs, producerId: -1n, producerEpoch: -1 });
 }
 
 /** Run the clock until the partition's LSO reaches its HW (the markers are written and replicated). */
@@ -167,5 +167,21 @@ describe('transactions on the wire', () => {
     expect(await addPartitions(w, coordinator, pid, 0)).toBe(47);
     expect(await produce(w, txnBatch(pid, 0, 1, ['zombie']))).toMatchObject({ errorCode: 47 });
     expect((await fetch(w, 0)).records.map((r) => r[1])).not.toContain('zombie');
+  });
+
+  it('aborts a transaction left open past its timeout, fencing its producer; a timeout above transaction.max.timeout.ms is refused', async () => {
+    const w = cluster(33);
+    const coordinator = await findTxnCoordinator(w);
+    expect((await initProducerId(w, coordinator, 900_001)).errorCode).toBe(50); // INVALID_TRANSACTION_TIMEOUT
+    const { producerId: pid } = await initProducerId(w, coordinator, 5_000);
+    expect(await addPartitions(w, coordinator, pid, 0)).toBe(0);
+    expect(await produce(w, txnBatch(pid, 0, 0, ['left-open']))).toMatchObject({ errorCode: 0, baseOffset: 0n });
+    w.sim.advance(4_000);
+    expect(await fetch(w, 1)).toMatchObject({ hw: 1n, lso: 0n });
+    // Past 5 s, the next check (every 10 s) aborts it with a bumped epoch.
+    w.sim.advance(12_000);
+    await settle(w);
+    expect(await fetch(w, 1)).toMatchObject({ hw: 2n, lso: 2n, aborted: [{ producerId: pid, firstOffset: 0n }] });
+    expect(await endTxn(w, coordinator, pid, 0, true)).toBe(47);
   });
 });
