@@ -468,6 +468,10 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     return this.replicas.readOrOffline(p, from, until, maxBytes);
   }
 
+  lastStableOffsetOrOffline(p: ReplicaPartition): number | null {
+    return this.replicas.lastStableOffsetOrOffline(p);
+  }
+
   // ================================================================ views
 
   partitionByKey(k: string): ReplicaPartition | undefined {

@@ -39,6 +39,8 @@ export interface PurgatoryHost {
   leaderReplica(topic: string, partition: number, currentLeaderEpoch: number, checkOffline: boolean): LeaderLookup;
   /** Read a replica's log; a corrupt batch takes that replica offline and gives null. */
   readOrOffline(p: ReplicaPartition, from: number, until: number, maxBytes: number): RecordBatch[] | null;
+  /** A replica's last stable offset (building its producer state if need be); a corrupt batch takes it offline and gives null. */
+  lastStableOffsetOrOffline(p: ReplicaPartition): number | null;
 }
 
 /** One partition a follower fetch looks at: named by the request, or dirty in its session. */
@@ -291,7 +293,8 @@ export class FetchPurgatory {
       if (!found.ok) return true;
       const log = found.replica.log;
       if (fp.fetchOffset < log.logStartOffset || fp.fetchOffset > log.logEndOffset) return true;
-      const upTo = req.isolationLevel === 'read_committed' ? log.lastStableOffset : log.highWatermark;
+      const upTo = req.isolationLevel === 'read_committed' ? this.host.lastStableOffsetOrOffline(found.replica) : log.highWatermark;
+      if (upTo === null) return true;
       if (fp.fetchOffset >= upTo) continue;
       if (req.minBytes <= 1) return true;
       const batches = this.host.readOrOffline(found.replica, fp.fetchOffset, upTo, Math.min(fp.partitionMaxBytes, req.minBytes - bytes));
@@ -330,13 +333,14 @@ export class FetchPurgatory {
       if (!found.ok) return { ...none, error: found.error };
       const log = found.replica.log;
       const hw = log.highWatermark;
-      const lso = log.lastStableOffset;
+      // read_committed reads below the LSO and is told which transactions in what it read were aborted (KIP-98).
+      const committed = cf.request.isolationLevel === 'read_committed';
+      const lso = committed ? host.lastStableOffsetOrOffline(found.replica) : log.lastStableOffsetIfKnown;
+      if (lso === null) return { ...none, error: 'KAFKA_STORAGE_ERROR' };
       const known = { topic: fp.topic, partition: fp.partition, highWatermark: hw, lastStableOffset: lso, logStartOffset: log.logStartOffset, logEndOffset: log.logEndOffset };
       if (fp.fetchOffset < log.logStartOffset || fp.fetchOffset > log.logEndOffset) return { ...known, error: 'OFFSET_OUT_OF_RANGE', batches: [] };
       if (budget <= 0) return { ...known, error: 'NONE', batches: [] };
       const limit = Math.min(fp.partitionMaxBytes, budget);
-      // read_committed reads below the LSO and is told which transactions in what it read were aborted (KIP-98).
-      const committed = cf.request.isolationLevel === 'read_committed';
       let batches = host.readOrOffline(found.replica, fp.fetchOffset, committed ? lso : hw, limit);
       if (!batches) return { ...none, error: 'KAFKA_STORAGE_ERROR' };
       if (anyData && batches.length > 0 && batches[0]!.sizeBytes > limit) batches = [];

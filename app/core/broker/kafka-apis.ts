@@ -163,7 +163,9 @@ export class KafkaApis {
       partitions: req.partitions.map(({ topic, partition, timestamp, currentLeaderEpoch }) => {
         const found = this.replicas.leaderReplica(topic, partition, currentLeaderEpoch, true);
         if (!found.ok) return { topic, partition, error: found.error, timestamp: -1, offset: -1, leaderEpoch: -1 };
-        return { topic, partition, ...offsetForTimestamp(found.replica, timestamp, (from, until, max) => this.replicas.readOrOffline(found.replica, from, until, max), req.isolationLevel) };
+        const lso = req.isolationLevel === 'read_committed' ? this.replicas.lastStableOffsetOrOffline(found.replica) : undefined;
+        if (lso === null) return { topic, partition, error: 'KAFKA_STORAGE_ERROR' as const, timestamp: -1, offset: -1, leaderEpoch: -1 };
+        return { topic, partition, ...offsetForTimestamp(found.replica, timestamp, (from, until, max) => this.replicas.readOrOffline(found.replica, from, until, max), lso) };
       }),
     };
   }

@@ -12,7 +12,7 @@
  */
 import type { KafkaErrorName } from '../../api/errors.js';
 import { recordOffset, type RecordBatch } from '../log/records.js';
-import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, MAX_TIMESTAMP, type IsolationLevel } from './messages.js';
+import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, MAX_TIMESTAMP } from './messages.js';
 import type { ReplicaPartition } from './partition.js';
 
 export interface OffsetAnswer {
@@ -28,11 +28,11 @@ const SCAN_CHUNK_BYTES = 1_048_576;
 
 type Read = (from: number, until: number, maxBytes: number) => RecordBatch[] | null;
 
-export function offsetForTimestamp(p: ReplicaPartition, timestamp: number, read: Read, isolation: IsolationLevel = 'read_uncommitted'): OffsetAnswer {
+/** `lastStableOffset`: given for read_committed, whose consumers read below it (Kafka's lastFetchableOffset); else the HW bounds. */
+export function offsetForTimestamp(p: ReplicaPartition, timestamp: number, read: Read, lastStableOffset?: number): OffsetAnswer {
   const log = p.log;
   const notAvailable = p.leaderEpochStartOffset > log.highWatermark;
-  // The last offset a consumer of this isolation level may read (Kafka's lastFetchableOffset).
-  const hw = isolation === 'read_committed' ? log.lastStableOffset : log.highWatermark;
+  const hw = lastStableOffset ?? log.highWatermark;
   if (timestamp === LATEST_TIMESTAMP) {
     if (notAvailable) return { error: 'OFFSET_NOT_AVAILABLE', ...NOT_FOUND };
     return { error: 'NONE', timestamp: -1, offset: hw, leaderEpoch: p.leaderEpoch };

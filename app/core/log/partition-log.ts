@@ -242,6 +242,15 @@ export class PartitionLog {
     return first === null ? this.hw : Math.max(this.startOffset, Math.min(first, this.hw));
   }
 
+  /**
+   * The last stable offset without building the producer state from the log: exact once it is
+   * built (any producer wrote here since the log was opened, or a read_committed reader asked),
+   * else the high watermark. What a read_uncommitted fetch reports, which no client acts on.
+   */
+  get lastStableOffsetIfKnown(): number {
+    return this.producers ? this.lastStableOffset : this.hw;
+  }
+
   /** The aborted transactions a read_committed fetch of [from, until) must be told of. */
   abortedTransactions(from: number, until: number): AbortedTxn[] {
     return this.producerState().abortedTransactions(from, until);

@@ -95,7 +95,7 @@ export function cleanableOffsets(log: CleanableLog, segments: readonly SegmentSt
   const active = segments[segments.length - 1]!;
   let bound: UncleanableBound = 'high-watermark';
   // Kafka never cleans at or past the last stable offset: an open transaction may still abort.
-  let uncleanable = log.lastStableOffset ?? log.highWatermark;
+  let uncleanable = Math.min(log.highWatermark, log.lastStableOffset ?? Infinity);
   if (active.baseOffset < uncleanable) {
     uncleanable = active.baseOffset;
     bound = 'active-segment';
