@@ -34,6 +34,9 @@ import { COORDINATOR_TYPE_TRANSACTION, TransactionCoordinator } from '../txn/coo
 import type { TxnNetworkRequest } from '../txn/messages.js';
 import type { TxnRecordCodec } from '../txn/record-codec.js';
 import { coordinatorPartitionView, groupCoordinatorHost, txnCoordinatorHost, type CoordinatorHostsDeps } from './coordinator-hosts.js';
+import { AutoTopicCreation } from './auto-topic-creation.js';
+import { CatchUpGate } from './catch-up-gate.js';
+import { ClientFetchSessionCache } from './client-fetch-sessions.js';
 import { ControllerChannel, type ChannelHost } from './controller-channel.js';
 import { FetchPurgatory, type PurgatoryHost } from './fetch-purgatory.js';
 import { KafkaApis, type ApisHost } from './kafka-apis.js';
@@ -95,6 +98,10 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   private readonly apis: KafkaApis;
   private readonly groups: GroupCoordinator;
   private readonly txn: TransactionCoordinator;
+  /** Topics clients' requests create (Kafka's AutoTopicCreationManager). */
+  readonly autoTopics: AutoTopicCreation;
+  /** Consumers' fetch sessions (KIP-227): in memory, gone with the process. */
+  private readonly clientSessions: ClientFetchSessionCache;
   /**
    * The timers this incarnation has armed and that have not fired (a periodic task keeps only its
    * next one): cancelled when it ends. Each leaves the set when it fires, so it stays small however
@@ -102,6 +109,8 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
    */
   private readonly timers = new Set<TimerHandle>();
   private gen = 0;
+  /** Clients' requests wait here until this incarnation has caught up (catch-up-gate.ts). */
+  private readonly catchUp = new CatchUpGate(() => this.scheduler.now());
   private topicConfigCache = new Map<string, TopicRuntimeConfig>();
   private brokerConfigCache: BrokerRuntimeConfig | null = null;
 
@@ -120,10 +129,14 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     this.producerIds = new ProducerIdManager(this.channel);
     this.replicas = new ReplicaManager(this);
     this.purgatory = new FetchPurgatory(this);
-    this.apis = new KafkaApis(this, this.replicas, this.purgatory);
+    const now = (): number => this.scheduler.now();
+    this.clientSessions = new ClientFetchSessionCache({ now, maxSlots: () => this.brokerConfig().maxIncrementalFetchSessionCacheSlots, randomInt: (b) => deps.random.nextInt(b) });
+    this.apis = new KafkaApis(this, this.replicas, this.purgatory, this.clientSessions);
     const coordinatorDeps = this.coordinatorDeps();
     this.groups = new GroupCoordinator(groupCoordinatorHost(coordinatorDeps));
     this.txn = new TransactionCoordinator(txnCoordinatorHost(coordinatorDeps));
+    const sendCreateTopic = this.channel.createTopic.bind(this.channel);
+    this.autoTopics = new AutoTopicCreation({ brokerId: this.brokerId, brokerConfig: () => this.brokerConfig(), now, sendCreateTopic });
   }
 
   /** What this broker's group and transaction coordinators see of it (coordinator-hosts.ts). */
@@ -148,7 +161,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
         });
       },
       internalPartition: (topic, partition) => this.internalPartition(topic, partition),
-      createInternalTopic: (req) => this.channel.createInternalTopic(req),
+      createInternalTopic: (name, clientId) => this.autoTopics.create(name, { api: 'FindCoordinator', clientId }),
       generateProducerId: (done) => this.producerIds.generate(done),
       verifyTxnPartition: (transactionalId, producer, partition, done) => verifyCoordinatorWrite(this, this.replicas, transactionalId, producer, OFFSETS_TOPIC, partition, done),
     };
@@ -235,8 +248,11 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     if (!recovered) return;
     this.process = 'starting';
     this.channel.begin(previousBrokerEpoch);
+    this.autoTopics.reset();
     this.network.bind(this.brokerId, (from, msg, reply) => {
-      if (this.isAlive) this.guarded(() => this.apis.handle(from, msg as BrokerRequest, reply));
+      if (!this.isAlive) return;
+      if (from === 'client' && this.process === 'starting') return this.catchUp.hold(msg as BrokerRequest, reply);
+      this.guarded(() => this.apis.handle(from, msg as BrokerRequest, reply));
     });
     const cfg = this.brokerConfig();
     // forEach, not for-of: these walk every replica of the broker, and the iterator allocated per step.
@@ -328,6 +344,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
 
   private teardown(resetConnections: boolean): void {
     this.gen++;
+    this.catchUp.clear();
     this.groups.shutdown();
     this.txn.shutdown();
     this.replicas.cleaner.shutdown();
@@ -337,6 +354,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     this.producerIds.reset();
     this.replicas.stopFetchers();
     this.purgatory.clear();
+    this.clientSessions.clear();
     this.replicas.resignAll();
     this.network.unbind(this.brokerId, resetConnections);
     this.replicas.closeAll();
@@ -384,7 +402,10 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   }
 
   fenceStateKnown(isFenced: boolean, changed: boolean): void {
-    if (this.process === 'starting' && !isFenced) this.process = 'running';
+    if (this.process === 'starting' && !isFenced) {
+      this.process = 'running';
+      this.catchUp.open((msg, reply) => this.guarded(() => this.apis.handle('client', msg, reply)), () => this.isAlive);
+    }
     if (changed) this.deps.onChange(isFenced ? 'fenced' : 'unfenced');
   }
 
@@ -397,12 +418,14 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     const removedTopics: string[] = [];
     if (snapshot && snapshot.offset > this.image.offset) this.replicas.loadSnapshot(snapshot, removedTopics);
     this.replicas.applyMetadata(records, removedTopics);
+    // A partition that moved away, a topic deleted: consumers' sessions look at everything again.
+    if (records.length > 0 || snapshot) this.clientSessions.markAllDirty();
     this.groups.onMetadata(removedTopics);
     this.txn.onMetadata();
   }
 
   handleGroupRequest(msg: GroupNetworkRequest, reply: (res: unknown) => void): void {
-    if (msg.api === 'findCoordinator' && msg.keyType === COORDINATOR_TYPE_TRANSACTION) return reply(this.txn.findCoordinator(msg.keys));
+    if (msg.api === 'findCoordinator' && msg.keyType === COORDINATOR_TYPE_TRANSACTION) return reply(this.txn.findCoordinator(msg.keys, msg.clientId ?? ''));
     this.groups.handle(msg, reply);
   }
 
@@ -439,11 +462,13 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   }
 
   onHighWatermarkAdvanced(p: ReplicaPartition): void {
+    this.clientSessions.markDirty(p.topic, p.partition);
     this.purgatory.onClientVisibleChange(p);
     this.purgatory.onLeaderStateChanged(p);
   }
 
   onLeadershipChanged(p: ReplicaPartition): void {
+    this.clientSessions.markDirty(p.topic, p.partition);
     this.purgatory.onClientVisibleChange(p);
     this.purgatory.onLeaderStateChanged(p);
   }
@@ -453,10 +478,12 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   }
 
   onLeaderStateChanged(p: ReplicaPartition): void {
+    this.clientSessions.markDirty(p.topic, p.partition);
     this.purgatory.onLeaderStateChanged(p);
   }
 
   recheckFetchSessions(): void {
+    this.clientSessions.markAllDirty();
     this.purgatory.recheckAll();
   }
 

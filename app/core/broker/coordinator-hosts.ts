@@ -6,17 +6,16 @@
  */
 import type { EngineEvent } from '../../api/events.js';
 import type { CoordinatorHost, OffsetsPartition } from '../group/host.js';
-import { OFFSETS_TOPIC, offsetsTopicConfigs } from '../group/host.js';
+import { OFFSETS_TOPIC } from '../group/host.js';
 import type { GroupRecordCodec } from '../group/record-codec.js';
 import type { MetadataImage } from '../metadata/image.js';
 import type { Network } from '../network.js';
 import type { Random } from '../random.js';
 import type { BrokerRuntimeConfig } from '../runtime-config.js';
 import type { Scheduler, TimerHandle } from '../time.js';
-import { TRANSACTION_STATE_TOPIC, transactionTopicConfigs, type TxnCoordinatorHost } from '../txn/host.js';
+import { TRANSACTION_STATE_TOPIC, type TxnCoordinatorHost } from '../txn/host.js';
 import type { TxnApiRequest, TxnNetworkRequest, TxnResponseOf } from '../txn/messages.js';
 import type { TxnRecordCodec } from '../txn/record-codec.js';
-import type { CreateInternalTopicRequest } from './messages.js';
 import type { RecordBatch } from '../log/records.js';
 import type { ReplicaPartition } from './partition.js';
 import type { ProducerIdAnswer } from './producer-ids.js';
@@ -35,7 +34,8 @@ export interface CoordinatorHostsDeps {
   after(ms: number, fn: () => void): TimerHandle;
   /** This broker's replica of an internal topic's partition, as its coordinator uses it. */
   internalPartition(topic: string, partition: number): OffsetsPartition | undefined;
-  createInternalTopic(req: Omit<CreateInternalTopicRequest, 'type'>): void;
+  /** Ask the controller to create an internal topic for a client's FindCoordinator (auto-topic-creation.ts gives it its shape); fire and forget. */
+  createInternalTopic(name: string, clientId: string): void;
   generateProducerId(done: (answer: ProducerIdAnswer) => void): void;
   /** KIP-890 for a coordinator's transactional write: is this partition in the producer's transaction? */
   verifyTxnPartition: CoordinatorHost['verifyTxnPartition'];
@@ -54,10 +54,7 @@ export function groupCoordinatorHost(d: CoordinatorHostsDeps): CoordinatorHost {
     emit: (e) => d.emit(e),
     after: (ms, fn) => d.after(ms, fn),
     offsetsPartition: (partition) => d.internalPartition(OFFSETS_TOPIC, partition),
-    requestOffsetsTopic: () => {
-      const cfg = d.brokerConfig().groups;
-      d.createInternalTopic({ name: OFFSETS_TOPIC, partitions: cfg.offsetsTopicNumPartitions, replicationFactor: cfg.offsetsTopicReplicationFactor, configs: offsetsTopicConfigs(cfg.offsetsTopicSegmentBytes) });
-    },
+    requestOffsetsTopic: (clientId) => d.createInternalTopic(OFFSETS_TOPIC, clientId),
     verifyTxnPartition: (transactionalId, producer, partition, done) => d.verifyTxnPartition(transactionalId, producer, partition, done),
   };
 }
@@ -74,10 +71,7 @@ export function txnCoordinatorHost(d: CoordinatorHostsDeps): TxnCoordinatorHost 
     emit: (e) => d.emit(e),
     after: (ms, fn) => d.after(ms, fn),
     txnPartition: (partition) => d.internalPartition(TRANSACTION_STATE_TOPIC, partition),
-    requestTransactionTopic: () => {
-      const cfg = d.brokerConfig().txn;
-      d.createInternalTopic({ name: TRANSACTION_STATE_TOPIC, partitions: cfg.topicNumPartitions, replicationFactor: cfg.topicReplicationFactor, configs: transactionTopicConfigs(cfg.topicMinIsr, cfg.topicSegmentBytes) });
-    },
+    requestTransactionTopic: (clientId) => d.createInternalTopic(TRANSACTION_STATE_TOPIC, clientId),
     generateProducerId: (done) => d.generateProducerId(done),
     send: <R extends TxnApiRequest>(brokerId: number, request: R, timeoutMs: number, done: (answer: { kind: 'response'; response: TxnResponseOf<R> } | { kind: 'unreachable' }) => void) => {
       const message: TxnNetworkRequest = { type: 'txn', ...request };

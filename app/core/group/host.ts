@@ -70,8 +70,8 @@ export interface CoordinatorHost {
   after(delayMs: number, fn: () => void): TimerHandle;
   /** This broker's replica of `__consumer_offsets-partition`, if it hosts one. */
   offsetsPartition(partition: number): OffsetsPartition | undefined;
-  /** Ask the controller to create `__consumer_offsets` (Kafka's AutoTopicCreationManager); fire and forget. */
-  requestOffsetsTopic(): void;
+  /** Ask the controller to create `__consumer_offsets` for this client (Kafka's AutoTopicCreationManager); fire and forget. */
+  requestOffsetsTopic(clientId: string): void;
   /**
    * KIP-890 for TxnOffsetCommit: ask the transactional id's coordinator whether this offsets
    * partition is in the producer's transaction; the guard to write with, or the error.

@@ -104,13 +104,13 @@ export class TransactionCoordinator {
 
   // ================================================================ FindCoordinator
 
-  findCoordinator(keys: readonly string[]): FindCoordinatorResponse {
+  findCoordinator(keys: readonly string[], clientId = ''): FindCoordinatorResponse {
     const answer = (key: string, errorCode: KafkaErrorName, nodeId = -1, errorMessage: string | null = null) => ({ key, nodeId, errorCode, errorMessage });
     if (!this.host.txnRecords) return { coordinators: keys.map((k) => answer(k, 'COORDINATOR_NOT_AVAILABLE', -1, 'This engine was created without the transaction log codec.')) };
     const image = this.host.image;
     const topic = image.topicsByName.get(TRANSACTION_STATE_TOPIC);
     if (!topic) {
-      this.host.requestTransactionTopic();
+      this.host.requestTransactionTopic(clientId);
       return { coordinators: keys.map((k) => answer(k, 'COORDINATOR_NOT_AVAILABLE')) };
     }
     return {

@@ -47,8 +47,8 @@ export interface TxnCoordinatorHost {
   after(delayMs: number, fn: () => void): TimerHandle;
   /** This broker's replica of `__transaction_state-partition`, if it hosts one. */
   txnPartition(partition: number): OffsetsPartition | undefined;
-  /** Ask the controller to create `__transaction_state`; fire and forget. */
-  requestTransactionTopic(): void;
+  /** Ask the controller to create `__transaction_state` for this client (Kafka's AutoTopicCreationManager); fire and forget. */
+  requestTransactionTopic(clientId: string): void;
   /** A new producer id from this broker's block. */
   generateProducerId(done: (answer: ProducerIdAnswer) => void): void;
   /** Send a transaction request to another broker (WriteTxnMarkers to a partition leader). */
