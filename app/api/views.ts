@@ -121,7 +121,6 @@ export interface PartitionView {
   replicaStates: ReplicaStateView[];
 }
 
-/** A topic with its partitions (`topics.describe`, `topics.create`). */
 /** A topic a client's request created (Kafka's topic auto-creation): which API, which client, when. */
 export interface TopicCreatedByView {
   api: 'Metadata' | 'FindCoordinator';
@@ -132,6 +131,7 @@ export interface TopicCreatedByView {
   atMs: number;
 }
 
+/** A topic with its partitions (`topics.describe`, `topics.create`). */
 export interface TopicView {
   name: string;
   topicId: string;
