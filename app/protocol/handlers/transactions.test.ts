@@ -44,13 +44,13 @@ function plainBatch(values: string[]): Uint8Array {
   return encodeRecordBatch({ baseOffset: 0, lastOffset: records.length - 1, leaderEpoch: -1, appendTimeMs: 0, records, sizeBytes: 0 }, { codecs });
 }
 
-async function produce(w: WireSim, batch: Uint8Array, transactionalId: string | null = TXN_ID, topic = 't') {
-  const r = await w.respond(1, ApiKey.Produce, 7, { transactionalId, acks: -1, timeoutMs: 5_000, topicData: [{ name: topic, partitionData: [{ index: 0, records: batch }] }] });
+async function produce(w: WireSim, batch: Uint8Array, transactionalId: string | null = TXN_ID, topic = 't', broker = 1) {
+  const r = await w.respond(broker, ApiKey.Produce, 7, { transactionalId, acks: -1, timeoutMs: 5_000, topicData: [{ name: topic, partitionData: [{ index: 0, records: batch }] }] });
   return r.responses[0]!.partitionResponses[0]!;
 }
 
-async function fetch(w: WireSim, isolationLevel: 0 | 1) {
-  const r = await w.respond(1, ApiKey.Fetch, 11, {
+async function fetch(w: WireSim, isolationLevel: 0 | 1, broker = 1) {
+  const r = await w.respond(broker, ApiKey.Fetch, 11, {
     replicaId: -1,
     maxWaitMs: 0,
     minBytes: 1,
@@ -183,5 +183,37 @@ describe('transactions on the wire', () => {
     await settle(w);
     expect(await fetch(w, 1)).toMatchObject({ hw: 2n, lso: 2n, aborted: [{ producerId: pid, firstOffset: 0n }] });
     expect(await endTxn(w, coordinator, pid, 0, true)).toBe(47);
+  });
+
+  it('a new coordinator loads the open transaction from __transaction_state and commits it for the same producer', async () => {
+    const w = cluster(34);
+    const coordinator = await findTxnCoordinator(w);
+    const { producerId: pid } = await initProducerId(w, coordinator);
+    expect(await addPartitions(w, coordinator, pid, 0)).toBe(0);
+    const leader = (): number => w.sim.partition('t').leader;
+    expect(await produce(w, txnBatch(pid, 0, 0, ['in-flight']), TXN_ID, 't', leader())).toMatchObject({ errorCode: 0 });
+    w.sim.engine.killBroker(coordinator);
+    let moved = -1;
+    for (let i = 0; i < 100 && (moved < 0 || moved === coordinator); i++) {
+      w.sim.advance(500);
+      const r = await w.respond(leader(), ApiKey.FindCoordinator, 1, { key: TXN_ID, keyType: 1, coordinatorKeys: [] });
+      moved = r.errorCode === 0 ? r.nodeId : -1;
+    }
+    expect(moved).not.toBe(coordinator);
+    // The new coordinator may still be loading (COORDINATOR_LOAD_IN_PROGRESS, 14): clients retry.
+    let ended = await endTxn(w, moved, pid, 0, true);
+    for (let i = 0; ended === 14 && i < 50; i++) {
+      w.sim.advance(100);
+      ended = await endTxn(w, moved, pid, 0, true);
+    }
+    expect(ended).toBe(0);
+    for (let i = 0; i < 100; i++) {
+      const f = await fetch(w, 1, leader());
+      if (f.lso === f.hw) break;
+      w.sim.advance(100);
+    }
+    const done = await fetch(w, 1, leader());
+    expect(done).toMatchObject({ lso: done.hw, aborted: [] });
+    expect(done.records).toEqual([[0, 'in-flight'], [1, 'COMMIT']]);
   });
 });
