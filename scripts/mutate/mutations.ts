@@ -26,6 +26,7 @@ export interface Mutation {
 
 const PARTITION = 'app/core/broker/partition.ts';
 const FOLLOWERS = 'app/core/broker/follower-states.ts';
+const ISR_STATE = 'app/core/broker/isr-state.ts';
 const CHANGE = 'app/core/controller/partition-change.ts';
 const BROKER_LIFECYCLE = 'app/core/controller/broker-lifecycle.ts';
 
@@ -60,7 +61,7 @@ export const MUTATIONS: Mutation[] = [
     name: 'hw-ignores-caught-up-follower',
     file: PARTITION,
     rule: 'A caught-up, ISR-eligible follower outside the ISR holds the HW back, so it can reach the HW and rejoin.',
-    edits: [{ search: 'if (maximal.includes(id) || (this.isCaughtUp(f, now) && this.isIsrEligible(id, f.brokerEpoch))) candidate = f.logEndOffset;', replace: 'if (maximal.includes(id)) candidate = f.logEndOffset;' }],
+    edits: [{ search: 'if (maximal.includes(id) || (this.isCaughtUp(f, now) && isIsrEligible(this.host.image, id, f.brokerEpoch))) candidate = f.logEndOffset;', replace: 'if (maximal.includes(id)) candidate = f.logEndOffset;' }],
   },
   {
     name: 'hw-is-leader-leo',
@@ -109,11 +110,11 @@ export const MUTATIONS: Mutation[] = [
     name: 'never-rejoin',
     file: PARTITION,
     rule: 'A follower that caught up rejoins the ISR (liveness).',
-    edits: [{ search: 'if (!this.isIsrEligible(followerId, f.brokerEpoch)) return;\n    const proposed', replace: 'if (followerId >= 0) return;\n    const proposed' }],
+    edits: [{ search: 'if (!isIsrEligible(this.host.image, followerId, f.brokerEpoch)) return;\n    const proposed', replace: 'if (followerId >= 0) return;\n    const proposed' }],
   },
   {
     name: 'fenced-replica-may-join',
-    file: PARTITION,
+    file: ISR_STATE,
     rule: 'A fenced or shutting-down broker cannot join the ISR (KIP-841).',
     edits: [{ search: 'if (!reg || reg.fenced || reg.inControlledShutdown) return false;', replace: 'if (!reg) return false;' }],
   },

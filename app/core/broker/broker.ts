@@ -4,7 +4,8 @@
  * of follow Kafka's own: `ControllerChannel` (registration, heartbeats, AlterPartition),
  * `ReplicaManager` (replica logs, partitions, fetchers, metadata application), `KafkaApis` (the
  * requests it answers) with its `FetchPurgatory`. Its disk (BrokerLogStore) outlives the process;
- * everything else is rebuilt on start.
+ * everything else is rebuilt on start. What it is made from is in broker-deps.ts, what its group
+ * and transaction coordinators see of it in coordinator-hosts.ts.
  *
  * Invariants: a broker acts only on metadata it has applied, in log order; a crashed process
  * writes nothing more (not even checkpoints); an orderly stop flushes every log and marks a clean
@@ -22,54 +23,32 @@ import { BrokerTraffic } from '../metrics.js';
 import type { CommittedRecord, LeaderRecoveryState } from '../metadata/records.js';
 import type { ImageSnapshot } from '../metadata/snapshot.js';
 import type { Network } from '../network.js';
-import type { Random } from '../random.js';
 import { resolveBrokerRuntimeConfig, resolveTopicRuntimeConfig, type BrokerRuntimeConfig, type TopicRuntimeConfig } from '../runtime-config.js';
 import type { Scheduler, TimerHandle } from '../time.js';
 import { GroupCoordinator } from '../group/coordinator.js';
-import { OFFSETS_TOPIC, type OffsetsPartition } from '../group/host.js';
 import type { MarkerType } from '../log/control-records.js';
 import type { GroupNetworkRequest } from '../group/messages.js';
-import type { GroupRecordCodec } from '../group/record-codec.js';
 import { COORDINATOR_TYPE_TRANSACTION, TransactionCoordinator } from '../txn/coordinator.js';
 import type { TxnNetworkRequest } from '../txn/messages.js';
-import type { TxnRecordCodec } from '../txn/record-codec.js';
-import { coordinatorPartitionView, groupCoordinatorHost, txnCoordinatorHost, type CoordinatorHostsDeps } from './coordinator-hosts.js';
+import { brokerCoordinatorDeps, groupCoordinatorHost, txnCoordinatorHost } from './coordinator-hosts.js';
 import { AutoTopicCreation } from './auto-topic-creation.js';
 import { CatchUpGate } from './catch-up-gate.js';
 import { ClientFetchSessionCache } from './client-fetch-sessions.js';
 import { ControllerChannel, type ChannelHost } from './controller-channel.js';
 import { FetchPurgatory, type PurgatoryHost } from './fetch-purgatory.js';
 import { KafkaApis, type ApisHost } from './kafka-apis.js';
-import { verifyCoordinatorWrite } from './txn-apis.js';
 import type { BrokerRequest, ClientInitProducerIdRequest, ClientInitProducerIdResponse } from './messages.js';
 import type { ReplicaPartition } from './partition.js';
 import { ProducerIdManager, type ProducerIdAnswer } from './producer-ids.js';
 import { RateMeter } from './quota.js';
 import type { ReplicaFetcher } from './replica-fetcher.js';
 import { ReplicaManager, type LeaderLookup, type ReplicaManagerHost } from './replica-manager.js';
+import type { BrokerDeps } from './broker-deps.js';
+
+export type { BrokerDeps } from './broker-deps.js';
 
 export type ProcessState = 'stopped' | 'starting' | 'running' | 'stopping' | 'killed' | 'power-lost' | 'failed';
 
-export interface BrokerDeps {
-  id: number;
-  rack: string | null;
-  scheduler: Scheduler;
-  network: Network;
-  random: Random;
-  disk: BrokerLogStore;
-  staticConfigs: Readonly<Record<string, string>>;
-  /** The bytes of `__consumer_offsets` records (Kafka's schemas, generated in app/protocol). */
-  groupRecords: GroupRecordCodec;
-  /** The bytes of `__transaction_state` records (absent: no transactional id is served). */
-  txnRecords?: TxnRecordCodec;
-  /** Validates Kafka clients' record batches (the LogValidator port). */
-  producedBatches?: ProducedBatchValidator;
-  /** Writes the batches the log cleaner keeps part of (default: without bytes, storage encodes them). */
-  cleanedBatches?: CleanedBatchWriter;
-  emit: (event: EngineEvent) => void;
-  /** Called whenever something the console shows about this broker may have changed. */
-  onChange: (reason: string) => void;
-}
 
 /** How long an orderly stop waits for the controller before shutting down anyway. */
 const CONTROLLED_SHUTDOWN_TIMEOUT_MS = 30_000;
@@ -132,39 +111,11 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     const now = (): number => this.scheduler.now();
     this.clientSessions = new ClientFetchSessionCache({ now, maxSlots: () => this.brokerConfig().maxIncrementalFetchSessionCacheSlots, randomInt: (b) => deps.random.nextInt(b) });
     this.apis = new KafkaApis(this, this.replicas, this.purgatory, this.clientSessions);
-    const coordinatorDeps = this.coordinatorDeps();
+    const coordinatorDeps = brokerCoordinatorDeps(this, this.replicas, deps);
     this.groups = new GroupCoordinator(groupCoordinatorHost(coordinatorDeps));
     this.txn = new TransactionCoordinator(txnCoordinatorHost(coordinatorDeps));
     const sendCreateTopic = this.channel.createTopic.bind(this.channel);
     this.autoTopics = new AutoTopicCreation({ brokerId: this.brokerId, brokerConfig: () => this.brokerConfig(), now, sendCreateTopic });
-  }
-
-  /** What this broker's group and transaction coordinators see of it (coordinator-hosts.ts). */
-  private coordinatorDeps(): CoordinatorHostsDeps {
-    const deps = this.deps;
-    return {
-      brokerId: this.brokerId,
-      scheduler: this.scheduler,
-      random: deps.random,
-      network: this.network,
-      groupRecords: deps.groupRecords,
-      txnRecords: deps.txnRecords,
-      image: () => this.image,
-      brokerConfig: () => this.brokerConfig(),
-      emit: (e) => this.emit(e),
-      // Not `after`: coordinator timers are many and short-lived (one per heartbeat), so they
-      // are not kept in the incarnation's list; the generation check retires them instead.
-      after: (ms, fn) => {
-        const gen = this.gen;
-        return this.scheduler.schedule(ms, () => {
-          if (gen === this.gen && this.isAlive) this.guarded(fn);
-        });
-      },
-      internalPartition: (topic, partition) => this.internalPartition(topic, partition),
-      createInternalTopic: (name, clientId) => this.autoTopics.create(name, { api: 'FindCoordinator', clientId }),
-      generateProducerId: (done) => this.producerIds.generate(done),
-      verifyTxnPartition: (transactionalId, producer, partition, done) => verifyCoordinatorWrite(this, this.replicas, transactionalId, producer, OFFSETS_TOPIC, partition, done),
-    };
   }
 
   /** transaction.partition.verification.enable (KIP-890), read per request as Kafka does. */
@@ -175,12 +126,6 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   /** Markers reached these `__consumer_offsets` partitions: the group coordinator completes the producer's offsets. */
   onOffsetsTransactionCompleted(producerId: number, partitions: readonly number[], result: MarkerType): void {
     this.groups.onTransactionCompleted(producerId, partitions, result === 'COMMIT');
-  }
-
-  /** This broker's replica of an internal topic's partition, as a coordinator uses it. */
-  private internalPartition(topic: string, partition: number): OffsetsPartition | undefined {
-    const p = this.replicas.partitionFor(topic, partition);
-    return p ? coordinatorPartitionView(p, () => this.isCurrent(p), (from, maxBytes) => this.replicas.readOrOffline(p, from, p.log.logEndOffset, maxBytes)) : undefined;
   }
 
   get isAlive(): boolean {

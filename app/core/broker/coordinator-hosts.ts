@@ -3,6 +3,9 @@
  * the transaction coordinator (`__transaction_state`). Both lead their internal topic's
  * partitions through the broker's own replicas, run their timers as the broker process's work
  * (retired when the process ends) and ask the controller to create their topic on first use.
+ *
+ * Apart from the broker (broker.ts), which only creates its coordinators from what
+ * `brokerCoordinatorDeps` takes of it: how the coordinators see the broker reads in one place.
  */
 import type { EngineEvent } from '../../api/events.js';
 import type { CoordinatorHost, OffsetsPartition } from '../group/host.js';
@@ -18,6 +21,10 @@ import type { TxnApiRequest, TxnNetworkRequest, TxnResponseOf } from '../txn/mes
 import type { TxnRecordCodec } from '../txn/record-codec.js';
 import type { RecordBatch } from '../log/records.js';
 import type { ReplicaPartition } from './partition.js';
+import type { ReplicaManager } from './replica-manager.js';
+import { verifyCoordinatorWrite, type TxnApisHost } from './txn-apis.js';
+import type { AutoTopicCreation } from './auto-topic-creation.js';
+import { appendTxnRecordsAsLeader } from './partition-txn.js';
 import type { ProducerIdAnswer } from './producer-ids.js';
 
 export interface CoordinatorHostsDeps {
@@ -108,6 +115,54 @@ export function coordinatorPartitionView(p: ReplicaPartition, isCurrent: () => b
     read,
     append: (records, acks, timeoutMs, done) => p.appendAsLeader(records, acks, timeoutMs, (o) => done({ errorCode: o.errorCode, baseOffset: o.baseOffset })),
     appendTransactional: (records, producer, timeoutMs, done, guard) =>
-      p.appendTxnRecordsAsLeader(records, producer, timeoutMs, (o) => done({ errorCode: o.errorCode, baseOffset: o.baseOffset }), guard),
+      appendTxnRecordsAsLeader(p, records, producer, timeoutMs, (o) => done({ errorCode: o.errorCode, baseOffset: o.baseOffset }), guard),
+  };
+}
+
+/** What `brokerCoordinatorDeps` reads of the broker (a Broker will do). */
+export interface CoordinatorBroker extends TxnApisHost {
+  readonly scheduler: Scheduler;
+  readonly isAlive: boolean;
+  readonly autoTopics: AutoTopicCreation;
+  brokerConfig(): BrokerRuntimeConfig;
+  emit(event: EngineEvent): void;
+  /** Run broker work; a storage failure halts the broker (false when it failed). */
+  guarded(fn: () => unknown): boolean;
+  isCurrent(p: ReplicaPartition): boolean;
+  generateProducerId(done: (answer: ProducerIdAnswer) => void): void;
+}
+
+/** What a broker's group and transaction coordinators see of it. */
+export function brokerCoordinatorDeps(
+  b: CoordinatorBroker,
+  replicas: ReplicaManager,
+  deps: { readonly random: Random; readonly groupRecords: GroupRecordCodec; readonly txnRecords?: TxnRecordCodec | undefined },
+): CoordinatorHostsDeps {
+  return {
+    brokerId: b.brokerId,
+    scheduler: b.scheduler,
+    random: deps.random,
+    network: b.network,
+    groupRecords: deps.groupRecords,
+    txnRecords: deps.txnRecords,
+    image: () => b.image,
+    brokerConfig: () => b.brokerConfig(),
+    emit: (e) => b.emit(e),
+    // Not the broker's `after`: coordinator timers are many and short-lived (one per heartbeat), so
+    // they are not kept in the incarnation's list; the generation check retires them instead.
+    after: (ms, fn) => {
+      const gen = b.generation;
+      return b.scheduler.schedule(ms, () => {
+        if (gen === b.generation && b.isAlive) b.guarded(fn);
+      });
+    },
+    // This broker's replica of an internal topic's partition, as a coordinator uses it.
+    internalPartition: (topic, partition) => {
+      const p = replicas.partitionFor(topic, partition);
+      return p ? coordinatorPartitionView(p, () => b.isCurrent(p), (from, maxBytes) => replicas.readOrOffline(p, from, p.log.logEndOffset, maxBytes)) : undefined;
+    },
+    createInternalTopic: (name, clientId) => b.autoTopics.create(name, { api: 'FindCoordinator', clientId }),
+    generateProducerId: (done) => b.generateProducerId(done),
+    verifyTxnPartition: (transactionalId, producer, partition, done) => verifyCoordinatorWrite(b, replicas, transactionalId, producer, OFFSETS_TOPIC, partition, done),
   };
 }

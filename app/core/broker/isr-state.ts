@@ -4,8 +4,10 @@
  * its PendingExpandIsr and PendingShrinkIsr).
  *
  * Apart from the partition (partition.ts), which decides every change: these are the shapes it
- * keeps, which the controller channel and the explorer's fingerprints read as well.
+ * keeps, which the controller channel and the explorer's fingerprints read as well, and which
+ * brokers the metadata lets into an ISR at all.
  */
+import type { MetadataImage } from '../metadata/image.js';
 import type { PartitionState } from '../metadata/records.js';
 
 /** An AlterPartition in flight: the ISR it proposes, and the maximal ISR (committed and proposed members). */
@@ -17,4 +19,11 @@ export interface PendingIsr {
 /** The list of a committed (frozen) state is kept as it is; any other is copied. */
 export function shared(state: PartitionState, list: readonly number[]): readonly number[] {
   return Object.isFrozen(state) ? list : [...list];
+}
+
+/** ISR-eligible (KIP-841, KIP-903): registered, unfenced, not shutting down, current broker epoch. */
+export function isIsrEligible(image: MetadataImage, brokerId: number, fetchBrokerEpoch: number): boolean {
+  const reg = image.brokers.get(brokerId);
+  if (!reg || reg.fenced || reg.inControlledShutdown) return false;
+  return fetchBrokerEpoch === -1 || fetchBrokerEpoch === reg.brokerEpoch;
 }

@@ -17,8 +17,9 @@
  *
  * One replica's leader and follower halves share its state (followers, ISR, HW waiters), which is
  * why they stay one class; what the leader knows of each follower is in follower-states.ts, the
- * shapes of the ISR it holds in isr-state.ts, the answers it gives in partition-answers.ts,
- * DeleteRecords' checks in delete-records.ts.
+ * shapes of the ISR it holds and who may join it in isr-state.ts, the answers it gives in
+ * partition-answers.ts, DeleteRecords' checks in delete-records.ts, the transaction writes a
+ * coordinator makes through it in partition-txn.ts.
  */
 import type { KafkaErrorName } from '../../api/errors.js';
 import type { EngineEvent } from '../../api/events.js';
@@ -26,11 +27,10 @@ import { replicaKey } from '../log/log-store.js';
 import type { PartitionLog } from '../log/partition-log.js';
 import { DelayedProduces, type DelayedOutcome } from './delayed-produce.js';
 import { FollowerStates, type FollowerState } from './follower-states.js';
-import { shared, type PendingIsr } from './isr-state.js';
+import { isIsrEligible, shared, type PendingIsr } from './isr-state.js';
 import { FETCH_OK, type FollowerFetchCheck, type LowWatermarkOutcome, type ProduceOutcome } from './partition-answers.js';
 import { keylessRecordErrors, produceRulesOf, type ProducedBatchValidator } from '../log/produced-batch.js';
 import { estimateBatchSize, type LogRecord, type RecordBatch } from '../log/records.js';
-import { markerBatch, type TxnMarker } from '../log/control-records.js';
 import type { VerificationGuard } from '../log/producer-state.js';
 import type { MetadataImage } from '../metadata/image.js';
 import type { LeaderRecoveryState, PartitionState } from '../metadata/records.js';
@@ -118,7 +118,7 @@ export class ReplicaPartition {
     return this.pendingIsr?.maximal ?? this.committedIsr;
   }
 
-  private now(): number {
+  now(): number {
     return this.host.scheduler.now();
   }
   private config(): TopicRuntimeConfig {
@@ -181,7 +181,7 @@ export class ReplicaPartition {
   // ---------------------------------------------------------------- leader: produce
 
   /** acks=-1 is refused before the append while the committed ISR is below the effective min ISR. */
-  private minIsrRefusal(acks: number): ProduceOutcome | null {
+  minIsrRefusal(acks: number): ProduceOutcome | null {
     if (acks !== -1 || this.committedIsr.length >= this.effectiveMinIsr()) return null;
     return {
       errorCode: 'NOT_ENOUGH_REPLICAS',
@@ -254,56 +254,11 @@ export class ReplicaPartition {
       ...(v.producer ? { producer: v.producer } : {}),
       ...(v.transactional ? { transactional: true } : {}),
     };
-    const sizeBefore = this.log.sizeBytes();
-    this.host.beforeLeaderAppend(this);
-    this.log.appendPreparedAsLeader(batch, now, cfg);
-    this.afterLeaderAppend(batch, sizeBefore, acks, timeoutMs, respond);
+    this.appendBuilt(batch, acks, timeoutMs, respond);
   }
 
-  /**
-   * KIP-890 part 1: the guard a producer's transactional write here must carry once the
-   * transaction coordinator confirmed the partition is in its transaction; null when none is
-   * needed (its transaction is already open here). Kafka's UnifiedLog.maybeStartTransactionVerification.
-   */
-  startTxnVerification(producerId: number, producerEpoch: number): VerificationGuard | null {
-    const state = this.log.producerState();
-    return state.hasOpenTransaction(producerId) ? null : state.startVerification(producerId, producerEpoch);
-  }
-
-  /**
-   * A COMMIT or ABORT marker from the transaction coordinator (WriteTxnMarkers, or an admin's
-   * abort), appended as a control batch with acks=-1: refused with INVALID_PRODUCER_EPOCH or
-   * TRANSACTION_COORDINATOR_FENCED when a newer producer or coordinator epoch was seen here.
-   */
-  appendMarkerAsLeader(producer: { producerId: number; producerEpoch: number }, marker: TxnMarker, timeoutMs: number, respond: (o: ProduceOutcome) => void): void {
-    if (this.role !== 'leader') return respond({ errorCode: 'NOT_LEADER_OR_FOLLOWER', baseOffset: -1 });
-    const refusal = this.minIsrRefusal(-1);
-    if (refusal) return respond(refusal);
-    const base = this.log.logEndOffset;
-    const verdict = this.log.producerState().checkMarker(producer.producerId, producer.producerEpoch, marker.coordinatorEpoch, base);
-    if (verdict.kind === 'error') return respond({ errorCode: verdict.error, baseOffset: -1, errorMessage: verdict.message });
-    this.appendBuilt(markerBatch(base, this.leaderEpoch, this.now(), producer, marker), -1, timeoutMs, respond);
-  }
-
-  /**
-   * Records a coordinator writes inside a producer's transaction (the group coordinator's
-   * TxnOffsetCommit): a transactional batch of that producer id and epoch, epoch-checked but not
-   * sequence-checked (Kafka's AppendOrigin.COORDINATOR).
-   */
-  appendTxnRecordsAsLeader(records: LogRecord[], producer: { producerId: number; producerEpoch: number }, timeoutMs: number, respond: (o: ProduceOutcome) => void, guard?: VerificationGuard): void {
-    if (this.role !== 'leader') return respond({ errorCode: 'NOT_LEADER_OR_FOLLOWER', baseOffset: -1 });
-    const refusal = this.minIsrRefusal(-1);
-    if (refusal) return respond(refusal);
-    const base = this.log.logEndOffset;
-    const info = { ...producer, baseSequence: 0 };
-    const verdict = this.log.producerState().check({ ...info, count: records.length, transactional: true }, base, guard, 'coordinator');
-    if (verdict.kind === 'error') return respond({ errorCode: verdict.error, baseOffset: -1, errorMessage: verdict.message });
-    const now = this.now();
-    const batch: RecordBatch = { baseOffset: base, lastOffset: base + records.length - 1, leaderEpoch: this.leaderEpoch, appendTimeMs: now, records, sizeBytes: estimateBatchSize(records), producer: info, transactional: true };
-    this.appendBuilt(batch, -1, timeoutMs, respond);
-  }
-
-  private appendBuilt(batch: RecordBatch, acks: -1 | 0 | 1, timeoutMs: number, respond: (o: ProduceOutcome) => void): void {
+  /** Append a batch built here (acks=-1 for a coordinator's write): answered as any leader append. */
+  appendBuilt(batch: RecordBatch, acks: -1 | 0 | 1, timeoutMs: number, respond: (o: ProduceOutcome) => void): void {
     const sizeBefore = this.log.sizeBytes();
     this.host.beforeLeaderAppend(this);
     this.log.appendPreparedAsLeader(batch, batch.appendTimeMs, this.config());
@@ -356,13 +311,6 @@ export class ReplicaPartition {
     return f.logEndOffset === this.log.logEndOffset || now - f.lastCaughtUpMs <= this.host.brokerConfig().replicaLagTimeMaxMs;
   }
 
-  /** ISR-eligible (KIP-841, KIP-903): registered, unfenced, not shutting down, current broker epoch. */
-  isIsrEligible(brokerId: number, fetchBrokerEpoch: number): boolean {
-    const reg = this.host.image.brokers.get(brokerId);
-    if (!reg || reg.fenced || reg.inControlledShutdown) return false;
-    return fetchBrokerEpoch === -1 || fetchBrokerEpoch === reg.brokerEpoch;
-  }
-
   maybeIncrementHighWatermark(): void {
     if (this.role !== 'leader') return;
     if (this.committedIsr.length < this.effectiveMinIsr()) return;
@@ -373,7 +321,7 @@ export class ReplicaPartition {
     // runs this for tens of thousands of partitions).
     this.followers.forEach((f, id) => {
       if (f.logEndOffset >= candidate) return;
-      if (maximal.includes(id) || (this.isCaughtUp(f, now) && this.isIsrEligible(id, f.brokerEpoch))) candidate = f.logEndOffset;
+      if (maximal.includes(id) || (this.isCaughtUp(f, now) && isIsrEligible(this.host.image, id, f.brokerEpoch))) candidate = f.logEndOffset;
     });
     const previous = this.log.highWatermark;
     if (!this.log.maybeIncreaseHighWatermark(candidate)) return;
@@ -414,7 +362,7 @@ export class ReplicaPartition {
     const f = this.followers.get(followerId);
     if (!f) return;
     if (f.logEndOffset < this.log.highWatermark || f.logEndOffset < this.leaderEpochStartOffset) return;
-    if (!this.isIsrEligible(followerId, f.brokerEpoch)) return;
+    if (!isIsrEligible(this.host.image, followerId, f.brokerEpoch)) return;
     const proposed = [...this.committedIsr, followerId];
     this.pendingIsr = { proposed, maximal: proposed };
     this.host.sendAlterPartition(this, proposed, 'RECOVERED');

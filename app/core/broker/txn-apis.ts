@@ -27,6 +27,7 @@ import { TRANSACTION_STATE_TOPIC } from '../txn/host.js';
 import type { AddPartitionsToTxnResponse, DescribeProducersRequest, DescribeProducersResponse, TxnNetworkRequest, WriteTxnMarkersRequest, WriteTxnMarkersResponse } from '../txn/messages.js';
 import type { ClientProducePartition } from './messages.js';
 import type { ReplicaPartition } from './partition.js';
+import { appendMarkerAsLeader, startTxnVerification } from './partition-txn.js';
 import type { ReplicaManager } from './replica-manager.js';
 
 /** Kafka's request.timeout.ms, which a marker append waits for its ISR at most. */
@@ -66,7 +67,7 @@ export function writeTxnMarkers(host: TxnApisHost, replicas: ReplicaManager, req
           settle(found.error);
           continue;
         }
-        found.replica.appendMarkerAsLeader({ producerId: m.producerId, producerEpoch: m.producerEpoch }, { type: m.result, coordinatorEpoch: m.coordinatorEpoch }, MARKER_APPEND_TIMEOUT_MS, (o) => settle(o.errorCode));
+        appendMarkerAsLeader(found.replica, { producerId: m.producerId, producerEpoch: m.producerEpoch }, { type: m.result, coordinatorEpoch: m.coordinatorEpoch }, MARKER_APPEND_TIMEOUT_MS, (o) => settle(o.errorCode));
       }
     });
   });
@@ -133,7 +134,7 @@ export function verifyTransactionalProduce(
     if (!info?.transactional) return;
     const found = replicas.leaderReplica(e.topic, e.partition, -1, false);
     if (!found.ok) return; // the append answers why
-    const guard = found.replica.startTxnVerification(info.producerId, info.producerEpoch);
+    const guard = startTxnVerification(found.replica, info.producerId, info.producerEpoch);
     if (guard === null) return;
     if (producers.length === 0) producers.push({ producerId: info.producerId, producerEpoch: info.producerEpoch });
     waiting.push({ index, replica: found.replica, guard });
@@ -174,7 +175,7 @@ export function verifyCoordinatorWrite(
   if (!host.verificationEnabled()) return done({ ok: true });
   const found = replicas.leaderReplica(topic, partition, -1, false);
   if (!found.ok) return done({ ok: false, error: found.error });
-  const guard = found.replica.startTxnVerification(producer.producerId, producer.producerEpoch);
+  const guard = startTxnVerification(found.replica, producer.producerId, producer.producerEpoch);
   if (guard === null) return done({ ok: true });
   askCoordinator(host, transactionalId, producer, new Map([[topic, [partition]]]), (errorOf) => {
     const error = typeof errorOf === 'string' ? errorOf : errorOf(topic, partition);

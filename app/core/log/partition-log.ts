@@ -39,15 +39,9 @@ import type { ReplicaCheckpoint, ReplicaLogStore, SegmentInfo } from './log-stor
 import { type AbortedTxn, ProducerStateManager, trackProducer } from './producer-state.js';
 import { deleteOldSegments, type RetentionConfig } from './log-retention.js';
 import { estimateBatchSize, type LogRecord, type RecordBatch } from './records.js';
+import { fitSegments, maxTimestampOf, shouldRoll, type SegmentRollConfig } from './segment-roll.js';
 
-/** What rolling needs from the topic config (a TopicRuntimeConfig will do). */
-export interface SegmentRollConfig {
-  segmentBytes: number;
-  segmentMs: number;
-  /** A compacted log rolls by max.compaction.lag.ms too, when it is shorter (Kafka's LogConfig.maxSegmentMs). */
-  cleanupPolicyCompact?: boolean;
-  maxCompactionLagMs?: number;
-}
+export type { SegmentRollConfig } from './segment-roll.js';
 
 export type RangeStats = ReturnType<ReplicaLogStore['rangeStats']>;
 export type { RetentionConfig } from './log-retention.js';
@@ -59,14 +53,6 @@ export interface StoredBytes {
 
 /** The logs of one broker whose high watermark moved since their checkpoint was written. */
 export type CheckpointsDue = Set<PartitionLog>;
-
-/** Largest record timestamp of the records, or -1 when none has one. */
-function maxTimestampOf(records: readonly LogRecord[]): number {
-  let max = -1;
-  for (const r of records) if (r.timestamp > max) max = r.timestamp;
-  return max;
-}
-
 
 export class PartitionLog {
   readonly epochCache: LeaderEpochCache;
@@ -140,18 +126,11 @@ export class PartitionLog {
     this.stored.bytes -= this.store.sizeBytes();
   }
 
-  /**
-   * The stored segment list, fitted to the recovered log: segments past the log end went with a
-   * lost tail, segments wholly below the log start are gone, and a log stored without a list (or
-   * with none reaching its start) gets one segment from its log start. createdMs survives a
-   * restart here, where Kafka stamps every loaded segment with the load time.
-   */
+  /** The stored segment list, fitted to the recovered log (segment-roll.ts), saved when that changed it. */
   private recoverSegments(loaded: SegmentInfo[], nowMs: number): SegmentInfo[] {
-    const kept = loaded.filter((seg, i) => seg.baseOffset <= this.leo && (loaded[i + 1]?.baseOffset ?? Infinity) > this.startOffset);
-    if (kept.length === 0 || kept[0]!.baseOffset > this.startOffset) kept.unshift({ baseOffset: this.startOffset, createdMs: nowMs });
-    const same = kept.length === loaded.length && kept.every((seg, i) => seg.baseOffset === loaded[i]!.baseOffset && seg.createdMs === loaded[i]!.createdMs);
-    if (!same) this.store.saveSegments(kept);
-    return kept;
+    const { segments, changed } = fitSegments(loaded, this.startOffset, this.leo, nowMs);
+    if (changed) this.store.saveSegments(segments);
+    return segments;
   }
 
   private get activeSegment(): SegmentInfo {
@@ -294,24 +273,15 @@ export class PartitionLog {
     this.activeBytes += batch.sizeBytes;
   }
 
-  /**
-   * Kafka's `LogSegment.shouldRoll` (without segment.jitter.ms and the index limits): a non-empty
-   * active segment rolls when `bytes + incoming > segment.bytes`, or when the time it waited
-   * exceeds segment.ms. The wait is measured between the incoming records' largest timestamp and
-   * its first batch's largest timestamp when that batch has one, else from its creation on the
-   * broker clock.
-   */
+  /** Roll a non-empty active segment before an append when Kafka's `LogSegment.shouldRoll` says so (segment-roll.ts). */
   private maybeRoll(incomingBytes: number, incomingMaxTimestamp: number, nowMs: number, cfg: SegmentRollConfig): void {
     if (this.activeBytes === 0) return;
     if (this.activeFirstTimestamp === undefined) {
       const first = this.store.read(Math.max(this.activeSegment.baseOffset, this.startOffset), this.leo, 1)[0];
       this.activeFirstTimestamp = first ? maxTimestampOf(first.records) : -1;
     }
-    const first = this.activeFirstTimestamp;
-    const waited = first > 0 ? incomingMaxTimestamp - first : nowMs - this.activeSegment.createdMs;
-    const lag = cfg.maxCompactionLagMs ?? 0;
-    const maxSegmentMs = cfg.cleanupPolicyCompact && lag > 0 ? Math.min(lag, cfg.segmentMs) : cfg.segmentMs;
-    if (this.activeBytes + incomingBytes > cfg.segmentBytes || waited > maxSegmentMs) this.roll(nowMs);
+    const active = { bytes: this.activeBytes, firstTimestamp: this.activeFirstTimestamp, createdMs: this.activeSegment.createdMs };
+    if (shouldRoll(active, incomingBytes, incomingMaxTimestamp, nowMs, cfg)) this.roll(nowMs);
   }
 
   /** Kafka's UnifiedLog.roll(): a new active segment at the log end, unless the active one is empty there. */
