@@ -168,13 +168,13 @@ export const MUTATIONS: Mutation[] = [
     name: 'consumers-read-to-leo',
     file: 'app/core/broker/fetch-purgatory.ts',
     rule: 'Consumers read only below the HW.',
-    edits: [{ search: 'let batches = host.readOrOffline(found.replica, fp.fetchOffset, hw, limit);', replace: 'let batches = host.readOrOffline(found.replica, fp.fetchOffset, log.logEndOffset, limit);' }],
+    edits: [{ search: 'let batches = host.readOrOffline(found.replica, fp.fetchOffset, committed ? lso : hw, limit);', replace: 'let batches = host.readOrOffline(found.replica, fp.fetchOffset, committed ? lso : log.logEndOffset, limit);' }],
   },
   {
     name: 'kip-207-off',
     file: 'app/core/broker/offset-lookup.ts',
     rule: "ListOffsets latest answers OFFSET_NOT_AVAILABLE while a new leader's HW is below its epoch start (KIP-207).",
-    edits: [{ search: 'const notAvailable = p.leaderEpochStartOffset > hw;', replace: 'const notAvailable = p.leaderEpochStartOffset < 0;' }],
+    edits: [{ search: 'const notAvailable = p.leaderEpochStartOffset > log.highWatermark;', replace: 'const notAvailable = p.leaderEpochStartOffset < 0;' }],
   },
   // ---------------------------------------------------------------- replication throttle (docs/semantics.md#replication-throttles-kip-73)
   {
