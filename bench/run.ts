@@ -18,12 +18,14 @@
  * `scale.100k.ui.overview.behind-host`: how far the Overview is behind the host while the busiest
  * broker stops and starts (ui-live.ts; limit 1,000 ms).
  *
- * `wire.produce.rf3.acks-all.100B.records` (see wire-produce.ts) is produce through the Kafka
- * listener of an engine in a child process, 100 B records, as a ratio to the engine's in-process
- * produce of 100 B records measured just before (goal ≥ 0.5); its produce latencies, a
- * consumer's catch-up rate and both sides' records per CPU second (the engine process's from
- * /proc: on a shared machine the fairer reading of what the listener path costs) are reported
- * beside it. `npm run bench -- wire` runs these two alone.
+ * `wire.produce.rf3.acks-all.<size>[.lz4].records` and `…records-per-cpu-second` (see
+ * wire-figures.ts) are produce through the Kafka listener of an engine in a child process, 100 B
+ * and 1 KiB records, uncompressed and lz4, as ratios to the engine's in-process produce of
+ * records of the same size measured just before (goal ≥ 0.85, issue 36); p50 and p99 latency
+ * beside them; `wire.consume.100B.records` is a consumer reading the 100 B log back through the
+ * listener (goal ≥ 1,000,000 records/s). `npm run bench -- wire [--sizes 100,1024] [--codecs none,lz4]`
+ * runs the in-process produce and these alone (`BENCH_ENGINE_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR"`
+ * profiles the engine's process and prints the window's place in the profile).
  *
  * `npm run bench -- produce` runs the in-process produce figures alone (100 B and 1 KiB, each with
  * its raw SQLite limit measured in the same run), e.g. to compare builds back to back; the 100 B
@@ -44,7 +46,7 @@ import {
   type WindowOptions,
 } from './produce-throughput.js';
 import { PROBE_EVERY_MS, PRODUCERS, RECORDS, VALUE_BYTES, measureDescribeUnderLoad } from './describe-under-load.js';
-import { measureWireProduce } from './wire-produce.js';
+import { WIRE_LOADS, wireFigures, type InProcessProduce } from './wire-figures.js';
 import { LOADS, PARTITIONS_PER_TOPIC, REPLICATION_FACTOR as UI_RF, SCROLL_MS, SCROLL_STEP_PX, TOPICS, measureUiTopics } from './ui-topics.js';
 import { BROKERS as SCALE_BROKERS, formatTable, runLadder, type RungResult } from './scale.js';
 import { PLAN_BROKERS, PLAN_PARTITIONS, measureBalancePlan } from './balance-plan.js';
@@ -68,8 +70,8 @@ const SCALE_UI_BUDGET_MS = 240_000;
  * handles each event of a controlled shutdown and restart as a task of its own falls far behind.
  */
 const SCALE_UI_BEHIND_LIMIT_MS = 1_000;
-/** The wire produce phase: an engine process to start, warm-up, window, catch-up. */
-const WIRE_BUDGET_MS = 30_000;
+/** The wire produce phase: per load an engine process to start, warm-up, window, catch-up. */
+const WIRE_BUDGET_MS = WIRE_LOADS.length * 20_000;
 const BUDGET_MS = 60_000 + WIRE_BUDGET_MS + UI_TOPICS_BUDGET_MS;
 const WINDOW: WindowOptions = { warmupMs: 1_000, windowMs: 3_000 };
 const SIZES = [
@@ -185,70 +187,47 @@ async function scaleMain(argv: string[]): Promise<void> {
 }
 
 /**
- * `npm run bench -- wire`: the in-process 100 B produce and the wire produce alone (the limit
- * the wire figure is a ratio to is measured in the same run, as in the full bench). With
- * NODE_OPTIONS=--cpu-prof the engine's child process writes a CPU profile too.
+ * `npm run bench -- wire [--sizes 100,1024] [--codecs none,lz4]`: the in-process produce of each
+ * record size and the wire figures of those sizes and codecs alone (the limits the wire figures
+ * are ratios to are measured in the same run, as in the full bench).
  */
-async function wireMain(): Promise<void> {
+async function wireMain(argv: string[]): Promise<void> {
+  const arg = (name: string): string[] | undefined => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1]?.split(',') : undefined;
+  };
+  const sizes = (arg('--sizes') ?? ['100', '1024']).map(Number);
+  const codecs = arg('--codecs') ?? ['none', 'lz4'];
+  const loads = WIRE_LOADS.filter((l) => sizes.includes(l.valueBytes) && codecs.includes(l.compression));
   const m = machine();
   console.log(`machine: ${m.cpu}, ${m.cores} cores, node ${m.node}, SQLite ${m.sqlite}, ${m.platform}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  const { engine, cpu } = await measureProduce(100, WINDOW);
-  console.log(
-    `  in-process 100B: ${fmt(Math.round(engine.recordsPerSec))} records/s (${engine.requests} requests acked, ${engine.errors} errors, ` +
-      `${engine.batchesPerTransaction.toFixed(2)} batches per transaction per file); ${fmt(Math.round(cpu.engineRecordsPerCpuSec))} records per CPU second`,
-  );
-  const figures = [await wireFigure(engine.recordsPerSec, cpu.engineRecordsPerCpuSec)].filter((f): f is Figure => f !== null);
+  const inProcess = new Map<number, InProcessProduce>();
+  for (const bytes of new Set(loads.map((l) => l.valueBytes))) {
+    const { engine, cpu } = await measureProduce(bytes, WINDOW);
+    console.log(
+      `  in-process ${bytes} B: ${fmt(Math.round(engine.recordsPerSec))} records/s (${engine.requests} requests acked, ${engine.errors} errors, ` +
+        `${engine.batchesPerTransaction.toFixed(2)} batches per transaction per file); ${fmt(Math.round(cpu.engineRecordsPerCpuSec))} records per CPU second`,
+    );
+    inProcess.set(bytes, { recordsPerSec: engine.recordsPerSec, recordsPerCpuSec: cpu.engineRecordsPerCpuSec });
+  }
+  const figures = await wireFigures(inProcess, WINDOW, loads);
   console.log(`(load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')})\n`);
   printTable(figures);
   const results = writeResults(m, figures);
   console.log(`\nwrote ${results.figures.length} figures to ${RESULTS_FILE}`);
 }
 
-/** Produce through the Kafka listener, against the in-process figure of the same run. */
-async function wireFigure(inProcess100B: number, inProcessPerCpuSec: number): Promise<Figure | null> {
-  console.log(
-    `wire produce: engine in a child process with Kafka listeners, RF=${REPLICATION_FACTOR}, acks=all, min.insync.replicas=${MIN_INSYNC_REPLICAS}, 1 partition; ` +
-      `our load generator: ${MAX_IN_FLIGHT} connections to the leader, one Produce v7 of ${RECORDS_PER_REQUEST} × 100 B records outstanding on each; then one consumer catches up with Fetch v11`,
-  );
-  try {
-    const w = await measureWireProduce(100, WINDOW);
-    console.log(
-      `  wire: ${fmt(Math.round(w.recordsPerSec))} records/s (${w.requests} requests acked, ${w.errors} errors), latency p50 ${w.p50Ms.toFixed(1)} ms, p99 ${w.p99Ms.toFixed(1)} ms; ` +
-        `in-process ${fmt(Math.round(inProcess100B))} records/s; consumer catch-up ${fmt(Math.round(w.catchUpRecordsPerSec))} records/s over ${fmt(w.catchUpRecords)} records`,
-    );
-    console.log(
-      `        per CPU second: the engine's process ${fmt(Math.round(w.recordsPerEngineCpuSec))} records (it had the CPU ${pct(w.engineCpuShare)} of the window), ` +
-        `in-process ${fmt(Math.round(inProcessPerCpuSec))} (ratio ${(w.recordsPerEngineCpuSec / inProcessPerCpuSec).toFixed(3)})`,
-    );
-    return {
-      ...figure('wire.produce.rf3.acks-all.100B.records', w.recordsPerSec, 'records/s', inProcess100B),
-      context: {
-        p50Ms: round(w.p50Ms),
-        p99Ms: round(w.p99Ms),
-        errors: w.errors,
-        catchUpRecordsPerSec: Math.round(w.catchUpRecordsPerSec),
-        recordsPerEngineCpuSec: Math.round(w.recordsPerEngineCpuSec),
-        inProcessRecordsPerCpuSec: Math.round(inProcessPerCpuSec),
-      },
-    };
-  } catch (e) {
-    console.warn(`wire.produce failed, no figure: ${e instanceof Error ? e.message : String(e)}`);
-    return null;
-  }
-}
-
 /**
  * The in-process produce figures (100 B and 1 KiB records), each against the raw SQLite limit
- * measured in the same run; also the 100 B throughput the wire figure is compared with.
+ * measured in the same run; also the limits of the wire figures (wire-figures.ts).
  */
-async function produceFigures(budgetLeft: () => number): Promise<{ figures: Figure[]; inProcess100B: number; inProcess100BPerCpuSec: number }> {
+async function produceFigures(budgetLeft: () => number): Promise<{ figures: Figure[]; inProcess: Map<number, InProcessProduce> }> {
   console.log(
     `produce: RF=${REPLICATION_FACTOR}, acks=all, min.insync.replicas=${MIN_INSYNC_REPLICAS}, 1 partition, ${RECORDS_PER_REQUEST} records per request, ` +
       `${MAX_IN_FLIGHT} requests in flight, WAL + synchronous=NORMAL; ${WINDOW.warmupMs} ms warm-up, ${WINDOW.windowMs} ms window each for engine and raw limit, in alternating slices; MB = 10^6 value bytes`,
   );
   const figures: Figure[] = [];
-  let inProcess100B = 0;
-  let inProcess100BPerCpuSec = 0;
+  const inProcess = new Map<number, InProcessProduce>();
   for (const size of SIZES) {
     // Engine and raw limit each take warm-up + window (plus set-up): stop rather than overrun.
     if (budgetLeft() < 2.5 * (WINDOW.warmupMs + WINDOW.windowMs)) {
@@ -269,16 +248,13 @@ async function produceFigures(budgetLeft: () => number): Promise<{ figures: Figu
       console.warn(`        warning: the engine's grouping moved from its warm-up (${rawBatchesPerTransaction.toFixed(2)}) to the window (${engine.batchesPerTransaction.toFixed(2)})`);
     }
     if (engine.errors > 0) console.warn(`        warning: ${engine.errors} produce requests failed`);
-    if (size.bytes === 100) {
-      inProcess100B = engine.recordsPerSec;
-      inProcess100BPerCpuSec = cpu.engineRecordsPerCpuSec;
-    }
+    inProcess.set(size.bytes, { recordsPerSec: engine.recordsPerSec, recordsPerCpuSec: cpu.engineRecordsPerCpuSec });
     const base = `produce.rf3.acks-all.isr2.${size.label}`;
     figures.push(figure(`${base}.records`, engine.recordsPerSec, 'records/s', raw.recordsPerSec));
     figures.push(figure(`${base}.throughput`, engine.mbPerSec, 'MB/s', raw.mbPerSec));
     if (size.bytes === 100) figures.push(atLeastFigure(`${base}.vs-kafka-2014`, engine.recordsPerSec, 'records/s', KAFKA_2014_RECORDS_PER_SEC));
   }
-  return { figures, inProcess100B, inProcess100BPerCpuSec };
+  return { figures, inProcess };
 }
 
 /** `npm run bench -- produce`: the in-process produce figures alone, merged into the results file. */
@@ -295,20 +271,16 @@ async function produceMain(): Promise<void> {
 
 async function main(): Promise<void> {
   if (process.argv[2] === 'scale') return scaleMain(process.argv.slice(3));
-  if (process.argv[2] === 'wire') return wireMain();
+  if (process.argv[2] === 'wire') return wireMain(process.argv.slice(3));
   if (process.argv[2] === 'produce') return produceMain();
   const started = performance.now();
   const budgetLeft = (): number => BUDGET_MS - (performance.now() - started);
   const m = machine();
   console.log(`machine: ${m.cpu}, ${m.cores} cores, node ${m.node}, SQLite ${m.sqlite}, ${m.platform}; load average ${loadavg()[0]!.toFixed(2)}`);
-  const { figures, inProcess100B, inProcess100BPerCpuSec } = await produceFigures(budgetLeft);
-  // Produce through the Kafka listener, against the in-process figure of the same run.
-  if (inProcess100B <= 0 || budgetLeft() < WIRE_BUDGET_MS + UI_TOPICS_MIN_MS) {
-    console.warn(`skipping wire.produce: ${inProcess100B <= 0 ? 'no in-process 100B figure to compare with' : 'not enough of the budget left'}`);
-  } else {
-    const wire = await wireFigure(inProcess100B, inProcess100BPerCpuSec);
-    if (wire) figures.push(wire);
-  }
+  const { figures, inProcess } = await produceFigures(budgetLeft);
+  // Produce through the Kafka listener, against the in-process figures of the same run.
+  if (budgetLeft() < WIRE_BUDGET_MS + UI_TOPICS_MIN_MS) console.warn('skipping wire.produce: not enough of the budget left');
+  else figures.push(...(await wireFigures(inProcess, WINDOW)));
   // The host under load: HTTP in this process, the engine in a child (as `npm run serve`).
   if (budgetLeft() < 5 * DESCRIBE_WINDOW_MS) {
     console.warn(`skipping host.cluster-describe: not enough of the ${BUDGET_MS / 1000} s budget left`);
