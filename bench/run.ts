@@ -187,9 +187,9 @@ async function scaleMain(argv: string[]): Promise<void> {
 }
 
 /**
- * `npm run bench -- wire [--sizes 100,1024] [--codecs none,lz4]`: the in-process produce of each
- * record size and the wire figures of those sizes and codecs alone (the limits the wire figures
- * are ratios to are measured in the same run, as in the full bench).
+ * `npm run bench -- wire [--sizes 100,1024] [--codecs none,lz4] [--window-ms 3000]`: the
+ * in-process produce of each record size and the wire figures of those sizes and codecs alone (the
+ * limits the wire figures are ratios to are measured in the same run, as in the full bench).
  */
 async function wireMain(argv: string[]): Promise<void> {
   const arg = (name: string): string[] | undefined => {
@@ -197,20 +197,23 @@ async function wireMain(argv: string[]): Promise<void> {
     return i >= 0 ? argv[i + 1]?.split(',') : undefined;
   };
   const sizes = (arg('--sizes') ?? ['100', '1024']).map(Number);
+  // A longer window for back-to-back comparisons of two builds on a busy machine.
+  const windowMs = Number(arg('--window-ms')?.[0] ?? WINDOW.windowMs);
+  const window: WindowOptions = { ...WINDOW, windowMs };
   const codecs = arg('--codecs') ?? ['none', 'lz4'];
   const loads = WIRE_LOADS.filter((l) => sizes.includes(l.valueBytes) && codecs.includes(l.compression));
   const m = machine();
   console.log(`machine: ${m.cpu}, ${m.cores} cores, node ${m.node}, SQLite ${m.sqlite}, ${m.platform}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   const inProcess = new Map<number, InProcessProduce>();
   for (const bytes of new Set(loads.map((l) => l.valueBytes))) {
-    const { engine, cpu } = await measureProduce(bytes, WINDOW);
+    const { engine, cpu } = await measureProduce(bytes, window);
     console.log(
       `  in-process ${bytes} B: ${fmt(Math.round(engine.recordsPerSec))} records/s (${engine.requests} requests acked, ${engine.errors} errors, ` +
         `${engine.batchesPerTransaction.toFixed(2)} batches per transaction per file); ${fmt(Math.round(cpu.engineRecordsPerCpuSec))} records per CPU second`,
     );
     inProcess.set(bytes, { recordsPerSec: engine.recordsPerSec, recordsPerCpuSec: cpu.engineRecordsPerCpuSec });
   }
-  const figures = await wireFigures(inProcess, WINDOW, loads);
+  const figures = await wireFigures(inProcess, window, loads);
   console.log(`(load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')})\n`);
   printTable(figures);
   const results = writeResults(m, figures);
