@@ -28,7 +28,7 @@ import { createCompressionCodecs } from '../app/protocol/records/compression.js'
 import { FrameReader } from '../app/protocol/framing/frame-reader.js';
 import { Reader, Writer } from '../app/protocol/runtime/index.js';
 import { startRemoteService } from '../main/engine/forked-engine.js';
-import { MAX_IN_FLIGHT, MIN_INSYNC_REPLICAS, RECORDS_PER_REQUEST, REPLICATION_FACTOR, makeTempDir, removeTempDir, type WindowOptions } from './produce-throughput.js';
+import { MAX_IN_FLIGHT, MIN_INSYNC_REPLICAS, RECORDS_PER_REQUEST, REPLICATION_FACTOR, WARMUP_CPU_MS, WARMUP_MAX_MS, makeTempDir, removeTempDir, type WindowOptions } from './produce-throughput.js';
 
 const TOPIC = 'wire';
 const PRODUCE_VERSION = 7;
@@ -194,7 +194,11 @@ export async function measureWireProduce(load: WireLoad, window: WindowOptions):
       });
       send();
     }
+    // Warm-up: wall time, and CPU time of the engine's process (see WARMUP_CPU_MS).
+    const warmStart = performance.now();
+    const warmCpu = processCpuMs(engine.pid);
     await new Promise((r) => setTimeout(r, window.warmupMs));
+    while (processCpuMs(engine.pid) - warmCpu < WARMUP_CPU_MS && performance.now() - warmStart < WARMUP_MAX_MS) await new Promise((r) => setTimeout(r, 100));
     counting = true;
     const started = performance.now();
     const engineCpu0 = processCpuMs(engine.pid);
