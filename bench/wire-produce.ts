@@ -131,7 +131,7 @@ function textValues(size: number): Uint8Array[] {
  * When the engine runs with extra flags (BENCH_ENGINE_NODE_ARGS, e.g. "--cpu-prof"), the window's start and end
  * on the monotonic clock (µs, as the profile's timestamps), so a reading can keep to the window.
  */
-function markWindow(edge: 'start' | 'end'): void {
+function markWindow(edge: 'start' | 'end' | 'catch-up start' | 'catch-up end'): void {
   if (process.env.BENCH_ENGINE_NODE_ARGS) console.log(`  profile window ${edge}: ${process.hrtime.bigint() / 1000n} µs`);
 }
 
@@ -223,6 +223,7 @@ export async function measureWireProduce(load: WireLoad, window: WindowOptions):
     let highWatermark = Infinity;
     let fetched = 0;
     const catchUpStart = performance.now();
+    markWindow('catch-up start');
     await new Promise<void>((resolve, reject) => {
       const fetchNext = (): void => {
         consumer.write(
@@ -252,6 +253,7 @@ export async function measureWireProduce(load: WireLoad, window: WindowOptions):
       fetchNext();
     });
     const catchUpMs = performance.now() - catchUpStart;
+    markWindow('catch-up end');
     consumer.destroy();
     const sorted = [...latencies].sort((a, b) => a - b);
     return {
