@@ -66,7 +66,8 @@ export async function wireFigures(inProcess: ReadonlyMap<number, InProcessProduc
       );
       console.log(
         `        per CPU second: the engine's process ${fmt(Math.round(w.recordsPerEngineCpuSec))} records (it had the CPU ${pct(w.engineCpuShare)} of the window), ` +
-          `in-process ${fmt(Math.round(limit.recordsPerCpuSec))} (ratio ${cpuRatio.toFixed(3)}); consumer catch-up ${fmt(Math.round(w.catchUpRecordsPerSec))} records/s over ${fmt(w.catchUpRecords)} records`,
+          `in-process ${fmt(Math.round(limit.recordsPerCpuSec))} (ratio ${cpuRatio.toFixed(3)}); consumer catch-up ${fmt(Math.round(w.catchUpRecordsPerSec))} records/s over ${fmt(w.catchUpRecords)} records ` +
+          `(${fmt(Math.round(w.catchUpRecordsPerEngineCpuSec))} per engine CPU second)`,
       );
       if (w.errors > 0) console.warn(`        warning: ${w.errors} produce requests failed`);
       const name = wireFigureName(load);
@@ -74,7 +75,10 @@ export async function wireFigures(inProcess: ReadonlyMap<number, InProcessProduc
       figures.push(ratioFigure(`${name}.records`, w.recordsPerSec, 'records/s', limit.recordsPerSec, context));
       figures.push(ratioFigure(`${name}.records-per-cpu-second`, w.recordsPerEngineCpuSec, 'records/CPU s', limit.recordsPerCpuSec));
       if (load.valueBytes === 100 && load.compression === 'none') {
-        figures.push({ ...atLeastFigure('wire.consume.100B.records', w.catchUpRecordsPerSec, 'records/s', CONSUME_LIMIT), context: { records: w.catchUpRecords } });
+        figures.push({
+        ...atLeastFigure('wire.consume.100B.records', w.catchUpRecordsPerSec, 'records/s', CONSUME_LIMIT),
+        context: { records: w.catchUpRecords, recordsPerEngineCpuSec: Math.round(w.catchUpRecordsPerEngineCpuSec) },
+      });
       }
     } catch (e) {
       console.warn(`${wireFigureName(load)} failed, no figures: ${e instanceof Error ? e.message : String(e)}`);

@@ -14,7 +14,8 @@
  * offsets; the client's record building is not what is measured). Latency = request written →
  * its response read.
  *
- * Catch-up: after the window, one consumer fetches (Fetch v11, max.bytes 50 MB per request)
+ * Catch-up: after the window, one consumer fetches (Fetch v11 with a Kafka consumer's defaults:
+ * fetch.max.bytes 50 MiB, max.partition.fetch.bytes 1 MiB, so about 1 MiB per request)
  * from offset 0 until it has every acknowledged record: records/s over that time.
  */
 import { type Socket, connect } from 'node:net';
@@ -33,7 +34,10 @@ import { MAX_IN_FLIGHT, MIN_INSYNC_REPLICAS, RECORDS_PER_REQUEST, REPLICATION_FA
 const TOPIC = 'wire';
 const PRODUCE_VERSION = 7;
 const FETCH_VERSION = 11;
-/** The largest response frame the load generator accepts (a 50 MB fetch and its headers). */
+/** A Kafka consumer's defaults (fetch.max.bytes, max.partition.fetch.bytes): what librdkafka and the Java client ask for. */
+const FETCH_MAX_BYTES = 52_428_800;
+const MAX_PARTITION_FETCH_BYTES = 1_048_576;
+/** The largest response frame the load generator accepts (a 50 MiB fetch and its headers). */
 const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 /** What the load generator sends: value size and the batch's codec. */
@@ -50,6 +54,8 @@ export interface WireProduce {
   p99Ms: number;
   catchUpRecordsPerSec: number;
   catchUpRecords: number;
+  /** Records the consumer read per second of the engine process's CPU time in the catch-up. */
+  catchUpRecordsPerEngineCpuSec: number;
   /** Bytes of one produce request's batch on the wire (after compression). */
   batchBytes: number;
   /**
@@ -223,11 +229,12 @@ export async function measureWireProduce(load: WireLoad, window: WindowOptions):
     let highWatermark = Infinity;
     let fetched = 0;
     const catchUpStart = performance.now();
+    const catchUpCpu0 = processCpuMs(engine.pid);
     markWindow('catch-up start');
     await new Promise<void>((resolve, reject) => {
       const fetchNext = (): void => {
         consumer.write(
-          frame(ApiKey.Fetch, FETCH_VERSION, { replicaId: -1, maxWaitMs: 0, minBytes: 1, maxBytes: 50_000_000, isolationLevel: 0, topics: [{ topic: TOPIC, partitions: [{ partition: 0, fetchOffset: BigInt(next), partitionMaxBytes: 50_000_000, currentLeaderEpoch: -1 }] }] }, 1),
+          frame(ApiKey.Fetch, FETCH_VERSION, { replicaId: -1, maxWaitMs: 0, minBytes: 1, maxBytes: FETCH_MAX_BYTES, isolationLevel: 0, topics: [{ topic: TOPIC, partitions: [{ partition: 0, fetchOffset: BigInt(next), partitionMaxBytes: MAX_PARTITION_FETCH_BYTES, currentLeaderEpoch: -1 }] }] }, 1),
         );
       };
       consumer.once('error', reject);
@@ -253,6 +260,7 @@ export async function measureWireProduce(load: WireLoad, window: WindowOptions):
       fetchNext();
     });
     const catchUpMs = performance.now() - catchUpStart;
+    const catchUpCpuMs = processCpuMs(engine.pid) - catchUpCpu0;
     markWindow('catch-up end');
     consumer.destroy();
     const sorted = [...latencies].sort((a, b) => a - b);
@@ -266,6 +274,7 @@ export async function measureWireProduce(load: WireLoad, window: WindowOptions):
       p99Ms: percentile(sorted, 99),
       catchUpRecordsPerSec: (fetched * 1000) / catchUpMs,
       catchUpRecords: fetched,
+      catchUpRecordsPerEngineCpuSec: (fetched * 1000) / catchUpCpuMs,
       batchBytes: batch.length,
     };
   } finally {
