@@ -15,7 +15,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { EpochEntry } from '../core/log/epoch-cache.js';
 import type { BrokerDiskState, BrokerLogStore, ReplicaCheckpoint, ReplicaLogStore, SegmentInfo } from '../core/log/log-store.js';
-import { batchMaxTimestamp, sliceBatch, type RecordBatch } from '../core/log/records.js';
+import { sliceBatch, type RecordBatch } from '../core/log/records.js';
 import { decodeRecordBatch, STORAGE_CODECS, storedBytes } from './record-batch-codec.js';
 import { guard } from './sqlite-errors.js';
 import { TailBudget, type BatchTail } from './batch-tail.js';
@@ -66,27 +66,14 @@ interface BatchRow {
   data: Buffer;
 }
 
-/**
- * The batch as the tail keeps it: the appended batch itself when it is whole and carries exactly
- * the bytes stored (a client's batch, or the leader's batch a follower copies) — its records,
- * decoded only if someone reads them, stay so — else a batch of its fields, without the `source`
- * of a slice (built field by field: a rest/spread copy is generic and this runs for every batch
- * every replica appends).
- */
-function storedForm(batch: RecordBatch, data: Buffer): RecordBatch {
-  const e = batch.encoded;
-  if (batch.source === undefined && e !== undefined && e.buffer === data.buffer && e.byteOffset === data.byteOffset && e.length === data.length && batch.sizeBytes === data.length) return batch;
-  const stored: RecordBatch = {
-    baseOffset: batch.baseOffset,
-    lastOffset: batch.lastOffset,
-    leaderEpoch: batch.leaderEpoch,
-    appendTimeMs: batch.appendTimeMs,
-    records: batch.records,
-    sizeBytes: data.length,
-    encoded: data,
-  };
-  if (batch.producer) stored.producer = batch.producer;
-  return stored;
+/** The largest record timestamp, -1 when there is none (the `max_timestamp` column). */
+function maxTimestampOf(records: readonly { timestamp: number }[]): number {
+  let max = -1;
+  for (let i = 0; i < records.length; i++) {
+    const t = records[i]!.timestamp;
+    if (t > max) max = t;
+  }
+  return max;
 }
 
 
@@ -176,15 +163,28 @@ class SqliteReplicaLog implements ReplicaLogStore {
     // instead of encoding the batch again (the CRC-32C of the whole batch dominates encoding);
     // a Kafka client's batch is stored as the client sent it.
     const data = storedBytes(batch);
-    const maxTimestamp = batchMaxTimestamp(batch);
+    const records = batch.records;
+    const maxTimestamp = maxTimestampOf(records);
     this.file.write('append to', () =>
       this.store.statements.insertBatch.run(this.id, batch.baseOffset, batch.lastOffset, batch.leaderEpoch, batch.appendTimeMs, maxTimestamp, data.length, data),
     );
     if (this.maxTimestamp !== undefined) this.maxTimestamp = Math.max(this.maxTimestamp, maxTimestamp);
     if (this.maxAppendTimeMs !== undefined) this.maxAppendTimeMs = Math.max(this.maxAppendTimeMs, batch.appendTimeMs);
+    // The batch as stored, without the `source` of a slice (built field by field: a rest/spread
+    // copy is generic and this runs for every batch every replica appends).
+    const stored: RecordBatch = {
+      baseOffset: batch.baseOffset,
+      lastOffset: batch.lastOffset,
+      leaderEpoch: batch.leaderEpoch,
+      appendTimeMs: batch.appendTimeMs,
+      records,
+      sizeBytes: data.length,
+      encoded: data,
+    };
+    if (batch.producer) stored.producer = batch.producer;
     this.end = batch.lastOffset + 1;
     this.bytes += data.length;
-    this.tail.push(storedForm(batch, data));
+    this.tail.push(stored);
   }
 
   /**
@@ -253,7 +253,7 @@ class SqliteReplicaLog implements ReplicaLogStore {
 
   private reinsert(batch: RecordBatch): void {
     const data = storedBytes(batch);
-    const maxTimestamp = batchMaxTimestamp(batch);
+    const maxTimestamp = maxTimestampOf(batch.records);
     this.store.statements.insertBatch.run(this.id, batch.baseOffset, batch.lastOffset, batch.leaderEpoch, batch.appendTimeMs, maxTimestamp, data.length, data);
   }
 

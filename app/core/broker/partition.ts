@@ -24,7 +24,7 @@ import { replicaKey } from '../log/log-store.js';
 import type { PartitionLog } from '../log/partition-log.js';
 import { DelayedProduces, type DelayedOutcome } from './delayed-produce.js';
 import { produceRulesOf, type ProducedBatchValidator, type RecordError } from '../log/produced-batch.js';
-import { estimateBatchSize, recordCount, type LogRecord, type RecordBatch } from '../log/records.js';
+import { estimateBatchSize, type LogRecord, type RecordBatch } from '../log/records.js';
 import type { MetadataImage } from '../metadata/image.js';
 import type { LeaderRecoveryState, PartitionState } from '../metadata/records.js';
 import type { BrokerTraffic } from '../metrics.js';
@@ -283,22 +283,18 @@ export class ReplicaPartition {
     if (v.transactional) {
       return respond({ errorCode: 'INVALID_TXN_STATE', baseOffset: -1, errorMessage: 'Transactions are not supported by this cluster: a transactional batch cannot be written.' });
     }
-    const count = v.count;
+    const count = v.records.length;
     if (v.producer) {
       const verdict = this.log.producerState().check({ ...v.producer, count }, base);
       if (verdict.kind === 'error') return respond({ errorCode: verdict.error, baseOffset: -1, errorMessage: verdict.message });
       if (verdict.kind === 'duplicate') return this.answerDuplicate(verdict.firstOffset, verdict.lastOffset, acks, timeoutMs, respond);
     }
-    // The records are decoded from the bytes only if someone reads them (the log stores and
-    // replicas copy the bytes; a consumer's fetch is served them).
     const batch: RecordBatch = {
       baseOffset: base,
       lastOffset: base + count - 1,
       leaderEpoch: this.leaderEpoch,
       appendTimeMs: now,
-      get records() {
-        return v.records;
-      },
+      records: v.records,
       sizeBytes: v.bytes.length,
       encoded: v.bytes,
       ...(v.producer ? { producer: v.producer } : {}),
@@ -326,7 +322,7 @@ export class ReplicaPartition {
       respond(o);
     };
     // Counted as the log stores it, acknowledged or not (Kafka's MessagesInPerSec / BytesInPerSec).
-    this.host.traffic.produceRecords += recordCount(batch);
+    this.host.traffic.produceRecords += batch.records.length;
     this.host.traffic.produceBytes += this.log.sizeBytes() - sizeBefore;
     this.log.maybeFlush(now, cfg.flushMessages, cfg.flushMs);
     this.maybeIncrementHighWatermark();

@@ -32,7 +32,7 @@
 import { LeaderEpochCache } from './epoch-cache.js';
 import type { ReplicaCheckpoint, ReplicaLogStore, SegmentInfo } from './log-store.js';
 import { ProducerStateManager } from './producer-state.js';
-import { batchMaxTimestamp, estimateBatchSize, recordCount, type LogRecord, type RecordBatch } from './records.js';
+import { estimateBatchSize, type LogRecord, type RecordBatch } from './records.js';
 
 /** What rolling needs from the topic config (a TopicRuntimeConfig will do). */
 export interface SegmentRollConfig {
@@ -58,6 +58,13 @@ export interface StoredBytes {
 
 /** The logs of one broker whose high watermark moved since their checkpoint was written. */
 export type CheckpointsDue = Set<PartitionLog>;
+
+/** Largest record timestamp of the records, or -1 when none has one. */
+function maxTimestampOf(records: readonly LogRecord[]): number {
+  let max = -1;
+  for (const r of records) if (r.timestamp > max) max = r.timestamp;
+  return max;
+}
 
 /** Kafka's `LogSegment.largestTimestamp`: the largest record timestamp, else the last write time. */
 function largestTimestamp(stats: RangeStats): number {
@@ -202,7 +209,7 @@ export class PartitionLog {
   /** Append a batch the leader built at the log end (a client's validated batch, with its bytes). */
   appendPreparedAsLeader(batch: RecordBatch, nowMs: number, roll: SegmentRollConfig): RecordBatch {
     if (batch.baseOffset !== this.leo) throw new Error(`leader append at ${batch.baseOffset} but the log ends at ${this.leo}`);
-    this.maybeRoll(batch.sizeBytes, batchMaxTimestamp(batch), nowMs, roll);
+    this.maybeRoll(batch.sizeBytes, maxTimestampOf(batch.records), nowMs, roll);
     this.appendBatch(batch, nowMs);
     return batch;
   }
@@ -222,7 +229,7 @@ export class PartitionLog {
         const batches = this.store.read(next, this.leo, PRODUCER_SCAN_BYTES);
         if (batches.length === 0) break;
         for (const b of batches) {
-          if (b.producer) state.append({ ...b.producer, count: recordCount(b) }, b.baseOffset, b.lastOffset);
+          if (b.producer) state.append({ ...b.producer, count: b.records.length }, b.baseOffset, b.lastOffset);
           next = b.lastOffset + 1;
         }
       }
@@ -246,7 +253,7 @@ export class PartitionLog {
     let maxTimestamp = -1;
     for (const b of fresh) {
       bytes += b.sizeBytes;
-      maxTimestamp = Math.max(maxTimestamp, batchMaxTimestamp(b));
+      maxTimestamp = Math.max(maxTimestamp, maxTimestampOf(b.records));
     }
     this.maybeRoll(bytes, maxTimestamp, nowMs, roll);
     for (const b of fresh) this.appendBatch(b, nowMs);
@@ -259,10 +266,10 @@ export class PartitionLog {
         this.activeCreatedStale = false;
         this.store.saveSegments(this.segmentList);
       }
-      this.activeFirstTimestamp = batchMaxTimestamp(batch);
+      this.activeFirstTimestamp = maxTimestampOf(batch.records);
     }
     this.resize(() => this.store.append(batch));
-    if (batch.producer) this.producers?.append({ ...batch.producer, count: recordCount(batch) }, batch.baseOffset, batch.lastOffset);
+    if (batch.producer) this.producers?.append({ ...batch.producer, count: batch.records.length }, batch.baseOffset, batch.lastOffset);
     this.assignEpochStart(batch.leaderEpoch, batch.baseOffset);
     this.leo = batch.lastOffset + 1;
     this.activeBytes += batch.sizeBytes;
@@ -279,7 +286,7 @@ export class PartitionLog {
     if (this.activeBytes === 0) return;
     if (this.activeFirstTimestamp === undefined) {
       const first = this.store.read(Math.max(this.activeSegment.baseOffset, this.startOffset), this.leo, 1)[0];
-      this.activeFirstTimestamp = first ? batchMaxTimestamp(first) : -1;
+      this.activeFirstTimestamp = first ? maxTimestampOf(first.records) : -1;
     }
     const first = this.activeFirstTimestamp;
     const waited = first > 0 ? incomingMaxTimestamp - first : nowMs - this.activeSegment.createdMs;

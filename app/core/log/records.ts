@@ -48,31 +48,6 @@ export interface RecordBatch {
   source?: RecordBatch;
 }
 
-/** How many records a batch holds (its offsets are dense). */
-export function recordCount(batch: RecordBatch): number {
-  return batch.lastOffset - batch.baseOffset + 1;
-}
-
-/** Where a v2 batch's maxTimestamp sits: the int64 at byte 35. */
-const MAX_TIMESTAMP_AT = 35;
-
-/**
- * The largest record timestamp of a batch, -1 when none is larger (Kafka's maxTimestamp). A batch
- * that carries its v2 bytes has it in its header — what every record of a LogAppendTime batch
- * reads as, and the largest of a CreateTime batch's own (the leader's LogValidator and our
- * encoder both write it so) — so its records need not be decoded for it.
- */
-export function batchMaxTimestamp(batch: RecordBatch): number {
-  const bytes = batch.encoded;
-  if (bytes === undefined) {
-    let max = -1;
-    for (const r of batch.records) if (r.timestamp > max) max = r.timestamp;
-    return max;
-  }
-  const view = new DataView(bytes.buffer, bytes.byteOffset + MAX_TIMESTAMP_AT, 8);
-  return view.getInt32(0) * 2 ** 32 + view.getUint32(4);
-}
-
 /** Kafka v2 batch header (61 bytes) plus a per-record estimate; close to the real encoding. */
 export function estimateBatchSize(records: readonly LogRecord[]): number {
   let size = 61;

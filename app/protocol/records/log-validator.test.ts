@@ -77,30 +77,6 @@ describe('LogValidator: what a leader accepts', () => {
     expect(result.batch.subarray(61)).toEqual(sent.subarray(61));
   });
 
-  it('gives the records a consumer will read, decoded from the stored bytes: CreateTime keeps their own, LogAppendTime reads the append time', () => {
-    const records = [record('a', NOW - 5000), record('b', NOW - 4000, null)];
-    for (const compression of ['none', 'lz4'] as const) {
-      const sent = produced(records, { compression });
-      const kept = validateRecords(input(sent), topic(), codecs);
-      if (!kept.ok) throw new Error(kept.message);
-      expect(kept.count).toBe(2);
-      expect(kept.records, compression).toEqual(records);
-      const stamped = validateRecords(input(sent), topic({ 'message.timestamp.type': 'LogAppendTime' }), codecs);
-      if (!stamped.ok) throw new Error(stamped.message);
-      expect(stamped.records.map((r) => r.timestamp)).toEqual([NOW, NOW]);
-      sent.fill(0); // the request's buffer is the client's: nothing read from it later
-      expect(kept.records.map((r) => r.value)).toEqual([utf8('a'), utf8('b')]);
-    }
-  });
-
-  it('accepts timestamps on the bounds and -1 (no timestamp) however tight the bounds, and keyed records on a compacted topic', () => {
-    const config = topic({ 'message.timestamp.before.max.ms': 10, 'message.timestamp.after.max.ms': 10, compacted: true });
-    const sent = produced([record('low', NOW - 10), record('none', -1), record('high', NOW + 10)], { compression: 'lz4' });
-    const result = validateRecords(input(sent), config, codecs);
-    if (!result.ok) throw new Error(result.message);
-    expect(result.header.maxTimestamp).toBe(NOW + 10);
-  });
-
   it('corrects a CreateTime batch whose maxTimestamp is not the largest record timestamp', () => {
     const sent = tamper(produced([record('a', NOW - 10), record('b', NOW - 20)]), (v) => v.setBigInt64(35, BigInt(NOW - 999)));
     const result = validateRecords(input(sent), topic(), codecs);

@@ -25,23 +25,10 @@
  * the records are re-encoded with the topic's codec, keeping producer id, epoch and sequence.
  */
 import { KafkaError } from '../../api/errors.js';
-import type { LogRecord, RecordBatch } from '../../core/log/records.js';
+import type { LogRecord } from '../../core/log/records.js';
 import type { ProtocolErrorName } from '../error-codes.js';
 import { type CompressionCodec, type CompressionCodecs, CompressionError } from './compression.js';
-import {
-  type DecodeContext,
-  type RecordBatchHeader,
-  type RecordScan,
-  type TimestampType,
-  RECORD_BATCH_HEADER_SIZE,
-  assignOffsetAndEpoch,
-  batchHeader,
-  decodeRecordBatch,
-  encodeRecordBatch,
-  hasValidCrc,
-  scanRecordBatch,
-  setMaxTimestamp,
-} from './record-batch.js';
+import { type RecordBatchHeader, type TimestampType, RECORD_BATCH_HEADER_SIZE, assignOffsetAndEpoch, batchHeader, decodeRecordBatch, encodeRecordBatch, hasValidCrc, setMaxTimestamp } from './record-batch.js';
 
 /** The topic configs that govern validation, spelled as Kafka spells them. */
 export interface LogValidatorConfig {
@@ -76,14 +63,8 @@ export type ValidateRecordsResult =
       /** The bytes to append: a private copy, never a view of the request. */
       batch: Uint8Array;
       header: RecordBatchHeader;
-      /** How many records the batch holds. */
-      count: number;
-      /**
-       * The records, decoded, with the timestamps a consumer reads (the append time on
-       * LogAppendTime topics): decoded from `batch` when first read, since a leader that stores
-       * and serves the bytes seldom needs them.
-       */
-      readonly records: LogRecord[];
+      /** The records, decoded, with the timestamps a consumer reads (the append time on LogAppendTime topics). */
+      records: LogRecord[];
       /** The append time for LogAppendTime topics, else -1 (ProduceResponse.LogAppendTimeMs). */
       logAppendTimeMs: number;
       /** Whether the records were re-encoded for the topic's codec. */
@@ -137,29 +118,39 @@ export function validateRecords(input: ValidateRecordsInput, config: LogValidato
   const batchError = checkBatch(header);
   if (batchError) return fail('INVALID_RECORD', batchError);
 
-  const decodeContext: DecodeContext = { codecs, maxDecompressedBytes: Math.max(64 * 1024 * 1024, config['max.message.bytes'] * 4), crcChecked: true };
-  // The records are checked (and what the per-record rules need of them read) without being
-  // built; only a batch that may break a rule, or must be recompressed, is decoded.
-  let scan: RecordScan;
+  let decoded;
   try {
-    scan = scanRecordBatch(found, decodeContext);
+    decoded = decodeRecordBatch(found, { codecs, maxDecompressedBytes: Math.max(64 * 1024 * 1024, config['max.message.bytes'] * 4), crcChecked: true });
   } catch (e) {
     const details = e instanceof KafkaError ? (e.details as Record<string, unknown> | undefined) : undefined;
     return fail(details?.['decompression'] ? 'CORRUPT_MESSAGE' : 'INVALID_RECORD', (e as Error).message);
   }
+
+  const recordErrors: RecordError[] = [];
+  let invalidTimestamp = false;
+  let maxTimestamp = NO_TIMESTAMP;
   const lowest = input.nowMs - config['message.timestamp.before.max.ms'];
   const highest = input.nowMs + config['message.timestamp.after.max.ms'];
-  const timestampsChecked = config['message.timestamp.type'] === 'CreateTime' && header.timestampType === 'CreateTime';
-  const mayBreakARule =
-    header.timestampType === 'LogAppendTime' || (config.compacted && scan.nullKeys > 0) || (timestampsChecked && (scan.minTimestamp < lowest || scan.maxTimestamp > highest));
-  let decoded: RecordBatch | null = null;
-  if (mayBreakARule) {
-    decoded = decodeRecordBatch(found, decodeContext);
-    const refused = recordErrors(decoded.records, header, config, input, lowest, highest);
-    if (refused) return refused;
+  decoded.records.forEach((record, batchIndex) => {
+    if (config.compacted && record.key === null) {
+      recordErrors.push({ batchIndex, message: 'Compacted topic cannot accept message without key' });
+      return;
+    }
+    const ts = record.timestamp;
+    if (config['message.timestamp.type'] === 'CreateTime' && header.timestampType === 'CreateTime' && ts !== NO_TIMESTAMP && (ts < lowest || ts > highest)) {
+      invalidTimestamp = true;
+      recordErrors.push({ batchIndex, message: `Timestamp ${ts} of message with offset ${input.baseOffset + batchIndex} is out of range. The timestamp should be within [${lowest}, ${highest}]` });
+    } else if (header.timestampType === 'LogAppendTime') {
+      invalidTimestamp = true;
+      recordErrors.push({ batchIndex, message: 'Invalid timestamp type in message. Producer should not set timestamp type to LogAppendTime.' });
+    }
+    if (ts > maxTimestamp) maxTimestamp = ts;
+  });
+  if (recordErrors.length > 0) {
+    return invalidTimestamp
+      ? fail('INVALID_TIMESTAMP', 'One or more records have been rejected due to invalid timestamp', recordErrors)
+      : fail('INVALID_RECORD', `One or more records have been rejected due to ${recordErrors.length} record errors`, recordErrors);
   }
-  // The largest timestamp over every record, -1 counting as any other (Kafka's maxTimestamp).
-  const maxTimestamp = Math.max(NO_TIMESTAMP, scan.maxTimestamp);
 
   const logAppendTime = config['message.timestamp.type'] === 'LogAppendTime';
   const target = config['compression.type'] === 'producer' ? header.compression : config['compression.type'] === 'uncompressed' ? 'none' : config['compression.type'];
@@ -169,7 +160,6 @@ export function validateRecords(input: ValidateRecordsInput, config: LogValidato
     assignOffsetAndEpoch(batch, input.baseOffset, input.leaderEpoch);
     setMaxTimestamp(batch, logAppendTime ? 'LogAppendTime' : 'CreateTime', logAppendTime ? input.nowMs : maxTimestamp);
   } else {
-    decoded ??= decodeRecordBatch(found, decodeContext);
     try {
       batch = encodeRecordBatch(
         { ...decoded, baseOffset: input.baseOffset, lastOffset: input.baseOffset + decoded.records.length - 1, leaderEpoch: input.leaderEpoch, appendTimeMs: input.nowMs },
@@ -183,45 +173,8 @@ export function validateRecords(input: ValidateRecordsInput, config: LogValidato
       return fail('MESSAGE_TOO_LARGE', `The record batch is ${batch.length} bytes after recompression with ${target}, larger than max.message.bytes (${config['max.message.bytes']})`);
     }
   }
-  // A consumer reads a LogAppendTime batch's records with its append time (the decoder gives each
-  // the batch's maxTimestamp), so decoding the stored bytes gives what it will see.
-  let records: LogRecord[] | null = decoded && !logAppendTime ? decoded.records : null;
-  const stored = batch;
-  return {
-    ok: true,
-    batch,
-    header: batchHeader(batch),
-    count: header.count,
-    get records(): LogRecord[] {
-      return (records ??= decodeRecordBatch(stored, { codecs, crcChecked: true }).records);
-    },
-    logAppendTimeMs: logAppendTime ? input.nowMs : -1,
-    recompressed: target !== header.compression,
-  };
-}
-
-/** Kafka's per-record rules (all reported as RecordErrors); the refusal, or null when every record passes. */
-function recordErrors(records: readonly LogRecord[], header: RecordBatchHeader, config: LogValidatorConfig, input: ValidateRecordsInput, lowest: number, highest: number): ValidateRecordsResult | null {
-  const errors: RecordError[] = [];
-  let invalidTimestamp = false;
-  records.forEach((record, batchIndex) => {
-    if (config.compacted && record.key === null) {
-      errors.push({ batchIndex, message: 'Compacted topic cannot accept message without key' });
-      return;
-    }
-    const ts = record.timestamp;
-    if (config['message.timestamp.type'] === 'CreateTime' && header.timestampType === 'CreateTime' && ts !== NO_TIMESTAMP && (ts < lowest || ts > highest)) {
-      invalidTimestamp = true;
-      errors.push({ batchIndex, message: `Timestamp ${ts} of message with offset ${input.baseOffset + batchIndex} is out of range. The timestamp should be within [${lowest}, ${highest}]` });
-    } else if (header.timestampType === 'LogAppendTime') {
-      invalidTimestamp = true;
-      errors.push({ batchIndex, message: 'Invalid timestamp type in message. Producer should not set timestamp type to LogAppendTime.' });
-    }
-  });
-  if (errors.length === 0) return null;
-  return invalidTimestamp
-    ? fail('INVALID_TIMESTAMP', 'One or more records have been rejected due to invalid timestamp', errors)
-    : fail('INVALID_RECORD', `One or more records have been rejected due to ${errors.length} record errors`, errors);
+  const records = logAppendTime ? decoded.records.map((r) => ({ ...r, timestamp: input.nowMs })) : decoded.records;
+  return { ok: true, batch, header: batchHeader(batch), records, logAppendTimeMs: logAppendTime ? input.nowMs : -1, recompressed: target !== header.compression };
 }
 
 /** LogValidator.validateBatch for a client's batch; the reason it is invalid, or null. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LogRecord, RecordBatch } from '../../core/log/records.js';
 import { createCompressionCodecs } from './compression.js';
-import { assignOffsetAndEpoch, batchHeader, crc32c, decodeRecordBatch, encodeRecordBatch, hasValidCrc, scanRecordBatch, setLogAppendTime } from './record-batch.js';
+import { assignOffsetAndEpoch, batchHeader, crc32c, decodeRecordBatch, encodeRecordBatch, hasValidCrc, setLogAppendTime } from './record-batch.js';
 
 const codecs = createCompressionCodecs();
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -101,29 +101,5 @@ describe('records built on first read (a stored batch served as its bytes)', () 
     const batch = decodeRecordBatch(bytes, { codecs, lazyRecords: true });
     expect(Object.getOwnPropertyDescriptor(batch, 'records')?.get).toBeUndefined();
     expect(batch.records).toEqual(records);
-  });
-});
-
-describe('a leader\'s scan of a batch\'s records (what validation needs, nothing built)', () => {
-  const records = [record('a', 500, 'k'), record('b', -1), record('c', 200, 'k'), record('d', 900), record('e', -1, 'k')];
-
-  it('counts null keys and finds the smallest and largest timestamp other than -1, uncompressed and compressed', () => {
-    for (const compression of ['none', 'lz4', 'gzip'] as const) {
-      const bytes = encodeRecordBatch(batchOf(records, 10), { compression, codecs });
-      expect(scanRecordBatch(bytes, { codecs }), compression).toEqual({ nullKeys: 2, minTimestamp: 200, maxTimestamp: 900 });
-    }
-    const none = encodeRecordBatch(batchOf([record('x', -1, 'k')]));
-    expect(scanRecordBatch(none)).toEqual({ nullKeys: 0, minTimestamp: Infinity, maxTimestamp: -Infinity });
-  });
-
-  it('refuses what decoding refuses: records that do not parse, a CRC mismatch (unless checked already), a compressed batch without codecs', () => {
-    const bytes = encodeRecordBatch(batchOf(records));
-    bytes[61] = 0x7e;
-    new DataView(bytes.buffer).setUint32(17, crc32c(bytes, 21, bytes.length));
-    expect(() => scanRecordBatch(bytes)).toThrow(expect.objectContaining({ code: 'CORRUPT_MESSAGE' }));
-    const flipped = encodeRecordBatch(batchOf(records));
-    flipped[70] = flipped[70]! ^ 0x01;
-    expect(() => scanRecordBatch(flipped)).toThrow(/CRC32C/);
-    expect(() => scanRecordBatch(encodeRecordBatch(batchOf(records), { compression: 'lz4', codecs }))).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST' }));
   });
 });

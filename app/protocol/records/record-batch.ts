@@ -478,9 +478,10 @@ function recordBytes(b: Uint8Array, start: number, header: RecordBatchHeader, ct
   }
 }
 
-/** What decoding checks of a batch before its records: CRC (unless checked), no control batch, a count that fits, dense offsets. */
-function checkBody(b: Uint8Array, start: number, header: RecordBatchHeader, ctx: DecodeContext, fail: (what: string) => KafkaError): void {
+function decodeBody(b: Uint8Array, start: number, header: RecordBatchHeader, ctx: DecodeContext): RecordBatch {
   const { baseOffset, count } = header;
+  const fail = (what: string): KafkaError => corrupt(ctx, baseOffset, start, what);
+
   if (!ctx.crcChecked) {
     const computed = crc32c(b, start + ATTRIBUTES_OFFSET, start + header.sizeBytes);
     if (computed !== header.crc) throw fail(`CRC32C ${hex(computed)} does not match the stored ${hex(header.crc)}`);
@@ -496,38 +497,6 @@ function checkBody(b: Uint8Array, start: number, header: RecordBatchHeader, ctx:
   if (count > 0 && lastOffsetDelta !== count - 1) {
     throw fail(`lastOffsetDelta ${lastOffsetDelta} does not match ${count} dense records`);
   }
-}
-
-/** What a leader's validation needs of a batch's records (LogValidator's per-record rules), read without building them. */
-export interface RecordScan {
-  /** Records whose key is null. */
-  nullKeys: number;
-  /** The smallest and largest record timestamp other than -1 (none: Infinity and -Infinity). */
-  minTimestamp: number;
-  maxTimestamp: number;
-}
-
-/**
- * Checks the one batch filling `buf` exactly as {@link decodeRecordBatch} does (a compressed one
- * is decompressed), and returns what validation needs of its records without allocating any of
- * them: a leader that stores and serves a client's bytes never needs the records themselves.
- */
-export function scanRecordBatch(buf: Uint8Array, context: DecodeContext = {}): RecordScan {
-  const header = readHeader(buf, viewOf(buf), 0, context);
-  const fail = (what: string): KafkaError => corrupt(context, header.baseOffset, 0, what);
-  if (header.sizeBytes !== buf.length) throw fail(`batchLength says ${header.sizeBytes} bytes, but ${buf.length} were given`);
-  checkBody(buf, 0, header, context, fail);
-  const bytes = header.compression === 'none' ? buf.subarray(RECORD_BATCH_HEADER_SIZE) : recordBytes(buf, 0, header, context);
-  if (header.count > bytes.length / MIN_RECORD_SIZE) throw fail(`record count ${header.count} cannot fit in ${bytes.length} record bytes`);
-  const scan: RecordScan = { nullKeys: 0, minTimestamp: Infinity, maxTimestamp: -Infinity };
-  readRecords(bytes, header, fail, false, scan);
-  return scan;
-}
-
-function decodeBody(b: Uint8Array, start: number, header: RecordBatchHeader, ctx: DecodeContext): RecordBatch {
-  const { baseOffset, count } = header;
-  const fail = (what: string): KafkaError => corrupt(ctx, baseOffset, start, what);
-  checkBody(b, start, header, ctx, fail);
   const batch: RecordBatch = {
     baseOffset,
     lastOffset: header.lastOffset,
@@ -563,11 +532,8 @@ export function producerOption(batch: RecordBatch): EncodeOptions {
   return p ? { producer: { id: p.producerId, epoch: p.producerEpoch, baseSequence: p.baseSequence } } : {};
 }
 
-/**
- * The records of `owned`, checked; with `build` false only checked (nothing is allocated), and
- * what validation needs of them counted into `scan` when given.
- */
-function readRecords(owned: Uint8Array, header: RecordBatchHeader, fail: (what: string) => KafkaError, build = true, scan?: RecordScan): LogRecord[] {
+/** The records of `owned`, checked; with `build` false only checked (nothing is allocated). */
+function readRecords(owned: Uint8Array, header: RecordBatchHeader, fail: (what: string) => KafkaError, build = true): LogRecord[] {
   const { baseOffset, count } = header;
   const logAppendTime = header.timestampType === 'LogAppendTime';
   const end = owned.length;
@@ -584,30 +550,19 @@ function readRecords(owned: Uint8Array, header: RecordBatchHeader, fail: (what: 
       const timestampDelta = readVarlong(owned, cur, recordEnd);
       const offsetDelta = readVarint(owned, cur, recordEnd);
       if (offsetDelta !== i) throw new RangeError(`offsetDelta ${offsetDelta}, expected ${i} (offsets are dense)`);
-      let key: Uint8Array | null = null;
-      let value: Uint8Array | null = null;
-      if (build) {
-        key = readBytes(owned, cur, recordEnd, 'key');
-        value = readBytes(owned, cur, recordEnd, 'value');
-      } else {
-        if (skipBytes(owned, cur, recordEnd, 'key') < 0 && scan) scan.nullKeys++;
-        skipBytes(owned, cur, recordEnd, 'value');
-      }
+      const key = readBytes(owned, cur, recordEnd, 'key', build);
+      const value = readBytes(owned, cur, recordEnd, 'value', build);
       const headerCount = readVarint(owned, cur, recordEnd);
       if (headerCount < 0) throw new RangeError(`negative header count ${headerCount}`);
-      const headers: RecordHeader[] = build ? [] : NO_HEADERS;
+      const headers: RecordHeader[] = [];
       for (let h = 0; h < headerCount; h++) {
         const keyLength = readVarint(owned, cur, recordEnd);
         if (keyLength < 0) throw new RangeError(`negative header key length ${keyLength}`);
         if (cur.pos + keyLength > recordEnd) throw new RangeError('header key runs past the end of its record');
-        if (build) {
-          const headerKey = utf8Decode(owned, cur.pos, cur.pos + keyLength);
-          cur.pos += keyLength;
-          headers.push({ key: headerKey, value: readBytes(owned, cur, recordEnd, 'header value') });
-        } else {
-          cur.pos += keyLength;
-          skipBytes(owned, cur, recordEnd, 'header value');
-        }
+        const headerKey = build ? utf8Decode(owned, cur.pos, cur.pos + keyLength) : '';
+        cur.pos += keyLength;
+        const headerValue = readBytes(owned, cur, recordEnd, 'header value', build);
+        if (build) headers.push({ key: headerKey, value: headerValue });
       }
       if (cur.pos !== recordEnd) {
         throw new RangeError(`length says ${length} bytes, its fields take ${cur.pos - recordStart}`);
@@ -615,10 +570,6 @@ function readRecords(owned: Uint8Array, header: RecordBatchHeader, fail: (what: 
       const timestamp = logAppendTime ? header.maxTimestamp : header.baseTimestamp + timestampDelta;
       if (!Number.isSafeInteger(timestamp)) throw new RangeError(`timestamp ${timestamp} out of range`);
       if (build) records.push({ key, value, headers, timestamp });
-      else if (scan && timestamp !== NO_TIMESTAMP) {
-        if (timestamp < scan.minTimestamp) scan.minTimestamp = timestamp;
-        if (timestamp > scan.maxTimestamp) scan.maxTimestamp = timestamp;
-      }
     }
   } catch (e) {
     // varint.ts and the checks above throw RangeError; anything else is a bug, passed on as is.
@@ -629,21 +580,12 @@ function readRecords(owned: Uint8Array, header: RecordBatchHeader, fail: (what: 
   return records;
 }
 
-/** Skips a length-prefixed byte field; its length, -1 for null (Kafka's DefaultRecord reads any negative length so). */
-function skipBytes(b: Uint8Array, cur: Cursor, end: number, what: string): number {
+/** A length-prefixed byte field (-1 = null), as a view of the private record bytes (skipped unless `build`). */
+function readBytes(b: Uint8Array, cur: Cursor, end: number, what: string, build: boolean): Uint8Array | null {
   const length = readVarint(b, cur, end);
-  if (length < 0) return -1;
+  if (length < 0) return null; // Kafka's DefaultRecord reads any negative length as null
   const at = cur.pos;
   if (at + length > end) throw new RangeError(`${what} of ${length} bytes runs past the end of the record`);
   cur.pos = at + length;
-  return length;
+  return build ? b.subarray(at, at + length) : null;
 }
-
-/** A length-prefixed byte field (-1 = null), as a view of the private record bytes. */
-function readBytes(b: Uint8Array, cur: Cursor, end: number, what: string): Uint8Array | null {
-  const length = skipBytes(b, cur, end, what);
-  return length < 0 ? null : b.subarray(cur.pos - length, cur.pos);
-}
-
-/** The headers of records only checked, never built (shared: nothing is added to it). */
-const NO_HEADERS: RecordHeader[] = [];
