@@ -24,6 +24,7 @@ const GROUPS: readonly { prefix: string; title: string }[] = [
   { prefix: 'wire', title: 'Produce through the Kafka listener (`npm run bench -- wire`)' },
   { prefix: 'host', title: 'The HTTP host under load' },
   { prefix: 'ui', title: 'The console with 2,000 topics' },
+  { prefix: 'compaction', title: 'Log compaction (`npm run bench -- compaction`)' },
   { prefix: 'balance', title: 'balance.plan (`npm run bench -- scale`)' },
   { prefix: 'failover', title: 'Failover in process (`npm run bench -- scale`)' },
   { prefix: 'scale', title: 'The scale ladder (`npm run bench -- scale`)' },

@@ -50,6 +50,10 @@ import type { FeatureUpdateResultView, FeatureView } from './feature-views.js';
 import { method, returns, type ResultMarker } from './contract-kit.js';
 import { connectionMethods } from './connections-contract.js';
 import { recordsDeleteMethods } from './records-delete-contract.js';
+import { recordsSearchMethods } from './records-search-contract.js';
+import { schemasMethods } from './schemas-contract.js';
+import { securityMethods } from './security-contract.js';
+import { compactionMethods } from './compaction-contract.js';
 
 /** The DTOs (`…View`) every result is made of; see `views.ts` and `balance-views.ts`. */
 export type * from './views.js';
@@ -57,6 +61,9 @@ export type * from './balance-views.js';
 export type * from './feature-views.js';
 export type * from './connections.js';
 export type * from './capabilities.js';
+export type * from './records-search-contract.js';
+export type * from './schemas-contract.js';
+export type * from './security-contract.js';
 
 // ================================================================ envelope
 
@@ -86,14 +93,30 @@ export const acksSchema = z.union([z.literal(0), z.literal(1), z.literal(-1), z.
 /** A record header for produce: string key, UTF-8 value or null. */
 export const headerSchema = z.strictObject({ key: z.string(), value: z.string().nullable() });
 
-/** A record to produce: UTF-8 key and value (null for none / a tombstone), optional headers. */
+/**
+ * A record to produce: key and value (null for none / a tombstone), optional headers. Key and
+ * value are UTF-8 text, or base64 of any bytes with `keyFormat`/`valueFormat` `base64`; with a
+ * schema for the value (or key) in `records.produce`'s `schemas`, the text is the JSON to encode.
+ */
 export const produceRecordSchema = z.strictObject({
   key: z.string().nullable().optional(),
   value: z.string().nullable(),
   headers: z.array(headerSchema).optional(),
   /** CreateTime in ms; the engine's clock when absent. */
   timestamp: z.int().min(0).optional(),
+  keyFormat: z.enum(['text', 'base64']).optional(),
+  valueFormat: z.enum(['text', 'base64']).optional(),
 });
+
+/**
+ * A schema of the cluster's Schema Registry to encode with, in Confluent's wire format: a
+ * subject's version (default the latest) or a schema id; `message` picks a Protobuf message by
+ * full name (default the file's first).
+ */
+export const produceSchemaChoice = z.union([
+  z.strictObject({ subject: z.string().min(1), version: z.union([z.int().min(1), z.literal('latest')]).optional(), message: z.string().min(1).optional() }),
+  z.strictObject({ id: z.int().min(1), message: z.string().min(1).optional() }),
+]);
 
 /**
  * One entry of the `partitions` list of Kafka's reassignment JSON
@@ -130,6 +153,7 @@ export const createTopicSchema = z.strictObject({
 const eventNameSet: Record<EventName, true> = {
   'broker.stateChanged': true,
   'feature.updated': true,
+  'security.changed': true,
   'controller.changed': true,
   'isr.shrunk': true,
   'isr.expanded': true,
@@ -137,6 +161,8 @@ const eventNameSet: Record<EventName, true> = {
   'highWatermark.advanced': true,
   'replica.truncated': true,
   'replica.offline': true,
+  'log.cleaned': true,
+  'log.uncleanable': true,
   'broker.storageFailed': true,
   'topic.created': true,
   'topic.deleted': true,
@@ -317,12 +343,13 @@ export const contract = {
   'profiles.get': method(z.strictObject({ name: z.string() }), returns<ProfileView>()),
   /**
    * Export a profile: its JSON, `server-N.properties` per broker, the kafka-topics.sh /
-   * kafka-configs.sh commands and producer/consumer properties.
+   * kafka-configs.sh commands, producer/consumer properties, and its ACLs, SCRAM users and quotas
+   * as kafka-acls.sh / kafka-configs.sh commands (`security-commands`).
    */
   'profiles.export': method(
     z.strictObject({
       name: z.string(),
-      formats: z.array(z.enum(['profile', 'server-properties', 'topic-commands', 'client-properties'])).optional(),
+      formats: z.array(z.enum(['profile', 'server-properties', 'topic-commands', 'client-properties', 'security-commands'])).optional(),
       bootstrapServers: z.string().optional(),
     }),
     returns<ExportedFileView[]>(),
@@ -405,6 +432,8 @@ export const contract = {
       acks: acksSchema,
       records: z.array(produceRecordSchema).min(1),
       timeoutMs: z.int().min(0).optional(),
+      /** Encode each record's value (key) text as JSON with this schema of the cluster's registry. */
+      schemas: z.strictObject({ key: produceSchemaChoice.optional(), value: produceSchemaChoice.optional() }).optional(),
     }),
     returns<ProduceResultView>(),
   ),
@@ -420,6 +449,12 @@ export const contract = {
   ),
   // records.delete: Kafka's DeleteRecords (records-delete-contract.ts).
   ...recordsDeleteMethods,
+  // records.search: the Messages workbench's bounded, filtered read (records-search-contract.ts).
+  ...recordsSearchMethods,
+  // schemas.*: the cluster's Schema Registry for the Schemas page (schemas-contract.ts).
+  ...schemasMethods,
+  // topics.compaction: the log cleaner's view of a compacted topic (compaction-contract.ts).
+  ...compactionMethods,
 
   /**
    * Every consumer group, from every running broker (ListGroups), with its coordinator, member
@@ -499,6 +534,9 @@ export const contract = {
   'clock.get': method(empty, returns<ClockView>()),
   /** Real-time mode: set how many virtual ms pass per real ms (1–60). */
   'clock.setScale': method(z.strictObject({ scale: z.number().min(1).max(60) }), returns<ClockView>()),
+
+  // ACLs, SCRAM users and client quotas (security-contract.ts).
+  ...securityMethods,
 
   // The connections.* methods: the list of clusters, not a cluster (connections-contract.ts).
   ...connectionMethods,

@@ -14,7 +14,8 @@
  * once per second of engine time and the engine time is saved every second, so a reopened cluster
  * resumes its clock.
  *
- * Over 500 lines: it is the one door, so every operation the product reaches has a short method here.
+ * The types and constants the door exports with it are listed in engine-exports.ts (re-exported
+ * here, so the product imports everything from this file).
  */
 import type { BrokerState, EventSink } from '../api/events.js';
 import type { MetricsView } from '../api/views.js';
@@ -42,6 +43,7 @@ import { KafkaRequests, type BrokerAnswer, type ProduceAnswer } from './cluster/
 import type { ListenerAddress } from './cluster/listeners.js';
 import { ReadModel } from './cluster/read-model.js';
 import { ReassignmentAdmin, type VerifyResult } from './cluster/reassignment-admin.js';
+import { ClusterSecurity } from './cluster/security.js';
 import type {
   BrokerInfo,
   BrokerMember,
@@ -51,6 +53,7 @@ import type {
   ProduceInput,
   ProduceResult,
   ReassignmentProgress,
+  ReplicaCompaction,
 } from './cluster/types.js';
 import type { CreateTopicInput, ElectionResult, ReassignmentResult } from './controller/controller.js';
 import type { FeatureDescription, FeatureUpdate, FeatureUpdateResult } from './controller/features.js';
@@ -67,62 +70,7 @@ import { emptyMetrics, METRICS_INTERVAL_MS, MetricsSampler, type BrokerSampleInp
 import type { BrokerRuntimeConfig } from './runtime-config.js';
 import type { Scheduler, TimerHandle } from './time.js';
 
-export type * from './cluster/types.js';
-export type { BrokerProduceResult, ConsumeInput, ListOffsetsResult } from './cluster/client.js';
-export type { BrokerAnswer, ProduceAnswer, Unreachable } from './cluster/kafka-requests.js';
-export { DEFAULT_REQUEST_TIMEOUT_MS } from './cluster/kafka-requests.js';
-export type {
-  ClientDeleteRecordsPartitionResponse,
-  ClientDeleteRecordsRequest,
-  ClientDeleteRecordsResponse,
-  ClientFetchPartition,
-  ClientFetchPartitionResponse,
-  ClientFetchRequest,
-  ClientFetchResponse,
-  ClientInitProducerIdRequest,
-  ClientInitProducerIdResponse,
-  ClientListOffsetsPartition,
-  ClientListOffsetsPartitionResponse,
-  ClientListOffsetsRequest,
-  ClientListOffsetsResponse,
-  ClientMetadataPartition,
-  ClientMetadataRequest,
-  ClientMetadataResponse,
-  ClientMetadataTopic,
-  ClientOffsetForLeaderEpochPartition,
-  ClientOffsetForLeaderEpochPartitionResponse,
-  ClientOffsetForLeaderEpochRequest,
-  ClientOffsetForLeaderEpochResponse,
-  ClientProducePartition,
-  ClientProducePartitionResponse,
-  ClientProduceRequest,
-  IsolationLevel,
-} from './broker/messages.js';
-export { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, MAX_TIMESTAMP, NO_LEADER_EPOCH } from './broker/messages.js';
-export type { VerifyResult } from './cluster/reassignment-admin.js';
-export type { GroupAnswer } from './cluster/group-requests.js';
-export type * from './group/messages.js';
-export type { GroupRecordCodec, OffsetAndMetadata, StoredGroup, TopicPartitions } from './group/record-codec.js';
-export { COORDINATOR_TYPE_GROUP } from './group/messages.js';
-export { OFFSETS_TOPIC } from './group/host.js';
-export type { ListenerAddress } from './cluster/listeners.js';
-export type { ProducedBatchValidator } from './log/produced-batch.js';
-export type { CreateTopicInput, ElectionResult, ReassignmentResult } from './controller/controller.js';
-export type { ReassignmentTarget } from './controller/reassign-command.js';
-export type { FeatureDescription, FeatureUpdate, FeatureUpdateResult } from './controller/features.js';
-export { ALL_FEATURES_FAILED, ELR_FEATURE, METADATA_VERSION_FEATURE, SUPPORTED_FEATURES } from './controller/features.js';
-/** kafka-reassign-partitions.sh's own rules (pure), for drivers of clusters this engine does not run. */
-export {
-  BROKER_THROTTLE_CONFIGS,
-  TOPIC_THROTTLE_CONFIGS,
-  followerThrottles,
-  leaderThrottles,
-  mergeThrottledReplicas,
-  proposedMoveMap,
-  reassigningBrokers,
-  validateReassignmentTargets,
-  verifyLine,
-} from './controller/reassign-command.js';
+export * from './engine-exports.js';
 
 const CLOCK_KEY = 'clock.ms';
 const CLOCK_CHECKPOINT_MS = 1_000;
@@ -135,6 +83,7 @@ export class Engine {
   private readonly groupRequests: GroupRequests;
   private readonly read: ReadModel;
   private readonly reassignments: ReassignmentAdmin;
+  private readonly sec: ClusterSecurity;
   private readonly sampler = new MetricsSampler();
   private metricsTimer: TimerHandle | null = null;
 
@@ -146,6 +95,7 @@ export class Engine {
     this.groupRequests = new GroupRequests(this.ctx);
     this.read = new ReadModel(this.ctx);
     this.reassignments = new ReassignmentAdmin(this.ctx, this.read);
+    this.sec = new ClusterSecurity(this.ctx);
     this.ctx.beforeEmit = (e) => this.reassignments.onEvent(e);
     registerInternals(this, this.ctx);
   }
@@ -286,6 +236,11 @@ export class Engine {
     return this.read.describePartition(topic, partition);
   }
 
+  /** The log cleaner's state of each served replica of a compacted partition (undefined: no such partition). */
+  describeCompaction(topic: string, partition: number): ReplicaCompaction[] | undefined {
+    return this.read.describeCompaction(topic, partition);
+  }
+
   /** The `__consumer_offsets` partition that holds `groupId` (Kafka's partitionFor). */
   offsetsPartitionFor(groupId: string): number {
     const topic = this.ctx.controller.image.topicsByName.get(OFFSETS_TOPIC);
@@ -370,6 +325,14 @@ export class Engine {
   /** `--verify`: Kafka's line per partition; clears the throttles once nothing moves. */
   verifyReassignment(partitions: ReassignmentTarget[]): VerifyResult[] {
     return this.reassignments.verify(partitions);
+  }
+
+  /**
+   * ACL bindings, SCRAM credentials and client quotas (the controller's changes, each broker's
+   * view), each broker's authorizer and quota sensors (cluster/security.ts).
+   */
+  get security(): ClusterSecurity {
+    return this.sec;
   }
 
   // ================================================================ Kafka listeners

@@ -2,6 +2,7 @@
  * The headless host's command line:
  *
  *   npm run serve -- [--data DIR] [--port N] [--kafka-port N] [--profile NAME | --brokers N] [--config DIR] [--static DIR] [--in-process]
+ *                    [--broker-config KEY=VALUE]…
  *
  * The engine runs in a child process of its own (`main/engine/engine-process.ts`, reached through
  * `main/engine/remote-service.ts`), so the HTTP server answers promptly while the cluster works at full speed;
@@ -19,11 +20,20 @@
  * directory is locked by another instance, a bad argument, the port is taken) prints one line to
  * stderr and exits 1 (2 for usage errors).
  *
+ * `--broker-config KEY=VALUE` (repeatable) sets a static broker config (server.properties) of a new
+ * cluster, e.g. `authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer`,
+ * `super.users=User:admin`; the cluster keeps them, so every reopen runs with the same ones (given
+ * again on a reopen, a key takes its new value). An unknown key or an invalid value is a usage error.
+ *
  * Kafka clients: every broker listens on 127.0.0.1, one port each, in the engine's process
  * (`main/kafka/kafka-listeners.ts`). `--kafka-port N` puts broker 1 on N, broker 2 on N+1, …; `--kafka-port 0`
  * takes free ports; without it the cluster's ports from its last run are reused, else broker 1
  * tries 9092 (broker k 9091+k), and a taken port falls back to a free one, said on one stderr line.
  * `cluster.describe` reports them as `bootstrapServers`.
+ *
+ * `--schema-registry-port P` also serves the cluster's Schema Registry (Confluent's REST API,
+ * `main/schema-registry/`) on 127.0.0.1:P (0 = a free port), said on one stderr line; with
+ * `--kafka-sasl-users` it asks for HTTP basic auth with those users.
  *
  * The cluster in DIR is the host's default connection; the connection list (other local clusters,
  * external Kafka clusters) lives in the app's configuration directory, `--config DIR` or the
@@ -43,7 +53,10 @@ import { reportLoading, reportOpening } from './open-progress.js';
 import { startRemoteService } from '../engine/forked-engine.js';
 import { loadOrCreateToken } from '../http/token.js';
 import { defaultConfigDir } from './config-dir.js';
+import { validateConfigs } from '../../app/core/configs/resolve.js';
+import { authorizerConfig } from '../../app/core/security/authorizer.js';
 import type { ConnectionsService } from '../../app/service/connections/connections-service.js';
+import type { SchemaRegistryServer } from '../schema-registry/schema-registry-server.js';
 
 // Only light modules above: the engine's process is forked first and loads while this one loads
 // the HTTP host, the connection list and (for --in-process) the engine (`serve` imports them).
@@ -51,7 +64,7 @@ import type { ConnectionsService } from '../../app/service/connections/connectio
 export const BUILT_RENDERER = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
 
 const USAGE =
-  'usage: npm run serve -- [--data DIR] [--port N] [--kafka-port N] [--profile NAME | --brokers N] [--config DIR] [--static DIR] [--in-process] [--kafka-tls-cert FILE --kafka-tls-key FILE | --kafka-tls-self-signed] [--kafka-tls-client-ca FILE] [--kafka-sasl-users FILE]';
+  'usage: npm run serve -- [--data DIR] [--port N] [--kafka-port N] [--profile NAME | --brokers N] [--config DIR] [--static DIR] [--in-process] [--kafka-tls-cert FILE --kafka-tls-key FILE | --kafka-tls-self-signed] [--kafka-tls-client-ca FILE] [--kafka-sasl-users FILE] [--broker-config KEY=VALUE]… [--schema-registry-port P]';
 
 /**
  * How long the host waits for the brokers, without any of them changing state, before printing
@@ -77,6 +90,10 @@ export interface ServeArgs {
    * certificate made in the data directory (main/kafka/self-signed-tls.ts).
    */
   kafkaSecurity?: { tlsCert?: string; tlsKey?: string; tlsSelfSigned?: boolean; tlsClientCa?: string; saslUsers?: string };
+  /** Serve the Schema Registry on this port (0: a free one); absent: no registry. */
+  schemaRegistryPort?: number;
+  /** Static broker configs (`--broker-config KEY=VALUE`, server.properties), kept with the cluster. */
+  brokerConfigs?: Record<string, string>;
 }
 
 /** The running cluster, wherever its engine lives. */
@@ -108,6 +125,8 @@ export function parseServeArgs(argv: string[]): ServeArgs {
       'kafka-tls-self-signed': { type: 'boolean', default: false },
       'kafka-tls-client-ca': { type: 'string' },
       'kafka-sasl-users': { type: 'string' },
+      'schema-registry-port': { type: 'string' },
+      'broker-config': { type: 'string', multiple: true },
     },
     strict: true,
     allowPositionals: false,
@@ -116,6 +135,8 @@ export function parseServeArgs(argv: string[]): ServeArgs {
   if (!/^\d+$/.test(values.port) || !Number.isInteger(port) || port > 65_535) throw new Error(`--port must be an integer 0–65535, got ${JSON.stringify(values.port)}`);
   const kafka = values['kafka-port'];
   if (kafka !== undefined && (!/^\d+$/.test(kafka) || Number(kafka) > 65_535)) throw new Error(`--kafka-port must be an integer 0–65535, got ${JSON.stringify(kafka)}`);
+  const registryPort = values['schema-registry-port'];
+  if (registryPort !== undefined && (!/^\d+$/.test(registryPort) || Number(registryPort) > 65_535)) throw new Error(`--schema-registry-port must be an integer 0–65535, got ${JSON.stringify(registryPort)}`);
   if (values.profile !== undefined && values.brokers !== undefined) throw new Error('--profile and --brokers are two ways to start a new cluster: give one');
   let newCluster: ServeArgs['newCluster'] = { profile: NEW_CLUSTER_PROFILE };
   if (values.brokers !== undefined) {
@@ -142,8 +163,11 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     ...(tlsKey !== undefined ? { tlsKey: resolve(tlsKey) } : {}),
     ...(saslUsers !== undefined ? { saslUsers: resolve(saslUsers) } : {}),
   };
+  const brokerConfigs = parseBrokerConfigs(values['broker-config'] ?? []);
   return {
     ...(Object.keys(kafkaSecurity).length > 0 ? { kafkaSecurity } : {}),
+    ...(registryPort !== undefined ? { schemaRegistryPort: Number(registryPort) } : {}),
+    ...(Object.keys(brokerConfigs).length > 0 ? { brokerConfigs } : {}),
     dataDir: resolve(values.data),
     port,
     kafkaPort: kafka === undefined ? 'default' : Number(kafka),
@@ -154,12 +178,29 @@ export function parseServeArgs(argv: string[]): ServeArgs {
   };
 }
 
+/** `KEY=VALUE` pairs of `--broker-config`, each a broker config of the catalogue with a valid value (static configs may be read-only ones). */
+export function parseBrokerConfigs(pairs: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const i = pair.indexOf('=');
+    if (i <= 0) throw new Error(`--broker-config takes KEY=VALUE, got ${JSON.stringify(pair)}`);
+    out[pair.slice(0, i).trim()] = pair.slice(i + 1);
+  }
+  try {
+    validateConfigs('broker', out, { static: true });
+    authorizerConfig(out);
+  } catch (e) {
+    throw new Error(`--broker-config: ${(e as Error).message}`);
+  }
+  return out;
+}
+
 /**
  * Start cluster and host; resolves with both once the host listens (and the CA to trust for a
  * self-signed certificate). The engine's process is forked before this one loads the HTTP host and
  * the connection list, so the two load on two cores at once.
  */
-export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; host: HttpHost; connections: ConnectionsService; trustCaFile?: string }> {
+export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; host: HttpHost; connections: ConnectionsService; trustCaFile?: string; schemaRegistry?: SchemaRegistryServer }> {
   const how = 'brokers' in args.newCluster ? { brokers: args.newCluster.brokers } : { profile: args.newCluster.profile };
   // The engine (a child process, or this one) reads the listeners' security from its environment (main/kafka/listener-security.ts).
   let sec = args.kafkaSecurity;
@@ -178,7 +219,7 @@ export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; 
     process.env['REPLICA_STUDIO_KAFKA_TLS_CLIENT_CA'] = sec.tlsClientCa;
   }
   if (sec?.saslUsers) process.env['REPLICA_STUDIO_KAFKA_SASL_USERS'] = sec.saslUsers;
-  const opening = openServedCluster(args, args.dataDir, { ...how, kafkaPort: args.kafkaPort });
+  const opening = openServedCluster(args, args.dataDir, { ...how, kafkaPort: args.kafkaPort, ...(args.brokerConfigs ? { staticConfigs: args.brokerConfigs } : {}) });
   const loading = Promise.all([import('../http/http-host.js'), import('../../app/service/connections/host-connections.js'), import('../../app/service/embedded-driver/embedded-driver.js')]);
   const [opened, loaded] = await Promise.allSettled([opening, loading]);
   if (opened.status === 'rejected') throw opened.reason;
@@ -200,7 +241,17 @@ export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; 
   try {
     const token = loadOrCreateToken(args.dataDir);
     const host = await startHttpHost({ service: connections, port: args.port, host: '127.0.0.1', token, ...(args.staticDir ? { staticDir: args.staticDir } : {}) });
-    return { cluster, host, connections, ...(trustCaFile ? { trustCaFile } : {}) };
+    let schemaRegistry: SchemaRegistryServer | undefined;
+    if (args.schemaRegistryPort !== undefined) {
+      const { startSchemaRegistry } = await import('../schema-registry/schema-registry-server.js');
+      const { readSaslUsers } = await import('../kafka/listener-security.js');
+      const users = sec?.saslUsers ? readSaslUsers(sec.saslUsers).users : undefined;
+      schemaRegistry = await startSchemaRegistry({ service: cluster.service, port: args.schemaRegistryPort, ...(users ? { users } : {}) }).catch(async (e: unknown) => {
+        await host.close();
+        throw new Error(`the Schema Registry cannot listen on 127.0.0.1:${args.schemaRegistryPort}: ${(e as Error).message}`);
+      });
+    }
+    return { cluster, host, connections, ...(trustCaFile ? { trustCaFile } : {}), ...(schemaRegistry ? { schemaRegistry } : {}) };
   } catch (e) {
     await connections.close();
     await cluster.close();
@@ -209,10 +260,15 @@ export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; 
 }
 
 /** The cluster in `dataDir` (created as `how` says when new), wherever its engine runs. */
-async function openServedCluster(args: Pick<ServeArgs, 'inProcess'>, dataDir: string, how: { profile?: string; brokers?: number; kafkaPort?: KafkaPortChoice }): Promise<ServedCluster> {
+async function openServedCluster(
+  args: Pick<ServeArgs, 'inProcess'>,
+  dataDir: string,
+  how: { profile?: string; brokers?: number; kafkaPort?: KafkaPortChoice; staticConfigs?: Record<string, string> },
+): Promise<ServedCluster> {
   const newCluster = {
     ...(how.brokers !== undefined ? { brokers: how.brokers } : { initialProfile: how.profile ?? NEW_CLUSTER_PROFILE }),
     kafkaPort: how.kafkaPort ?? 'default',
+    ...(how.staticConfigs ? { staticConfigs: how.staticConfigs } : {}),
   };
   if (args.inProcess) {
     const { openCluster } = await import('../engine/open-cluster.js');
@@ -268,6 +324,10 @@ async function main(): Promise<void> {
   if (running.trustCaFile) {
     process.stderr.write(`replica-studio serve: the Kafka listeners use TLS with a self-signed certificate for 127.0.0.1 and localhost; clients trust the CA in ${running.trustCaFile}\n`);
   }
+  if (running.schemaRegistry) {
+    const auth = args.kafkaSecurity?.saslUsers ? ' (HTTP basic auth with the SASL users)' : '';
+    process.stderr.write(`replica-studio serve: Schema Registry on ${running.schemaRegistry.url}${auth}\n`);
+  }
   process.stdout.write(`${running.host.url}\n`);
 
   let stopping = false;
@@ -275,8 +335,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     process.stderr.write(`replica-studio serve: ${signal}, shutting down\n`);
-    running.host
-      .close()
+    Promise.resolve(running.schemaRegistry?.close())
+      .then(() => running.host.close())
       .then(() => running.connections.close())
       .then(() => running.cluster.close())
       .then(() => process.exit(0))

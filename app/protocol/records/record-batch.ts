@@ -8,7 +8,8 @@
  *     partitionLeaderEpoch int32                      12
  *     magic int8 = 2                                  16
  *     crc uint32            CRC-32C of bytes 21…end   17
- *     attributes int16      bits 0-2 codec, 3 LogAppendTime, 4 transactional, 5 control   21
+ *     attributes int16      bits 0-2 codec, 3 LogAppendTime, 4 transactional, 5 control,
+ *                           6 delete horizon (baseTimestamp is then the delete horizon, KIP-534)   21
  *     lastOffsetDelta int32                           23
  *     baseTimestamp int64   the first record's       27
  *     maxTimestamp int64    LogAppendTime: the append time   35
@@ -24,71 +25,46 @@
  * attributes to the end, so baseOffset and partitionLeaderEpoch may be rewritten in place without
  * touching it. The decoder refuses anything Kafka would call corrupt (wrong magic, bad length,
  * CRC mismatch, record fields that overrun or underrun their declared sizes) with
- * CORRUPT_MESSAGE, and, because a {@link RecordBatch} holds dense offsets, record i must carry
- * offsetDelta i. Like Kafka's reader, it gives every record of a LogAppendTime batch the batch's
+ * CORRUPT_MESSAGE. Offsets: a batch as produced has record i at offsetDelta i; one the log
+ * cleaner rewrote keeps fewer records at their own offsets (offsetDeltas strictly increasing, at
+ * most lastOffsetDelta, possibly none), decoded into {@link RecordBatch.offsetDeltas};
+ * {@link DecodeContext.denseOffsets} refuses them (a client's batch must be dense). Like Kafka's
+ * reader, it gives every record of a LogAppendTime batch the batch's
  * maxTimestamp. Compressed batches decode when {@link DecodeContext.codecs} is given (the records
  * after byte 61 are then one compressed blob); without it, and for control batches, which a
  * RecordBatch cannot hold, decoding fails with INVALID_REQUEST; {@link batchHeader} tells them
  * apart without decoding. Pure: byte arrays and DataViews, no Node Buffer, so the wire protocol
  * and storage share it.
  *
- * One file past 500 lines on purpose: the encoder, the decoder and a leader's in-place patches
- * all lean on the byte layout above and must change together.
+ * This file reads batches; the encoder and a leader's in-place patches are in
+ * record-batch-encoder.ts and the byte positions in record-batch-layout.ts, all re-exported
+ * here so callers import one module.
  */
-import CRC32C from 'crc-32/crc32c.js';
 import { KafkaError } from '../../api/errors.js';
 import type { LogRecord, RecordBatch, RecordHeader } from '../../core/log/records.js';
-import { utf8Decode, utf8Encode } from '../runtime/text.js';
+import { utf8Decode } from '../runtime/text.js';
 import { CODECS, type CompressionCodec, type CompressionCodecs } from './compression.js';
 import {
-  type Cursor,
-  readInt64BE,
-  readVarint,
-  readVarlong,
-  sizeOfVarint,
-  sizeOfVarlong,
-  writeInt64BE,
-  writeVarint,
-  writeVarlong,
-} from './varint.js';
+  ATTRIBUTES_OFFSET,
+  COMPRESSION_MASK,
+  CONTROL_BIT,
+  CRC_OFFSET,
+  DELETE_HORIZON_BIT,
+  LOG_OVERHEAD,
+  MAGIC,
+  MIN_RECORD_SIZE,
+  RECORD_BATCH_HEADER_SIZE,
+  TIMESTAMP_TYPE_BIT,
+  TRANSACTIONAL_BIT,
+  crc32c,
+  viewOf,
+  type TimestampType,
+} from './record-batch-layout.js';
+import { type Cursor, readInt64BE, readVarint, readVarlong } from './varint.js';
 
-/** Size of the v2 batch header: every field before the first record. */
-export const RECORD_BATCH_HEADER_SIZE = 61;
-/** baseOffset and batchLength, which Kafka calls the log overhead. */
-const LOG_OVERHEAD = 12;
-const MAGIC = 2;
-const NO_TIMESTAMP = -1;
-/** The smallest record: length, attributes, timestampDelta, offsetDelta, key, value, headers. */
-const MIN_RECORD_SIZE = 7;
-
-const CRC_OFFSET = 17;
-const ATTRIBUTES_OFFSET = 21;
-const COMPRESSION_MASK = 0x07;
-const TIMESTAMP_TYPE_BIT = 0x08;
-const TRANSACTIONAL_BIT = 0x10;
-const CONTROL_BIT = 0x20;
-
-export type TimestampType = 'CreateTime' | 'LogAppendTime';
+export { RECORD_BATCH_HEADER_SIZE, crc32c, type TimestampType } from './record-batch-layout.js';
+export { assignOffsetAndEpoch, encodeRecordBatch, producerOption, setLogAppendTime, setMaxTimestamp, type EncodeOptions } from './record-batch-encoder.js';
 export type { CompressionCodec };
-
-export interface EncodeOptions {
-  /**
-   * CreateTime (default) keeps the records' own timestamps; LogAppendTime sets attribute bit 3
-   * and writes `batch.appendTimeMs` as maxTimestamp, as a broker does for such topics.
-   */
-  timestampType?: TimestampType;
-  /** Compress the records with this codec (default none); `codecs` must be given with it. */
-  compression?: CompressionCodec;
-  codecs?: CompressionCodecs;
-  /** The idempotent producer's id, epoch and first sequence (default -1, -1, -1). */
-  producer?: { id: number; epoch: number; baseSequence: number };
-  /**
-   * Where the batch is written: an array of exactly `size` bytes (default a new, zeroed
-   * Uint8Array). It need not be zeroed — the encoder writes every byte — so a host can hand out
-   * uninitialized memory (Node's Buffer.allocUnsafe).
-   */
-  allocate?: (size: number) => Uint8Array;
-}
 
 export interface DecodeContext {
   /** Where the bytes came from (a database path); named in error messages. */
@@ -105,6 +81,8 @@ export interface DecodeContext {
   lazyRecords?: boolean;
   /** The caller has just checked these very bytes' CRC-32C ({@link hasValidCrc}): not again. */
   crcChecked?: boolean;
+  /** Record i must carry offsetDelta i (a batch a client produced), else CORRUPT_MESSAGE. */
+  denseOffsets?: boolean;
 }
 
 export interface DecodeBatchesContext extends DecodeContext {
@@ -132,6 +110,8 @@ export interface RecordBatchHeader {
   compression: CompressionCodec;
   isTransactional: boolean;
   isControl: boolean;
+  /** The delete horizon the log cleaner set (attribute bit 6: the base timestamp), or null. */
+  deleteHorizonMs: number | null;
   producerId: number;
   producerEpoch: number;
   baseSequence: number;
@@ -163,191 +143,8 @@ function batchError(
 
 const hex = (n: number): string => `0x${n.toString(16).padStart(8, '0')}`;
 
-const viewOf = (buf: Uint8Array): DataView => new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-
-/** CRC-32C of `buf[from, to)`, unsigned. */
-export function crc32c(buf: Uint8Array, from: number, to: number): number {
-  return CRC32C.buf(buf.subarray(from, to)) >>> 0;
-}
-
 /** The default bound on what one compressed batch may decompress to. */
 const DEFAULT_MAX_DECOMPRESSED = 64 * 1024 * 1024;
-
-// ---- encode ---------------------------------------------------------------------------------
-
-const newBytes = (size: number): Uint8Array => new Uint8Array(size);
-
-function allocated(allocate: (size: number) => Uint8Array, size: number): Uint8Array {
-  const out = allocate(size);
-  if (out.length !== size) throw new RangeError(`the encoder asked for ${size} bytes and was given ${out.length}`);
-  return out;
-}
-
-/** Record body sizes between the encoder's two passes, reused (encoding runs to completion, never nested). */
-let bodySizeScratch = new Int32Array(1024);
-
-function assertInt32(what: string, value: number): void {
-  if ((value | 0) !== value) throw new RangeError(`${what} ${value} is not an int32`);
-}
-
-/**
- * Encodes `batch` as one magic-2 record batch, uncompressed unless `options.compression` says
- * otherwise. Record i gets offsetDelta i and timestampDelta `timestamp - records[0].timestamp`.
- * Throws a RangeError when the batch breaks its own invariants (lastOffset ≠ baseOffset +
- * count - 1, non-integer timestamps): that is a bug of the caller, not bad input.
- */
-export function encodeRecordBatch(batch: RecordBatch, options: EncodeOptions = {}): Uint8Array {
-  const { records } = batch;
-  const count = records.length;
-  const logAppendTime = options.timestampType === 'LogAppendTime';
-  const compression = options.compression ?? 'none';
-  const allocate = options.allocate ?? newBytes;
-  const lastOffsetDelta = batch.lastOffset - batch.baseOffset;
-  if (!Number.isSafeInteger(batch.baseOffset) || batch.baseOffset < 0) {
-    throw new RangeError(`baseOffset ${batch.baseOffset} is not a non-negative safe integer`);
-  }
-  if (count > 0 && lastOffsetDelta !== count - 1) {
-    throw new RangeError(`batch at ${batch.baseOffset} holds ${count} records but lastOffset is ${batch.lastOffset}`);
-  }
-  assertInt32('lastOffsetDelta', lastOffsetDelta);
-  assertInt32('leaderEpoch', batch.leaderEpoch);
-  if (compression !== 'none' && !options.codecs) throw new RangeError(`compression ${compression} needs codecs`);
-
-  // Pass 1: sizes. Header keys are encoded once and kept for pass 2.
-  const baseTimestamp = count > 0 ? records[0]!.timestamp : NO_TIMESTAMP;
-  let maxTimestamp = NO_TIMESTAMP; // Kafka's MemoryRecordsBuilder starts from NO_TIMESTAMP too
-  if (bodySizeScratch.length < count) bodySizeScratch = new Int32Array(Math.max(count, 2 * bodySizeScratch.length));
-  const bodySizes = bodySizeScratch;
-  const headerKeys: Uint8Array[] = [];
-  let recordsSize = 0;
-  for (let i = 0; i < count; i++) {
-    const r = records[i]!;
-    if (r.timestamp > maxTimestamp) maxTimestamp = r.timestamp;
-    let body = 1 + sizeOfVarlong(r.timestamp - baseTimestamp) + sizeOfVarint(i);
-    body += r.key === null ? 1 : sizeOfVarint(r.key.length) + r.key.length;
-    body += r.value === null ? 1 : sizeOfVarint(r.value.length) + r.value.length;
-    const headers = r.headers;
-    body += sizeOfVarint(headers.length);
-    for (let h = 0; h < headers.length; h++) {
-      const header = headers[h]!;
-      const key = utf8Encode(header.key);
-      headerKeys.push(key);
-      body += sizeOfVarint(key.length) + key.length;
-      body += header.value === null ? 1 : sizeOfVarint(header.value.length) + header.value.length;
-    }
-    bodySizes[i] = body;
-    recordsSize += sizeOfVarint(body) + body;
-  }
-  if (logAppendTime) maxTimestamp = batch.appendTimeMs;
-
-  // Pass 2: the records, in place after the header when uncompressed, else in their own array.
-  let out: Uint8Array;
-  let size: number;
-  if (compression === 'none') {
-    size = RECORD_BATCH_HEADER_SIZE + recordsSize;
-    assertInt32('batchLength', size - LOG_OVERHEAD);
-    out = allocated(allocate, size);
-    writeRecords(out, RECORD_BATCH_HEADER_SIZE, records, bodySizes, headerKeys, baseTimestamp, recordsSize);
-  } else {
-    const raw = new Uint8Array(recordsSize);
-    writeRecords(raw, 0, records, bodySizes, headerKeys, baseTimestamp, recordsSize);
-    const compressed = options.codecs!.compress(compression, raw);
-    size = RECORD_BATCH_HEADER_SIZE + compressed.length;
-    assertInt32('batchLength', size - LOG_OVERHEAD);
-    out = allocated(allocate, size);
-    out.set(compressed, RECORD_BATCH_HEADER_SIZE);
-  }
-  const view = viewOf(out);
-  const producer = options.producer ?? { id: -1, epoch: -1, baseSequence: -1 };
-  writeInt64BE(view, 0, batch.baseOffset);
-  view.setInt32(8, size - LOG_OVERHEAD);
-  view.setInt32(12, batch.leaderEpoch);
-  view.setInt8(16, MAGIC);
-  view.setInt16(ATTRIBUTES_OFFSET, (logAppendTime ? TIMESTAMP_TYPE_BIT : 0) | CODECS.indexOf(compression));
-  view.setInt32(23, lastOffsetDelta);
-  writeInt64BE(view, 27, baseTimestamp);
-  writeInt64BE(view, 35, maxTimestamp);
-  writeInt64BE(view, 43, producer.id);
-  view.setInt16(51, producer.epoch);
-  view.setInt32(53, producer.baseSequence);
-  view.setInt32(57, count);
-  view.setUint32(CRC_OFFSET, crc32c(out, ATTRIBUTES_OFFSET, size));
-  return out;
-}
-
-function writeRecords(
-  out: Uint8Array,
-  start: number,
-  records: readonly LogRecord[],
-  bodySizes: Int32Array,
-  headerKeys: readonly Uint8Array[],
-  baseTimestamp: number,
-  recordsSize: number,
-): void {
-  let pos = start;
-  let nextHeaderKey = 0;
-  for (let i = 0; i < records.length; i++) {
-    const r = records[i]!;
-    pos = writeVarint(out, pos, bodySizes[i]!);
-    out[pos++] = 0; // attributes
-    pos = writeVarlong(out, pos, r.timestamp - baseTimestamp);
-    pos = writeVarint(out, pos, i);
-    pos = writeBytes(out, pos, r.key);
-    pos = writeBytes(out, pos, r.value);
-    const headers = r.headers;
-    pos = writeVarint(out, pos, headers.length);
-    for (let h = 0; h < headers.length; h++) {
-      const key = headerKeys[nextHeaderKey++]!;
-      pos = writeVarint(out, pos, key.length);
-      out.set(key, pos);
-      pos += key.length;
-      pos = writeBytes(out, pos, headers[h]!.value);
-    }
-  }
-  if (pos !== start + recordsSize) throw new Error(`record batch encoder wrote ${pos - start} record bytes of ${recordsSize}`);
-}
-
-function writeBytes(out: Uint8Array, pos: number, bytes: Uint8Array | null): number {
-  if (bytes === null) return writeVarint(out, pos, -1);
-  pos = writeVarint(out, pos, bytes.length);
-  out.set(bytes, pos);
-  return pos + bytes.length;
-}
-
-// ---- in-place changes a broker makes -------------------------------------------------------
-
-/**
- * Sets baseOffset and partitionLeaderEpoch of the batch at the start of `bytes`, as a leader
- * does on append. Neither is covered by the CRC, so the rest of the bytes stay as sent.
- */
-export function assignOffsetAndEpoch(bytes: Uint8Array, baseOffset: number, leaderEpoch: number): void {
-  const view = viewOf(bytes);
-  writeInt64BE(view, 0, baseOffset);
-  view.setInt32(12, leaderEpoch);
-}
-
-/**
- * Marks the batch LogAppendTime with `appendTimeMs` as its maxTimestamp, leaving the records'
- * own timestamps, and reseals the CRC (Kafka's DefaultRecordBatch.setMaxTimestamp).
- */
-export function setLogAppendTime(bytes: Uint8Array, appendTimeMs: number): void {
-  setMaxTimestamp(bytes, 'LogAppendTime', appendTimeMs);
-}
-
-/**
- * Sets the timestamp type and maxTimestamp, resealing the CRC, unless both are already so
- * (DefaultRecordBatch.setMaxTimestamp: a batch that needs no change keeps its bytes).
- */
-export function setMaxTimestamp(bytes: Uint8Array, type: TimestampType, maxTimestamp: number): void {
-  const view = viewOf(bytes);
-  const attributes = view.getInt16(ATTRIBUTES_OFFSET);
-  const wanted = type === 'LogAppendTime' ? attributes | TIMESTAMP_TYPE_BIT : attributes & ~TIMESTAMP_TYPE_BIT;
-  if (wanted === attributes && readInt64BE(view, 35) === maxTimestamp) return;
-  view.setInt16(ATTRIBUTES_OFFSET, wanted);
-  writeInt64BE(view, 35, maxTimestamp);
-  const end = view.getInt32(8) + LOG_OVERHEAD;
-  view.setUint32(CRC_OFFSET, crc32c(bytes, ATTRIBUTES_OFFSET, end));
-}
 
 // ---- header ---------------------------------------------------------------------------------
 
@@ -397,6 +194,7 @@ function readHeader(b: Uint8Array, v: DataView, start: number, ctx: DecodeContex
     compression,
     isTransactional: (attributes & TRANSACTIONAL_BIT) !== 0,
     isControl: (attributes & CONTROL_BIT) !== 0,
+    deleteHorizonMs: attributes & DELETE_HORIZON_BIT ? baseTimestamp : null,
     producerId,
     producerEpoch: v.getInt16(start + 51),
     baseSequence: v.getInt32(start + 53),
@@ -494,8 +292,8 @@ function decodeBody(b: Uint8Array, start: number, header: RecordBatchHeader, ctx
     throw fail(`record count ${count} cannot fit in ${header.sizeBytes - RECORD_BATCH_HEADER_SIZE} bytes`);
   }
   const lastOffsetDelta = header.lastOffset - baseOffset;
-  if (count > 0 && lastOffsetDelta !== count - 1) {
-    throw fail(`lastOffsetDelta ${lastOffsetDelta} does not match ${count} dense records`);
+  if (ctx.denseOffsets ? count > 0 && lastOffsetDelta !== count - 1 : count > lastOffsetDelta + 1) {
+    throw fail(`lastOffsetDelta ${lastOffsetDelta} does not match ${count} ${ctx.denseOffsets ? 'dense ' : ''}records`);
   }
   const batch: RecordBatch = {
     baseOffset,
@@ -506,14 +304,17 @@ function decodeBody(b: Uint8Array, start: number, header: RecordBatchHeader, ctx
     sizeBytes: header.sizeBytes,
   };
   if (header.producerId >= 0) batch.producer = { producerId: header.producerId, producerEpoch: header.producerEpoch, baseSequence: header.baseSequence };
+  if (header.deleteHorizonMs !== null) batch.deleteHorizonMs = header.deleteHorizonMs;
+  const dense = ctx.denseOffsets === true;
   if (ctx.lazyRecords && header.compression === 'none') {
     // The same checks as decoding, with nothing built; so building them later cannot fail.
-    readRecords(b.subarray(start + RECORD_BATCH_HEADER_SIZE, start + header.sizeBytes), header, fail, false);
+    const deltas = readRecords(b.subarray(start + RECORD_BATCH_HEADER_SIZE, start + header.sizeBytes), header, fail, dense, false).deltas;
+    if (deltas) batch.offsetDeltas = deltas;
     let built: LogRecord[] | null = null;
     Object.defineProperty(batch, 'records', {
       enumerable: true,
       configurable: true,
-      get: () => (built ??= readRecords(recordBytes(b, start, header, ctx), header, fail)),
+      get: () => (built ??= readRecords(recordBytes(b, start, header, ctx), header, fail, dense).records),
       set: (records: LogRecord[]) => void (built = records),
     });
     return batch;
@@ -522,19 +323,26 @@ function decodeBody(b: Uint8Array, start: number, header: RecordBatchHeader, ctx
   // small array per key and value costs ~300 ns each, a view ~15 ns.
   const owned = recordBytes(b, start, header, ctx);
   if (count > owned.length / MIN_RECORD_SIZE) throw fail(`record count ${count} cannot fit in ${owned.length} record bytes`);
-  batch.records = readRecords(owned, header, fail);
+  const read = readRecords(owned, header, fail, dense);
+  batch.records = read.records;
+  if (read.deltas) batch.offsetDeltas = read.deltas;
   return batch;
 }
 
-/** The encoder's producer option for a batch an idempotent producer wrote (none otherwise). */
-export function producerOption(batch: RecordBatch): EncodeOptions {
-  const p = batch.producer;
-  return p ? { producer: { id: p.producerId, epoch: p.producerEpoch, baseSequence: p.baseSequence } } : {};
-}
-
-/** The records of `owned`, checked; with `build` false only checked (nothing is allocated). */
-function readRecords(owned: Uint8Array, header: RecordBatchHeader, fail: (what: string) => KafkaError, build = true): LogRecord[] {
+/**
+ * The records of `owned`, checked, and their offset deltas when they are not 0, 1, 2, … (a
+ * cleaned batch; refused when `dense`); with `build` false only checked (no record is built).
+ */
+function readRecords(
+  owned: Uint8Array,
+  header: RecordBatchHeader,
+  fail: (what: string) => KafkaError,
+  dense: boolean,
+  build = true,
+): { records: LogRecord[]; deltas: number[] | undefined } {
   const { baseOffset, count } = header;
+  const lastOffsetDelta = header.lastOffset - baseOffset;
+  let deltas: number[] | undefined;
   const logAppendTime = header.timestampType === 'LogAppendTime';
   const end = owned.length;
   const records: LogRecord[] = [];
@@ -549,7 +357,15 @@ function readRecords(owned: Uint8Array, header: RecordBatchHeader, fail: (what: 
       cur.pos++; // attributes: unused
       const timestampDelta = readVarlong(owned, cur, recordEnd);
       const offsetDelta = readVarint(owned, cur, recordEnd);
-      if (offsetDelta !== i) throw new RangeError(`offsetDelta ${offsetDelta}, expected ${i} (offsets are dense)`);
+      if (offsetDelta !== i || deltas) {
+        if (dense) throw new RangeError(`offsetDelta ${offsetDelta}, expected ${i} (offsets are dense)`);
+        const previous = deltas ? deltas[i - 1]! : i - 1;
+        if (offsetDelta <= previous || offsetDelta > lastOffsetDelta) {
+          throw new RangeError(`offsetDelta ${offsetDelta} does not follow ${previous} within the batch's ${lastOffsetDelta + 1} offsets`);
+        }
+        if (!deltas) deltas = Array.from({ length: i }, (_, k) => k);
+        deltas.push(offsetDelta);
+      }
       const key = readBytes(owned, cur, recordEnd, 'key', build);
       const value = readBytes(owned, cur, recordEnd, 'value', build);
       const headerCount = readVarint(owned, cur, recordEnd);
@@ -573,11 +389,14 @@ function readRecords(owned: Uint8Array, header: RecordBatchHeader, fail: (what: 
     }
   } catch (e) {
     // varint.ts and the checks above throw RangeError; anything else is a bug, passed on as is.
-    if (e instanceof RangeError) throw fail(`record ${i} (offset ${baseOffset + i}): ${e.message}`);
+    if (e instanceof RangeError) throw fail(`record ${i}${deltas ? '' : ` (offset ${baseOffset + i})`}: ${e.message}`);
     throw e;
   }
   if (cur.pos !== end) throw fail(`${end - cur.pos} bytes left after the ${count} records`);
-  return records;
+  // A dense prefix that is all the batch has, with offsets left over at its end, is sparse too.
+  if (!deltas && count > 0 && count !== lastOffsetDelta + 1) deltas = Array.from({ length: count }, (_, k) => k);
+  if (!deltas && count === 0 && lastOffsetDelta >= 0) deltas = [];
+  return { records, deltas };
 }
 
 /** A length-prefixed byte field (-1 = null), as a view of the private record bytes (skipped unless `build`). */

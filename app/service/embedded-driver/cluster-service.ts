@@ -39,7 +39,6 @@ import {
   plannedPartitionView,
   produceBatchView,
   requireTopic,
-  toLogRecord,
   clusterHealth,
   reassignmentResultView,
   topicSummaryView,
@@ -51,6 +50,9 @@ import { groupMethods } from './group-methods.js';
 import { balanceMethods } from './balance-runs.js';
 import { profileMethods } from './profile-methods.js';
 import { recordsDeleteMethod } from './records-delete.js';
+import { workbenchMethods } from './workbench-methods.js';
+import { securityMethods } from './security-methods.js';
+import { compactionMethods } from './compaction-methods.js';
 import { RecentEvents, UNBUFFERED_EVENTS } from './recent-events.js';
 import type { RealtimeClock } from './realtime-clock.js';
 import { ProducerPartitioner } from '../producer-partitioner.js';
@@ -153,6 +155,19 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     });
   }
 
+  /**
+   * `answer` for engine requests a method starts after it has awaited something (a read loop, a
+   * schema lookup): the clock catches up first and its timer is re-armed for the new work, as
+   * `call` does around a method's synchronous part; otherwise the request waits for the clock's
+   * next tick.
+   */
+  function answerLater<T>(start: (done: (value: T) => void) => void): Promise<T> {
+    clock?.sync();
+    const pending = answer(start);
+    clock?.wake();
+    return pending;
+  }
+
   function describeConfigs(type: 'topic' | 'broker', name: string, set: Readonly<Record<string, string | null>> = {}): ResolvedConfig[] {
     if (type === 'topic') {
       const topic = requireTopic(engine, name);
@@ -214,13 +229,17 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     return [...groups].map(([partition, indexes]) => ({ partition, indexes }));
   }
 
+  const workbench = workbenchMethods(engine, answerLater, { call: (method: string, input: unknown) => call(method, input) } as Pick<EngineService, 'call'>);
   const methods: Methods = {
     ...adminMethods(engine),
     ...groupMethods(engine, answer),
     ...consumerMethods(engine),
     ...recordsDeleteMethod(engine, answer),
+    ...workbench.methods,
+    ...compactionMethods(engine),
     ...balanceMethods(engine, publish),
     ...profileMethods(engine, staticConfigs, options.profilesDir),
+    ...securityMethods(engine),
     'cluster.describe': () => {
       const brokers = engine.listBrokers().map(brokerView);
       const view: ClusterView = {
@@ -347,12 +366,12 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
         .map((r) => ({ topic: r.topic, partition: r.partition, status: r.status, replicas: [...r.replicas], message: r.message })),
 
     'records.produce': async (input) => {
-      const now = scheduler.now();
-      const records = input.records.map((r) => toLogRecord(r, now));
+      const converted = workbench.producedRecords(input, scheduler.now());
+      const records = Array.isArray(converted) ? converted : await converted;
       const groups = groupByPartition(input.topic, input.partition, records);
       const batches = await Promise.all(
         groups.map(async ({ partition, indexes }) => {
-          const result = await answer<ProduceResult>((done) =>
+          const result = await answerLater<ProduceResult>((done) =>
             engine.produce(
               {
                 topic: input.topic,
@@ -376,7 +395,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
         engine.consume({ topic: input.topic, partition: input.partition, offset: input.offset, ...(input.maxRecords !== undefined ? { maxRecords: input.maxRecords } : {}) }, done),
       );
       if (result.errorCode !== 'NONE') throw consumeError(input, result);
-      return { records: result.records.map(consumedRecordView), highWatermark: result.highWatermark, logStartOffset: result.logStartOffset };
+      return { records: result.records.map(consumedRecordView), nextOffset: result.nextOffset, highWatermark: result.highWatermark, logStartOffset: result.logStartOffset };
     },
 
     'metrics.get': ({ historyMs }) => ({ ...structuredClone(engine.latestMetrics()), ...(historyMs !== undefined ? { history: traffic.metrics(historyMs) } : {}) }),

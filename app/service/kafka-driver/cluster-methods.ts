@@ -19,6 +19,8 @@ import { kafkaConfigEntryViews } from './config-views.js';
 import type { KafkaMethods } from './kafka-methods.js';
 import { readSnapshot, topicNumber, type KafkaSnapshot } from './snapshot.js';
 import { lastOffsetPerPartition } from '../embedded-driver/records-delete.js';
+import { searchRecords } from '../workbench/search.js';
+import { kafkaRecordSource } from './kafka-record-source.js';
 
 type KafkaClusterMethod =
   | 'cluster.describe'
@@ -50,7 +52,13 @@ type KafkaClusterMethod =
   | 'configs.alter'
   | 'records.produce'
   | 'records.consume'
+  | 'topics.compaction'
   | 'records.delete'
+  | 'records.search'
+  | 'schemas.list'
+  | 'schemas.check'
+  | 'schemas.register'
+  | 'schemas.usage'
   | 'metrics.get'
   | 'events.recent'
   | 'clock.get'
@@ -299,10 +307,17 @@ export function kafkaClusterMethods(client: KafkaAdminClient, missing: (capabili
     'records.consume': async ({ topic, partition, offset, maxRecords }) => {
       const r = await client.records.fetch(topic, partition, offset, maxRecords ?? 500);
       if (r.errorCode !== 'NONE') throw new KafkaError(r.errorCode, `Fetching ${topic}-${partition} at offset ${offset} failed with ${r.errorCode}.`, { highWatermark: r.highWatermark, logStartOffset: r.logStartOffset });
-      return { records: r.records, highWatermark: r.highWatermark, logStartOffset: r.logStartOffset };
+      // kafkajs hands over records, not batches: the next read starts after the last record.
+      return { records: r.records, nextOffset: r.records.length > 0 ? r.records[r.records.length - 1]!.offset + 1 : offset, highWatermark: r.highWatermark, logStartOffset: r.logStartOffset };
     },
 
     'records.delete': ({ partitions, timeoutMs }) => client.deleteRecords([...lastOffsetPerPartition(partitions).values()], timeoutMs ?? 30_000),
+    'records.search': (input) => searchRecords(kafkaRecordSource(client), input, null),
+    'schemas.list': () => missing('schemaRegistry'),
+    'schemas.check': () => missing('schemaRegistry'),
+    'schemas.register': () => missing('schemaRegistry'),
+    'schemas.usage': () => missing('schemaRegistry'),
+    'topics.compaction': () => missing('compaction'),
 
     'metrics.get': () => missing('metrics'),
     'events.recent': () => missing('timeline'),
