@@ -24,11 +24,19 @@
  * records of the same size measured just before (goal ≥ 0.85, issue 36); p50 and p99 latency
  * beside them; `wire.consume.100B.records` is a consumer reading the 100 B log back through the
  * listener (goal ≥ 1,000,000 records/s). `npm run bench -- wire [--sizes 100,1024] [--codecs none,lz4]`
- * runs the in-process produce and these alone (`BENCH_ENGINE_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR"`
- * profiles the engine's process and prints the window's place in the profile).
+ * runs the in-process produce and these alone, then the client figures below
+ * (`BENCH_ENGINE_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR"` profiles the engine's process and
+ * prints the window's place in the profile).
+ *
+ * Kafka clients (see wire-clients.ts): `fetch.idle-1000p.incremental.requests`, back-to-back
+ * fetches of an idle consumer of 1,000 partitions in a fetch session (KIP-227) against the same
+ * consumer without one (goal ≥ 1); and, where kcat is installed, librdkafka's produce (100 B,
+ * acks=all, RF 3, lz4) and a consumer reading it back, `wire.kcat.produce…` and
+ * `wire.kcat.consume…`, beside the in-process 100 B produce (goal ≥ 0.5).
  *
  * `npm run bench -- workbench` runs the Messages workbench's scan alone: `records.search` over
  * 1,000,000 records with a CEL filter against a plain scan (workbench-scan.ts).
+ *
  * `compaction.cleaner.mb-per-sec` (see compaction.ts) is the log cleaner cleaning a 64 MB
  * compacted log on SQLite, as a ratio to the raw SQLite write limit measured in the same run
  * (goal ≥ 0.5); `compaction.coordinator-load.1m-superseded-commits` is a coordinator loading a
@@ -55,6 +63,7 @@ import {
 } from './produce-throughput.js';
 import { PROBE_EVERY_MS, PRODUCERS, RECORDS, VALUE_BYTES, measureDescribeUnderLoad } from './describe-under-load.js';
 import { WIRE_LOADS, wireFigures, type InProcessProduce } from './wire-figures.js';
+import { clientFigures } from './wire-clients.js';
 import { measureWorkbenchScan } from './workbench-scan.js';
 import { LOADS, PARTITIONS_PER_TOPIC, REPLICATION_FACTOR as UI_RF, SCROLL_MS, SCROLL_STEP_PX, TOPICS, measureUiTopics } from './ui-topics.js';
 import { BROKERS as SCALE_BROKERS, formatTable, runLadder, type RungResult } from './scale.js';
@@ -82,9 +91,11 @@ const SCALE_UI_BUDGET_MS = 240_000;
 const SCALE_UI_BEHIND_LIMIT_MS = 1_000;
 /** The wire produce phase: per load an engine process to start, warm-up, window, catch-up. */
 const WIRE_BUDGET_MS = WIRE_LOADS.length * 20_000;
+/** Fetch sessions (two windows) and kcat's produce and consume of 200,000 records. */
+const CLIENTS_BUDGET_MS = 60_000;
 /** The compaction figures: a 64 MB log written and cleaned, a million commits written and loaded twice. */
 const COMPACTION_BUDGET_MS = 90_000;
-const BUDGET_MS = 60_000 + WIRE_BUDGET_MS + COMPACTION_BUDGET_MS + UI_TOPICS_BUDGET_MS;
+const BUDGET_MS = 60_000 + WIRE_BUDGET_MS + CLIENTS_BUDGET_MS + COMPACTION_BUDGET_MS + UI_TOPICS_BUDGET_MS;
 const WINDOW: WindowOptions = { warmupMs: 1_000, windowMs: 3_000 };
 const SIZES = [
   { label: '100B', bytes: 100 },
@@ -225,6 +236,7 @@ async function wireMain(argv: string[]): Promise<void> {
     inProcess.set(bytes, { recordsPerSec: engine.recordsPerSec, recordsPerCpuSec: cpu.engineRecordsPerCpuSec });
   }
   const figures = await wireFigures(inProcess, window, loads);
+  figures.push(...(await clientFigures(inProcess.get(100)?.recordsPerSec ?? 0, window)));
   console.log(`(load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')})\n`);
   printTable(figures);
   const results = writeResults(m, figures);
@@ -347,6 +359,9 @@ async function main(): Promise<void> {
   // Produce through the Kafka listener, against the in-process figures of the same run.
   if (budgetLeft() < WIRE_BUDGET_MS + UI_TOPICS_MIN_MS) console.warn('skipping wire.produce: not enough of the budget left');
   else figures.push(...(await wireFigures(inProcess, WINDOW)));
+  // What Kafka clients get: fetch sessions, kcat's produce and consume.
+  if (budgetLeft() < CLIENTS_BUDGET_MS + UI_TOPICS_MIN_MS) console.warn('skipping the client figures: not enough of the budget left');
+  else figures.push(...(await clientFigures(inProcess.get(100)?.recordsPerSec ?? 0, WINDOW)));
   // The host under load: HTTP in this process, the engine in a child (as `npm run serve`).
   if (budgetLeft() < 5 * DESCRIBE_WINDOW_MS) {
     console.warn(`skipping host.cluster-describe: not enough of the ${BUDGET_MS / 1000} s budget left`);

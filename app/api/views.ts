@@ -50,6 +50,11 @@ export interface ClusterView {
    * in broker id order; empty when the host serves no Kafka protocol.
    */
   bootstrapServers: string;
+  /**
+   * Whether a client's request for a missing topic creates it (the brokers'
+   * auto.create.topics.enable); absent where it is not known (an external cluster).
+   */
+  autoCreateTopics?: boolean;
   /** Broker hosting the active controller; null while a controller election is in progress. */
   controllerId: number | null;
   brokers: BrokerView[];
@@ -116,10 +121,22 @@ export interface PartitionView {
   replicaStates: ReplicaStateView[];
 }
 
+/** A topic a client's request created (Kafka's topic auto-creation): which API, which client, when. */
+export interface TopicCreatedByView {
+  api: 'Metadata' | 'FindCoordinator';
+  /** The client id of the request ('' when it sent none). */
+  clientId: string;
+  /** The broker whose listener received it. */
+  brokerId: number;
+  atMs: number;
+}
+
 /** A topic with its partitions (`topics.describe`, `topics.create`). */
 export interface TopicView {
   name: string;
   topicId: string;
+  /** Present when a client's request created the topic rather than an admin. */
+  createdBy?: TopicCreatedByView;
   /** The topic's own overrides (dynamic topic configs); `configs.describe` shows every value. */
   configs: Record<string, string>;
   partitions: PartitionView[];
@@ -134,6 +151,8 @@ export interface TopicView {
 export interface TopicSummaryView {
   name: string;
   topicId: string;
+  /** Present when a client's request created the topic (auto-creation). */
+  createdBy?: TopicCreatedByView;
   partitionCount: number;
   /** Replica count of partition 0 without adding replicas (Kafka's notion of the topic's RF). */
   replicationFactor: number;

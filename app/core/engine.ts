@@ -55,7 +55,7 @@ import type {
   ReassignmentProgress,
   ReplicaCompaction,
 } from './cluster/types.js';
-import type { CreateTopicInput, ElectionResult, ReassignmentResult } from './controller/controller.js';
+import type { AlterConfigsOptions, CreateTopicInput, ElectionResult, ReassignmentResult } from './controller/controller.js';
 import type { FeatureDescription, FeatureUpdate, FeatureUpdateResult } from './controller/features.js';
 import type { ReassignmentTarget } from './controller/reassign-command.js';
 import type { GroupApiRequest, GroupResponseOf } from './group/messages.js';
@@ -252,6 +252,11 @@ export class Engine {
     return this.read.partitionSizeBytes(topic, partition);
   }
 
+  /** The file system under broker `brokerId`'s log directory: total and usable bytes (null when the storage has no disk). */
+  logDirSpace(brokerId: number): { totalBytes: number; usableBytes: number } | null {
+    return this.ctx.opts.storage.logDirSpace?.(brokerId) ?? null;
+  }
+
   /** Bytes of broker `brokerId`'s own replica of a partition; undefined when it holds none. */
   replicaSizeBytes(brokerId: number, topic: string, partition: number): number | undefined {
     return this.read.replicaSizeBytes(brokerId, topic, partition);
@@ -274,8 +279,8 @@ export class Engine {
   }
 
   /** IncrementalAlterConfigs for one resource (broker name '' = the cluster-wide default). */
-  alterConfigs(resourceType: 'topic' | 'broker', resourceName: string, set: Record<string, string | null>, validateOnly = false): void {
-    this.ctx.controller.alterConfigs(resourceType, resourceName, set, validateOnly);
+  alterConfigs(resourceType: 'topic' | 'broker', resourceName: string, set: Record<string, string | null>, validateOnly = false, options: AlterConfigsOptions = {}): void {
+    this.ctx.controller.alterConfigs(resourceType, resourceName, set, validateOnly, options);
   }
 
   /** The features the controller supports with their finalized levels (`kafka-features.sh describe`). */

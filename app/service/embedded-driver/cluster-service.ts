@@ -25,7 +25,7 @@ import {
 } from '../../api/contract.js';
 import type { EngineEvent, EventName } from '../../api/events.js';
 import { checkCall, type EngineEventListener, type EngineService, type ErrorLogger } from '../../api/service.js';
-import { describeBrokerConfigs, describeTopicConfigs, type ResolvedConfig } from '../../core/configs/resolve.js';
+import { brokerStaticConfigs, describeBrokerConfigs, describeTopicConfigs, type ResolvedConfig } from '../../core/configs/resolve.js';
 import type { ConsumeResult, Engine, ProduceResult } from '../../core/engine.js';
 import { CLUSTER_DEFAULT } from '../../core/metadata/image.js';
 import type { ManualScheduler } from '../../core/time.js';
@@ -178,9 +178,9 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     if (!engine.hasBroker(id) && !image.brokers.has(id)) {
       throw new KafkaError('BROKER_NOT_FOUND', `Broker ${JSON.stringify(name)} is not a member of this cluster ('' names the cluster-wide default).`);
     }
-    // broker.rack is each broker's own server.properties line: its rack, as the broker registered it.
+    // node.id, broker.id and broker.rack are each broker's own server.properties lines (its rack as it registered).
     const rack = engine.members().find((m) => m.id === id)?.rack ?? image.brokers.get(id)?.rack ?? null;
-    const ownStatic = rack !== null ? { ...staticConfigs, 'broker.rack': rack } : staticConfigs;
+    const ownStatic = brokerStaticConfigs(staticConfigs, id, rack);
     return describeBrokerConfigs(mergeConfigs(image.brokerConfigs.get(name) ?? {}, set), image.clusterConfigs(), ownStatic);
   }
 
@@ -245,6 +245,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
       const view: ClusterView = {
         clusterId,
         bootstrapServers: brokers.flatMap((b) => (b.listener ? [`${b.listener.host}:${b.listener.port}`] : [])).join(','),
+        autoCreateTopics: engine.clusterConfig().autoCreateTopicsEnable,
         controllerId: engine.controllerId,
         brokers,
         fencedBrokers: [...image.brokers.values()].filter((b) => b.fenced).length,
