@@ -19,8 +19,11 @@ describe('formatting for people', () => {
     expect(bytes(10 * 1024 * 1024)).toBe('10 MiB');
   });
 
-  it('rounds rates', () => {
+  it('rounds rates, keeping two digits of a trickle so it never reads as 0', () => {
     expect(rate(12.4)).toBe('12/s');
+    expect(rate(0.008333)).toBe('0.0083/s');
+    expect(rate(0)).toBe('0/s');
+    expect(rate(4.04)).toBe('4/s');
     expect(rate(1_500)).toBe('1.5 k/s');
   });
 });

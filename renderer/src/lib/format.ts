@@ -38,7 +38,9 @@ export function bytes(n: number): string {
   return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
 }
 
+/** A rate; below 10 it keeps two significant digits, so a trickle (0.0083/s) never reads as 0. */
 export function rate(perSec: number, unit = '/s'): string {
+  if (perSec > 0 && perSec < 10) return `${+perSec.toPrecision(2)}${unit}`;
   if (perSec >= 1_000_000) return `${(perSec / 1_000_000).toFixed(1)} M${unit}`;
   if (perSec >= 1000) return `${(perSec / 1000).toFixed(1)} k${unit}`;
   return `${Math.round(perSec)}${unit}`;
