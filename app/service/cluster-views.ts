@@ -11,6 +11,7 @@ import { KafkaError } from '../api/errors.js';
 import type {
   BrokerView,
   ConfigEntryView,
+  ConfigSourceView,
   ConsumedRecordView,
   PartitionView,
   ProduceBatchResultView,
@@ -217,10 +218,14 @@ export function topicView(engine: Engine, topic: TopicImage, planned: PartitionS
   return { name: topic.name, topicId: topic.topicId, configs: { ...topic.configs }, partitions };
 }
 
-/** Described configs with their type, validity rule, Kafka's importance and their effect. */
-export function configEntryViews(scope: 'topic' | 'broker', resolved: ResolvedConfig[]): ConfigEntryView[] {
+/**
+ * Described configs with their type, validity rule, Kafka's importance and their effect, and —
+ * given `inherited` — the value and layer each would take without the resource's own setting.
+ */
+export function configEntryViews(scope: 'topic' | 'broker', resolved: ResolvedConfig[], inherited?: ReadonlyMap<string, { value: string; source: ConfigSourceView }>): ConfigEntryView[] {
   return resolved.map((c) => {
     const def = configDef(scope, c.name);
+    const without = inherited?.get(c.name);
     return {
       name: c.name,
       value: c.value,
@@ -233,6 +238,7 @@ export function configEntryViews(scope: 'topic' | 'broker', resolved: ResolvedCo
       validValues: def ? validValuesText(def.rule) : '',
       importance: c.importance,
       ...(c.effect !== undefined ? { effect: { ...c.effect } } : {}),
+      ...(without ? { inherited: { ...without } } : {}),
     };
   });
 }

@@ -19,6 +19,7 @@ import {
   type ClockView,
   type ClusterMethodName,
   type ClusterView,
+  type ConfigEntryView,
   type MethodParsedInput,
   type MethodResult,
   type Result,
@@ -153,6 +154,23 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     });
   }
 
+  /**
+   * Every config of the resource with the value and layer it would take without the resource's
+   * own setting (a topic without its override, a broker without its dynamic config, the cluster
+   * default without its dynamic default): what the console shows as its default.
+   */
+  function describedViews(type: 'topic' | 'broker', name: string, set: Readonly<Record<string, string | null>> = {}): ConfigEntryView[] {
+    const resolved = describeConfigs(type, name, set);
+    const without = type === 'topic' ? describeTopicConfigs({}, image.clusterConfigs(), staticConfigs) : name === CLUSTER_DEFAULT ? describeBrokerConfigs({}, {}, staticConfigs) : describeBrokerConfigs({}, image.clusterConfigs(), ownStatic(Number(name)));
+    return configEntryViews(type, resolved, new Map(without.map((c) => [c.name, { value: c.value, source: c.source }])));
+  }
+
+  /** A broker's own static configs: the cluster's, plus its rack as it registered. */
+  function ownStatic(id: number): Record<string, string> {
+    const rack = engine.members().find((m) => m.id === id)?.rack ?? image.brokers.get(id)?.rack ?? null;
+    return rack !== null ? { ...staticConfigs, 'broker.rack': rack } : staticConfigs;
+  }
+
   function describeConfigs(type: 'topic' | 'broker', name: string, set: Readonly<Record<string, string | null>> = {}): ResolvedConfig[] {
     if (type === 'topic') {
       const topic = requireTopic(engine, name);
@@ -164,9 +182,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
       throw new KafkaError('BROKER_NOT_FOUND', `Broker ${JSON.stringify(name)} is not a member of this cluster ('' names the cluster-wide default).`);
     }
     // broker.rack is each broker's own server.properties line: its rack, as the broker registered it.
-    const rack = engine.members().find((m) => m.id === id)?.rack ?? image.brokers.get(id)?.rack ?? null;
-    const ownStatic = rack !== null ? { ...staticConfigs, 'broker.rack': rack } : staticConfigs;
-    return describeBrokerConfigs(mergeConfigs(image.brokerConfigs.get(name) ?? {}, set), image.clusterConfigs(), ownStatic);
+    return describeBrokerConfigs(mergeConfigs(image.brokerConfigs.get(name) ?? {}, set), image.clusterConfigs(), ownStatic(id));
   }
 
   /**
@@ -303,12 +319,12 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
       return topicView(engine, requireTopic(engine, topic), validateOnly ? added : []);
     },
 
-    'configs.describe': ({ resource }) => configEntryViews(resource.type, describeConfigs(resource.type, resource.name)),
+    'configs.describe': ({ resource }) => describedViews(resource.type, resource.name),
     'configs.alter': ({ resource, set, validateOnly }) => {
       // Resolve the resource first so an unknown one reads the same as in configs.describe.
       describeConfigs(resource.type, resource.name);
       engine.alterConfigs(resource.type, resource.name, set, validateOnly ?? false);
-      return configEntryViews(resource.type, describeConfigs(resource.type, resource.name, validateOnly ? set : {}));
+      return describedViews(resource.type, resource.name, validateOnly ? set : {});
     },
 
     'leaders.elect': ({ type, partitions, validateOnly }) => {

@@ -238,6 +238,17 @@ export const useTopicPageStore = defineStore('topic-page', () => {
     }
   }
 
+  /** The topic's durability (acks=all) now (`value` undefined), or as if `key` were `value`: a what-if, nothing changes. Null when it cannot be read. */
+  async function durabilityWith(key: string, value?: string): Promise<DurabilityView | null> {
+    const topicName = name.value;
+    if (!topicName) return null;
+    try {
+      return await client().call('topics.durability', { name: topicName, ...(value !== undefined ? { set: { [key]: value } } : {}) });
+    } catch {
+      return null;
+    }
+  }
+
   /** Check a config value without changing anything: the engine's error message, or null when valid. */
   async function validateConfig(key: string, value: string | null): Promise<string | null> {
     const topicName = name.value;
@@ -331,6 +342,7 @@ export const useTopicPageStore = defineStore('topic-page', () => {
     live,
     loadDurability,
     validateConfig,
+    durabilityWith,
     alterConfig,
     addPartitions,
     changeReplicationFactor,
