@@ -123,6 +123,11 @@ export interface PartitionView {
   highWatermark: number;
   logStartOffset: number;
   replicaStates: ReplicaStateView[];
+  /**
+   * Bytes of the leader's log (record batches as stored, Kafka's `kafka.log:type=Log,name=Size` of
+   * that replica); absent where it was not read (a planned partition, a leader that cannot say).
+   */
+  sizeBytes?: number;
 }
 
 /** A topic with its partitions (`topics.describe`, `topics.create`). */

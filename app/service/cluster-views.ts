@@ -212,7 +212,7 @@ export function topicView(engine: Engine, topic: TopicImage, planned: PartitionS
   const partitions: PartitionView[] = [];
   for (const p of [...topic.partitions.keys()].sort((a, b) => a - b)) {
     const view = engine.describePartition(topic.name, p);
-    if (view) partitions.push(partitionView(view));
+    if (view) partitions.push({ ...partitionView(view), sizeBytes: engine.partitionSizeBytes(topic.name, p) });
   }
   for (const state of planned) partitions.push(plannedPartitionView(state));
   return { name: topic.name, topicId: topic.topicId, configs: { ...topic.configs }, partitions };

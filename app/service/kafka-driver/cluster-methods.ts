@@ -106,7 +106,19 @@ async function brokerLogBytes(client: KafkaAdminClient, s: KafkaSnapshot): Promi
   return new Map(dirs.map((d) => [d.brokerId, d.logDirs.reduce((sum, dir) => sum + dir.replicas.filter((r) => !r.isFuture).reduce((a, r) => a + r.sizeBytes, 0), 0)]));
 }
 
+/** Bytes of each partition's leader replica of `topics` (one DescribeLogDirs of their leaders), by "topic\0partition"; empty when the brokers cannot say. */
+async function leaderSizes(client: KafkaAdminClient, s: KafkaSnapshot, topics: string[]): Promise<Map<string, number>> {
+  const leaderOf = (topic: string, partition: number): number | undefined => s.image.topicsByName.get(topic)?.partitions.get(partition)?.leader;
+  const leaders = new Set<number>();
+  for (const name of topics) for (const p of s.image.topicsByName.get(name)?.partitions.values() ?? []) if (p.leader >= 0) leaders.add(p.leader);
+  const dirs = await client.describeLogDirs([...leaders]).catch(() => []);
+  const out = new Map<string, number>();
+  for (const d of dirs) for (const dir of d.logDirs) for (const r of dir.replicas) if (!r.isFuture && leaderOf(r.topic, r.partition) === d.brokerId) out.set(`${r.topic}\u0000${r.partition}`, r.sizeBytes);
+  return out;
+}
+
 async function topicViews(client: KafkaAdminClient, s: KafkaSnapshot, names: string[]): Promise<TopicView[]> {
+  const sizes = await leaderSizes(client, s, names);
   return Promise.all(
     names.map(async (name) => {
       const topic = s.image.topicsByName.get(name);
@@ -115,7 +127,11 @@ async function topicViews(client: KafkaAdminClient, s: KafkaSnapshot, names: str
       // No replica states: the protocol does not report followers' logs (`unavailable` says so).
       const partitions: PartitionView[] = [...topic.partitions.values()]
         .sort((a, b) => a.partition - b.partition)
-        .map((p) => partitionView({ ...p, highWatermark: offsets.get(p.partition)?.highWatermark ?? -1, logStartOffset: offsets.get(p.partition)?.logStartOffset ?? -1, replicaStates: [] }));
+        .map((p) => {
+          const view = partitionView({ ...p, highWatermark: offsets.get(p.partition)?.highWatermark ?? -1, logStartOffset: offsets.get(p.partition)?.logStartOffset ?? -1, replicaStates: [] });
+          const size = sizes.get(`${name}\u0000${p.partition}`);
+          return size === undefined ? view : { ...view, sizeBytes: size };
+        });
       return {
         name,
         topicId: topic.topicId,
