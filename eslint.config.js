@@ -1,6 +1,6 @@
 // ESLint flat config. Two jobs: typescript-eslint's recommended rules (syntax only, no type
 // information, so `npm run lint` stays fast; tsc does the type-checking) and the layer
-// boundaries of DESIGN.md, which CONVENTIONS.md rule 1 says are enforced here.
+// boundaries of docs/development.md#conventions, which are enforced here.
 //
 // Each layer gets exactly one block, built by `layer()`, with up to three rules:
 //   - `import-x/no-restricted-paths` for imports of files inside the repo. It resolves each
@@ -14,7 +14,7 @@
 // A file must match at most one layer block: in flat config a later block replaces a rule's
 // options instead of merging them.
 //
-// To widen a boundary, edit the layer's `paths` / `packages` below and say why in DESIGN.md.
+// To widen a boundary, edit the layer's `paths` / `packages` below and say why in its `why`.
 import { builtinModules } from 'node:module';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import js from '@eslint/js';
@@ -320,7 +320,7 @@ export default defineConfig(
     why: 'app/sim imports only app/sim, app/service, app/storage, app/protocol, app/core and app/api.',
   }),
   layer({
-    // Files directly in app/ or in a folder not named in DESIGN.md: at least keep the UI out.
+    // Files directly in app/ or in a folder no layer above names: at least keep the UI out.
     name: 'app/other',
     dirs: ['app'],
     ignores: ['app/core/**', 'app/api/**', 'app/protocol/**', 'app/storage/**', 'app/config-dir/**', 'app/kafka-client/**', 'app/service/**', 'app/sim/**'],

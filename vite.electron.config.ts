@@ -6,7 +6,7 @@
  *   preload  the sandboxed preload (main/preload/preload.ts)
  *   engine   the engine, run in a utility process that main forks by path (main/engine/engine-main.ts)
  * One build per entry on purpose: building several in one run makes shared chunks that the
- * preload would have to require(), which a sandboxed preload cannot (toolchain.md §2c).
+ * preload would have to require(), which a sandboxed preload cannot.
  * better-sqlite3 stays external where the engine is (a native module, rebuilt for Electron's ABI);
  * zstd-codec's asm.js build is left out of it (scripts/bundle-omissions.ts).
  */

@@ -5,7 +5,7 @@
  * they are merged into. `run.ts` measures; this file only shapes and records what it measured.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, platform, release } from 'node:os';
+import { cpus, loadavg, platform, release } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sqliteVersion } from './produce-throughput.js';
@@ -33,6 +33,8 @@ export interface Machine {
   node: string;
   sqlite: string;
   platform: string;
+  /** The 1-minute load average when the run started: on a shared machine, how busy it was. */
+  loadAverage?: number;
 }
 
 export interface Results {
@@ -50,7 +52,7 @@ export const RESULTS_FILE = join(dirname(fileURLToPath(import.meta.url)), 'resul
 
 export function machine(): Machine {
   const cpu = cpus();
-  return { cpu: cpu[0]?.model.trim() ?? 'unknown', cores: cpu.length, node: process.version, sqlite: sqliteVersion(), platform: `${platform()} ${release()}` };
+  return { cpu: cpu[0]?.model.trim() ?? 'unknown', cores: cpu.length, node: process.version, sqlite: sqliteVersion(), platform: `${platform()} ${release()}`, loadAverage: Math.round(loadavg()[0]! * 100) / 100 };
 }
 
 export function figure(name: string, value: number, unit: string, limit: number): Figure {

@@ -1,7 +1,7 @@
 /**
  * What eligible leader replicas (KIP-966) change for one topic, for the durability explainer.
  *
- * Rules (Kafka 4.x, kafka-semantics.md §10c): with `eligible.leader.replicas.version` >= 1 a
+ * Rules (Kafka 4.x, docs/semantics.md#eligible-leader-replicas-kip-966): with `eligible.leader.replicas.version` >= 1 a
  * replica leaving the ISR while it is below the effective min ISR m joins the ELR: it holds every
  * record committed before the high watermark froze, so once the ISR is empty the controller may
  * elect it cleanly; a broker back from an unclean shutdown leaves the ELR. Without the feature the

@@ -7,22 +7,22 @@
  * Model (stated, because every number depends on it):
  * - The partition starts healthy: every replica is in the ISR. A "broker failure" is a broker
  *   holding a replica that stops (crash, power loss, network cut). The controller fences it and
- *   removes it from the ISR (semantics §4b, §4f), so the surviving replicas are ISR members and a
+ *   removes it from the ISR (docs/semantics.md#leader-elections, #controlled-shutdown), so the surviving replicas are ISR members and a
  *   clean election can pick one of them.
- * - effectiveMinIsr = min(min.insync.replicas, RF), as in Kafka 3.7+ (§3).
+ * - effectiveMinIsr = min(min.insync.replicas, RF), as in Kafka 3.7+ (docs/semantics.md#produce-acks-and-mininsyncreplicas).
  *
  * The three answers, with n = RF and m = effectiveMinIsr:
  * - writes: acks=all needs a leader and ISR >= m, so n - m failures. acks=1/0 need only a
  *   leader, so n - 1; past n - m such writes are accepted but stay invisible to consumers until
- *   the ISR is back to m (3.7+ strict min ISR, §3).
+ *   the ISR is back to m (3.7+ strict min ISR).
  * - reads: a consumer needs a leader, and a leader needs a live ISR member (or an unclean
  *   election), so n - 1 in the model above. Unclean election only matters when the survivors had
  *   already fallen out of the ISR; it trades committed records for availability.
  * - acknowledged writes: an acks=all acknowledgement means every ISR member holds the record and
  *   the ISR had at least m members, so m - 1 brokers may lose their data. An acks=1
- *   acknowledgement may exist on the leader alone (§10b.1) and acks=0 is never acknowledged: 0.
+ *   acknowledgement may exist on the leader alone (docs/semantics.md#known-ways-to-lose-data) and acks=0 is never acknowledged: 0.
  *   Unclean election does not change the count but makes loss possible with m brokers merely
- *   *down* instead of having lost their disks (§4c).
+ *   *down* instead of having lost their disks (an unclean election).
  */
 import { KafkaError } from '../api/errors.js';
 import { compareWithMajority, type QuorumComparison } from './quorum-comparison.js';

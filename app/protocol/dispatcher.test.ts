@@ -21,7 +21,7 @@ function metadataProbe(overrides: Partial<ApiHandler<typeof ApiKey.Metadata>> = 
 }
 
 describe('Dispatcher: ApiVersions', () => {
-  it('advertises exactly the APIs it has handlers for, with the profile of wire-protocol.md §1.3', async () => {
+  it('advertises exactly the APIs it has handlers for, with the ranges of docs/kafka-compatibility.md#apis-and-versions', async () => {
     const d = createDispatcher([metadataProbe()]);
     const outcome = await d.dispatch(payload(requestFrame(ApiKey.ApiVersions, 2, {}, { correlationId: 9 })));
     expect(outcome.kind).toBe('respond');

@@ -1,7 +1,7 @@
 /**
  * Golden frames from a real client: kafkajs 2.2.4 encodes requests (the bytes a broker of ours
  * receives) and decodes responses (the bytes it sends); our generated codecs must agree with it
- * byte for byte, in both directions, for the versions kafkajs sends (wire-protocol.md §1.4).
+ * byte for byte, in both directions, for the versions kafkajs 2.2.4 sends.
  */
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';

@@ -10,8 +10,8 @@
  * partition's tail is given back before a busy one's — a tail is a cache of what was just
  * written, as the page cache is for a Kafka broker, and never the place a record lives. The
  * bookkeeping allocates nothing per batch: it sits on the produce path of every replica.
- * Without the shared budget, every log kept its last megabyte: 1,000,000 records produced over
- * 10,000 partitions (RF 3) left the engine at 1.9 GB of RSS for as long as it ran.
+ * Without the shared budget, every log would keep its last megabyte for as long as the engine
+ * runs, so memory would grow with the partition count rather than with what is being read.
  */
 import type { RecordBatch } from '../core/log/records.js';
 

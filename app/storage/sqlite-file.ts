@@ -23,15 +23,13 @@ export interface SqliteStorageOptions {
 /**
  * WAL checkpoints run in the background, not in the commit that fills the WAL. SQLite's default
  * copies the WAL into the file inside the commit that takes it past 1,000 pages (4 MiB), with
- * two fsyncs, so whichever engine step wrote the 4th MiB paid for all of it: the controlled
- * shutdown of a broker leading 8,300 of 100,000 partitions writes 25,000 metadata records
- * (7 MB), and its COMMIT took 84 ms of the step's ~1.3 s. Each file is instead looked at about
+ * two fsyncs, so whichever engine step wrote the 4th MiB paid for all of it (a controlled shutdown
+ * at scale writes megabytes of metadata records in one step). Each file is instead looked at about
  * `checkpointDelayMs` after a commit, in a task of its own, and checkpointed (PASSIVE) if its WAL
  * holds CHECKPOINT_AT_BYTES. Nothing waits for it: what is committed is in the WAL, which a reopen
- * replays. Under a steady load the WAL stays about as small as SQLite's default keeps it: at a
- * 1,000 ms cadence the WAL grew to tens of MB and produce of 1 KiB
- * records cost ~20 % more CPU (`npm run bench -- produce`, which runs the checkpoints inside
- * its windows; at 100 ms both sizes were at parity with the default, alternating runs).
+ * replays. The delay is short so that under a steady load the WAL stays about as small as SQLite's
+ * default keeps it: a WAL left to grow makes every commit and read dearer
+ * (`npm run bench -- produce` runs the checkpoints inside its windows; docs/performance.md).
  * A broker file's checkpoint runs on a worker thread (wal-checkpointer.ts), the metadata file's
  * on the engine's. SQLite's own checkpoint stays as a bound, at this many pages (64 MiB), should a
  * burst outrun the timer. It is also what restarts a broker file's WAL under a steady produce
@@ -43,7 +41,7 @@ export const WAL_SAFETY_PAGES = 16_384;
 /**
  * What the WAL holds before the background checkpoint copies it: SQLite's own default (1,000
  * pages of 4 KiB with their frame headers), so a quiet cluster's few writes are not checkpointed
- * — two fsyncs per file — every 100 ms (idle at 10,000 partitions cost ~0.003 core more so).
+ * — two fsyncs per file — every 100 ms, which an idle cluster of many files would pay for nothing.
  */
 export const CHECKPOINT_AT_BYTES = 1_000 * (4_096 + 24);
 
@@ -68,8 +66,8 @@ export const DEFAULT_CHECKPOINT_DELAY_MS = 100;
 /**
  * Each file's page cache. better-sqlite3 builds SQLite with 16 MiB per connection; a data
  * directory holds one file per broker, and a broker's writes go to the end of its tables, so
- * that cache held what was just written, as the OS's page cache does anyway: after 1,000,000
- * records over 12 brokers the engine kept ~200 MB of pages (RSS 437 MB → 226 MB once shrunk).
+ * that cache held what was just written, as the OS's page cache does anyway, and a dozen files
+ * of it is hundreds of megabytes of RSS for nothing.
  */
 export const DEFAULT_CACHE_KIB = 2048;
 

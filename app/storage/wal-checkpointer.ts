@@ -3,14 +3,14 @@
  *
  * A checkpoint copies what the WAL holds into the database file and, with synchronous NORMAL,
  * fsyncs both. Run on the engine's thread (a timer ~100 ms after a commit, sqlite-file.ts), it
- * took 36 % of that thread's time under produce load (`npm run bench -- produce`, CPU profile),
- * and more than half of it was waiting for the disk, during which no broker did anything. Kafka
+ * takes a large share of that thread's time under produce load, much of it waiting for the disk,
+ * during which no broker does anything. Kafka
  * writes to its logs on the request threads and leaves flushing to the OS and to threads of its
  * own; here a worker thread opens its own connection to the file, runs `wal_checkpoint(PASSIVE)`
  * (which never takes the writer's lock, so the engine's commits go on meanwhile) and closes it.
- * `npm run bench -- produce` (100 B records, RF 3, acks=all), alternating with the inline
- * checkpoint: 269–346k records/s inline, 365–477k on the worker; it costs more CPU per record
- * (the WAL now grows to WAL_SAFETY_PAGES before it starts over, see sqlite-file.ts).
+ * Produce gains more throughput than it pays in CPU per record (the WAL grows to
+ * WAL_SAFETY_PAGES before it starts over, see sqlite-file.ts); the figures are in
+ * docs/performance.md.
  *
  * What needs it: a file opened without SQLite's exclusive locking mode (another connection can
  * then open it; sqlite-file.ts keeps the data directory's lock on `metadata.db`). What the engine

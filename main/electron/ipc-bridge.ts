@@ -2,7 +2,7 @@
  * The main-process side of the IPC bridge, kept free of any electron import so it is unit-tested
  * without the Electron binary. `main.ts` adapts `ipcMain.handle('rs:invoke', …)` to it.
  *
- * Order of checks (CONVENTIONS rule 3): the sender frame first (the main frame of a page on the
+ * Order of checks (docs/architecture.md#the-hosts-guards): the sender frame first (the main frame of a page on the
  * app:// origin; anything else, including a subframe of our own page, is refused), then the
  * method name against the contract; only then is the call relayed to the service, which checks
  * the payload against the method's schema (app/api/service.ts: one check, one INVALID_INPUT shape,

@@ -1,5 +1,5 @@
 /**
- * The security module (CONVENTIONS rule 11, second place): the app:// scheme (served by the
+ * The security module (docs/architecture.md#the-hosts-guards): the app:// scheme (served by the
  * console's file rules in main/http/static-files.ts, shared with the HTTP host) and its CSP, the
  * default-deny permission handlers, the off-origin navigation test and the openExternal
  * allow-list. Electron objects are passed in (type-only import), so the policy itself is

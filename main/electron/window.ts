@@ -1,5 +1,5 @@
 /**
- * The one window factory (CONVENTIONS rule 11, first place): every BrowserWindow of the app is
+ * The one window factory (docs/architecture.md#the-hosts-guards): every BrowserWindow of the app is
  * made here, sandboxed, context-isolated, without Node integration or <webview>, with
  * window.open denied (allow-listed https links go to the OS browser) and navigation off the
  * app:// origin blocked. The electron module is injected so this file carries no electron value

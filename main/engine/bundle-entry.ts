@@ -2,9 +2,8 @@
  * What a forked Node engine process runs (`npm run serve`, `npm start` in browser mode, the
  * benchmark, the tests' hosts): one bundle of `engine-main.ts`, as the desktop app runs
  * `dist/electron/engine.cjs`, rather than ~360 TypeScript modules through tsx. Loading the bundle
- * takes a quarter of the time (0.3–0.8 s against 1.6–3.2 s on the 2-core machine this was measured
- * on, `node dist/engine-node/engine.mjs` against `node --import tsx main/engine/engine-main.ts`), and
- * that load is on the path from `npm run serve` to a cluster that answers.
+ * takes a fraction of the time of loading the sources through tsx, and that load is on the path
+ * from `npm run serve` to a cluster that answers.
  *
  * The bundle is built by `scripts/engine-bundle.ts` into `dist/engine-node/engine.mjs` the first
  * time a host needs it and again whenever one of its inputs changed: its first line is a manifest —
@@ -137,9 +136,8 @@ export async function engineEntry(options: { bundle?: string; entry?: string; en
 /**
  * The entry the headless host should run, as `engineEntry` decides for the engine: its bundle,
  * built first if missing or stale, or its TypeScript sources through tsx. Run from the bundle the
- * host holds ~20 MB less (no tsx loader thread with a heap of its own, one source string) and
- * prints its URL ~0.3 s sooner: reopening a 10,000-partition data directory, the host's RSS was
- * 69–75 MB against 90–102 MB through tsx (npm run bench -- scale measures host + engine).
+ * host holds less memory (no tsx loader thread with a heap of its own, one source string) and
+ * prints its URL sooner (docs/performance.md).
  */
 export function hostEntry(options: { env?: NodeJS.ProcessEnv; notice?: (line: string) => void } = {}): Promise<EngineEntry> {
   return engineEntry({ ...options, bundle: HOST_BUNDLE, entry: HOST_SOURCE });

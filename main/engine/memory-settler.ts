@@ -2,8 +2,8 @@
  * Gives back the heap a burst of work left behind, once the engine is quiet again. V8 lets the old
  * generation grow to a multiple of what is live before its next full collection, and its own
  * memory reducer starts only when allocation is nearly nil, which a replicating cluster never is:
- * at 100,000 partitions a restart's catch-up (every ISR growing back) left ~1 GB of garbage
- * resident for as long as the engine ran (1.8 GB RSS after the restart, 1.0 GB before it).
+ * after a big cluster's restart, the catch-up (every ISR growing back) would leave its garbage
+ * resident for as long as the engine runs.
  *
  * Every `everyMs` the settler looks at the process's CPU since the last look and the heap in use.
  * When the process was quiet (below `quietCores`) and the heap has grown past `growth` × what was
@@ -87,13 +87,12 @@ export class MemorySettler {
 /**
  * Whether the settler's collection may also compact the old generation. A burst such as a reopen
  * leaves its pages part live, part free, and a full collection alone frees only empty pages (the
- * memory reducer, which compacts, is off: see node-args.ts): at 100,000 partitions the old space a
- * reopened engine kept committed was 136 MB above what was live, against 31 MB before the restart
- * (in process, `v8.getHeapSpaceStatistics`); at 10,000, a compacting collection took the RSS after
- * a reopen from 222 to 194 MB. Compaction is asked for by turning V8's --compact-on-every-full-gc
- * on for one collection. Node lets V8 flags change after start (it does not freeze them);
- * an embedder that freezes them aborts the process on a write, so in Electron's utility process
- * (Chromium's V8) the settler collects without compacting.
+ * memory reducer, which compacts, is off: see node-args.ts), so a reopened engine keeps far more
+ * old space committed than is live, and only a compacting collection gives it back. Compaction is
+ * asked for by turning V8's --compact-on-every-full-gc on for one collection. Node lets V8 flags
+ * change after start (it does not freeze them); an embedder that freezes them aborts the process
+ * on a write, so in Electron's utility process (Chromium's V8) the settler collects without
+ * compacting.
  */
 function mayCompact(): boolean {
   return process.versions['electron'] === undefined;
@@ -102,10 +101,9 @@ function mayCompact(): boolean {
 /**
  * After a full collection, whether the old generation holds more than 10 % (and 16 MB) of free
  * space in its pages: then a second, compacting collection follows. A burst of new work (topics
- * created) leaves ~5 % (31 MB at 100,000 partitions) and is not worth the compaction's CPU, which
- * an idle engine pays; a reopen at 100,000 leaves 22 % (136 MB). At 10,000 partitions neither
- * reaches 16 MB, and compacting there cost more idle CPU in the scale benchmark's window than the
- * ~25 MB of RSS it gave back after a reopen was worth.
+ * created) leaves little free space and is not worth the compaction's CPU, which an idle engine
+ * pays; a reopen of a big cluster leaves much more. Below 16 MB the compaction costs more idle CPU
+ * than the memory it gives back is worth (docs/performance.md).
  */
 function fragmented(): boolean {
   const old = getHeapSpaceStatistics().find((s) => s.space_name === 'old_space');

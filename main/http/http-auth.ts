@@ -1,5 +1,6 @@
 /**
- * Who may talk to the HTTP host (CONVENTIONS rule 11), checked on every request and upgrade, in
+ * Who may talk to the HTTP host (docs/architecture.md#the-hosts-guards), checked on every request
+ * and upgrade, in
  * this order:
  *   1. `Host` must be `127.0.0.1:PORT` or `localhost:PORT` (defeats DNS rebinding) → else 403;
  *   2. an `Origin`, when sent, must be `http://127.0.0.1:PORT` or `http://localhost:PORT` → else 403;

@@ -2,9 +2,9 @@
  * The event stream: `GET /events` upgrades to a WebSocket whose every message is a JSON array of
  * engine events, in order: those of one turn of the host's event loop, at most EVENTS_PER_MESSAGE
  * (`main/events/event-batcher.ts`), high-watermark updates coalesced first (`main/events/event-coalescer.ts`). One message
- * per event made a browser handle each as a task of its own: a controlled shutdown at 100,000
- * partitions (some 33,000 events, 230,000 with the restart after it) left the console's page
- * minutes behind the cluster while it worked through them. The stream is one-way;
+ * per event made a browser handle each as a task of its own, and the tens of thousands of events of
+ * a big cluster's controlled shutdown left the console's page far behind the cluster. The stream is
+ * one-way;
  * anything a client sends is ignored. The upgrade passes the same checks as any request
  * (`http-auth.ts`), and a refused one is answered on the raw socket with its status.
  */

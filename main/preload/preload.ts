@@ -8,7 +8,7 @@ import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { methodNames, type ContractClient, type EngineEvent } from '../../app/api/contract.js';
 
 // Channel names are repeated here rather than imported from main/electron: the preload imports
-// only electron and app/api (CONVENTIONS rule 1). ipc-bridge.ts owns the same two strings.
+// only electron and app/api (the layer rules of docs/development.md#conventions). ipc-bridge.ts owns the same two strings.
 const INVOKE_CHANNEL = 'rs:invoke';
 const EVENT_CHANNEL = 'rs:event';
 

@@ -29,7 +29,7 @@ const CHANGE = 'app/core/controller/partition-change.ts';
 const CONTROLLER = 'app/core/controller/controller.ts';
 
 export const MUTATIONS: Mutation[] = [
-  // ---------------------------------------------------------------- leader: follower progress (§2a)
+  // ---------------------------------------------------------------- leader: follower progress (docs/semantics.md#isr-membership)
   {
     name: 'caught-up-not-refreshed',
     file: PARTITION,
@@ -54,7 +54,7 @@ export const MUTATIONS: Mutation[] = [
     rule: 'A follower that stopped fetching leaves the ISR after replica.lag.time.max.ms (scenario 1).',
     edits: [{ search: 'return f.logEndOffset === this.log.logEndOffset || now - f.lastCaughtUpMs <= this.host.brokerConfig().replicaLagTimeMaxMs;', replace: 'return f.logEndOffset === this.log.logEndOffset || now >= 0;' }],
   },
-  // ---------------------------------------------------------------- leader: high watermark (§1)
+  // ---------------------------------------------------------------- leader: high watermark (docs/semantics.md#high-watermark-and-what-consumers-read)
   {
     name: 'hw-ignores-caught-up-follower',
     file: PARTITION,
@@ -85,7 +85,7 @@ export const MUTATIONS: Mutation[] = [
     rule: "A follower's HW = min(leader HW, its own LEO).",
     edits: [{ search: 'const hw = Math.max(this.startOffset, Math.min(leaderHw, this.leo));', replace: 'const hw = Math.max(this.startOffset, leaderHw);' }],
   },
-  // ---------------------------------------------------------------- ISR membership (§2b, §2c)
+  // ---------------------------------------------------------------- ISR membership (docs/semantics.md#isr-membership)
   {
     name: 'rejoin-ignores-epoch-start',
     file: PARTITION,
@@ -122,7 +122,7 @@ export const MUTATIONS: Mutation[] = [
     rule: 'Out-of-sync followers are removed from the ISR by the periodic check.',
     edits: [{ search: 'if (!any) return;', replace: 'if (any || !any) return;' }],
   },
-  // ---------------------------------------------------------------- produce (§3)
+  // ---------------------------------------------------------------- produce (docs/semantics.md#produce-acks-and-mininsyncreplicas)
   {
     name: 'acks-all-admission-off',
     file: PARTITION,
@@ -143,7 +143,7 @@ export const MUTATIONS: Mutation[] = [
     equivalent:
       'The waiter completes only when the HW passes the batch, and the HW advances only while the committed ISR is at least min ISR (strict min ISR), so the committed and the maximal ISR pass the check together; Kafka\'s own test accepts either outcome in this race.',
   },
-  // ---------------------------------------------------------------- fetch and truncation (§5)
+  // ---------------------------------------------------------------- fetch and truncation (docs/semantics.md#truncation-by-leader-epoch-kip-101)
   {
     name: 'no-divergence-check',
     file: PARTITION,
@@ -174,7 +174,7 @@ export const MUTATIONS: Mutation[] = [
     rule: "ListOffsets latest answers OFFSET_NOT_AVAILABLE while a new leader's HW is below its epoch start (KIP-207).",
     edits: [{ search: 'const notAvailable = p.leaderEpochStartOffset > hw;', replace: 'const notAvailable = p.leaderEpochStartOffset < 0;' }],
   },
-  // ---------------------------------------------------------------- replication throttle (§7c)
+  // ---------------------------------------------------------------- replication throttle (docs/semantics.md#replication-throttles-kip-73)
   {
     name: 'follower-throttles-in-sync',
     file: 'app/core/broker/replica-fetcher.ts',
@@ -187,7 +187,7 @@ export const MUTATIONS: Mutation[] = [
     rule: 'The leader throttle never applies to an ISR member (ReplicaManager.shouldLeaderThrottle).',
     edits: [{ search: 'if (p.maximalIsr.includes(followerId)) return false;', replace: '' }],
   },
-  // ---------------------------------------------------------------- elections (§4)
+  // ---------------------------------------------------------------- elections (docs/semantics.md#leader-elections)
   {
     name: 'election-ignores-isr',
     file: CHANGE,
@@ -230,7 +230,7 @@ export const MUTATIONS: Mutation[] = [
     rule: 'A reassignment completes only when every target replica is in the ISR.',
     edits: [{ search: 'if (newIsr.length > 0 && newReplicas.every((r) => newIsr.includes(r))) {', replace: 'if (newIsr.length > 0) {' }],
   },
-  // ---------------------------------------------------------------- controller (§2b, §4f, §8b)
+  // ---------------------------------------------------------------- controller (docs/semantics.md#controller-brokers-and-fencing)
   {
     name: 'fence-keeps-leadership',
     file: CONTROLLER,

@@ -1,5 +1,5 @@
 /**
- * Cruise Control's distribution bands and balancedness weights (console-anchors.md §4.3, §4.6;
+ * Cruise Control's distribution bands and balancedness weights (docs/semantics.md#balancing;
  * cruise-control `analyzer/goals/*DistributionGoal.java`, `KafkaCruiseControlUtils.java`).
  *
  * Invariants:

@@ -1,6 +1,6 @@
 /**
  * The soft distribution goals, in priority order: ReplicaDistribution, DiskUsageDistribution,
- * TopicReplicaDistribution, LeaderReplicaDistribution (console-anchors.md §4.2–§4.5).
+ * TopicReplicaDistribution, LeaderReplicaDistribution (docs/semantics.md#balancing).
  *
  * Invariants:
  * - Averages are over candidate brokers (alive, not excluded); a drained broker's band is
@@ -36,7 +36,7 @@ function netTransfer(a: Action, amount: (m: ReplicaMove) => number, leadership: 
   return replicaMovesOf(a).reduce((n, m) => n + (m.from === a.from ? amount(m) : -amount(m)), 0);
 }
 
-/** §4.5 step 3 on a band: the receiver stays ≤ upper, the giver stays ≥ lower unless drained. */
+/** A move's acceptance, step 3 (docs/semantics.md#balancing), on a band: the receiver stays ≤ upper, the giver stays ≥ lower unless drained. */
 function bandAllows(state: ClusterState, value: Value, band: Band, a: Action, net: number): boolean {
   if (net === 0) return true;
   const giver = state.broker(net > 0 ? a.from : a.to);

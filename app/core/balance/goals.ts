@@ -1,5 +1,5 @@
 /**
- * The goal framework (console-anchors.md §4.4, §4.5) and the two hard goals: rack awareness and
+ * The goal framework (docs/semantics.md#balancing) and the two hard goals: rack awareness and
  * replica capacity.
  *
  * Invariants:
@@ -26,9 +26,9 @@ export interface Goal {
   readonly band: Band | null;
   replicaMoves: number;
   leadershipMoves: number;
-  /** The goal's own acceptance test for its moves (§4.5 step 3). */
+  /** The goal's own acceptance test for its moves (acceptance step 3). */
   selfAccepts(a: Action): boolean;
-  /** Veto on a move proposed by a lower-priority goal (§4.5 step 4). */
+  /** Veto on a move proposed by a lower-priority goal (acceptance step 4). */
   accepts(a: Action): boolean;
   satisfied(): boolean;
   /** When not satisfied: what stays outside the goal, in words ("broker 5 holds 2, band 10–14"). */

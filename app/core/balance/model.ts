@@ -1,6 +1,6 @@
 /**
- * Builds the balancer's input model from the controller's metadata image (console-anchors.md
- * §4.10 step 1): the model is exact cluster state, no sampling.
+ * Builds the balancer's input model from the controller's metadata image (
+ * docs/semantics.md#balancing): the model is exact cluster state, no sampling.
  *
  * Invariants:
  * - Brokers and partitions come out sorted (broker id; topic name, then partition), so the

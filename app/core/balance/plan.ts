@@ -1,5 +1,5 @@
 /**
- * `balance.plan`: a small Cruise Control (console-anchors.md §4.10). Pure and deterministic: no
+ * `balance.plan`: a small Cruise Control (docs/semantics.md#balancing). Pure and deterministic: no
  * I/O, no randomness, sorted iteration, so the same model and options give the same plan.
  *
  * Invariants:
@@ -12,7 +12,7 @@
  *   draining legitimately spreads load over the remaining brokers.
  * - Leadership is expressed through order: every partition the plan touches lists its intended
  *   leader first; `leaderChanges` are the preferred elections that realise it.
- * - Balancedness (§4.6): "before" subtracts the weight of every goal that moved anything or is
+ * - Balancedness: "before" subtracts the weight of every goal that moved anything or is
  *   still violated; "after" only of goals still violated.
  */
 import { KafkaError } from '../../api/errors.js';

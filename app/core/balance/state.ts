@@ -177,7 +177,7 @@ export class ClusterState {
     return m.p.replicas.map((r) => (r === m.from ? m.to : r));
   }
 
-  /** Whether the action is legit (§4.5 steps 1–2): right holders, eligible destination(s). */
+  /** Whether the action is legit (acceptance steps 1–2, docs/semantics.md#balancing): right holders, eligible destination(s). */
   legit(a: Action): boolean {
     const to = this.byId.get(a.to);
     if (!a.p.movable || !to || to.drain || a.from === a.to) return false;

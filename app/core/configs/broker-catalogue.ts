@@ -1,15 +1,14 @@
 /**
  * Every broker-level config Replica Studio knows, with Kafka 4.x defaults, validators and update
  * modes (apache/kafka `ServerLogConfigs`, `ReplicationConfigs`, `ServerConfigs`, `KRaftConfigs`,
- * `QuotaConfig`, `DynamicBrokerConfig`; brief §9d).
+ * `QuotaConfig`, `DynamicBrokerConfig`; docs/semantics.md#configs).
  *
  * Guarantees:
  * - Every broker synonym of a topic config in `TOPIC_CONFIGS` is listed here.
  * - Update modes follow `DynamicBrokerConfig`: only the *first* synonym of each topic config is
  *   dynamic (`DynamicLogConfig.ReconfigurableConfigs` = `TOPIC_CONFIG_SYNONYMS.values`), so
  *   `log.retention.ms` is cluster-wide while `log.retention.minutes`/`.hours`, `log.roll.hours`,
- *   `log.roll.jitter.hours` and `log.flush.scheduler.interval.ms` are read-only. (§9d's
- *   "log.retention.*" shorthand is looser than Kafka here; Kafka wins.)
+ *   `log.roll.jitter.hours` and `log.flush.scheduler.interval.ms` are read-only.
  * - `default: null` marks a config Kafka leaves unset so that a later synonym applies.
  * - `importance` is the one Kafka's ConfigDef declares, which is what the generated broker config
  *   table on kafka.apache.org prints: `LogConfig.SERVER_CONFIG_DEF`/`ServerLogConfigs` (log.*,

@@ -5,7 +5,7 @@ import { BROKER_EFFECTS, TOPIC_EFFECTS } from './effects.js';
 import { describeBrokerConfigs, describeTopicConfigs } from './resolve.js';
 
 /**
- * Configs the brief (kafka-semantics.md §2–§4, §7c, §8, §9, §10) names, spelled out or through
+ * Configs the replication rules (docs/semantics.md) name, spelled out or through
  * a wildcard such as `log.retention.*`, `replica.fetch.*` or `log.cleaner.*`.
  */
 const NAMED_IN_BRIEF = {
@@ -81,7 +81,7 @@ describe('config importance', () => {
 });
 
 describe('config effects', () => {
-  it('every config the brief names states its effect in at least one sentence', () => {
+  it('every config the replication rules name states its effect in at least one sentence', () => {
     for (const name of NAMED_IN_BRIEF.topic) {
       expect(sentences(topicConfigDef(name)?.effect).length, `topic ${name}`).toBeGreaterThan(0);
     }

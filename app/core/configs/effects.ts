@@ -1,6 +1,6 @@
 /**
  * What each config does to durability, availability and performance, in our own words, drawn
- * from the brief (kafka-semantics.md §2–§4, §7c, §8, §9, §10) and Kafka's config docs.
+ * from the replication rules (docs/semantics.md) and Kafka's config docs.
  *
  * Guarantees:
  * - Each entry is one plain sentence per aspect (checked by the tests).

@@ -1,6 +1,6 @@
 /**
  * Every topic-level config Replica Studio knows, with Kafka 4.x defaults, validators and broker
- * synonyms (apache/kafka `LogConfig.java`, `ServerTopicConfigSynonyms.java`; brief §9c).
+ * synonyms (apache/kafka `LogConfig.java`, `ServerTopicConfigSynonyms.java`; docs/semantics.md#configs).
  *
  * Guarantees: names are spelled as Kafka spells them; `default` is Kafka's default string; the
  * synonym chain is in Kafka's order of precedence, with the unit conversion Kafka applies;

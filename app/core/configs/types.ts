@@ -23,7 +23,7 @@ export type ConfigImportance = 'high' | 'medium' | 'low';
 
 /**
  * What a config does to the cluster's guarantees, one plain sentence per aspect, in our own words
- * (brief §3, §4, §9, §10): `durability` = whether acknowledged data survives, `availability` =
+ * (docs/semantics.md): `durability` = whether acknowledged data survives, `availability` =
  * whether clients can write and read, `performance` = throughput, latency and resource use.
  */
 export interface ConfigEffect {
@@ -72,7 +72,7 @@ export interface TopicConfigDef extends ConfigDefBase {
   scope: 'topic';
   /** Kafka's default when neither the topic nor the broker sets it. */
   default: string;
-  /** The broker config that sets the cluster-wide default (§9c last column), or null. */
+  /** The broker config that sets the cluster-wide default (its broker synonym), or null. */
   brokerSynonym: string | null;
   /** Every broker synonym in Kafka's order of precedence (first set one wins). */
   brokerSynonyms: readonly BrokerSynonym[];

@@ -554,8 +554,8 @@ function endsBefore(records: readonly CommittedRecord[], end: number): boolean {
 /**
  * A committed partition state is frozen: every image shares it. Its lists are not (their type is
  * readonly instead): V8 (Node 20) takes a slow path for the array builtins on a frozen array —
- * filter, some, find 4 to 15 times slower, for-of allocating — and these run for every partition
- * a fence or a reopen touches.
+ * filter, some and find run several times slower and for-of allocates — and these run for every
+ * partition a fence or a reopen touches.
  */
 function freezeState(record: MetadataRecord): MetadataRecord {
   if (record.type === 'Partition' || record.type === 'PartitionChange') Object.freeze(record.state);

@@ -9,8 +9,8 @@
  *
  * Kafka's controller serves brokers from its log on disk. Here the tail every broker still has to
  * read stays in memory and the rest is read back from the store: a reopen commits a record for
- * each replica that rejoins an ISR (30,000 at 10,000 partitions), and once every broker has
- * applied them, keeping them until the next snapshot but one cost ~16 MB of heap at 10k.
+ * each replica that rejoins an ISR, so records every broker has applied would otherwise sit in
+ * memory until the next snapshot but one, in proportion to the partition count.
  */
 import type { MetadataStore, StoredMetadataRecord } from '../log/log-store.js';
 import type { MetadataImage } from '../metadata/image.js';

@@ -1,7 +1,8 @@
 /**
  * Builds the next state of one partition from a requested change (Kafka's PartitionChangeBuilder).
  *
- * Rules (kafka-semantics.md §4, §7b, §10c):
+ * Rules (docs/semantics.md#leader-elections, #reassignment-kip-455,
+ * #eligible-leader-replicas-kip-966):
  * - valid(r) = (r in the target ISR, or the target ISR is empty and r is in the ELR) and
  *   acceptable (registered, unfenced, not shutting down, not being removed, not re-registering
  *   after an unclean shutdown). An online election keeps a valid leader, else takes the first

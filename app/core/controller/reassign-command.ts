@@ -1,6 +1,7 @@
 /**
  * What `kafka-reassign-partitions.sh` adds around the AlterPartitionReassignments API
- * (kafka-semantics.md §7c, §7d; apache/kafka tools/.../reassign/ReassignPartitionsCommand.java):
+ * (docs/semantics.md#reassignment-kip-455, #replication-throttles-kip-73; Kafka's
+ * `ReassignPartitionsCommand`):
  * its input checks, the replication throttles it derives from the moves, and the lines --verify
  * prints. Pure functions; the engine applies the results through the controller.
  *
@@ -51,7 +52,7 @@ function duplicates<T>(items: readonly T[]): T[] {
  * The tool's checks, in its order, before it touches the cluster. Each failure refuses the whole
  * request (the tool exits without executing anything); the tool's AdminCommandFailedException
  * carries no Kafka code, so it is reported as INVALID_REPLICA_ASSIGNMENT, the code the API itself
- * gives the same mistakes (§7a).
+ * gives the same mistakes (KIP-455).
  */
 export function validateReassignmentTargets(targets: readonly ReassignmentTarget[], liveBrokers: ReadonlySet<number>): void {
   const fail = (message: string): never => {

@@ -54,8 +54,8 @@ export function snapshotOf(image: MetadataImage): ImageSnapshot {
 /**
  * The partition states of a snapshot, built once and frozen, per topic id: every image that loads
  * the same snapshot (the controller's and each broker's when a cluster reopens) shares them, as
- * images share the frozen states of committed records — 13 copies of 100,000 states were most of
- * a reopened cluster's memory. Held weakly: they go with the snapshot.
+ * images share the frozen states of committed records; a copy per image would multiply a reopened
+ * cluster's largest structure by the number of brokers. Held weakly: they go with the snapshot.
  */
 const sharedStates = new WeakMap<ImageSnapshot, Map<string, Map<number, PartitionState>>>();
 

@@ -1,7 +1,7 @@
 /*
  * Kafka's classic replica assignment, `AdminUtils.assignReplicasToBrokers` (apache/kafka:
  * server-common/src/main/java/org/apache/kafka/admin/AdminUtils.java): what [ZK] topic creation
- * and `kafka-reassign-partitions.sh --generate` (up to 4.0) use. Brief §6b, §6c.
+ * and `kafka-reassign-partitions.sh --generate` (up to 4.0) use; docs/semantics.md#replica-placement, KIP-36.
  *
  * Invariants:
  * - first replicas go round-robin over the broker list from a start index, so each broker is the

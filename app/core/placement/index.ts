@@ -1,5 +1,5 @@
 /*
- * Replica placement for the KRaft controller (brief §6a, §6d): one entry point over the two
+ * Replica placement for the KRaft controller (docs/semantics.md#replica-placement): one entry point over the two
  * placers. Invariants, whatever the strategy:
  * - brokers in controlled shutdown get no replica;
  * - replicas[0] is an unfenced broker;

@@ -1,6 +1,6 @@
 /*
  * KRaft's `StripedReplicaPlacer` (apache/kafka: metadata/src/main/java/org/apache/kafka/metadata/
- * placement/StripedReplicaPlacer.java, 3.0+; brief §6d), as of the brief's baseline: it does not
+ * placement/StripedReplicaPlacer.java, 3.0+; docs/semantics.md#replica-placement), as of Kafka 4.0: it does not
  * look at a topic's existing partitions, so CreatePartitions starts a fresh stripe.
  *
  * Invariants:

@@ -1,6 +1,6 @@
 /**
- * ApiVersions (key 18): which APIs and versions this broker serves. The advertised profile is
- * wire-protocol.md §1.3: low minimum versions (librdkafka before 2.11 enables features only when
+ * ApiVersions (key 18): which APIs and versions this broker serves (the table in
+ * docs/kafka-compatibility.md#apis-and-versions). The advertised profile has low minimum versions (librdkafka before 2.11 enables features only when
  * the range contains old versions, e.g. Produce 0 for compression), maxima below the flexible
  * versions on the data path, ApiVersions 0-4 (v4 is v3 on the wire). Never advertised: the
  * transaction APIs and KIP-848's ConsumerGroupHeartbeat, so clients stay non-transactional and on

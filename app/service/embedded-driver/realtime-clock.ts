@@ -34,9 +34,9 @@ export interface RealtimeClockOptions {
   /**
    * The host's output is backed up (the engine process: engine events not yet written to its
    * parent). While it says so, a step does not start — for at most HOLD_MS at a time — so the
-   * event loop, which writes that output, is free to: a controlled shutdown at 100,000
-   * partitions sends ~33,000 events (8 MB) and then its answer, which otherwise reached the
-   * parent only after the brokers' ~600 ms of work that follows, 64 KB per step.
+   * event loop, which writes that output, is free to: a controlled shutdown of a big cluster sends
+   * tens of thousands of events and then its answer, which would otherwise reach the parent only
+   * after the brokers' work that follows, a little of the output written per step.
    */
   holdWhile?: () => boolean;
 }

@@ -9,7 +9,7 @@
  * 4. At most one broker leads each leader epoch.
  * 5. Every live replica's log is a prefix of the committed log up to its own HW: no replica ever
  *    exposes as committed a record the cluster committed differently.
- * With eligible leader replicas on (KIP-966; kafka-semantics.md §10c):
+ * With eligible leader replicas on (KIP-966; docs/semantics.md#eligible-leader-replicas-kip-966):
  * 6. ELR and last known ELR are replicas, and no ELR member is in the ISR; the ISR may be empty,
  *    and then there is no leader.
  * 7. While the ISR has at least min ISR members, the ELR and the last known ELR are empty.

@@ -1,5 +1,5 @@
 /**
- * Scenarios 6–10 of kafka-semantics.md: producer acks and min.insync.replicas (3.7+ strict rule).
+ * Scenarios 6–10 (docs/semantics.md#the-scenario-suite): producer acks and min.insync.replicas (3.7+ strict rule).
  */
 import { describe, expect, it } from 'vitest';
 import type { ProduceResult } from '../../core/engine.js';

@@ -1,5 +1,5 @@
 /**
- * Scenarios 11–15 of kafka-semantics.md: clean, offline, unclean and preferred elections,
+ * Scenarios 11–15 (docs/semantics.md#the-scenario-suite): clean, offline, unclean and preferred elections,
  * auto leader rebalance and controlled shutdown.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Scenarios 1–5 of kafka-semantics.md: the high watermark, fetch boundaries and ISR membership.
+ * Scenarios 1–5 (docs/semantics.md#the-scenario-suite): the high watermark, fetch boundaries and ISR membership.
  */
 import { describe, expect, it } from 'vitest';
 import type { FetchResponse } from '../../core/broker/messages.js';

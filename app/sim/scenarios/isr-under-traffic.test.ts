@@ -1,5 +1,5 @@
 /**
- * ISR membership and the high watermark under steady traffic (kafka-semantics.md §1, §2): what
+ * ISR membership and the high watermark under steady traffic (docs/semantics.md#high-watermark-and-what-consumers-read, #isr-membership): what
  * scenarios 1–5 set up with single produces, here with a producer that keeps several requests in
  * flight over a network with delay, as real clusters run. Each test names the rule it holds to.
  */

@@ -1,5 +1,5 @@
 /**
- * Scenario 25 of kafka-semantics.md: the Jepsen (2013) failure and "last replica standing",
+ * Scenario 25 (docs/semantics.md#the-scenario-suite): the Jepsen (2013) failure and "last replica standing",
  * part (c) without and with eligible leader replicas (KIP-966, eligible.leader.replicas.version=1).
  */
 import { afterEach, describe, expect, it } from 'vitest';

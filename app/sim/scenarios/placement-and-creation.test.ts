@@ -1,6 +1,6 @@
 /*
- * Scenarios 19–22 of kafka-semantics.md (§6 placement and CreateTopics/CreatePartitions
- * validation, §9a topic names), run through the controller of a simulated cluster rather than
+ * Scenarios 19–22 (docs/semantics.md#the-scenario-suite: placement, CreateTopics/CreatePartitions
+ * validation, topic names), run through the controller of a simulated cluster rather than
  * the placer: what a client of CreateTopics/CreatePartitions would see, and what the metadata
  * image records.
  */
@@ -60,7 +60,7 @@ function firstReplicaCounts(sim: Simulation, topic: string): Map<number, number>
   return counts;
 }
 
-/** The classic pattern of §6b over `brokers` (in list order) for a start index and initial shift. */
+/** The classic pattern (AdminUtils' rack-unaware assignment) over `brokers` (in list order) for a start index and initial shift. */
 function classicPattern(brokers: number[], partitions: number, rf: number, startIndex: number, initialShift: number): number[][] {
   const n = brokers.length;
   let shift = initialShift;
@@ -87,7 +87,7 @@ describe('replica placement and topic creation through the controller', () => {
       const byDefault = assignment(seed);
       expect(byDefault).toEqual(assignment(seed, 'striped'));
       if (JSON.stringify(byDefault) !== JSON.stringify(assignment(seed, 'classic'))) differsFromClassic++;
-      // §6d single rack: each of the first n partitions takes consecutive brokers of the sorted
+      // The striped placer on a single rack: each of the first n partitions takes consecutive brokers of the sorted
       // list from a rotating start, so every broker leads one of them.
       for (const replicas of byDefault) for (let j = 1; j < replicas.length; j++) expect(replicas[j]).toBe((replicas[j - 1]! % 5) + 1);
       expect(new Set(byDefault.map((r) => r[0])).size).toBe(5);
@@ -109,7 +109,7 @@ describe('replica placement and topic creation through the controller', () => {
       expect(created(seed, 'striped')).toEqual(created(seed, 'striped'));
     }
 
-    // Through the controller the classic algorithm is still exact: the topic matches the §6b
+    // Through the controller the classic algorithm is still exact: the topic matches the classic
     // pattern over the brokers sorted by id for one (random) start index and initial shift.
     const starts = new Set<number>();
     for (let seed = 1; seed <= 12; seed++) {
@@ -280,7 +280,7 @@ describe('replica placement and topic creation through the controller', () => {
     controller.createTopic({ name: 'defaults', partitions: -1, replicationFactor: -1 });
     expect(assignmentOf(sim, 'defaults').map((r) => r.length)).toEqual([1]);
 
-    // Manual assignments (§6a).
+    // Manual assignments.
     for (const extra of [{ partitions: 2 }, { replicationFactor: 2 }, { partitions: 2, replicationFactor: 2 }]) {
       const e = create({ name: 'manual', assignments: [[1, 2], [2, 3]], ...extra });
       expect(e.code, JSON.stringify(extra)).toBe('INVALID_REQUEST');

@@ -1,6 +1,6 @@
 /**
- * Scenarios 23 and 24 of kafka-semantics.md: the reassignment lifecycle (§7a, §7b) and the
- * replication throttle that `kafka-reassign-partitions.sh --throttle` sets (§7c, §7d).
+ * Scenarios 23 and 24 (docs/semantics.md#the-scenario-suite): the reassignment lifecycle (KIP-455) and the
+ * replication throttle that `kafka-reassign-partitions.sh --throttle` sets (KIP-73).
  */
 import { describe, expect, it } from 'vitest';
 import { kafkaErrorOf } from '../../core/test-support/kafka-error.js';

@@ -1,5 +1,5 @@
 /**
- * Time- and size-based retention (kafka-semantics.md §9c; Kafka's `UnifiedLog.deleteOldSegments`):
+ * Time- and size-based retention (docs/semantics.md#retention-and-deleterecords; Kafka's `UnifiedLog.deleteOldSegments`):
  * every broker deletes whole segments of the replicas it hosts, leader or follower, never past its
  * own high watermark, and the log start offset moves to the first segment kept.
  */

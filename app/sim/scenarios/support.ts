@@ -1,4 +1,4 @@
-/** Shared steps of the scenario tests (kafka-semantics.md, "Test scenarios"). */
+/** Shared steps of the scenario tests (docs/semantics.md#the-scenario-suite). */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

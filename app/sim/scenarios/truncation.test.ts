@@ -1,5 +1,5 @@
 /**
- * Scenarios 16–18 of kafka-semantics.md: leader-epoch-based truncation (KIP-101/279).
+ * Scenarios 16–18 (docs/semantics.md#the-scenario-suite): leader-epoch-based truncation (KIP-101/279).
  * Scenario 18's cache lookup table is also tested on the cache itself (app/core/log/epoch-cache.test.ts).
  */
 import { afterEach, describe, expect, it } from 'vitest';
