@@ -174,7 +174,11 @@ export function topicDetailFigures(prefix: string, r: UiTopicDetailResult, first
       maxMs: round(Math.max(...r.loadsMs)),
       rowsInDom: r.rowsInDom,
       largestApiBytes: r.largestApiBytes,
+      domContentLoadedMs: round(r.phases.domContentLoadedMs),
+      describeSentMs: round(r.phases.describeSentMs),
+      describeReceivedMs: round(r.phases.describeReceivedMs),
       partitions: r.partitions,
+      loadAverage: r.loadAverage,
     }),
     latencyFigure(`${prefix}.scroll-frame-p95`, r.frames.p95Ms, round(UI_FRAME_LATE_INTERVALS * r.frames.idleIntervalMs), {
       p50Ms: round(r.frames.p50Ms),
@@ -185,6 +189,7 @@ export function topicDetailFigures(prefix: string, r: UiTopicDetailResult, first
       rowsScrolled: r.frames.scrolledRows,
       mainThreadCpuMsPerFrame: round(r.frames.mainThreadCpuMsPerFrame),
       partitions: r.partitions,
+      loadAverage: r.loadAverage,
     }),
   ];
 }

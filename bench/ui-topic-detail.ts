@@ -19,6 +19,7 @@
  * the others and `npm run bench -- topic-detail` alone into the results file. Every phase is
  * bounded; the host and browser are stopped and the temp dirs removed however it ends.
  */
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
@@ -46,8 +47,12 @@ export interface UiTopicDetailResult {
   rowsInDom: number;
   /** The largest API answer of the median load (topics.describe of every partition). */
   largestApiBytes: number;
+  /** Where the median load spent its time, ms from navigation start (-1 when absent). */
+  phases: { domContentLoadedMs: number; describeSentMs: number; describeReceivedMs: number };
   frames: { count: number; p50Ms: number; p95Ms: number; maxMs: number; over50Ms: number; scrolledRows: number; mainThreadCpuMsPerFrame: number; idleIntervalMs: number };
   build: string;
+  /** The machine's 1-minute load average when the page was first loaded (a shared machine's frames depend on it). */
+  loadAverage: number;
 }
 
 /** Before any page script: the start of the first frame with a partition row. */
@@ -111,20 +116,29 @@ export async function measureUiTopicDetail(deadlineMs = 150_000, log: (line: str
     await page.goto(host.url, { timeout: waitMs() });
     await page.getByTestId('connection-status').getByText('Live').waitFor({ timeout: waitMs() });
 
-    const loads: { ms: number; bytes: number }[] = [];
+    const loadAverage = Math.round(loadavg()[0]! * 100) / 100;
+    const loads: { ms: number; bytes: number; phases: UiTopicDetailResult['phases'] }[] = [];
     for (let i = 0; i < DETAIL_LOADS; i++) {
       check('loading the topic page');
       await page.goto('about:blank');
       await page.goto(`${host.origin}/#/topics/${TOPIC}`, { timeout: waitMs() });
       const at = await rowAt();
       const bytes = (await page.evaluate(`(() => Math.max(0, ...performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/') && e.responseEnd <= ${at} + 1).map((e) => e.encodedBodySize)))()`)) as number;
-      loads.push({ ms: at, bytes });
+      const phases = (await page.evaluate(`(() => {
+        const nav = performance.getEntriesByType('navigation')[0];
+        const d = performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/api/topics.describe'))[0];
+        return { domContentLoadedMs: nav ? nav.domContentLoadedEventEnd : -1, describeSentMs: d ? d.startTime : -1, describeReceivedMs: d ? d.responseEnd : -1 };
+      })()`)) as UiTopicDetailResult['phases'];
+      loads.push({ ms: at, bytes, phases });
     }
     const loadsMs = loads.map((l) => l.ms);
     const firstRenderMs = median(loadsMs);
-    const largestApiBytes = (loads.find((l) => l.ms === firstRenderMs) ?? loads[0]!).bytes;
+    const medianLoad = loads.find((l) => l.ms === firstRenderMs) ?? loads[0]!;
+    const largestApiBytes = medianLoad.bytes;
+    const phases = medianLoad.phases;
     const rowsInDom = await page.locator('[data-testid^="partition-row-"]').count();
     log(`first render of the topic page: ${loadsMs.map((ms) => `${Math.round(ms)} ms`).join(', ')} (fresh loads); ${rowsInDom} rows in the DOM; largest API answer ${largestApiBytes.toLocaleString('en-US')} B`);
+    log(`  the median load: DOMContentLoaded at ${Math.round(phases.domContentLoadedMs)} ms, topics.describe sent at ${Math.round(phases.describeSentMs)} ms and received at ${Math.round(phases.describeReceivedMs)} ms, first row at ${Math.round(firstRenderMs)} ms`);
 
     check('scrolling');
     await sleep(500);
@@ -150,7 +164,7 @@ export async function measureUiTopicDetail(deadlineMs = 150_000, log: (line: str
       `scroll: ${frames.count} frames in ${DETAIL_SCROLL_MS} ms, ${frames.scrolledRows} rows passed; frame p50 ${frames.p50Ms.toFixed(1)} ms, p95 ${frames.p95Ms.toFixed(1)} ms, max ${frames.maxMs.toFixed(1)} ms, ${frames.over50Ms} over 50 ms (the still page's frame interval ${frames.idleIntervalMs.toFixed(1)} ms); main thread ${frames.mainThreadCpuMsPerFrame.toFixed(1)} ms of CPU per frame`,
     );
     await context.close();
-    return { partitions, loadsMs, firstRenderMs, rowsInDom, largestApiBytes, frames, build: build.label };
+    return { partitions, loadsMs, firstRenderMs, rowsInDom, largestApiBytes, phases, frames, build: build.label, loadAverage };
   } finally {
     await browser?.close().catch(() => {});
     await host.stop();

@@ -23,6 +23,7 @@ const GROUPS: readonly { prefix: string; title: string }[] = [
   { prefix: 'produce', title: 'Produce in process (`npm run bench -- produce`)' },
   { prefix: 'wire', title: 'Produce through the Kafka listener (`npm run bench -- wire`)' },
   { prefix: 'host', title: 'The HTTP host under load' },
+  { prefix: 'ui.topic-detail', title: 'The topic page of one topic with 1,000 partitions (`npm run bench -- topic-detail`)' },
   { prefix: 'ui', title: 'The console with 2,000 topics' },
   { prefix: 'balance', title: 'balance.plan (`npm run bench -- scale`)' },
   { prefix: 'failover', title: 'Failover in process (`npm run bench -- scale`)' },
