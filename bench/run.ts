@@ -30,6 +30,12 @@
  * /proc: on a shared machine the fairer reading of what the listener path costs) are reported
  * beside it. `npm run bench -- wire` runs these two alone.
  *
+ * `compaction.cleaner.mb-per-sec` (see compaction.ts) is the log cleaner cleaning a 64 MB
+ * compacted log on SQLite, as a ratio to the raw SQLite write limit measured in the same run
+ * (goal ≥ 0.5); `compaction.coordinator-load.1m-superseded-commits` is a coordinator loading a
+ * group with 1,000,000 superseded commits after its partition was cleaned, within the load
+ * before (ratio = before / after, goal 1). `npm run bench -- compaction` runs these two alone.
+ *
  * `npm run bench -- produce` runs the in-process produce figures alone (100 B and 1 KiB, each with
  * its raw SQLite limit measured in the same run), e.g. to compare builds back to back; the 100 B
  * one is also set against Kafka's 2014 figure of 421,823 records/s (`…100B.vs-kafka-2014`, goal 1).
@@ -55,6 +61,7 @@ import { DETAIL_LOADS, DETAIL_PARTITIONS, DETAIL_RF, DETAIL_SCROLL_MS, DETAIL_SC
 import { BROKERS as SCALE_BROKERS, formatTable, runLadder, type RungResult } from './scale.js';
 import { PLAN_BROKERS, PLAN_PARTITIONS, measureBalancePlan } from './balance-plan.js';
 import { FAILOVER_BROKERS, FAILOVER_PARTITIONS, measureFailover } from './failover.js';
+import { COMPACTION_MB, KEYS as COMPACTION_KEYS, LOAD_COMMITS, LOAD_PARTITIONS, SEGMENT_MB, measureCleanerThroughput, measureCoordinatorLoad } from './compaction.js';
 import { RESULTS_FILE, UI_FRAME_LATE_INTERVALS, atLeastFigure, figure, fmt, latencyFigure, machine, pct, printTable, round, topicDetailFigures, uiFigures, withinFigure, writeResults, type Figure } from './figures.js';
 
 /** The Topics page benchmark: building the console, 2,000 topics over HTTP, Chromium. */
@@ -79,7 +86,9 @@ const SCALE_UI_BUDGET_MS = 240_000;
 const SCALE_UI_BEHIND_LIMIT_MS = 1_000;
 /** The wire produce phase: an engine process to start, warm-up, window, catch-up. */
 const WIRE_BUDGET_MS = 30_000;
-const BUDGET_MS = 60_000 + WIRE_BUDGET_MS + UI_TOPICS_BUDGET_MS + UI_DETAIL_BUDGET_MS;
+/** The compaction figures: a 64 MB log written and cleaned, a million commits written and loaded twice. */
+const COMPACTION_BUDGET_MS = 90_000;
+const BUDGET_MS = 60_000 + WIRE_BUDGET_MS + COMPACTION_BUDGET_MS + UI_TOPICS_BUDGET_MS + UI_DETAIL_BUDGET_MS;
 const WINDOW: WindowOptions = { warmupMs: 1_000, windowMs: 3_000 };
 const SIZES = [
   { label: '100B', bytes: 100 },
@@ -290,6 +299,44 @@ async function produceFigures(budgetLeft: () => number): Promise<{ figures: Figu
   return { figures, inProcess100B, inProcess100BPerCpuSec };
 }
 
+/** The log cleaner against the raw SQLite write limit, and a coordinator's load before and after cleaning. */
+function compactionFigures(): Figure[] {
+  console.log(
+    `compaction: a ${COMPACTION_MB} MB log of 1 KiB records over ${COMPACTION_KEYS.toLocaleString('en-US')} keys in ${SEGMENT_MB} MB segments on SQLite, cleaned with a 256 KiB read buffer and a 128 MiB offset map; ` +
+      `raw limit: the same batches inserted into a fresh file, a segment per transaction; MB = 10^6 bytes of log read by the cleaning`,
+  );
+  const figures: Figure[] = [];
+  try {
+    const c = measureCleanerThroughput();
+    console.log(
+      `  cleaner: ${c.cleanedMbPerSec.toFixed(1)} MB/s (${c.logMb.toFixed(1)} MB → ${c.keptMb.toFixed(1)} MB, ${fmt(c.recordsRead)} records read, ${fmt(c.recordsKept)} kept, ${c.steps} steps, ` +
+        `${Math.round(c.elapsedMs)} ms wall, ${Math.round(c.cpuMs)} ms CPU); raw write ${c.rawMbPerSec.toFixed(1)} MB/s`,
+    );
+    figures.push({ ...figure('compaction.cleaner.mb-per-sec', c.cleanedMbPerSec, 'MB/s', c.rawMbPerSec), context: { logMb: round(c.logMb), keptMb: round(c.keptMb), elapsedMs: round(c.elapsedMs), cpuMs: round(c.cpuMs), steps: c.steps } });
+  } catch (e) {
+    console.warn(`compaction.cleaner failed, no figure: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  console.log(`coordinator load: one group, ${LOAD_COMMITS.toLocaleString('en-US')} commits to ${LOAD_PARTITIONS} partitions in its __consumer_offsets partition (1 broker, SQLite), the broker restarted before and after the cleaning`);
+  try {
+    const l = measureCoordinatorLoad((line) => console.log(`  ${line}`));
+    figures.push({ ...withinFigure('compaction.coordinator-load.1m-superseded-commits', l.afterMs, 'ms', l.beforeMs), context: { beforeMs: round(l.beforeMs), recordsBefore: l.recordsBefore, recordsAfter: l.recordsAfter, cleanMs: round(l.cleanMs) } });
+  } catch (e) {
+    console.warn(`compaction.coordinator-load failed, no figure: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return figures;
+}
+
+/** `npm run bench -- compaction`: the compaction figures alone, merged into the results file. */
+function compactionMain(): void {
+  const m = machine();
+  console.log(`machine: ${m.cpu}, ${m.cores} cores, node ${m.node}, SQLite ${m.sqlite}, ${m.platform}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  const figures = compactionFigures();
+  console.log(`(load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')})\n`);
+  printTable(figures);
+  const results = writeResults(m, figures);
+  console.log(`\nwrote ${results.figures.length} figures to ${RESULTS_FILE}`);
+}
+
 /** `npm run bench -- produce`: the in-process produce figures alone, merged into the results file. */
 async function produceMain(): Promise<void> {
   const started = performance.now();
@@ -307,6 +354,7 @@ async function main(): Promise<void> {
   if (process.argv[2] === 'wire') return wireMain();
   if (process.argv[2] === 'produce') return produceMain();
   if (process.argv[2] === 'topic-detail') return topicDetailMain();
+  if (process.argv[2] === 'compaction') return compactionMain();
   const started = performance.now();
   const budgetLeft = (): number => BUDGET_MS - (performance.now() - started);
   const m = machine();
@@ -345,6 +393,8 @@ async function main(): Promise<void> {
       context: { p50Ms: round(d.p50Ms), maxMs: round(d.maxMs), samples: d.samples, describeErrors: d.describeErrors, produceRecordsPerSec: Math.round(d.recordsPerSec), produceErrors: d.produceErrors },
     });
   }
+  if (budgetLeft() < COMPACTION_BUDGET_MS + UI_TOPICS_MIN_MS) console.warn('skipping the compaction figures: not enough of the budget left');
+  else figures.push(...compactionFigures());
   // The Topics page in Chromium: a host process, 2,000 topics over HTTP, then the browser.
   if (budgetLeft() < UI_TOPICS_MIN_MS) {
     console.warn(`skipping ui.topics: not enough of the ${BUDGET_MS / 1000} s budget left`);

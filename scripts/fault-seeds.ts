@@ -5,7 +5,9 @@
  *                                                            run seeds N .. N+10000-1
  *   --minutes M stops handing out seeds after M minutes of wall time and reports the seeds run;
  *   --elr runs every seed with eligible leader replicas on (KIP-966).
- *   npm run faults -- --seed S [--verbose]                  replay one seed, print its history
+ *   npm run faults -- --seed S [--verbose]                  replay one seed; --verbose prints its history:
+ *                                                            the faults with the events of the brokers and
+ *                                                            partitions its violations name, in time order
  *
  * Prints progress and a summary; every failing seed is printed with its violations and its full
  * fault schedule (replay it with --seed). Exits 1 when any seed fails (at once with --bail, which
@@ -112,9 +114,15 @@ function main(): void {
 }
 
 function replay(seed: number, verbose: boolean, elr: boolean): void {
-  const r = runFaultSeed(seed, { eligibleLeaderReplicas: elr });
+  const r = runFaultSeed(seed, { eligibleLeaderReplicas: elr, history: verbose });
   console.log(`seed ${seed}: ${r.ok ? 'ok' : 'FAILED'}  history ${r.historyHash.slice(0, 16)}  ${r.stats.wallMs} ms`);
-  if (verbose || !r.ok) {
+  if (verbose) {
+    // The faults with the events of the brokers and partitions the violations name (all of them
+    // when the seed passed), and the checker's view of which brokers could heartbeat.
+    console.log(r.ok ? 'history (every broker and partition):' : 'history (the brokers and partitions the violations name, with every fault):');
+    for (const line of r.history) console.log(`  ${line}`);
+    console.log('stats:', JSON.stringify(r.stats));
+  } else if (!r.ok) {
     console.log('fault schedule:');
     for (const line of r.schedule) console.log(`  ${line}`);
     console.log('stats:', JSON.stringify(r.stats));

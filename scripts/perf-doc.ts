@@ -25,6 +25,7 @@ const GROUPS: readonly { prefix: string; title: string }[] = [
   { prefix: 'host', title: 'The HTTP host under load' },
   { prefix: 'ui.topic-detail', title: 'The topic page of one topic with 1,000 partitions (`npm run bench -- topic-detail`)' },
   { prefix: 'ui', title: 'The console with 2,000 topics' },
+  { prefix: 'compaction', title: 'Log compaction (`npm run bench -- compaction`)' },
   { prefix: 'balance', title: 'balance.plan (`npm run bench -- scale`)' },
   { prefix: 'failover', title: 'Failover in process (`npm run bench -- scale`)' },
   { prefix: 'scale', title: 'The scale ladder (`npm run bench -- scale`)' },

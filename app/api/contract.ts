@@ -50,6 +50,8 @@ import type { FeatureUpdateResultView, FeatureView } from './feature-views.js';
 import { method, returns, type ResultMarker } from './contract-kit.js';
 import { connectionMethods } from './connections-contract.js';
 import { recordsDeleteMethods } from './records-delete-contract.js';
+import { securityMethods } from './security-contract.js';
+import { compactionMethods } from './compaction-contract.js';
 
 /** The DTOs (`…View`) every result is made of; see `views.ts` and `balance-views.ts`. */
 export type * from './views.js';
@@ -57,6 +59,7 @@ export type * from './balance-views.js';
 export type * from './feature-views.js';
 export type * from './connections.js';
 export type * from './capabilities.js';
+export type * from './security-contract.js';
 
 // ================================================================ envelope
 
@@ -130,6 +133,7 @@ export const createTopicSchema = z.strictObject({
 const eventNameSet: Record<EventName, true> = {
   'broker.stateChanged': true,
   'feature.updated': true,
+  'security.changed': true,
   'controller.changed': true,
   'isr.shrunk': true,
   'isr.expanded': true,
@@ -137,6 +141,8 @@ const eventNameSet: Record<EventName, true> = {
   'highWatermark.advanced': true,
   'replica.truncated': true,
   'replica.offline': true,
+  'log.cleaned': true,
+  'log.uncleanable': true,
   'broker.storageFailed': true,
   'topic.created': true,
   'topic.deleted': true,
@@ -317,12 +323,13 @@ export const contract = {
   'profiles.get': method(z.strictObject({ name: z.string() }), returns<ProfileView>()),
   /**
    * Export a profile: its JSON, `server-N.properties` per broker, the kafka-topics.sh /
-   * kafka-configs.sh commands and producer/consumer properties.
+   * kafka-configs.sh commands, producer/consumer properties, and its ACLs, SCRAM users and quotas
+   * as kafka-acls.sh / kafka-configs.sh commands (`security-commands`).
    */
   'profiles.export': method(
     z.strictObject({
       name: z.string(),
-      formats: z.array(z.enum(['profile', 'server-properties', 'topic-commands', 'client-properties'])).optional(),
+      formats: z.array(z.enum(['profile', 'server-properties', 'topic-commands', 'client-properties', 'security-commands'])).optional(),
       bootstrapServers: z.string().optional(),
     }),
     returns<ExportedFileView[]>(),
@@ -420,6 +427,8 @@ export const contract = {
   ),
   // records.delete: Kafka's DeleteRecords (records-delete-contract.ts).
   ...recordsDeleteMethods,
+  // topics.compaction: the log cleaner's view of a compacted topic (compaction-contract.ts).
+  ...compactionMethods,
 
   /**
    * Every consumer group, from every running broker (ListGroups), with its coordinator, member
@@ -499,6 +508,9 @@ export const contract = {
   'clock.get': method(empty, returns<ClockView>()),
   /** Real-time mode: set how many virtual ms pass per real ms (1–60). */
   'clock.setScale': method(z.strictObject({ scale: z.number().min(1).max(60) }), returns<ClockView>()),
+
+  // ACLs, SCRAM users and client quotas (security-contract.ts).
+  ...securityMethods,
 
   // The connections.* methods: the list of clusters, not a cluster (connections-contract.ts).
   ...connectionMethods,

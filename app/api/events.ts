@@ -51,6 +51,26 @@ export interface EventMap {
   'highWatermark.advanced': { topic: string; partition: number; brokerId: number; highWatermark: number; previous: number };
   /** A replica removed records from the end of its log. */
   'replica.truncated': { topic: string; partition: number; brokerId: number; fromOffset: number; toOffset: number; leaderEpoch: number; reason: 'diverging-epoch' | 'offset-out-of-range' | 'power-loss' };
+  /**
+   * A broker's log cleaner finished cleaning its replica of a compacted partition: offsets
+   * [firstDirtyOffset, endOffset) were its dirty section, now clean (the log's new checkpoint);
+   * the whole log below endOffset was recopied, keeping each key's last record.
+   */
+  'log.cleaned': {
+    topic: string;
+    partition: number;
+    brokerId: number;
+    firstDirtyOffset: number;
+    endOffset: number;
+    bytesRead: number;
+    bytesWritten: number;
+    recordsRead: number;
+    recordsWritten: number;
+    tombstonesRemoved: number;
+    tombstonesKept: number;
+  };
+  /** The log cleaner failed on a replica and will not clean it again until the broker restarts (Kafka's uncleanable partitions). */
+  'log.uncleanable': { topic: string; partition: number; brokerId: number; reason: string };
   /** A replica went offline on a broker because its log could not be read (e.g. a CRC mismatch). */
   'replica.offline': { topic: string; partition: number; brokerId: number; errorCode: string; message: string };
   /** A broker's storage failed (disk full, I/O error, corrupt file): like Kafka with its only log directory offline, it halted. */
@@ -65,6 +85,11 @@ export interface EventMap {
   'config.changed': { resourceType: 'topic' | 'broker'; resourceName: string; name: string; value: string | null };
   /** A feature's finalized level changed (UpdateFeatures, `kafka-features.sh upgrade|downgrade`). */
   'feature.updated': { feature: string; level: number; previousLevel: number };
+  /**
+   * The security state in the metadata log changed: an ACL binding created or deleted, a SCRAM
+   * credential set or deleted, a client quota set or removed. `description` says which, in words.
+   */
+  'security.changed': { kind: 'acl' | 'scram-credential' | 'client-quota'; action: 'added' | 'removed' | 'set'; description: string };
   /** How far a moving partition's new replicas have caught up (every second while it changes). */
   'reassignment.progress': {
     topic: string;

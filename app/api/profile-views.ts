@@ -21,6 +21,12 @@ export interface ProfileView {
   producer: ConfigStringsView;
   consumer: ConfigStringsView;
   notes: Record<string, string>;
+  /** ACL bindings, SCRAM users (never a password) and client quotas; empty lists when the profile names none. */
+  security: {
+    acls: { resourceType: string; resourceName: string; patternType: 'LITERAL' | 'PREFIXED'; principal: string; host: string; operation: string; permissionType: 'ALLOW' | 'DENY' }[];
+    scramUsers: { name: string; mechanism: 'SCRAM-SHA-256' | 'SCRAM-SHA-512'; iterations: number }[];
+    quotas: { entity: { user?: string | null; 'client-id'?: string | null; ip?: string | null }; values: Record<string, number> }[];
+  };
 }
 
 /** One line of `profiles.list`. */
@@ -80,6 +86,8 @@ export interface ApplyPlanView {
   features: { feature: string; maxVersionLevel: number; upgradeType: 'upgrade' | 'safe-downgrade'; from: number }[];
   topics: { resource: { type: 'topic'; name: string }; set: Record<string, string | null>; changes: PlannedChangeView[] }[];
   manual: string[];
+  /** ACL bindings to create and quota values to set (SCRAM users to create are in `manual`: a profile has no passwords). */
+  security: { acls: ProfileView['security']['acls']; quotas: { entity: ProfileView['security']['quotas'][number]['entity']; set: Record<string, number> }[] };
   upToDate: boolean;
   /** False for a dry run. */
   applied: boolean;

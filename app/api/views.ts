@@ -336,6 +336,12 @@ export interface ConsumedRecordView {
 /** What `records.consume` read: records below the high watermark. */
 export interface ConsumeResultView {
   records: ConsumedRecordView[];
+  /**
+   * Where the next read starts: after the last record returned, or after the last batch read —
+   * past offsets a compacted log no longer has, which may leave a read with no record at all
+   * (Kafka's consumer moves on by the batch's next offset too).
+   */
+  nextOffset: number;
   highWatermark: number;
   logStartOffset: number;
 }

@@ -42,6 +42,7 @@ import { KafkaRequests, type BrokerAnswer, type ProduceAnswer } from './cluster/
 import type { ListenerAddress } from './cluster/listeners.js';
 import { ReadModel } from './cluster/read-model.js';
 import { ReassignmentAdmin, type VerifyResult } from './cluster/reassignment-admin.js';
+import { ClusterSecurity } from './cluster/security.js';
 import type {
   BrokerInfo,
   BrokerMember,
@@ -51,6 +52,7 @@ import type {
   ProduceInput,
   ProduceResult,
   ReassignmentProgress,
+  ReplicaCompaction,
 } from './cluster/types.js';
 import type { CreateTopicInput, ElectionResult, ReassignmentResult } from './controller/controller.js';
 import type { FeatureDescription, FeatureUpdate, FeatureUpdateResult } from './controller/features.js';
@@ -110,6 +112,8 @@ export type { ProducedBatchValidator } from './log/produced-batch.js';
 export type { CreateTopicInput, ElectionResult, ReassignmentResult } from './controller/controller.js';
 export type { ReassignmentTarget } from './controller/reassign-command.js';
 export type { FeatureDescription, FeatureUpdate, FeatureUpdateResult } from './controller/features.js';
+export type { ClusterSecurity } from './cluster/security.js';
+export type { AclCreateResult, AclCreation, AclDeleteResult } from './controller/security-control.js';
 export { ALL_FEATURES_FAILED, ELR_FEATURE, METADATA_VERSION_FEATURE, SUPPORTED_FEATURES } from './controller/features.js';
 /** kafka-reassign-partitions.sh's own rules (pure), for drivers of clusters this engine does not run. */
 export {
@@ -135,6 +139,7 @@ export class Engine {
   private readonly groupRequests: GroupRequests;
   private readonly read: ReadModel;
   private readonly reassignments: ReassignmentAdmin;
+  private readonly sec: ClusterSecurity;
   private readonly sampler = new MetricsSampler();
   private metricsTimer: TimerHandle | null = null;
 
@@ -146,6 +151,7 @@ export class Engine {
     this.groupRequests = new GroupRequests(this.ctx);
     this.read = new ReadModel(this.ctx);
     this.reassignments = new ReassignmentAdmin(this.ctx, this.read);
+    this.sec = new ClusterSecurity(this.ctx);
     this.ctx.beforeEmit = (e) => this.reassignments.onEvent(e);
     registerInternals(this, this.ctx);
   }
@@ -286,6 +292,11 @@ export class Engine {
     return this.read.describePartition(topic, partition);
   }
 
+  /** The log cleaner's state of each served replica of a compacted partition (undefined: no such partition). */
+  describeCompaction(topic: string, partition: number): ReplicaCompaction[] | undefined {
+    return this.read.describeCompaction(topic, partition);
+  }
+
   /** The `__consumer_offsets` partition that holds `groupId` (Kafka's partitionFor). */
   offsetsPartitionFor(groupId: string): number {
     const topic = this.ctx.controller.image.topicsByName.get(OFFSETS_TOPIC);
@@ -370,6 +381,14 @@ export class Engine {
   /** `--verify`: Kafka's line per partition; clears the throttles once nothing moves. */
   verifyReassignment(partitions: ReassignmentTarget[]): VerifyResult[] {
     return this.reassignments.verify(partitions);
+  }
+
+  /**
+   * ACL bindings, SCRAM credentials and client quotas (the controller's changes, each broker's
+   * view), each broker's authorizer and quota sensors (cluster/security.ts).
+   */
+  get security(): ClusterSecurity {
+    return this.sec;
   }
 
   // ================================================================ Kafka listeners

@@ -1,3 +1,4 @@
+import type { CleanerRuntimeConfig } from './log/cleaner/log-cleaner.js';
 import { brokerConfigBoolean, brokerConfigNumber, topicConfigBoolean, topicConfigList, topicConfigNumber, topicConfigValue } from './configs/resolve.js';
 
 /**
@@ -23,8 +24,13 @@ export interface TopicRuntimeConfig {
   messageTimestampAfterMaxMs: number;
   /** `producer` keeps a client's codec; anything else is what the log stores. */
   compressionType: CompressionType;
-  /** cleanup.policy contains "compact": every record needs a key. */
+  /** cleanup.policy contains "compact": the log cleaner compacts it, and every record needs a key. */
   cleanupPolicyCompact: boolean;
+  /** The log cleaner's per-topic settings (app/core/log/cleaner). */
+  minCleanableDirtyRatio: number;
+  minCompactionLagMs: number;
+  maxCompactionLagMs: number;
+  deleteRetentionMs: number;
   leaderReplicationThrottledReplicas: string;
   followerReplicationThrottledReplicas: string;
 }
@@ -60,6 +66,8 @@ export interface BrokerRuntimeConfig {
   maxConnections: number;
   /** The group coordinator's (GroupCoordinatorConfig). */
   groups: GroupCoordinatorRuntimeConfig;
+  /** The log cleaner's (Kafka's CleanerConfig). */
+  cleaner: CleanerRuntimeConfig;
 }
 
 export interface GroupCoordinatorRuntimeConfig {
@@ -102,6 +110,10 @@ export function resolveTopicRuntimeConfig(topicOverrides: ConfigMap, clusterDefa
     messageTimestampAfterMaxMs: num('message.timestamp.after.max.ms'),
     compressionType: COMPRESSION_TYPES.includes(str('compression.type')) ? (str('compression.type') as CompressionType) : 'producer',
     cleanupPolicyCompact: topicConfigList('cleanup.policy', topicOverrides, clusterDefaults, staticConfigs).includes('compact'),
+    minCleanableDirtyRatio: num('min.cleanable.dirty.ratio'),
+    minCompactionLagMs: num('min.compaction.lag.ms'),
+    maxCompactionLagMs: num('max.compaction.lag.ms'),
+    deleteRetentionMs: num('delete.retention.ms'),
     leaderReplicationThrottledReplicas: str('leader.replication.throttled.replicas'),
     followerReplicationThrottledReplicas: str('follower.replication.throttled.replicas'),
   };
@@ -148,6 +160,15 @@ export function resolveBrokerRuntimeConfig(perBroker: ConfigMap, clusterDefaults
       offsetsTopicNumPartitions: num('offsets.topic.num.partitions'),
       offsetsTopicReplicationFactor: num('offsets.topic.replication.factor'),
       offsetsTopicSegmentBytes: num('offsets.topic.segment.bytes'),
+    },
+    cleaner: {
+      enable: bool('log.cleaner.enable'),
+      threads: num('log.cleaner.threads'),
+      dedupeBufferSize: num('log.cleaner.dedupe.buffer.size'),
+      dedupeBufferLoadFactor: num('log.cleaner.io.buffer.load.factor'),
+      ioBufferSize: num('log.cleaner.io.buffer.size'),
+      maxIoBytesPerSecond: num('log.cleaner.io.max.bytes.per.second'),
+      backoffMs: num('log.cleaner.backoff.ms'),
     },
     autoCreateTopicsEnable: bool('auto.create.topics.enable'),
     socketRequestMaxBytes: num('socket.request.max.bytes'),

@@ -6,10 +6,31 @@
 import type { ApiKeyNumber, ApiMessages, RequestHeader } from './generated/index.js';
 import type { Init } from './runtime/index.js';
 
+/**
+ * Who sent a request (Kafka's Session: the authenticated principal and the client's address):
+ * `User:NAME` after SASL, the TLS client certificate's mapped name, else User:ANONYMOUS.
+ */
+export interface ClientSession {
+  principal: string;
+  clientHost: string;
+}
+
+/** A connection that did not authenticate, from the loopback address (the listeners bind nothing else). */
+export const ANONYMOUS_SESSION: ClientSession = Object.freeze({ principal: 'User:ANONYMOUS', clientHost: '127.0.0.1' });
+
 /** What a handler knows about the request besides its body. */
 export interface RequestContext {
   header: RequestHeader;
   apiVersion: number;
+  session: ClientSession;
+  /** The request's size in bytes (Kafka's request.sizeInBytes: header and body). */
+  requestBytes: number;
+  /**
+   * The throttle a quota gave this request, in ms (0: none). A handler sets it; the dispatcher
+   * writes the larger of it and the request-time quota's into the response and mutes the
+   * connection for it, as Kafka's ClientQuotaManager.throttle does.
+   */
+  throttleMs: number;
 }
 
 type Response<K extends ApiKeyNumber> = Init<ApiMessages[K]['response']>;

@@ -20,18 +20,29 @@
  *   the handler throws CloseConnection (a refused acks=0 write, a
  *   broker whose process is gone)                                      → close
  *
+ * A quota's throttle (a handler's, or the request-time quota's from `requestQuota`) goes into the
+ * response's throttle_time_ms and the outcome's `throttle`: the connection is muted that long
+ * after the response (versions whose clients throttle themselves, KIP-219) or the response waits
+ * that long (older versions), as Kafka's SocketServer does.
+ *
  * Invariant: dispatch() never throws and never rejects; every failure is an outcome.
  */
 import { type ApiDefinition, apiDefinition, readRequestHeader, requestHeaderVersion, responseHeaderVersion, writeApiVersionsResponse, writeResponseHeader } from './generated/index.js';
 import type { RequestHeader } from './generated/index.js';
 import { errorCode } from './error-codes.js';
-import { type ApiHandler, CloseConnection, type RequestContext } from './api-handler.js';
+import { ANONYMOUS_SESSION, type ApiHandler, type ClientSession, CloseConnection, type RequestContext } from './api-handler.js';
 import { apiVersionsHandler, type FeatureLevels } from './handlers/api-versions.js';
 import { Reader, Writer } from './runtime/index.js';
 
+/** A quota's throttle: mute the connection `ms` after the response, or hold the response that long when the client does not throttle itself. */
+export interface Throttle {
+  ms: number;
+  clientThrottles: boolean;
+}
+
 export type DispatchOutcome =
-  | { kind: 'respond'; parts: Uint8Array[] }
-  | { kind: 'none' }
+  | { kind: 'respond'; parts: Uint8Array[]; throttle?: Throttle }
+  | { kind: 'none'; throttle?: Throttle }
   | { kind: 'close'; reason: string };
 
 export interface DispatcherOptions {
@@ -41,7 +52,15 @@ export interface DispatcherOptions {
   onRequest?: (header: RequestHeader) => void;
   /** The cluster's feature levels, which ApiVersions v3+ reports (absent: none). */
   features?: () => FeatureLevels;
+  /** The request-time quota (request_percentage): records the request, answers its throttle in ms. */
+  requestQuota?: (ctx: RequestContext) => number;
 }
+
+/** From which version each API's clients throttle themselves (Kafka's AbstractResponse.shouldClientThrottle); absent: never. */
+const CLIENT_THROTTLES_FROM: Readonly<Record<number, number>> = {
+  0: 6, 1: 8, 2: 3, 3: 6, 8: 4, 9: 4, 10: 2, 11: 3, 12: 2, 13: 2, 14: 2, 15: 2, 16: 2, 18: 2, 19: 3, 20: 2, 21: 1, 22: 1,
+  29: 1, 30: 1, 31: 1, 32: 2, 33: 1, 35: 1, 37: 1, 42: 1, 43: 0, 44: 0, 45: 0, 46: 0, 47: 0, 50: 0, 51: 0, 75: 0,
+};
 
 const API_VERSIONS = 18;
 const within = (v: number, [lo, hi]: readonly [number, number]): boolean => v >= lo && v <= hi;
@@ -71,7 +90,7 @@ export class Dispatcher {
       .sort((a, b) => a.apiKey - b.apiKey);
   }
 
-  async dispatch(frame: Uint8Array): Promise<DispatchOutcome> {
+  async dispatch(frame: Uint8Array, session: ClientSession = ANONYMOUS_SESSION): Promise<DispatchOutcome> {
     if (frame.length < 8) return close(`a ${frame.length}-byte frame cannot hold a request header`);
     const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
     const apiKey = view.getInt16(0);
@@ -97,8 +116,9 @@ export class Dispatcher {
       return close(`malformed ${def.name} v${apiVersion} request: ${(e as Error).message}`);
     }
     this.options.onRequest?.(header);
-    const ctx: RequestContext = { header, apiVersion };
+    const ctx: RequestContext = { header, apiVersion, session, requestBytes: frame.length, throttleMs: 0 };
     const respond = (body: unknown): DispatchOutcome => ({ kind: 'respond', parts: encodeResponse(def, apiVersion, correlationId, body) });
+
     const failWith = (code: number): DispatchOutcome => {
       try {
         return respond(handler.errorResponse(request as never, code, ctx));
@@ -111,7 +131,12 @@ export class Dispatcher {
     if (handler.implemented && !within(apiVersion, handler.implemented)) return failWith(errorCode('UNSUPPORTED_VERSION'));
     try {
       const body = await handler.handle(request as never, ctx);
-      return body === null ? { kind: 'none' } : respond(body);
+      const ms = Math.max(ctx.throttleMs, this.options.requestQuota?.(ctx) ?? 0);
+      if (ms > 0 && body !== null && typeof body === 'object' && 'throttleTimeMs' in body) (body as { throttleTimeMs: number }).throttleTimeMs = ms;
+      const outcome = (body === null ? { kind: 'none' } : respond(body)) as Exclude<DispatchOutcome, { kind: 'close' }>;
+      if (ms <= 0) return outcome;
+      const from = CLIENT_THROTTLES_FROM[apiKey];
+      return { ...outcome, throttle: { ms, clientThrottles: from !== undefined && apiVersion >= from } };
     } catch (e) {
       if (e instanceof CloseConnection) return close(`${def.name} v${apiVersion}: ${e.message}`);
       this.options.onHandlerError?.(apiKey, e);

@@ -47,6 +47,8 @@ export const METHOD_CAPABILITY: Partial<Record<ClusterMethodName, Capability>> =
   'consumers.stop': 'inAppConsumers',
   'consumers.list': 'inAppConsumers',
   'cluster.updateFeatures': 'featureUpdates',
+  'quotas.throttles': 'quotaThrottles',
+  'topics.compaction': 'compaction',
 };
 
 /**

@@ -21,7 +21,11 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-/** A random history on `sim`, drawn from `seed`: topics come and go, configs change, brokers fail and return, data is written, producer ids are handed out. */
+/**
+ * A random history on `sim`, drawn from `seed`: topics come and go, configs change, brokers fail
+ * and return, data is written, producer ids are handed out, ACL bindings, SCRAM credentials and
+ * client quotas are set and removed.
+ */
 function randomHistory(sim: Simulation, seed: number, steps: number): void {
   let s = seed >>> 0;
   const next = (n: number): number => {
@@ -40,7 +44,25 @@ function randomHistory(sim: Simulation, seed: number, steps: number): void {
   for (let i = 0; i < steps; i++) {
     const live = [...sim.engine.metadata.topicsByName.keys()];
     const topic = live[next(Math.max(1, live.length))];
-    switch (next(11)) {
+    switch (next(14)) {
+      case 11: {
+        const binding = { resourceType: 'TOPIC', resourceName: `t${next(4)}`, patternType: next(2) ? 'LITERAL' : 'PREFIXED', principal: `User:u${next(3)}`, host: '*', operation: next(2) ? 'READ' : 'WRITE', permissionType: next(4) ? 'ALLOW' : 'DENY' } as const;
+        tryIt(() => sim.engine.security.createAcls([binding]));
+        if (next(3) === 0) tryIt(() => sim.engine.security.deleteAcls([{ resourceType: 'TOPIC', resourceName: null, patternType: 'ANY', principal: `User:u${next(3)}`, host: null, operation: 'ANY', permissionType: 'ANY' }]));
+        break;
+      }
+      case 12: {
+        const name = `u${next(3)}`;
+        const mechanism = next(2) ? 'SCRAM-SHA-256' : 'SCRAM-SHA-512';
+        if (next(3) === 0) tryIt(() => sim.engine.security.alterScramCredentials([{ name, mechanism }], []));
+        else tryIt(() => sim.engine.security.alterScramCredentials([], [{ name, mechanism, iterations: 4096 + next(100), salt: `s${next(99)}`, storedKey: `k${next(99)}`, serverKey: `v${next(99)}` }]));
+        break;
+      }
+      case 13: {
+        const entity = next(2) ? { user: next(2) ? `u${next(3)}` : null } : { 'client-id': `c${next(2)}` };
+        tryIt(() => sim.engine.security.alterClientQuotas([{ entity, ops: [{ key: 'producer_byte_rate', value: next(3) ? 1024 * (1 + next(8)) : null }] }]));
+        break;
+      }
       case 0:
       case 1:
         tryIt(() => sim.engine.createTopic({ name: `t${topics++}`, partitions: 1 + next(4), replicationFactor: 1 + next(3) }));

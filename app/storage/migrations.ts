@@ -82,6 +82,13 @@ export const BROKER_MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 4,
+    description: "the log cleaner's checkpoint per replica log (Kafka's cleaner-offset-checkpoint): the first offset not cleaned yet",
+    up(db) {
+      db.exec('ALTER TABLE replicas ADD COLUMN cleaner_offset INTEGER');
+    },
+  },
 ];
 
 export const METADATA_MIGRATIONS: readonly Migration[] = [

@@ -256,6 +256,7 @@ describe('headers and concatenations', () => {
       compression: 'none',
       isTransactional: false,
       isControl: false,
+      deleteHorizonMs: null,
       producerId: -1,
       producerEpoch: -1,
       baseSequence: -1,
@@ -384,12 +385,16 @@ describe('corruption', () => {
     expect(error.message).toMatch(new RegExp(`^Record batch at offset 42 in ${FILE} is corrupt: record 0 \\(offset 42\\): `));
   });
 
-  it('records whose offsets are not dense', () => {
+  it('records whose offsets are not dense where they must be, or go backwards or past the batch anywhere', () => {
     const bytes = good();
     const second = 61 + 1 + bytes[61]! / 2; // start of record 1
     bytes[second + 3] = 4; // offsetDelta 2 instead of 1
-    expect(thrown(() => decodeRecordBatch(resealCrc(bytes))).message).toBe(
+    expect(thrown(() => decodeRecordBatch(resealCrc(bytes), { denseOffsets: true })).message).toBe(
       'Record batch at offset 42 is corrupt: record 1 (offset 43): offsetDelta 2, expected 1 (offsets are dense)',
+    );
+    bytes[second + 3] = 0; // offsetDelta 0 after 0: not increasing
+    expect(thrown(() => decodeRecordBatch(resealCrc(bytes))).message).toBe(
+      'Record batch at offset 42 is corrupt: record 1 (offset 43): offsetDelta 0 does not follow 0 within the batch\'s 2 offsets',
     );
   });
 

@@ -156,7 +156,7 @@ class SqliteReplicaLog implements ReplicaLogStore {
 
   append(batch: RecordBatch): void {
     this.preloaded = null;
-    if (batch.baseOffset !== this.end) throw new Error(`append at ${batch.baseOffset} but the log ends at ${this.end}`);
+    if (batch.baseOffset < this.end) throw new Error(`append at ${batch.baseOffset} but the log ends at ${this.end}`);
     if (this.store.summaryMayExist) this.store.dropSummary();
     // Followers append the very batch objects their leader's tail hands out (the network is
     // in-process), so they store the leader's bytes as they are, as a Kafka follower does,
@@ -224,10 +224,41 @@ class SqliteReplicaLog implements ReplicaLogStore {
     const floor = (s.floorBase.get(this.id, fromOffset) as { base: number | null }).base ?? fromOffset;
     guard(this.file.path, 'read', () => {
       for (const row of s.readRange.iterate(this.id, floor, untilOffset) as IterableIterator<BatchRow>) {
-        if (!take(this.decode(row))) break;
+        const batch = this.decode(row);
+        // The batch below the offset may end before it: the cleaner removed what followed it.
+        if (batch.lastOffset < fromOffset) continue;
+        if (!take(batch)) break;
       }
     });
     return out;
+  }
+
+  replaceCleaned(fromOffset: number, untilOffset: number, batches: readonly RecordBatch[], segments: readonly SegmentInfo[]): void {
+    this.preloaded = null;
+    for (const b of batches) if (b.baseOffset < fromOffset || b.baseOffset >= untilOffset) throw new Error(`cleaned batch at ${b.baseOffset} outside [${fromOffset}, ${untilOffset})`);
+    if (this.store.summaryMayExist) this.store.dropSummary();
+    this.forgetTimes();
+    const s = this.store.statements;
+    // One transaction: the old batches, the cleaned ones and the segment list change together.
+    this.file.transaction('swap cleaned segments into', () => {
+      s.deleteRange.run(this.id, fromOffset, untilOffset);
+      for (const b of batches) this.reinsert(b);
+      s.clearSegments.run(this.id);
+      for (const seg of segments) s.insertSegment.run(this.id, seg.baseOffset, seg.createdMs);
+    });
+    this.tail.retain((b) => b.baseOffset >= untilOffset);
+    const last = s.lastBatch.get(this.id) as { last_offset: number } | undefined;
+    this.end = Math.max(last ? last.last_offset + 1 : this.start, this.start);
+    this.refreshSize();
+  }
+
+  loadCleanerCheckpoint(): number | null {
+    const r = this.store.statements.cleanerOffset.get(this.id) as { cleaner_offset: number | null } | undefined;
+    return r?.cleaner_offset ?? null;
+  }
+
+  saveCleanerCheckpoint(offset: number | null): void {
+    this.file.write('save the cleaner checkpoint of', () => this.store.statements.saveCleanerOffset.run(offset, this.id));
   }
 
   truncateTo(offset: number): void {
@@ -376,6 +407,9 @@ type Stmts = Record<
   | 'deleteFrom'
   | 'deleteBefore'
   | 'deleteOne'
+  | 'deleteRange'
+  | 'cleanerOffset'
+  | 'saveCleanerOffset'
   | 'setLogStart'
   | 'loadEpochs'
   | 'clearEpochs'
@@ -429,6 +463,9 @@ export class SqliteBrokerStore implements BrokerLogStore {
       deleteFrom: p('DELETE FROM batches WHERE replica = ? AND base_offset >= ?'),
       deleteBefore: p('DELETE FROM batches WHERE replica = ? AND last_offset < ?'),
       deleteOne: p('DELETE FROM batches WHERE replica = ? AND base_offset = ?'),
+      deleteRange: p('DELETE FROM batches WHERE replica = ? AND base_offset >= ? AND base_offset < ?'),
+      cleanerOffset: p('SELECT cleaner_offset FROM replicas WHERE id = ?'),
+      saveCleanerOffset: p('UPDATE replicas SET cleaner_offset = ? WHERE id = ?'),
       setLogStart: p('UPDATE replicas SET log_start_offset = ? WHERE id = ?'),
       loadEpochs: p('SELECT epoch, start_offset FROM epochs WHERE replica = ? ORDER BY epoch'),
       clearEpochs: p('DELETE FROM epochs WHERE replica = ?'),

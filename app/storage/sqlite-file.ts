@@ -138,6 +138,16 @@ export class SqliteFile {
     });
   }
 
+  /**
+   * Run several writes all or nothing: alone, as one transaction; inside a storage batch, as a
+   * savepoint of the file's open transaction (a failure undoes these writes and lets the batch
+   * go on, as the log cleaner does when it marks a partition uncleanable).
+   */
+  transaction<T>(action: string, fn: () => T): T {
+    // Inside an open transaction better-sqlite3 runs `fn` in a savepoint: a failure undoes it alone.
+    return this.write(action, () => this.db.transaction(fn)());
+  }
+
   commit(): void {
     if (!this.inTransaction) return;
     this.inTransaction = false;

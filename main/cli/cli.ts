@@ -2,6 +2,7 @@
  * The headless host's command line:
  *
  *   npm run serve -- [--data DIR] [--port N] [--kafka-port N] [--profile NAME | --brokers N] [--config DIR] [--static DIR] [--in-process]
+ *                    [--broker-config KEY=VALUE]…
  *
  * The engine runs in a child process of its own (`main/engine/engine-process.ts`, reached through
  * `main/engine/remote-service.ts`), so the HTTP server answers promptly while the cluster works at full speed;
@@ -18,6 +19,11 @@
  * (controlled shutdown of every broker, storage closed) and exit 0. Failing to start (the data
  * directory is locked by another instance, a bad argument, the port is taken) prints one line to
  * stderr and exits 1 (2 for usage errors).
+ *
+ * `--broker-config KEY=VALUE` (repeatable) sets a static broker config (server.properties) of a new
+ * cluster, e.g. `authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer`,
+ * `super.users=User:admin`; the cluster keeps them, so every reopen runs with the same ones (given
+ * again on a reopen, a key takes its new value). An unknown key or an invalid value is a usage error.
  *
  * Kafka clients: every broker listens on 127.0.0.1, one port each, in the engine's process
  * (`main/kafka/kafka-listeners.ts`). `--kafka-port N` puts broker 1 on N, broker 2 on N+1, …; `--kafka-port 0`
@@ -43,6 +49,8 @@ import { reportLoading, reportOpening } from './open-progress.js';
 import { startRemoteService } from '../engine/forked-engine.js';
 import { loadOrCreateToken } from '../http/token.js';
 import { defaultConfigDir } from './config-dir.js';
+import { validateConfigs } from '../../app/core/configs/resolve.js';
+import { authorizerConfig } from '../../app/core/security/authorizer.js';
 import type { ConnectionsService } from '../../app/service/connections/connections-service.js';
 
 // Only light modules above: the engine's process is forked first and loads while this one loads
@@ -51,7 +59,7 @@ import type { ConnectionsService } from '../../app/service/connections/connectio
 export const BUILT_RENDERER = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
 
 const USAGE =
-  'usage: npm run serve -- [--data DIR] [--port N] [--kafka-port N] [--profile NAME | --brokers N] [--config DIR] [--static DIR] [--in-process] [--kafka-tls-cert FILE --kafka-tls-key FILE | --kafka-tls-self-signed] [--kafka-tls-client-ca FILE] [--kafka-sasl-users FILE]';
+  'usage: npm run serve -- [--data DIR] [--port N] [--kafka-port N] [--profile NAME | --brokers N] [--config DIR] [--static DIR] [--in-process] [--kafka-tls-cert FILE --kafka-tls-key FILE | --kafka-tls-self-signed] [--kafka-tls-client-ca FILE] [--kafka-sasl-users FILE] [--broker-config KEY=VALUE]…';
 
 /**
  * How long the host waits for the brokers, without any of them changing state, before printing
@@ -77,6 +85,8 @@ export interface ServeArgs {
    * certificate made in the data directory (main/kafka/self-signed-tls.ts).
    */
   kafkaSecurity?: { tlsCert?: string; tlsKey?: string; tlsSelfSigned?: boolean; tlsClientCa?: string; saslUsers?: string };
+  /** Static broker configs (`--broker-config KEY=VALUE`, server.properties), kept with the cluster. */
+  brokerConfigs?: Record<string, string>;
 }
 
 /** The running cluster, wherever its engine lives. */
@@ -108,6 +118,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
       'kafka-tls-self-signed': { type: 'boolean', default: false },
       'kafka-tls-client-ca': { type: 'string' },
       'kafka-sasl-users': { type: 'string' },
+      'broker-config': { type: 'string', multiple: true },
     },
     strict: true,
     allowPositionals: false,
@@ -142,8 +153,10 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     ...(tlsKey !== undefined ? { tlsKey: resolve(tlsKey) } : {}),
     ...(saslUsers !== undefined ? { saslUsers: resolve(saslUsers) } : {}),
   };
+  const brokerConfigs = parseBrokerConfigs(values['broker-config'] ?? []);
   return {
     ...(Object.keys(kafkaSecurity).length > 0 ? { kafkaSecurity } : {}),
+    ...(Object.keys(brokerConfigs).length > 0 ? { brokerConfigs } : {}),
     dataDir: resolve(values.data),
     port,
     kafkaPort: kafka === undefined ? 'default' : Number(kafka),
@@ -152,6 +165,23 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     ...(values.static !== undefined ? { staticDir: resolve(values.static) } : existsSync(BUILT_RENDERER) ? { staticDir: BUILT_RENDERER } : {}),
     ...(values['in-process'] ? { inProcess: true } : {}),
   };
+}
+
+/** `KEY=VALUE` pairs of `--broker-config`, each a broker config of the catalogue with a valid value (static configs may be read-only ones). */
+export function parseBrokerConfigs(pairs: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const i = pair.indexOf('=');
+    if (i <= 0) throw new Error(`--broker-config takes KEY=VALUE, got ${JSON.stringify(pair)}`);
+    out[pair.slice(0, i).trim()] = pair.slice(i + 1);
+  }
+  try {
+    validateConfigs('broker', out, { static: true });
+    authorizerConfig(out);
+  } catch (e) {
+    throw new Error(`--broker-config: ${(e as Error).message}`);
+  }
+  return out;
 }
 
 /**
@@ -178,7 +208,7 @@ export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; 
     process.env['REPLICA_STUDIO_KAFKA_TLS_CLIENT_CA'] = sec.tlsClientCa;
   }
   if (sec?.saslUsers) process.env['REPLICA_STUDIO_KAFKA_SASL_USERS'] = sec.saslUsers;
-  const opening = openServedCluster(args, args.dataDir, { ...how, kafkaPort: args.kafkaPort });
+  const opening = openServedCluster(args, args.dataDir, { ...how, kafkaPort: args.kafkaPort, ...(args.brokerConfigs ? { staticConfigs: args.brokerConfigs } : {}) });
   const loading = Promise.all([import('../http/http-host.js'), import('../../app/service/connections/host-connections.js'), import('../../app/service/embedded-driver/embedded-driver.js')]);
   const [opened, loaded] = await Promise.allSettled([opening, loading]);
   if (opened.status === 'rejected') throw opened.reason;
@@ -209,10 +239,15 @@ export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; 
 }
 
 /** The cluster in `dataDir` (created as `how` says when new), wherever its engine runs. */
-async function openServedCluster(args: Pick<ServeArgs, 'inProcess'>, dataDir: string, how: { profile?: string; brokers?: number; kafkaPort?: KafkaPortChoice }): Promise<ServedCluster> {
+async function openServedCluster(
+  args: Pick<ServeArgs, 'inProcess'>,
+  dataDir: string,
+  how: { profile?: string; brokers?: number; kafkaPort?: KafkaPortChoice; staticConfigs?: Record<string, string> },
+): Promise<ServedCluster> {
   const newCluster = {
     ...(how.brokers !== undefined ? { brokers: how.brokers } : { initialProfile: how.profile ?? NEW_CLUSTER_PROFILE }),
     kafkaPort: how.kafkaPort ?? 'default',
+    ...(how.staticConfigs ? { staticConfigs: how.staticConfigs } : {}),
   };
   if (args.inProcess) {
     const { openCluster } = await import('../engine/open-cluster.js');

@@ -24,9 +24,12 @@ import { SqliteStorage } from '../../app/storage/sqlite-storage.js';
 import { groupRecordCodec } from '../../app/protocol/group-records.js';
 import { CompressionError, createCompressionCodecs, type CompressionCodecs, type ZstdCompress } from '../../app/protocol/records/compression.js';
 import { createProducedBatchValidator } from '../../app/protocol/records/produced-batch-validator.js';
+import { createCleanedBatchWriter } from '../../app/protocol/records/cleaned-batch-writer.js';
 import { KafkaListeners, type KafkaListenersOptions, type KafkaPortChoice } from '../kafka/kafka-listeners.js';
 import { clusterIdOf } from './cluster-id.js';
-import { securityFromEnvironment } from '../kafka/listener-security.js';
+import { readSaslUsers, securityFromEnvironment } from '../kafka/listener-security.js';
+import { credentialFromPassword } from '../../app/service/scram-keys.js';
+import type { ScramCredential } from '../../app/core/security/types.js';
 import { loadZstdCompressor } from './zstd-compressor.js';
 
 /**
@@ -102,6 +105,34 @@ export interface OpenCluster {
 
 const defaultLogger: ServiceLogger = { error: (message, error) => console.error(message, error) };
 
+/** The metadata store setting that keeps a cluster's static broker configs (a JSON object). */
+const STATIC_CONFIGS_SETTING = 'static.broker.configs';
+
+/**
+ * The static broker configs (server.properties) to open with: the ones the cluster keeps, with
+ * `given` over them; a new cluster keeps `given`, and a reopen given some keeps them too (as an
+ * edited server.properties stays edited).
+ */
+function keptStaticConfigs(store: { loadSettings(): Record<string, string>; saveSetting(key: string, value: string): void }, isNew: boolean, given: Record<string, string> | undefined): Record<string, string> | undefined {
+  const saved = store.loadSettings()[STATIC_CONFIGS_SETTING];
+  const kept = saved !== undefined && !isNew ? (JSON.parse(saved) as Record<string, string>) : {};
+  const merged = { ...kept, ...(given ?? {}) };
+  if (given && Object.keys(given).length > 0) store.saveSetting(STATIC_CONFIGS_SETTING, JSON.stringify(merged));
+  return Object.keys(merged).length > 0 ? merged : undefined;
+}
+
+/**
+ * A new cluster's SCRAM credentials from the listeners' users file (both mechanisms for every
+ * user, as `kafka-storage.sh format --add-scram` seeds a KRaft cluster); the file is not read
+ * again for an existing cluster, whose credentials live in its metadata log.
+ */
+function usersFileSeed(env: NodeJS.ProcessEnv = process.env): ScramCredential[] {
+  const file = env['REPLICA_STUDIO_KAFKA_SASL_USERS'];
+  if (!file) return [];
+  const { users } = readSaslUsers(file);
+  return Object.entries(users).flatMap(([name, password]) => [credentialFromPassword(name, 'SCRAM-SHA-256', password), credentialFromPassword(name, 'SCRAM-SHA-512', password)]);
+}
+
 /** While the brokers of an opening cluster start, a `cluster.opening` event this often (wall ms). */
 export const OPENING_EVENT_EVERY_MS = 2_000;
 
@@ -119,15 +150,20 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
     // The id `cluster.describe`, Metadata and DescribeCluster report: this cluster's own (cluster-id.ts).
     const clusterId = clusterIdOf(storage.metadata());
     const scheduler = new ManualScheduler(Math.max(Date.now(), Engine.savedTimeMs(storage)));
+    const staticConfigs = keptStaticConfigs(storage.metadata(), isNew, options.staticConfigs);
+    const bootstrapScramCredentials = isNew ? usersFileSeed() : [];
     const engine = storage.batch(() =>
       createEngine({
         producedBatches: createProducedBatchValidator(hostCodecs()),
+        // The log cleaner rewrites batches with their own codec (zstd too: the host has its encoder).
+        cleanedBatches: createCleanedBatchWriter(hostCodecs()),
         scheduler,
         random: seededRandom(options.seed ?? randomInt(0, 2 ** 31 - 1)),
         storage,
         brokers: racks.map((rack, i) => ({ id: i + 1, rack })),
         groupRecords: groupRecordCodec,
-        ...(options.staticConfigs ? { staticConfigs: options.staticConfigs } : {}),
+        ...(staticConfigs ? { staticConfigs } : {}),
+        ...(bootstrapScramCredentials.length > 0 ? { bootstrapScramCredentials } : {}),
       }),
     );
     const clock = createRealtimeClock({
@@ -144,7 +180,7 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
       scheduler,
       clock,
       logger,
-      ...(options.staticConfigs ? { staticConfigs: options.staticConfigs } : {}),
+      ...(staticConfigs ? { staticConfigs } : {}),
       ...(options.profilesDir ? { profilesDir: options.profilesDir } : {}),
     });
     storage.batch(() => engine.start());

@@ -15,7 +15,9 @@
 import type { Server, Socket } from 'node:net';
 import type { Dispatcher } from '../../app/protocol/dispatcher.js';
 import { ClientChannel, DEFAULT_SOCKET_REQUEST_MAX_BYTES } from '../../app/protocol/framing/client-channel.js';
-import { connectionDispatcher, createListenerServer, type ListenerSecurity } from './listener-security.js';
+import { connectionDispatcher, connectionSession, createListenerServer, type ListenerSecurity } from './listener-security.js';
+import type { PrincipalMapper } from './principal-mapper.js';
+import type { SaslServerConfig } from './sasl-gate.js';
 
 export interface KafkaListenerOptions {
   dispatcher: Pick<Dispatcher, 'dispatch'>;
@@ -29,6 +31,12 @@ export interface KafkaListenerOptions {
   onConnectionClosed?: (reason: string) => void;
   /** TLS and/or SASL (listener-security.ts); absent: PLAINTEXT. */
   security?: ListenerSecurity;
+  /** Where the SASL gate finds credentials (the broker's metadata); default: the security's users. */
+  sasl?: SaslServerConfig;
+  /** ssl.principal.mapping.rules, for the principal of a client certificate. */
+  principalMapper?: PrincipalMapper;
+  /** Wraps every request of every connection (main/kafka/request-time.ts measures the request-time quota's time in it). */
+  aroundRequest?: <T>(run: () => T) => T;
 }
 
 export const LOOPBACK = '127.0.0.1';
@@ -91,8 +99,18 @@ export class KafkaListener {
 }
 
 function serve(socket: Socket, options: KafkaListenerOptions): void {
+  let session;
+  try {
+    session = connectionSession(socket, options.security, options.principalMapper);
+  } catch (e) {
+    options.onConnectionClosed?.(`failed to map the client certificate's name: ${(e as Error).message}`);
+    socket.destroy();
+    return;
+  }
+  const gated = connectionDispatcher(options.dispatcher, options.sasl ?? options.security?.sasl, session);
+  const around = options.aroundRequest;
   const channel = new ClientChannel(
-    connectionDispatcher(options.dispatcher, options.security),
+    around ? { dispatch: (frame) => around(() => gated.dispatch(frame)) } : gated,
     {
       write: (parts) => {
         let ok = true;
@@ -106,6 +124,9 @@ function serve(socket: Socket, options: KafkaListenerOptions): void {
       },
       pause: () => socket.pause(),
       resume: () => socket.resume(),
+      // A quota's throttle: the channel handles nothing meanwhile (what arrives queues, and its
+      // backpressure pauses the socket once the queue is full).
+      mute: (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref()),
     },
     { maxFrameBytes: options.maxFrameBytes ?? DEFAULT_SOCKET_REQUEST_MAX_BYTES },
   );

@@ -25,9 +25,14 @@ import type { Engine, ListenerAddress } from '../../app/core/engine.js';
 import type { Dispatcher } from '../../app/protocol/dispatcher.js';
 import type { RequestHeader } from '../../app/protocol/generated/index.js';
 import { type BrokerGateway, createBrokerDispatcher } from '../../app/protocol/handlers/index.js';
+import { quotaClient } from '../../app/protocol/handlers/security/guard-kit.js';
+import { scramKeys } from '../../app/service/scram-keys.js';
 import { EngineCallBatcher } from './engine-call-batcher.js';
+import { PrincipalMapper } from './principal-mapper.js';
+import { aroundRequest, charged, requestPercent, requestTimer } from './request-time.js';
 import type { EngineClock } from './engine-clock.js';
 import type { ListenerSecurity } from './listener-security.js';
+import type { ScramMechanism } from '../../app/core/security/types.js';
 import { SASL_ADVERTISED_HANDLERS } from './sasl-gate.js';
 import { KafkaListener, LOOPBACK } from './kafka-listener.js';
 
@@ -57,6 +62,7 @@ const DOWN_STATES = new Set(['stopped', 'killed', 'power-lost', 'storage-failed'
 const SILENT = new Promise<never>(() => {});
 
 interface BrokerSlot {
+  brokerId: number;
   dispatcher: Pick<Dispatcher, 'dispatch'>;
   listener: KafkaListener | null;
   /** The port this broker listens on (0 until first bound). */
@@ -71,9 +77,24 @@ export class KafkaListeners {
   private readonly calls: EngineCallBatcher;
   private unsubscribe: (() => void) | null = null;
   private closed = false;
+  /** ssl.principal.mapping.rules (static): a rule that does not parse stops the listeners from starting. */
+  private readonly principalMapper: PrincipalMapper;
+  /** Whether some client quota sets request_percentage (then requests are timed; request-time.ts). */
+  private requestQuotas = { version: -1, any: false };
 
   private constructor(private readonly options: KafkaListenersOptions) {
     this.calls = new EngineCallBatcher(options.clock);
+    this.principalMapper = new PrincipalMapper(options.engine.staticConfigs['ssl.principal.mapping.rules'] ?? 'DEFAULT');
+  }
+
+  private measuringRequests(): boolean {
+    const m = this.options.engine.metadata;
+    if (this.requestQuotas.version !== m.securityVersion) {
+      let any = false;
+      for (const q of m.clientQuotas.values()) if (q.values['request_percentage'] !== undefined) any = true;
+      this.requestQuotas = { version: m.securityVersion, any };
+    }
+    return this.requestQuotas.any;
   }
 
   /** Bind every member broker's listener; resolves once each running broker listens. */
@@ -133,15 +154,17 @@ export class KafkaListeners {
     let slot = this.slots.get(id);
     if (!slot) {
       const { onHandlerError, onRequest, security } = this.options;
+      const { engine: eng } = this.options;
       const dispatcher = createBrokerDispatcher(this.gateway(id), {
         ...(security?.sasl ? { extra: SASL_ADVERTISED_HANDLERS } : {}),
+        requestQuota: (ctx) => (requestTimer() ? eng.security.quotas(id).record('request_percentage', quotaClient(ctx), requestPercent(), eng.scheduler.now()) : 0),
         ...(onHandlerError ? { onHandlerError } : {}),
         ...(onRequest ? { onRequest: (h: RequestHeader) => onRequest(id, { apiKey: h.requestApiKey, apiVersion: h.requestApiVersion, clientId: h.clientId }) } : {}),
       });
       const { engine } = this.options;
       // Isolated, every request is lost on the way, ApiVersions too (it never reaches the engine).
-      const silentWhenIsolated = { dispatch: (frame: Uint8Array) => (engine.isBrokerIsolated(id) ? SILENT : dispatcher.dispatch(frame)) };
-      slot = { dispatcher: silentWhenIsolated, listener: null, port: 0, queue: Promise.resolve() };
+      const silentWhenIsolated: Pick<Dispatcher, 'dispatch'> = { dispatch: (frame, session) => (engine.isBrokerIsolated(id) ? SILENT : dispatcher.dispatch(frame, session)) };
+      slot = { brokerId: id, dispatcher: silentWhenIsolated, listener: null, port: 0, queue: Promise.resolve() };
       this.slots.set(id, slot);
     }
     return slot;
@@ -153,15 +176,28 @@ export class KafkaListeners {
       brokerId,
       engine,
       clusterId,
-      call: <T>(start: (done: (value: T) => void) => void): Promise<T> =>
-        new Promise<T>((resolve, reject) => this.calls.submit({ start: () => start(resolve), fail: reject })),
+      call: <T>(start: (done: (value: T) => void) => void): Promise<T> => {
+        const time = requestTimer();
+        return new Promise<T>((resolve, reject) => this.calls.submit({ start: () => charged(time, () => start(resolve)), fail: reject }));
+      },
+      scramKeys: (mechanism, salt, saltedPassword) => scramKeys(mechanism, salt, saltedPassword),
     };
   }
 
   private async listen(slot: BrokerSlot, port: number): Promise<KafkaListener> {
     const cfg = this.options.engine.clusterConfig();
     const { security } = this.options;
-    const listener = await KafkaListener.listen({ dispatcher: slot.dispatcher, port, maxConnections: cfg.maxConnections, maxFrameBytes: cfg.socketRequestMaxBytes, ...(security ? { security } : {}) });
+    const listener = await KafkaListener.listen({
+      dispatcher: slot.dispatcher,
+      port,
+      maxConnections: cfg.maxConnections,
+      maxFrameBytes: cfg.socketRequestMaxBytes,
+      ...(security ? { security } : {}),
+      // Logins are checked against the credentials in this broker's metadata (the users file only seeded them).
+      ...(security?.sasl ? { sasl: { mechanisms: security.sasl.mechanisms, credential: (name: string, mechanism: ScramMechanism) => this.options.engine.security.scramCredential(slot.brokerId, name, mechanism) } } : {}),
+      principalMapper: this.principalMapper,
+      aroundRequest: (run) => aroundRequest(this.measuringRequests(), run),
+    });
     slot.listener = listener;
     return listener;
   }

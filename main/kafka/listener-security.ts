@@ -11,23 +11,34 @@
  * certificate it signed (mutual TLS: Kafka's `ssl.client.auth=required`); a client without one,
  * or with one another CA signed, fails the TLS handshake.
  * The users file: `{ "mechanisms": ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"], "users": { "alice": "secret" } }`;
- * every user may use every mechanism listed (PLAIN alone when the list is left out).
+ * the mechanisms are the listeners' (PLAIN alone when the list is left out); the users only seed
+ * a new cluster's SCRAM credentials (both mechanisms, as `kafka-storage.sh format --add-scram`
+ * does): from then on the credentials live in the cluster's metadata log, where
+ * AlterUserScramCredentials changes them, and every login is checked against them.
+ *
+ * A connection's principal (the authorizer's subject): `User:<name>` after SASL; on an SSL
+ * listener without SASL, the client certificate's distinguished name mapped by
+ * `ssl.principal.mapping.rules` (principal-mapper.ts); otherwise User:ANONYMOUS.
  */
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
+import type { TLSSocket } from 'node:tls';
+import type { ClientSession } from '../../app/protocol/api-handler.js';
 import type { Dispatcher } from '../../app/protocol/dispatcher.js';
+import { distinguishedName, type PrincipalMapper } from './principal-mapper.js';
 import { SASL_MECHANISMS as MECHANISMS, saslGate, type SaslMechanism, type SaslServerConfig } from './sasl-gate.js';
 
 export interface ListenerSecurity {
   /** `clientCa`: require a client certificate signed by it (ssl.client.auth=required). */
   tls?: { cert: Buffer; key: Buffer; clientCa?: Buffer };
-  sasl?: SaslServerConfig;
+  /** The users file: its mechanisms, and its users (a new cluster's seed; a gate without a cluster checks them). */
+  sasl?: SaslServerConfig & { users: Record<string, string> };
 }
 
 /** Read a users file; a malformed one is an error naming the file. */
-export function readSaslUsers(file: string): SaslServerConfig {
+export function readSaslUsers(file: string): SaslServerConfig & { users: Record<string, string> } {
   const raw = JSON.parse(readFileSync(file, 'utf8')) as { mechanisms?: unknown; users?: unknown };
   const mechanisms = Array.isArray(raw.mechanisms) ? raw.mechanisms : ['PLAIN'];
   const bad = mechanisms.find((m) => !MECHANISMS.includes(m as SaslMechanism));
@@ -79,7 +90,30 @@ export function createListenerServer(security: ListenerSecurity | undefined, onS
   return createTcpServer({ noDelay: true }, onSocket);
 }
 
-/** What one connection's frames go through: the broker's dispatcher, behind a SASL gate when SASL is on. */
-export function connectionDispatcher(dispatcher: Pick<Dispatcher, 'dispatch'>, security: ListenerSecurity | undefined): Pick<Dispatcher, 'dispatch'> {
-  return security?.sasl ? saslGate(dispatcher, security.sasl) : dispatcher;
+/** What one connection's frames go through: the broker's dispatcher, behind a SASL gate when SASL is on, with the connection's session. */
+export function connectionDispatcher(dispatcher: Pick<Dispatcher, 'dispatch'>, sasl: SaslServerConfig | undefined, session: ClientSession): Pick<Dispatcher, 'dispatch'> {
+  return sasl ? saslGate(dispatcher, sasl, session) : { dispatch: (frame) => dispatcher.dispatch(frame, session) };
+}
+
+/** The address a client connects from, as Kafka prints InetAddress.getHostAddress (an IPv4-mapped IPv6 address as IPv4). */
+export function clientHostOf(socket: Socket): string {
+  const address = socket.remoteAddress ?? '127.0.0.1';
+  return address.startsWith('::ffff:') ? address.slice(7) : address;
+}
+
+/**
+ * A new connection's session: User:ANONYMOUS until SASL says otherwise, or on an SSL listener
+ * without SASL the mapped name of the client's certificate (none: ANONYMOUS). Throws when no
+ * mapping rule applies to the certificate (Kafka fails that connection).
+ */
+export function connectionSession(socket: Socket, security: ListenerSecurity | undefined, mapper: PrincipalMapper | undefined): ClientSession {
+  const session: ClientSession = { principal: 'User:ANONYMOUS', clientHost: clientHostOf(socket) };
+  if (security?.tls && !security.sasl) {
+    const cert = (socket as TLSSocket).getPeerX509Certificate?.();
+    if (cert) {
+      const dn = distinguishedName(cert.subject);
+      session.principal = `User:${mapper ? mapper.nameOf(dn) : dn}`;
+    }
+  }
+  return session;
 }

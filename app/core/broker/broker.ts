@@ -14,7 +14,9 @@ import { KafkaError } from '../../api/errors.js';
 import type { EngineEvent } from '../../api/events.js';
 import type { BrokerLogStore } from '../log/log-store.js';
 import type { ProducedBatchValidator } from '../log/produced-batch.js';
+import { type CleanedBatchWriter, PLAIN_CLEANED_BATCHES } from '../log/cleaner/cleaned-batch.js';
 import type { RecordBatch } from '../log/records.js';
+import type { CompactionStatus } from '../log/cleaner/compaction-status.js';
 import { MetadataImage } from '../metadata/image.js';
 import { BrokerTraffic } from '../metrics.js';
 import type { CommittedRecord, LeaderRecoveryState } from '../metadata/records.js';
@@ -51,6 +53,8 @@ export interface BrokerDeps {
   groupRecords: GroupRecordCodec;
   /** Validates Kafka clients' record batches (the LogValidator port). */
   producedBatches?: ProducedBatchValidator;
+  /** Writes the batches the log cleaner keeps part of (default: without bytes, storage encodes them). */
+  cleanedBatches?: CleanedBatchWriter;
   emit: (event: EngineEvent) => void;
   /** Called whenever something the console shows about this broker may have changed. */
   onChange: (reason: string) => void;
@@ -68,6 +72,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   readonly network: Network;
   readonly disk: BrokerLogStore;
   readonly producedBatches: ProducedBatchValidator | undefined;
+  readonly cleanedBatches: CleanedBatchWriter;
   process: ProcessState = 'stopped';
   image = new MetadataImage();
   fetcherStalled = false;
@@ -98,6 +103,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     this.network = deps.network;
     this.disk = deps.disk;
     this.producedBatches = deps.producedBatches;
+    this.cleanedBatches = deps.cleanedBatches ?? PLAIN_CLEANED_BATCHES;
     const cfg = this.brokerConfig();
     this.leaderQuota = new RateMeter(cfg.replicationQuotaWindowNum, cfg.replicationQuotaWindowSizeMs);
     this.followerQuota = new RateMeter(cfg.replicationQuotaWindowNum, cfg.replicationQuotaWindowSizeMs);
@@ -242,6 +248,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
       this.replicas.cleanupLogs(this.scheduler.now());
       this.every(cfg.logRetentionCheckIntervalMs, () => this.replicas.cleanupLogs(this.scheduler.now()));
     });
+    this.replicas.cleaner.startup();
     this.groups.startup();
     this.channel.register();
     this.deps.onChange('started');
@@ -321,6 +328,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   private teardown(resetConnections: boolean): void {
     this.gen++;
     this.groups.shutdown();
+    this.replicas.cleaner.shutdown();
     for (const t of this.timers) this.scheduler.cancel(t);
     this.timers.clear();
     this.channel.close();
@@ -454,6 +462,11 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
 
   partitionFor(topic: string, partition: number): ReplicaPartition | undefined {
     return this.replicas.partitionFor(topic, partition);
+  }
+
+  /** The log cleaner's state of this broker's replica of a compacted partition (undefined: none served). */
+  compactionStatus(key: string): CompactionStatus | undefined {
+    return this.replicas.compactionStatus(key);
   }
 
   /** Bytes of record batches this broker's disk holds for all its replicas (-1 when unreadable). */

@@ -10,7 +10,7 @@
  * below the HW, else no offset (-1). There is no time index: the log is scanned, batch by batch.
  */
 import type { KafkaErrorName } from '../../api/errors.js';
-import type { RecordBatch } from '../log/records.js';
+import { recordOffset, type RecordBatch } from '../log/records.js';
 import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, MAX_TIMESTAMP } from './messages.js';
 import type { ReplicaPartition } from './partition.js';
 
@@ -63,7 +63,7 @@ function scan(read: Read, from: number, until: number, visit: (batch: RecordBatc
     if (!batches) return false;
     if (batches.length === 0) return true;
     for (const b of batches) {
-      for (let i = 0; i < b.records.length; i++) if (visit(b, b.baseOffset + i, b.records[i]!.timestamp)) return true;
+      for (let i = 0; i < b.records.length; i++) if (visit(b, recordOffset(b, i), b.records[i]!.timestamp)) return true;
       next = b.lastOffset + 1;
     }
   }

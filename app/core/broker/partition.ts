@@ -23,7 +23,7 @@ import type { EngineEvent } from '../../api/events.js';
 import { replicaKey } from '../log/log-store.js';
 import type { PartitionLog } from '../log/partition-log.js';
 import { DelayedProduces, type DelayedOutcome } from './delayed-produce.js';
-import { produceRulesOf, type ProducedBatchValidator, type RecordError } from '../log/produced-batch.js';
+import { keylessRecordErrors, produceRulesOf, type ProducedBatchValidator, type RecordError } from '../log/produced-batch.js';
 import { estimateBatchSize, type LogRecord, type RecordBatch } from '../log/records.js';
 import type { MetadataImage } from '../metadata/image.js';
 import type { LeaderRecoveryState, PartitionState } from '../metadata/records.js';
@@ -250,6 +250,8 @@ export class ReplicaPartition {
     const cfg = this.config();
     const refusal = this.minIsrRefusal(acks);
     if (refusal) return respond(refusal);
+    const keyless = cfg.cleanupPolicyCompact ? keylessRecordErrors(records, `${this.topic}-${this.partition}`) : null;
+    if (keyless) return respond({ errorCode: 'INVALID_RECORD', baseOffset: -1, ...keyless });
     const now = this.now();
     const stamped = cfg.messageTimestampType === 'LogAppendTime' ? records.map((r) => ({ ...r, timestamp: now })) : records;
     const size = estimateBatchSize(stamped);
@@ -278,7 +280,7 @@ export class ReplicaPartition {
     const cfg = this.config();
     const now = this.now();
     const base = this.log.logEndOffset;
-    const v = validator.validate({ records: raw, produceVersion, baseOffset: base, leaderEpoch: this.leaderEpoch, nowMs: now }, produceRulesOf(cfg));
+    const v = validator.validate({ records: raw, produceVersion, baseOffset: base, leaderEpoch: this.leaderEpoch, nowMs: now, topicPartition: `${this.topic}-${this.partition}` }, produceRulesOf(cfg));
     if (!v.ok) return respond({ errorCode: v.error, baseOffset: -1, errorMessage: v.message, ...(v.recordErrors.length > 0 ? { recordErrors: v.recordErrors } : {}) });
     if (v.transactional) {
       return respond({ errorCode: 'INVALID_TXN_STATE', baseOffset: -1, errorMessage: 'Transactions are not supported by this cluster: a transactional batch cannot be written.' });

@@ -14,6 +14,10 @@ import type { EngineEvent } from '../../api/events.js';
 import type { BrokerLogStore } from '../log/log-store.js';
 import { replicaKey } from '../log/log-store.js';
 import { PartitionLog, type CheckpointsDue, type StoredBytes } from '../log/partition-log.js';
+import type { CleanedBatchWriter } from '../log/cleaner/cleaned-batch.js';
+import { LogCleaner, type CompactedLog } from '../log/cleaner/log-cleaner.js';
+import { compactionStatus, type CompactionStatus } from '../log/cleaner/compaction-status.js';
+import type { TimerHandle } from '../time.js';
 import type { RecordBatch } from '../log/records.js';
 import type { MetadataImage, TopicImage } from '../metadata/image.js';
 import type { CommittedRecord, PartitionState } from '../metadata/records.js';
@@ -37,6 +41,10 @@ export interface ReplicaManagerHost extends PartitionHost, FetcherHost {
   onLeadershipChanged(partition: ReplicaPartition): void;
   /** A config changed (or a snapshot was loaded): follower fetch sessions look at every partition again. */
   recheckFetchSessions(): void;
+  /** Run `fn` after `ms` while this broker process lives (its storage failures halt the broker). */
+  after(ms: number, fn: () => void): TimerHandle;
+  /** Writes the batches the log cleaner keeps part of (the CleanedBatchWriter port). */
+  readonly cleanedBatches: CleanedBatchWriter;
 }
 
 export class ReplicaManager {
@@ -55,9 +63,44 @@ export class ReplicaManager {
   private readonly checkpointsDue: CheckpointsDue = new Set();
   /** For each broker, the partitions here this broker leads with it as a replica (kept with `partitions`). */
   readonly leadersByReplica: LeadersByReplica;
+  /** The log cleaner (Kafka's LogManager owns it too): compacts every compacted log served here. */
+  readonly cleaner: LogCleaner;
 
   constructor(private readonly host: ReplicaManagerHost) {
     this.leadersByReplica = new LeadersByReplica(host.brokerId);
+    this.cleaner = new LogCleaner({
+      brokerId: host.brokerId,
+      scheduler: host.scheduler,
+      cleanedBatches: host.cleanedBatches,
+      cleanerConfig: () => host.brokerConfig().cleaner,
+      compactedLogs: () => this.compactedLogs(),
+      isCurrent: (key, log) => this.partitions.get(key)?.log === log,
+      after: (ms, fn) => host.after(ms, fn),
+      logStartMoved: (key) => {
+        const p = this.partitions.get(key);
+        if (p?.isLeader) host.onLeaderStateChanged(p);
+      },
+      emit: (e) => host.emit(e),
+    });
+  }
+
+  /** The cleaner's state of a compacted replica served here (undefined: not served, or not compacted). */
+  compactionStatus(key: string): CompactionStatus | undefined {
+    const p = this.partitions.get(key);
+    if (!p) return undefined;
+    const config = this.host.topicConfig(p.topicId);
+    if (!config.cleanupPolicyCompact) return undefined;
+    return compactionStatus(p.log, config, this.cleaner.view(key), this.host.scheduler.now());
+  }
+
+  /** The served replicas whose topic's cleanup.policy has `compact`, in the order they are held. */
+  compactedLogs(): CompactedLog[] {
+    const out: CompactedLog[] = [];
+    this.partitions.forEach((p, key) => {
+      const config = this.host.topicConfig(p.topicId);
+      if (config.cleanupPolicyCompact) out.push({ key, topic: p.topic, partition: p.partition, log: p.log, config });
+    });
+    return out;
   }
 
   /** Open every replica log on disk (after a power loss each is truncated to its flushed offset). */
@@ -319,12 +362,14 @@ export class ReplicaManager {
   /**
    * Kafka's LogManager retention task ("kafka-log-retention"): every replica this broker hosts,
    * leader or follower, deletes the segments its topic's retention allows, each below its own HW.
-   * Followers also move their log start up to the leader's through fetch responses.
+   * Followers also move their log start up to the leader's through fetch responses. Compacted
+   * logs are left out, as Kafka leaves them: the log cleaner applies retention to those whose
+   * policy is `compact,delete`, between its cleanings (log-cleaner.ts).
    */
   cleanupLogs(nowMs: number): void {
     for (const p of this.partitions.values()) {
       const cfg = this.host.topicConfig(p.topicId);
-      if (!cfg.cleanupPolicyDelete) continue;
+      if (!cfg.cleanupPolicyDelete || cfg.cleanupPolicyCompact) continue;
       const start = p.log.logStartOffset;
       p.log.deleteOldSegments(nowMs, cfg);
       if (p.isLeader && p.log.logStartOffset !== start) this.host.onLeaderStateChanged(p);

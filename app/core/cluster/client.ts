@@ -11,7 +11,7 @@
  */
 import { KafkaError, type KafkaErrorName } from '../../api/errors.js';
 import { NO_LEADER_EPOCH } from '../broker/messages.js';
-import type { LogRecord } from '../log/records.js';
+import { recordOffset, type LogRecord } from '../log/records.js';
 import type { PartitionState } from '../metadata/records.js';
 import { partitionForKey } from '../partitioner.js';
 import type { ClusterContext } from './context.js';
@@ -105,6 +105,7 @@ export class Client {
             baseOffset: r.baseOffset,
             errorCode: r.error,
             ...(r.message ? { errorMessage: r.message } : {}),
+            ...(r.recordErrors ? { recordErrors: r.recordErrors } : {}),
             ...(r.leaderEpoch !== undefined ? { leaderEpoch: r.leaderEpoch, appendTimeMs: r.appendTimeMs } : {}),
           });
         }
@@ -115,7 +116,7 @@ export class Client {
   /** The in-app consumer: read_uncommitted, from the leader, only below the HW. */
   consume(input: ConsumeInput, done: (r: ConsumeResult) => void): void {
     const state = this.ctx.controller.image.topicsByName.get(input.topic)?.partitions.get(input.partition);
-    const empty = { records: [], highWatermark: -1, logStartOffset: -1, logEndOffset: -1 };
+    const empty = { records: [], nextOffset: input.offset, highWatermark: -1, logStartOffset: -1, logEndOffset: -1 };
     if (!state) {
       this.ctx.scheduler.schedule(0, () => done({ errorCode: 'UNKNOWN_TOPIC_OR_PARTITION', ...empty }));
       return;
@@ -141,19 +142,28 @@ export class Client {
     };
     this.requests.fetch(brokerId, request, (a) => {
       if (a.kind === 'unreachable') {
-        done({ errorCode: a.reason === 'timeout' ? 'REQUEST_TIMED_OUT' : 'NETWORK_EXCEPTION', records: [], highWatermark: -1, logStartOffset: -1, logEndOffset: -1 });
+        done({ errorCode: a.reason === 'timeout' ? 'REQUEST_TIMED_OUT' : 'NETWORK_EXCEPTION', records: [], nextOffset: input.offset, highWatermark: -1, logStartOffset: -1, logEndOffset: -1 });
         return;
       }
       const r = a.response.partitions[0]!;
       const records: ConsumedRecord[] = [];
+      let nextOffset = input.offset;
       for (const b of r.batches) {
+        let cut = false;
         b.records.forEach((rec, i) => {
-          const offset = b.baseOffset + i;
-          if (offset >= input.offset && records.length < maxRecords) records.push({ ...rec, offset, leaderEpoch: b.leaderEpoch });
+          const offset = recordOffset(b, i);
+          if (offset < input.offset) return;
+          if (records.length < maxRecords) records.push({ ...rec, offset, leaderEpoch: b.leaderEpoch });
+          else cut = true;
         });
+        if (cut) {
+          nextOffset = records[records.length - 1]!.offset + 1;
+          break;
+        }
+        nextOffset = Math.max(nextOffset, b.lastOffset + 1);
       }
       this.consumedRecords += records.length;
-      done({ errorCode: r.error, records, highWatermark: r.highWatermark, logStartOffset: r.logStartOffset, logEndOffset: r.logEndOffset });
+      done({ errorCode: r.error, records, nextOffset, highWatermark: r.highWatermark, logStartOffset: r.logStartOffset, logEndOffset: r.logEndOffset });
     });
   }
 

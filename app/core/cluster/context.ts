@@ -96,6 +96,7 @@ export class ClusterContext {
       staticConfigs: this.staticConfigs,
       groupRecords: this.opts.groupRecords,
       ...(this.opts.producedBatches ? { producedBatches: this.opts.producedBatches } : {}),
+      ...(this.opts.cleanedBatches ? { cleanedBatches: this.opts.cleanedBatches } : {}),
       emit: (e) => this.emit(this.withTopicName(e)),
       onChange: (reason) => this.onBrokerChange(id, reason),
     });
@@ -189,6 +190,9 @@ export class ClusterContext {
     this.electionTimer = null;
     const previous = this.controller.hostBrokerId;
     this.controller.activate(hostId);
+    // A new cluster's bootstrap records come first in its metadata log (kafka-storage.sh format --add-scram).
+    const seeds = this.opts.bootstrapScramCredentials ?? [];
+    if (this.controller.endOffset === 0 && seeds.length > 0) this.controller.commit(seeds.map((credential) => ({ type: 'UserScramCredential', credential: { ...credential } })));
     this.emit({ type: 'controller.changed', atMs: this.scheduler.now(), controllerId: hostId, previousControllerId: previous, reason });
     this.refreshBrokerStates('controller changed');
   }

@@ -9,7 +9,7 @@
 import { KafkaError } from '../../api/errors.js';
 import { replicaKey } from '../log/log-store.js';
 import type { ClusterContext } from './context.js';
-import type { BrokerInfo, BrokerMember, PartitionDescription, ReplicaLogState } from './types.js';
+import type { BrokerInfo, BrokerMember, PartitionDescription, ReplicaCompaction, ReplicaLogState } from './types.js';
 
 export class ReadModel {
   constructor(private readonly ctx: ClusterContext) {}
@@ -49,6 +49,23 @@ export class ReadModel {
       if (e instanceof KafkaError && e.code === 'KAFKA_STORAGE_ERROR') return { brokerId, logEndOffset: -1, highWatermark: -1, logStartOffset: -1, flushedOffset: -1 };
       throw e;
     }
+  }
+
+  /**
+   * The log cleaner's state of every replica of a compacted partition that its broker serves now
+   * (each replica compacts its own log); undefined for a partition that does not exist.
+   */
+  describeCompaction(topic: string, partition: number): ReplicaCompaction[] | undefined {
+    const t = this.ctx.controller.image.topicsByName.get(topic);
+    const state = t?.partitions.get(partition);
+    if (!t || !state) return undefined;
+    const key = replicaKey(t.topicId, partition);
+    const out: ReplicaCompaction[] = [];
+    for (const id of state.replicas) {
+      const status = this.ctx.brokers.get(id)?.compactionStatus(key);
+      if (status) out.push({ brokerId: id, leader: id === state.leader, ...status });
+    }
+    return out;
   }
 
   /** Bytes of a partition's log: its leader's, or any replica's its broker serves now (0 if none). */

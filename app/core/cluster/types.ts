@@ -6,6 +6,8 @@
 import type { BrokerState } from '../../api/events.js';
 import type { KafkaErrorName } from '../../api/errors.js';
 import type { OngoingReassignment } from '../controller/reassign-command.js';
+import type { CleanedBatchWriter } from '../log/cleaner/cleaned-batch.js';
+import type { CompactionStatus } from '../log/cleaner/compaction-status.js';
 import type { ProducedBatchValidator } from '../log/produced-batch.js';
 import type { LogRecord } from '../log/records.js';
 import type { PartitionState } from '../metadata/records.js';
@@ -15,6 +17,7 @@ import type { StorageProvider } from '../log/log-store.js';
 import type { DeliveryPort } from '../network.js';
 import type { Scheduler } from '../time.js';
 import type { GroupRecordCodec } from '../group/record-codec.js';
+import type { ScramCredential } from '../security/types.js';
 
 export interface EngineOptions {
   scheduler: Scheduler;
@@ -40,6 +43,16 @@ export interface EngineOptions {
    * serving the wire protocol must pass one). Without it, client batches are refused.
    */
   producedBatches?: ProducedBatchValidator;
+  /**
+   * SCRAM credentials a new cluster starts with (Kafka's `kafka-storage.sh format --add-scram`):
+   * the first records of its metadata log. Ignored when the log already has records.
+   */
+  bootstrapScramCredentials?: readonly ScramCredential[];
+  /**
+   * Writes the batches the log cleaner keeps part of, keeping their compression and timestamp
+   * type (app/protocol implements it); without it a cleaned batch is stored uncompressed.
+   */
+  cleanedBatches?: CleanedBatchWriter;
 }
 
 /** One batch for the in-app producer. */
@@ -58,6 +71,8 @@ export interface ProduceResult {
   baseOffset: number;
   errorCode: KafkaErrorName;
   errorMessage?: string;
+  /** The records the leader refused, by index in the batch (Produce v8 RecordErrors, e.g. a keyless record on a compacted topic). */
+  recordErrors?: { batchIndex: number; message: string }[];
   /** acks=0 only: the broker closed the connection (it refused the write). */
   connectionClosed?: boolean;
   /** Set once the leader appended the batch: the epoch it was written in and the leader's append time. */
@@ -73,9 +88,21 @@ export interface ConsumedRecord extends LogRecord {
 export interface ConsumeResult {
   errorCode: KafkaErrorName;
   records: ConsumedRecord[];
+  /**
+   * Where the next read starts: after the last record returned, or after the last batch read
+   * when every record was returned — past offsets a compacted log no longer has, which may leave
+   * a read with no record at all (Kafka's consumer moves on by the batch's next offset too).
+   */
+  nextOffset: number;
   highWatermark: number;
   logStartOffset: number;
   logEndOffset: number;
+}
+
+/** One replica's log cleaner state (each replica compacts its own log). */
+export interface ReplicaCompaction extends CompactionStatus {
+  brokerId: number;
+  leader: boolean;
 }
 
 /** One replica's log as its broker holds it (read from its disk while the broker is down). */

@@ -84,10 +84,10 @@ const LOG_CONFIGS: readonly BrokerConfigDef[] = [
   broker('compression.lz4.level', MEDIUM, 'int', '9', between(1, 17), CW, 'Default LZ4 level for topics without an override.'),
   broker('compression.zstd.level', MEDIUM, 'int', '3', between(-131072, 22), CW,
     'Default Zstandard level for topics without an override.'),
-  broker('log.cleaner.delete.retention.ms', MEDIUM, 'long', '86400000', atLeast(0), CW, 'Default delete.retention.ms.'),
-  broker('log.cleaner.max.compaction.lag.ms', MEDIUM, 'long', LONG_MAX, atLeast(1), CW, 'Default max.compaction.lag.ms.'),
-  broker('log.cleaner.min.cleanable.ratio', MEDIUM, 'double', '0.5', between(0, 1), CW, 'Default min.cleanable.dirty.ratio.'),
-  broker('log.cleaner.min.compaction.lag.ms', MEDIUM, 'long', '0', atLeast(0), CW, 'Default min.compaction.lag.ms.'),
+  broker('log.cleaner.delete.retention.ms', MEDIUM, 'long', '86400000', atLeast(0), CW, 'Default delete.retention.ms: how long tombstones outlive the cleaning that first reached them.'),
+  broker('log.cleaner.max.compaction.lag.ms', MEDIUM, 'long', LONG_MAX, atLeast(1), CW, 'Default max.compaction.lag.ms: past it a dirty log is cleaned whatever its ratio.'),
+  broker('log.cleaner.min.cleanable.ratio', MEDIUM, 'double', '0.5', between(0, 1), CW, 'Default min.cleanable.dirty.ratio: the dirty share of a log above which the cleaner takes it.'),
+  broker('log.cleaner.min.compaction.lag.ms', MEDIUM, 'long', '0', atLeast(0), CW, 'Default min.compaction.lag.ms: dirty segments younger than this are not cleaned.'),
   broker('log.flush.interval.messages', HIGH, 'long', LONG_MAX, atLeast(1), CW, 'Default flush.messages.'),
   broker('log.flush.offset.checkpoint.interval.ms', HIGH, 'int', '60000', atLeast(0), RO,
     'How often the recovery point (the offset up to which each log is flushed) is written to disk; recovery after a crash starts from it.'),
@@ -132,22 +132,25 @@ const LOG_CONFIGS: readonly BrokerConfigDef[] = [
 ];
 
 /**
- * The log cleaner (apache/kafka `CleanerConfig`): its thread pool, buffers and throttle are
- * cluster-wide dynamic (`LogCleaner.ReconfigurableConfigs`), `log.cleaner.enable` is read-only.
- * Replica Studio does not compact: cleanup.policy=compact is refused with INVALID_CONFIG, so these
- * are listed for an operator's reference and change nothing here.
+ * The log cleaner (apache/kafka `CleanerConfig`; app/core/log/cleaner does what each says): its
+ * thread pool, buffers and throttle are cluster-wide dynamic (`LogCleaner.ReconfigurableConfigs`),
+ * `log.cleaner.enable` is read-only.
  */
-const NO_COMPACTION = ' Replica Studio does not compact logs (cleanup.policy=compact is refused), so here it changes nothing.';
 const CLEANER_CONFIGS: readonly BrokerConfigDef[] = [
-  broker('log.cleaner.backoff.ms', MEDIUM, 'long', '15000', atLeast(0), CW, `How long a cleaner thread sleeps when no log needs cleaning.${NO_COMPACTION}`),
-  broker('log.cleaner.dedupe.buffer.size', MEDIUM, 'long', '134217728', ANY, CW, `Memory for log deduplication across all cleaner threads.${NO_COMPACTION}`),
+  broker('log.cleaner.backoff.ms', MEDIUM, 'long', '15000', atLeast(0), CW,
+    'How long a cleaner sleeps when no compacted log is dirty enough; it then also applies retention to compact,delete logs.'),
+  broker('log.cleaner.dedupe.buffer.size', MEDIUM, 'long', '134217728', ANY, CW,
+    'Memory of the offset maps, shared by the cleaner threads: each key takes 24 bytes, so one cleaning covers at most (size / threads / 24 × load factor) keys of the dirty log and cleans the rest later. At least 1 MiB per thread.'),
   broker('log.cleaner.enable', MEDIUM, 'boolean', 'true', ANY, RO,
-    `Whether the broker runs the log cleaner, which compacts topics with cleanup.policy=compact (in Kafka, __consumer_offsets among them).${NO_COMPACTION}`),
-  broker('log.cleaner.io.buffer.load.factor', MEDIUM, 'double', '0.9', ANY, CW, `How full the dedupe buffer may become.${NO_COMPACTION}`),
-  broker('log.cleaner.io.buffer.size', MEDIUM, 'int', '524288', atLeast(0), CW, `Memory for cleaner I/O buffers across all cleaner threads.${NO_COMPACTION}`),
+    'Whether the broker runs the log cleaner, which compacts topics with cleanup.policy=compact (__consumer_offsets among them); without it they keep every record and grow without bound, and compact,delete topics get no retention either.'),
+  broker('log.cleaner.io.buffer.load.factor', MEDIUM, 'double', '0.9', ANY, CW,
+    'How full an offset map may become before a cleaning stops mapping keys (the rest of the dirty log waits for the next cleaning).'),
+  broker('log.cleaner.io.buffer.size', MEDIUM, 'int', '524288', atLeast(0), CW,
+    'I/O buffers of all cleaner threads: each reads the log half its share at a time (a larger batch is read alone), and the broker serves requests between two reads.'),
   broker('log.cleaner.io.max.bytes.per.second', MEDIUM, 'double', '1.7976931348623157E308', ANY, CW,
-    `Throttle of the cleaner's combined read and write I/O.${NO_COMPACTION}`),
-  broker('log.cleaner.threads', MEDIUM, 'int', '1', atLeast(0), CW, `Background threads that clean logs (Kafka's dynamic update also refuses fewer than 1, or less than half or more than double the current value; the range here is ConfigDef's).${NO_COMPACTION}`),
+    'Throttle of the bytes all cleaners read and write together: a cleaner waits after a read until the average is back at this rate.'),
+  broker('log.cleaner.threads', MEDIUM, 'int', '1', atLeast(0), CW,
+    "How many logs are cleaned at once, each by its own cleaner with its share of the buffers (Kafka's dynamic update also refuses fewer than 1, or less than half or more than double the current value; the range here is ConfigDef's)."),
 ];
 
 /**
@@ -262,4 +265,25 @@ const GROUP_COORDINATOR_CONFIGS: readonly BrokerConfigDef[] = [
     'The segment size of the offsets topic, kept small so that a new coordinator loads it quickly.'),
 ];
 
-export const BROKER_CONFIGS: readonly BrokerConfigDef[] = [...LOG_CONFIGS, ...CLEANER_CONFIGS, ...SERVER_CONFIGS, ...GROUP_COORDINATOR_CONFIGS, ...TRANSACTION_LOG_CONFIGS];
+/**
+ * The authorizer and client quotas (ServerConfigs.AUTHORIZER_CLASS_NAME_CONFIG, StandardAuthorizer's
+ * super.users and allow.everyone.if.no.acl.found, BrokerSecurityConfigs, QuotaConfig): static, set
+ * in server.properties (`npm run serve -- --broker-config KEY=VALUE`), as in Kafka. The one
+ * authorizer available is KRaft's StandardAuthorizer.
+ */
+const SECURITY_CONFIGS: readonly BrokerConfigDef[] = [
+  broker('authorizer.class.name', LOW, 'string', '', { kind: 'enum', values: ['', 'org.apache.kafka.metadata.authorizer.StandardAuthorizer'] }, RO,
+    'The authorizer that checks every request against the ACL bindings; empty: none (every request is allowed). org.apache.kafka.metadata.authorizer.StandardAuthorizer keeps the bindings in the metadata log.'),
+  broker('super.users', LOW, 'string', null, ANY, RO,
+    'Principals the authorizer always allows, separated by semicolons (User:admin;User:ops).'),
+  broker('allow.everyone.if.no.acl.found', LOW, 'boolean', 'false', ANY, RO,
+    'Whether the authorizer allows a request on a resource that has no ACL binding at all; a resource with bindings for anyone is decided by them alone.'),
+  broker('ssl.principal.mapping.rules', LOW, 'string', 'DEFAULT', ANY, RO,
+    'Rules that map the distinguished name of a TLS client certificate to a user name (RULE:pattern/replacement/[LU], …, DEFAULT keeps the whole name).'),
+  broker('quota.window.num', LOW, 'int', '11', atLeast(1), RO, 'Number of samples a client quota averages a client\'s rate over.'),
+  broker('quota.window.size.seconds', LOW, 'int', '1', atLeast(1), RO, 'Length of each client quota sample.'),
+  broker('controller.quota.window.num', LOW, 'int', '11', atLeast(1), RO, 'Number of samples of the controller mutation quota.'),
+  broker('controller.quota.window.size.seconds', LOW, 'int', '1', atLeast(1), RO, 'Length of each controller mutation quota sample.'),
+];
+
+export const BROKER_CONFIGS: readonly BrokerConfigDef[] = [...LOG_CONFIGS, ...CLEANER_CONFIGS, ...SERVER_CONFIGS, ...GROUP_COORDINATOR_CONFIGS, ...TRANSACTION_LOG_CONFIGS, ...SECURITY_CONFIGS];

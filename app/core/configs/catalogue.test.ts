@@ -133,7 +133,7 @@ describe('config catalogue', () => {
     expect(() => parseConfigValue(brokerConfigDef('transaction.state.log.min.isr')!, '0')).toThrow('Value must be at least 1');
     expect(() => parseConfigValue(brokerConfigDef('log.flush.offset.checkpoint.interval.ms')!, '-1')).toThrow('Value must be at least 0');
     // What the engine does not have, the docs line says so.
-    expect(brokerConfigDef('log.cleaner.threads')!.doc).toContain('cleanup.policy=compact is refused');
+    expect(brokerConfigDef('log.cleaner.dedupe.buffer.size')!.doc).toContain('24 bytes');
     expect(brokerConfigDef('transaction.state.log.min.isr')!.doc).toContain('no transactions');
     expect(brokerConfigDef('num.recovery.threads.per.data.dir')!.doc).toContain('half or more than double');
   });

@@ -15,7 +15,8 @@ import type { ConfigEffect } from './types.js';
 /** Effects of topic configs, which their broker synonyms share. */
 export const TOPIC_EFFECTS: Readonly<Record<string, ConfigEffect>> = {
   'cleanup.policy': {
-    durability: 'With "delete", old segments are removed once retention.ms or retention.bytes allows it, whether or not anyone has consumed them.',
+    durability:
+      'With "delete", old segments are removed once retention.ms or retention.bytes allows it, whether or not anyone has consumed them; with "compact", only the last record of each key is kept, so a consumer reading from the start sees each key\'s latest value but not every update.',
   },
   'compression.type': {
     performance:
@@ -59,7 +60,7 @@ export const TOPIC_EFFECTS: Readonly<Record<string, ConfigEffect>> = {
     performance: 'Throttling the replicas a reassignment moves away from keeps its copying from crowding out producers and consumers.',
   },
   'max.compaction.lag.ms': {
-    performance: 'A lower bound forces earlier segment rolls and more frequent cleaning on compacted topics.',
+    performance: 'A compacted topic rolls its active segment by the shorter of this and segment.ms, and a log dirty for longer is cleaned whatever its ratio: more rolls and more cleaning.',
   },
   'max.message.bytes': {
     availability: 'A batch larger than this is refused with MESSAGE_TOO_LARGE, so the producer cannot write it at all.',
@@ -207,6 +208,30 @@ export const BROKER_EFFECTS: Readonly<Record<string, ConfigEffect>> = {
   },
   'replica.socket.timeout.ms': {
     availability: 'A follower waits this long on an unresponsive leader before retrying, delaying its catch-up; it should be at least replica.fetch.wait.max.ms.',
+  },
+  'authorizer.class.name': {
+    availability: 'With the StandardAuthorizer, a client whose principal no ACL binding allows gets TOPIC_, GROUP_ or CLUSTER_AUTHORIZATION_FAILED instead of being served.',
+  },
+  'super.users': {
+    availability: 'A super user is allowed everything whatever the bindings say, so list the admin and inter-broker principals here before denying by default.',
+  },
+  'allow.everyone.if.no.acl.found': {
+    availability: 'When true, a topic or group without any binding stays open to everyone, so adding the first binding to it closes it to everyone else.',
+  },
+  'ssl.principal.mapping.rules': {
+    availability: 'ACL bindings must name the principal these rules make of a client certificate, or that client is denied.',
+  },
+  'quota.window.num': {
+    performance: 'Client rates are averaged over this many samples, so more samples let a client burst above its quota for longer before it is throttled.',
+  },
+  'quota.window.size.seconds': {
+    performance: 'Client rates are averaged over samples this long, so longer samples let a client burst above its quota for longer before it is throttled.',
+  },
+  'controller.quota.window.num': {
+    performance: 'A client may create or delete up to controller_mutation_rate times this many windows of partitions in a burst before it is throttled.',
+  },
+  'controller.quota.window.size.seconds': {
+    performance: 'A client may create or delete up to controller_mutation_rate times this many seconds of partitions in a burst before it is throttled.',
   },
   'replication.quota.window.num': {
     performance: 'The throttle rate is averaged over this many samples, so more samples tolerate longer bursts above the rate.',

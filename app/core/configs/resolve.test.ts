@@ -70,16 +70,14 @@ describe('validateConfigs', () => {
     expect(broker.message).toBe('Unknown broker config name: retention.ms');
   });
 
-  it('refuses compaction instead of pretending to compact', () => {
-    for (const value of ['compact', 'compact,delete', 'delete, compact']) {
-      const err = failure(() => validateConfigs('topic', { 'cleanup.policy': value }));
-      expect(err.code).toBe('INVALID_CONFIG');
-      expect(err.message).toContain('cleanup.policy');
-      expect(err.message).toContain('does not support log compaction yet');
-    }
-    expect(failure(() => validateConfigs('broker', { 'log.cleanup.policy': 'compact' })).message).toContain(
-      'does not support log compaction yet',
+  it('takes every cleanup policy Kafka takes, and refuses less than 1 MiB of dedupe buffer per cleaner thread as KafkaConfig does', () => {
+    for (const value of ['compact', 'compact,delete', 'delete, compact', 'delete', '']) expect(() => validateConfigs('topic', { 'cleanup.policy': value })).not.toThrow();
+    expect(() => validateConfigs('broker', { 'log.cleanup.policy': 'compact' })).not.toThrow();
+    expect(failure(() => validateConfigs('broker', { 'log.cleaner.dedupe.buffer.size': '2097152', 'log.cleaner.threads': '2' })).message).toBe(
+      'log.cleaner.dedupe.buffer.size must be at least 1MB per cleaner thread.',
     );
+    expect(() => validateConfigs('broker', { 'log.cleaner.dedupe.buffer.size': '2097154', 'log.cleaner.threads': '2' })).not.toThrow();
+    expect(failure(() => validateConfigs('broker', { 'log.cleaner.threads': '128' })).message).toContain('1MB per cleaner thread');
   });
 
   it('refuses a dynamic change to a read-only broker config, but allows it in a static config', () => {

@@ -12,8 +12,8 @@
  *   Dynamic entries of read-only configs are ignored, as Kafka's DynamicBrokerConfig ignores them.
  * - `validateConfigs` refuses, with INVALID_CONFIG: unknown names; setting a read-only broker
  *   config (Kafka's "Cannot update these configs dynamically"); values that break the rule;
- *   min.compaction.lag.ms > max.compaction.lag.ms; and any cleanup policy containing "compact",
- *   because Replica Studio does not compact logs yet and will not pretend to.
+ *   min.compaction.lag.ms > max.compaction.lag.ms; less than 1 MiB of dedupe buffer per cleaner
+ *   thread (Kafka's KafkaConfig check).
  * - Per-broker overrides of topic synonyms are not consulted when resolving topic configs: the
  *   simulator treats the log config defaults as cluster-wide.
  */
@@ -50,10 +50,6 @@ export interface ResolvedConfig {
 }
 
 type ConfigMap = Readonly<Record<string, string>>;
-
-const COMPACTION_REFUSAL =
-  'Replica Studio does not support log compaction yet, so a cleanup policy containing "compact" is refused ' +
-  'rather than accepted and silently ignored. Use "delete".';
 
 function own(map: ConfigMap, key: string): string | undefined {
   return Object.hasOwn(map, key) ? map[key] : undefined;
@@ -100,10 +96,8 @@ export function validateConfigs(
     if (def === undefined) continue; // unreachable: checked above
     const v = parseConfigValue(def, value);
     parsed.set(name, v);
-    if ((name === 'cleanup.policy' || name === 'log.cleanup.policy') && Array.isArray(v) && v.includes('compact')) {
-      throw new KafkaError('INVALID_CONFIG', `Invalid value ${value.trim()} for configuration ${name}: ${COMPACTION_REFUSAL}`);
-    }
   }
+  if (scope === 'broker') checkCleanerMemory(parsed);
   const [minKey, maxKey] =
     scope === 'topic'
       ? ['min.compaction.lag.ms', 'max.compaction.lag.ms']
@@ -119,6 +113,20 @@ export function validateConfigs(
           `max.compaction.lag.ms (${shown(maxKey, LONG_MAX)})`,
       );
     }
+  }
+}
+
+/**
+ * Kafka's KafkaConfig check "log.cleaner.dedupe.buffer.size must be at least 1MB per cleaner
+ * thread", on the values being set (the others at their defaults).
+ */
+function checkCleanerMemory(parsed: ReadonlyMap<string, ConfigValue>): void {
+  if (!parsed.has('log.cleaner.dedupe.buffer.size') && !parsed.has('log.cleaner.threads')) return;
+  const size = parsed.get('log.cleaner.dedupe.buffer.size') ?? 134_217_728;
+  const threads = parsed.get('log.cleaner.threads') ?? 1;
+  if (typeof size !== 'number' || typeof threads !== 'number' || threads <= 0) return;
+  if (Math.floor(size / threads) <= 1024 * 1024) {
+    throw new KafkaError('INVALID_CONFIG', 'log.cleaner.dedupe.buffer.size must be at least 1MB per cleaner thread.');
   }
 }
 

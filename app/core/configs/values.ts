@@ -89,7 +89,7 @@ function parseList(def: ConfigDef, raw: string): string[] {
 
 /**
  * Parse `raw` as a value of `def`, checking its rule. Throws INVALID_CONFIG with Kafka's wording.
- * Product-specific refusals (compaction) are not checked here; see `validateConfigs`.
+ * Rules across several configs are not checked here; see `validateConfigs`.
  */
 export function parseConfigValue(def: ConfigDef, raw: string): ConfigValue {
   switch (def.type) {

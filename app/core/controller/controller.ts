@@ -48,6 +48,7 @@ import { LeaderlessPartitions } from './leaderless.js';
 import { MetadataLog } from './metadata-log.js';
 import { elrEnabled, FeatureControl } from './features.js';
 import { PeriodicTasks } from './periodic-tasks.js';
+import { SecurityControl } from './security-control.js';
 import { eventsFor } from './record-events.js';
 import { buildPartitionChange, changeReason, type ChangeContext } from './partition-change.js';
 
@@ -89,6 +90,8 @@ export class Controller {
   private readonly admin: ControllerAdmin;
   /** Finalized feature levels (KIP-584): eligible.leader.replicas.version. */
   readonly features: FeatureControl;
+  /** ACL bindings, SCRAM credentials and client quotas (security-control.ts). */
+  readonly security: SecurityControl;
   readonly leaderless = new LeaderlessPartitions(); // what an unfence re-elects from (leaderless.ts)
   /** Each broker's ISR and ELR memberships, leaderships and replicas (brokers-to-isrs.ts). */
   readonly brokersToIsrs = new BrokersToIsrs();
@@ -124,6 +127,7 @@ export class Controller {
       commit: (records) => this.commit(records),
       changeContext: (topic, state) => this.ctx(topic, state),
     });
+    this.security = new SecurityControl({ image: this.image, random: deps.random, requireActive: () => this.requireActive(), commit: (records) => this.commit(records) });
     this.metadataLog = new MetadataLog(this.image, deps.store);
     this.metadataLog.load();
     this.leaderless.rebuild(this.image);

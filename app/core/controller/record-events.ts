@@ -9,6 +9,8 @@
 import type { EngineEvent } from '../../api/events.js';
 import type { MetadataImage } from '../metadata/image.js';
 import { sameList, type CommittedRecord } from '../metadata/records.js';
+import { describeBinding } from '../security/acl.js';
+import { quotaEntityWords } from '../security/client-quotas.js';
 
 /** Append the events of `c` to `out`, given `image` as it was before `c` (call it before applying `c`). */
 export function eventsFor(image: MetadataImage, c: CommittedRecord, out: EngineEvent[]): void {
@@ -20,6 +22,29 @@ export function eventsFor(image: MetadataImage, c: CommittedRecord, out: EngineE
   }
   if (r.type === 'FeatureLevel') {
     out.push({ type: 'feature.updated', atMs, feature: r.name, level: r.level, previousLevel: image.features.get(r.name) ?? 0 });
+    return;
+  }
+  if (r.type === 'AccessControlEntry') {
+    out.push({ type: 'security.changed', atMs, kind: 'acl', action: 'added', description: `ACL added: ${describeBinding(r.binding)}` });
+    return;
+  }
+  if (r.type === 'RemoveAccessControlEntry') {
+    const b = image.acls.get(r.id);
+    if (b) out.push({ type: 'security.changed', atMs, kind: 'acl', action: 'removed', description: `ACL removed: ${describeBinding(b)}` });
+    return;
+  }
+  if (r.type === 'UserScramCredential') {
+    const { name, mechanism, iterations } = r.credential;
+    out.push({ type: 'security.changed', atMs, kind: 'scram-credential', action: 'set', description: `${mechanism} credential of user ${name} set (${iterations} iterations)` });
+    return;
+  }
+  if (r.type === 'RemoveUserScramCredential') {
+    out.push({ type: 'security.changed', atMs, kind: 'scram-credential', action: 'removed', description: `${r.mechanism} credential of user ${r.name} deleted` });
+    return;
+  }
+  if (r.type === 'ClientQuota') {
+    const what = `${r.key} of ${quotaEntityWords(r.entity)}`;
+    out.push({ type: 'security.changed', atMs, kind: 'client-quota', action: r.value === null ? 'removed' : 'set', description: r.value === null ? `${what} removed` : `${what} set to ${r.value}` });
     return;
   }
   if (r.type === 'RemoveTopic') {

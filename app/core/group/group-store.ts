@@ -11,8 +11,9 @@
  * - The in-memory state changes only after the log accepted the change: a group's assignment
  *   and a committed offset become visible once replicated (acks=all), tombstones are written
  *   without waiting (acks=0: a lost tombstone is written again by the next expiration pass).
- * - Loading replays the whole log in order; later records replace earlier ones per key and a
- *   tombstone (null value) removes, which is what a compacted log would hold.
+ * - Loading replays the log in order, compacted or not: later records replace earlier ones per
+ *   key and a tombstone (null value) removes; the cleaner has left at most one record per key
+ *   below its checkpoint, so a compacted log loads the same groups from fewer records.
  * - Nothing here outlives the broker process: `shutdown` drops every group and every answer of
  *   the old incarnation is ignored.
  */

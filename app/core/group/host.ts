@@ -6,13 +6,16 @@
  * through the partition's own replication (acks=all, `offsets.commit.timeout.ms`).
  *
  * `__consumer_offsets` in this engine: created on the first FindCoordinator with
- * `offsets.topic.num.partitions` partitions and `offsets.topic.replication.factor` replicas, as
- * Kafka creates it. Kafka gives it `cleanup.policy=compact`, so only the latest record per key
- * stays; this engine refuses compaction (it does not implement the log cleaner), so the topic is
- * created with `cleanup.policy=delete` and no time or size retention (`retention.ms=-1`): nothing
- * is ever deleted by retention, the log only grows, and a new coordinator replays it whole, later
- * records (and tombstones) replacing earlier ones per key exactly as compaction would have left
- * them. Offsets expire through the coordinator (offsets.retention.minutes), not the log.
+ * `offsets.topic.num.partitions` partitions and `offsets.topic.replication.factor` replicas and
+ * the configs Kafka's GroupMetadataManager gives it — `cleanup.policy=compact`,
+ * `compression.type=producer`, `segment.bytes=offsets.topic.segment.bytes` — so each replica's log
+ * cleaner keeps only the latest record per key: a group's last metadata and each partition's last
+ * committed offset, until a tombstone (DeleteGroups, OffsetDelete, an offset expired by
+ * offsets.retention.minutes, a group left with nothing) removes it and then ages out after
+ * delete.retention.ms. A new coordinator replays the compacted log, later records (and
+ * tombstones) replacing earlier ones per key. A data directory made before compaction existed
+ * keeps the `cleanup.policy=delete`, `retention.ms=-1` it was created with (nothing is deleted;
+ * `kafka-configs --alter --add-config cleanup.policy=compact` turns the cleaner on for it).
  */
 import type { EngineEvent } from '../../api/events.js';
 import type { KafkaErrorName } from '../../api/errors.js';
@@ -25,9 +28,9 @@ import type { GroupRecordCodec } from './record-codec.js';
 
 export const OFFSETS_TOPIC = '__consumer_offsets';
 
-/** The configs `__consumer_offsets` is created with (see above for why not compact). */
+/** The configs `__consumer_offsets` is created with (Kafka's GroupMetadataManager.offsetsTopicConfigs). */
 export function offsetsTopicConfigs(segmentBytes: number): Record<string, string> {
-  return { 'cleanup.policy': 'delete', 'retention.ms': '-1', 'compression.type': 'producer', 'segment.bytes': String(segmentBytes) };
+  return { 'cleanup.policy': 'compact', 'compression.type': 'producer', 'segment.bytes': String(segmentBytes) };
 }
 
 /** How an append to the offsets partition ended. */

@@ -30,7 +30,10 @@ export interface SegmentInfo {
 
 /** One replica's log on one broker's disk. */
 export interface ReplicaLogStore {
-  /** Append a batch whose baseOffset equals the current end of the log. */
+  /**
+   * Append a batch whose baseOffset is at or after the current end of the log (after it only on
+   * a follower of a compacted leader, whose log skips the offsets the cleaner removed).
+   */
   append(batch: RecordBatch): void;
   /** Batches overlapping [fromOffset, untilOffset), in offset order, at most `maxBytes` (at least one batch). */
   read(fromOffset: number, untilOffset: number, maxBytes: number): RecordBatch[];
@@ -54,6 +57,15 @@ export interface ReplicaLogStore {
    * [fromOffset, untilOffset); -1 for the maxima of an empty range.
    */
   rangeStats(fromOffset: number, untilOffset: number): { bytes: number; maxTimestamp: number; maxAppendTimeMs: number };
+  /**
+   * The log cleaner's swap (Kafka's `replaceSegments`), all or nothing: the batches whose base
+   * offset is in [fromOffset, untilOffset) are replaced by `batches` (each within that range, in
+   * offset order) and the segment list by `segments`. A crash leaves either the old or the new.
+   */
+  replaceCleaned(fromOffset: number, untilOffset: number, batches: readonly RecordBatch[], segments: readonly SegmentInfo[]): void;
+  /** The first offset the log cleaner has not cleaned (Kafka's cleaner-offset-checkpoint); null when it never cleaned this log. */
+  loadCleanerCheckpoint(): number | null;
+  saveCleanerCheckpoint(offset: number | null): void;
 }
 
 /** Broker-level durable state, Kafka's clean-shutdown file and meta.properties. */

@@ -23,12 +23,32 @@ class MemoryReplicaLog implements ReplicaLogStore {
   private checkpoint: ReplicaCheckpoint = { highWatermark: 0, logStartOffset: 0, flushedOffset: 0 };
   private segments: SegmentInfo[] = [];
   private bytes = 0;
+  private cleanerCheckpoint: number | null = null;
 
   append(batch: RecordBatch): void {
     const end = this.endOffset();
-    if (batch.baseOffset !== end) throw new Error(`append at ${batch.baseOffset} but the log ends at ${end}`);
+    if (batch.baseOffset < end) throw new Error(`append at ${batch.baseOffset} but the log ends at ${end}`);
     this.batches.push(batch);
     this.bytes += batch.sizeBytes;
+  }
+
+  replaceCleaned(fromOffset: number, untilOffset: number, batches: readonly RecordBatch[], segments: readonly SegmentInfo[]): void {
+    for (const b of batches) if (b.baseOffset < fromOffset || b.baseOffset >= untilOffset) throw new Error(`cleaned batch at ${b.baseOffset} outside [${fromOffset}, ${untilOffset})`);
+    let i = this.indexOf(fromOffset);
+    if (this.batches[i] && this.batches[i]!.baseOffset < fromOffset) i++;
+    let j = i;
+    while (j < this.batches.length && this.batches[j]!.baseOffset < untilOffset) j++;
+    this.batches = [...this.batches.slice(0, i), ...batches, ...this.batches.slice(j)];
+    this.bytes = this.batches.reduce((s, b) => s + b.sizeBytes, 0);
+    this.segments = segments.map((s) => ({ ...s }));
+  }
+
+  loadCleanerCheckpoint(): number | null {
+    return this.cleanerCheckpoint;
+  }
+
+  saveCleanerCheckpoint(offset: number | null): void {
+    this.cleanerCheckpoint = offset;
   }
 
   private indexOf(offset: number): number {

@@ -24,6 +24,11 @@
  * one, and the broker's periodic task (replica.high.watermark.checkpoint.interval.ms) writes the
  * logs in that set — so an idle log costs that task nothing, not even a look.
  *
+ * Compaction (app/core/log/cleaner) swaps whole segments below the active one for their cleaned
+ * batches (`replaceCleaned`): the log end, epochs and producer sequences stay; offsets it removed
+ * have no record (readers and followers move across the gaps). `changes` counts what aborts a
+ * clean in progress; truncation pulls the cleaner's checkpoint back (maybeTruncateCheckpoint).
+ *
  * Timestamps: a record timestamp <= 0 counts as "none" (Kafka's is -1). The simulator's virtual
  * clock starts at 0 and its test records carry 0, which Kafka would read as 1970 and expire at
  * once; such segments fall back to the append time of their batches instead (Kafka falls back to
@@ -32,21 +37,20 @@
 import { LeaderEpochCache } from './epoch-cache.js';
 import type { ReplicaCheckpoint, ReplicaLogStore, SegmentInfo } from './log-store.js';
 import { ProducerStateManager } from './producer-state.js';
-import { estimateBatchSize, type LogRecord, type RecordBatch } from './records.js';
+import { deleteOldSegments, type RetentionConfig } from './log-retention.js';
+import { estimateBatchSize, offsetSpan, type LogRecord, type RecordBatch } from './records.js';
 
 /** What rolling needs from the topic config (a TopicRuntimeConfig will do). */
 export interface SegmentRollConfig {
   segmentBytes: number;
   segmentMs: number;
+  /** A compacted log rolls by max.compaction.lag.ms too, when it is shorter (Kafka's LogConfig.maxSegmentMs). */
+  cleanupPolicyCompact?: boolean;
+  maxCompactionLagMs?: number;
 }
 
-/** What retention needs from the topic config (a TopicRuntimeConfig will do); negative = no limit. */
-export interface RetentionConfig {
-  retentionMs: number;
-  retentionBytes: number;
-}
-
-type RangeStats = ReturnType<ReplicaLogStore['rangeStats']>;
+export type RangeStats = ReturnType<ReplicaLogStore['rangeStats']>;
+export type { RetentionConfig } from './log-retention.js';
 
 /** Bytes read per step when the producer state is rebuilt from the log. */
 const PRODUCER_SCAN_BYTES = 4 * 1024 * 1024;
@@ -66,10 +70,6 @@ function maxTimestampOf(records: readonly LogRecord[]): number {
   return max;
 }
 
-/** Kafka's `LogSegment.largestTimestamp`: the largest record timestamp, else the last write time. */
-function largestTimestamp(stats: RangeStats): number {
-  return stats.maxTimestamp > 0 ? stats.maxTimestamp : stats.maxAppendTimeMs;
-}
 
 export class PartitionLog {
   readonly epochCache: LeaderEpochCache;
@@ -89,6 +89,10 @@ export class PartitionLog {
   private savedCheckpoint: ReplicaCheckpoint | null = null;
   /** Idempotent producers, once built from the log (see producerState()). */
   private producers: ProducerStateManager | null = null;
+  /** The cleaner's checkpoint as last read or written (undefined: not read yet). */
+  private cleanerOffset: number | null | undefined;
+  /** Bumped by every change other than an append: truncation, a log start move, a full reset. */
+  changes = 0;
 
   constructor(
     private readonly store: ReplicaLogStore,
@@ -106,14 +110,19 @@ export class PartitionLog {
     this.startOffset = cp.logStartOffset;
     this.flushed = cp.flushedOffset;
     if (powerLost && store.endOffset() > cp.flushedOffset) store.truncateTo(Math.max(cp.flushedOffset, cp.logStartOffset));
-    this.leo = store.endOffset();
+    const loadedSegments = store.loadSegments();
+    // The log ends after its last batch, or at its last segment's base when that is later: the
+    // cleaner may have emptied the segment before an empty active one (Kafka reads the base
+    // offset from the segment's file name); a roll flushes, so that base survives a power loss.
+    const lastBase = loadedSegments.length > 0 ? loadedSegments[loadedSegments.length - 1]!.baseOffset : -1;
+    this.leo = Math.max(store.endOffset(), powerLost ? Math.min(lastBase, cp.flushedOffset) : lastBase);
     if (this.epochCache.truncateFromEnd(this.leo)) store.saveEpochs(this.epochCache.entries());
     this.flushed = Math.min(this.flushed, this.leo);
     this.hw = Math.min(Math.max(cp.highWatermark, this.startOffset), this.leo);
     // Recovery moved what the checkpoint says (a log shorter than its checkpoint): write it on the next round.
     if (this.hw !== cp.highWatermark || this.flushed !== cp.flushedOffset) this.checkpointsDue?.add(this);
     this.lastFlushMs = nowMs;
-    this.segmentList = this.recoverSegments(store.loadSegments(), nowMs);
+    this.segmentList = this.recoverSegments(loadedSegments, nowMs);
     this.refreshActiveSegment();
     this.stored.bytes += store.sizeBytes();
   }
@@ -229,7 +238,8 @@ export class PartitionLog {
         const batches = this.store.read(next, this.leo, PRODUCER_SCAN_BYTES);
         if (batches.length === 0) break;
         for (const b of batches) {
-          if (b.producer) state.append({ ...b.producer, count: b.records.length }, b.baseOffset, b.lastOffset);
+          // The offsets a batch spans, not its records: a cleaned batch keeps its last sequence.
+          if (b.producer) state.append({ ...b.producer, count: offsetSpan(b) }, b.baseOffset, b.lastOffset);
           next = b.lastOffset + 1;
         }
       }
@@ -244,7 +254,8 @@ export class PartitionLog {
     let next = this.leo;
     for (const b of batches) {
       if (b.lastOffset < next) continue; // already have it
-      if (b.baseOffset !== next) throw new Error(`follower append at ${b.baseOffset} but the log ends at ${next}`);
+      // A compacted leader's log skips the offsets its cleaner removed: the follower's does too.
+      if (b.baseOffset < next) throw new Error(`follower append at ${b.baseOffset} but the log ends at ${next}`);
       fresh.push(b);
       next = b.lastOffset + 1;
     }
@@ -269,7 +280,7 @@ export class PartitionLog {
       this.activeFirstTimestamp = maxTimestampOf(batch.records);
     }
     this.resize(() => this.store.append(batch));
-    if (batch.producer) this.producers?.append({ ...batch.producer, count: batch.records.length }, batch.baseOffset, batch.lastOffset);
+    if (batch.producer) this.producers?.append({ ...batch.producer, count: offsetSpan(batch) }, batch.baseOffset, batch.lastOffset);
     this.assignEpochStart(batch.leaderEpoch, batch.baseOffset);
     this.leo = batch.lastOffset + 1;
     this.activeBytes += batch.sizeBytes;
@@ -290,7 +301,14 @@ export class PartitionLog {
     }
     const first = this.activeFirstTimestamp;
     const waited = first > 0 ? incomingMaxTimestamp - first : nowMs - this.activeSegment.createdMs;
-    if (this.activeBytes + incomingBytes > cfg.segmentBytes || waited > cfg.segmentMs) this.roll(nowMs);
+    const lag = cfg.maxCompactionLagMs ?? 0;
+    const maxSegmentMs = cfg.cleanupPolicyCompact && lag > 0 ? Math.min(lag, cfg.segmentMs) : cfg.segmentMs;
+    if (this.activeBytes + incomingBytes > cfg.segmentBytes || waited > maxSegmentMs) this.roll(nowMs);
+  }
+
+  /** Kafka's UnifiedLog.roll(): a new active segment at the log end, unless the active one is empty there. */
+  rollActiveSegment(nowMs: number): void {
+    if (this.activeSegment.baseOffset < this.leo) this.roll(nowMs);
   }
 
   /** Start a new active segment at the log end; Kafka flushes the old one right away (`UnifiedLog.roll`). */
@@ -318,6 +336,7 @@ export class PartitionLog {
       return 0;
     }
     const removed = this.leo - target;
+    this.changes++;
     this.resize(() => this.store.truncateTo(target));
     this.leo = target;
     // Kafka's LocalLog.truncateTo: segments based above the target go; the one holding it is cut.
@@ -332,12 +351,14 @@ export class PartitionLog {
     this.hw = Math.min(this.hw, target);
     this.flushed = Math.min(this.flushed, target);
     this.producers?.truncateTo(target);
+    this.truncateCleanerCheckpoint(target);
     this.saveCheckpoint();
     return removed;
   }
 
   /** Drop everything and restart the log at `offset` (follower reset to the leader's log start). */
   truncateFullyAndStartAt(offset: number): void {
+    this.changes++;
     this.resize(() => {
       this.store.truncateTo(this.startOffset);
       this.store.deleteBefore(offset);
@@ -355,6 +376,7 @@ export class PartitionLog {
     this.epochCache.truncateFromEnd(this.startOffset);
     this.epochCache.truncateFromStart(offset);
     this.store.saveEpochs(this.epochCache.entries());
+    this.truncateCleanerCheckpoint(offset);
     this.saveCheckpoint();
   }
 
@@ -362,6 +384,7 @@ export class PartitionLog {
   advanceLogStartOffset(offset: number): void {
     const target = Math.min(offset, this.hw);
     if (target <= this.startOffset) return;
+    this.changes++;
     this.resize(() => this.store.deleteBefore(target));
     this.startOffset = target;
     this.producers?.removeBefore(target);
@@ -376,52 +399,57 @@ export class PartitionLog {
     this.saveCheckpoint();
   }
 
-  /**
-   * Kafka's `UnifiedLog.deleteOldSegments` for the delete policy: first by size, then by time.
-   * Each pass deletes segments from the front while they breach the limit and end at or below the
-   * high watermark (the active segment ends at the log end). When every segment goes, a new active
-   * segment is rolled first, so an expired, fully replicated log ends up empty at its log end.
-   * Returns the number of segments deleted.
-   */
+  /** Kafka's `UnifiedLog.deleteOldSegments` for the delete policy (log-retention.ts); returns the segments deleted. */
   deleteOldSegments(nowMs: number, cfg: RetentionConfig): number {
-    return this.deleteRetentionSizeBreachedSegments(nowMs, cfg.retentionBytes) + this.deleteRetentionMsBreachedSegments(nowMs, cfg.retentionMs);
+    return deleteOldSegments(this, nowMs, cfg);
   }
 
-  private deleteRetentionSizeBreachedSegments(nowMs: number, retentionBytes: number): number {
-    const size = this.store.sizeBytes();
-    if (retentionBytes < 0 || size < retentionBytes) return 0;
-    let diff = size - retentionBytes;
-    return this.deleteSegmentsWhile(nowMs, (stats) => {
-      if (diff - stats.bytes < 0) return false;
-      diff -= stats.bytes;
-      return true;
-    });
+  /** Bytes and largest times of the records in [fromOffset, untilOffset) (whole batches based there). */
+  rangeStats(fromOffset: number, untilOffset: number): RangeStats {
+    return this.store.rangeStats(fromOffset, untilOffset);
   }
 
-  private deleteRetentionMsBreachedSegments(nowMs: number, retentionMs: number): number {
-    if (retentionMs < 0) return 0;
-    return this.deleteSegmentsWhile(nowMs, (stats) => nowMs - largestTimestamp(stats) > retentionMs);
+  /** The base offsets of the segments, oldest first, as the log holds them (not to be changed). */
+  segmentBases(): readonly SegmentInfo[] {
+    return this.segmentList;
   }
 
-  private deleteSegmentsWhile(nowMs: number, predicate: (stats: RangeStats) => boolean): number {
-    let deletable = 0;
-    for (let i = 0; i < this.segmentList.length; i++) {
-      const next = this.segmentList[i + 1];
-      const upperBound = next ? next.baseOffset : this.leo;
-      if (this.hw < upperBound) break;
-      const base = this.segmentList[i]!.baseOffset;
-      // An empty active segment is never deleted, and an empty range holds no batch to ask the
-      // store about (the first retention check of an idle 100,000-partition cluster asked 300,000 times).
-      if (!next && base >= upperBound) break;
-      const stats = this.store.rangeStats(base, upperBound);
-      if (!next && stats.bytes === 0) break; // an empty active segment would only be recreated
-      if (!predicate(stats)) break;
-      deletable++;
+  // ---------------------------------------------------------------- compaction
+
+  /** The first offset the cleaner has not cleaned (its persisted checkpoint), null when it never cleaned this log. */
+  cleanerCheckpoint(): number | null {
+    if (this.cleanerOffset === undefined) this.cleanerOffset = this.store.loadCleanerCheckpoint();
+    return this.cleanerOffset;
+  }
+
+  setCleanerCheckpoint(offset: number | null): void {
+    if (this.cleanerCheckpoint() === offset) return;
+    this.store.saveCleanerCheckpoint(offset);
+    this.cleanerOffset = offset;
+  }
+
+  /** Kafka's maybeTruncateCheckpoint: a log cut below the cleaner's checkpoint is dirty from the cut. */
+  private truncateCleanerCheckpoint(offset: number): void {
+    const cp = this.cleanerCheckpoint();
+    if (cp !== null && cp > offset) this.setCleanerCheckpoint(offset);
+  }
+
+  /**
+   * Swap the whole segments based in [fromOffset, untilOffset), below the active one, for their
+   * cleaned batches as one segment (Kafka's `replaceSegments`); the log end must not move.
+   */
+  replaceCleaned(fromOffset: number, untilOffset: number, batches: readonly RecordBatch[]): void {
+    const first = this.segmentList.findIndex((seg) => seg.baseOffset === fromOffset);
+    const next = this.segmentList.findIndex((seg) => seg.baseOffset === untilOffset);
+    if (first < 0 || next <= first) throw new Error(`cleaned range [${fromOffset}, ${untilOffset}) is not a run of whole segments of ${this.name}`);
+    if (next === this.segmentList.length - 1 && untilOffset > this.activeSegment.baseOffset) throw new Error(`the active segment of ${this.name} is never cleaned`);
+    const last = batches[batches.length - 1];
+    if (untilOffset >= this.leo && (!last || last.lastOffset + 1 !== this.leo)) {
+      throw new Error(`cleaning [${fromOffset}, ${untilOffset}) of ${this.name} would move its log end offset ${this.leo}`);
     }
-    if (deletable === 0) return 0;
-    if (deletable === this.segmentList.length) this.roll(nowMs);
-    this.advanceLogStartOffset(this.segmentList[deletable]!.baseOffset);
-    return deletable;
+    const segments = [...this.segmentList.slice(0, first), { ...this.segmentList[first]! }, ...this.segmentList.slice(next)];
+    this.resize(() => this.store.replaceCleaned(fromOffset, untilOffset, batches, segments));
+    this.segmentList = segments;
   }
 
   /** Leader rule: the high watermark only moves forward. Returns true when it moved. */

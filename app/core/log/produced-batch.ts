@@ -34,6 +34,8 @@ export interface ProducedBatchInput {
   baseOffset: number;
   leaderEpoch: number;
   nowMs: number;
+  /** `topic-partition`, which Kafka names in some record errors. */
+  topicPartition?: string;
 }
 
 export interface RecordError {
@@ -58,6 +60,19 @@ export type ProducedBatch =
 
 export interface ProducedBatchValidator {
   validate(input: ProducedBatchInput, rules: ProducedBatchRules): ProducedBatch;
+}
+
+/**
+ * Kafka's LogValidator.validateKey for records the engine builds itself (the console's produce):
+ * on a compacted topic every record needs a key, else INVALID_RECORD with one error per record.
+ */
+export function keylessRecordErrors(records: readonly LogRecord[], topicPartition: string): { errorMessage: string; recordErrors: RecordError[] } | null {
+  const recordErrors: RecordError[] = [];
+  records.forEach((r, batchIndex) => {
+    if (r.key === null) recordErrors.push({ batchIndex, message: `Compacted topic cannot accept message without key in topic partition ${topicPartition}` });
+  });
+  if (recordErrors.length === 0) return null;
+  return { errorMessage: `One or more records have been rejected due to ${recordErrors.length} record errors`, recordErrors };
 }
 
 /** The rules a topic's resolved configs set for clients' batches. */

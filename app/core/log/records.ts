@@ -1,8 +1,15 @@
 /**
  * Records and batches as the core sees them. A batch is what one leader append writes: the
  * records of one produce request, stamped with the leader epoch of the leader that wrote them
- * (Kafka's `partitionLeaderEpoch`). Offsets inside a batch are dense: record i has offset
- * `baseOffset + i`, so `lastOffset = baseOffset + records.length - 1`.
+ * (Kafka's `partitionLeaderEpoch`). Offsets inside a batch as appended are dense: record i has
+ * offset `baseOffset + i`, so `lastOffset = baseOffset + records.length - 1`.
+ *
+ * A batch the log cleaner rewrote (compaction, see app/core/log/cleaner) keeps its base and last
+ * offset but only some of its records, each at its original offset: `offsetDeltas[i]` is then
+ * record i's offset minus `baseOffset` (strictly increasing, at most `lastOffset - baseOffset`),
+ * and a batch may even keep no record at all (Kafka keeps such an empty batch for its producer
+ * fields, or as the last batch before the uncleanable part of the log). Absent `offsetDeltas`
+ * means dense; a batch that is dense never carries it. Always go through {@link recordOffset}.
  *
  * A batch a Kafka client produced also carries `encoded`: its exact v2 bytes as the leader
  * stored them (the client's bytes, compressed as the client sent them, with the base offset and
@@ -46,6 +53,25 @@ export interface RecordBatch {
   encoded?: Uint8Array;
   /** On a slice: the whole batch it was cut from. */
   source?: RecordBatch;
+  /** Record i's offset minus baseOffset, when the records are not dense (a cleaned batch); see the header. */
+  offsetDeltas?: readonly number[];
+  /**
+   * Set by the first cleaning that kept a tombstone in this batch (KIP-534): the time from which
+   * the cleaner may remove its tombstones (the clean's time + delete.retention.ms). Kafka stores
+   * it as the batch's base timestamp with attribute bit 6.
+   */
+  deleteHorizonMs?: number;
+}
+
+/** The offset of `batch.records[i]`. */
+export function recordOffset(batch: RecordBatch, i: number): number {
+  const deltas = batch.offsetDeltas;
+  return batch.baseOffset + (deltas ? deltas[i]! : i);
+}
+
+/** The number of offsets the batch spans (its record count unless the cleaner removed some). */
+export function offsetSpan(batch: RecordBatch): number {
+  return batch.lastOffset - batch.baseOffset + 1;
 }
 
 /** Kafka v2 batch header (61 bytes) plus a per-record estimate; close to the real encoding. */
@@ -68,7 +94,22 @@ export function sliceBatch(batch: RecordBatch, from: number, until: number, deta
   const hi = Math.min(until, batch.lastOffset + 1);
   if (hi <= lo) return null;
   if (lo === batch.baseOffset && hi === batch.lastOffset + 1) return batch;
-  const records = batch.records.slice(lo - batch.baseOffset, hi - batch.baseOffset);
+  let records: LogRecord[];
+  let offsetDeltas: number[] | undefined;
+  const deltas = batch.offsetDeltas;
+  if (deltas) {
+    // A cleaned batch: the records whose offsets fall in [lo, hi), their deltas from the new base.
+    let i = 0;
+    while (i < deltas.length && batch.baseOffset + deltas[i]! < lo) i++;
+    let j = i;
+    while (j < deltas.length && batch.baseOffset + deltas[j]! < hi) j++;
+    records = batch.records.slice(i, j);
+    const shift = lo - batch.baseOffset;
+    offsetDeltas = deltas.slice(i, j).map((d) => d - shift);
+    if (offsetDeltas.length === hi - lo && offsetDeltas.every((d, k) => d === k)) offsetDeltas = undefined;
+  } else {
+    records = batch.records.slice(lo - batch.baseOffset, hi - batch.baseOffset);
+  }
   const whole = batch.source ?? batch;
   const slice: RecordBatch = {
     baseOffset: lo,
@@ -78,6 +119,8 @@ export function sliceBatch(batch: RecordBatch, from: number, until: number, deta
     records,
     sizeBytes: estimateBatchSize(records),
   };
+  if (offsetDeltas) slice.offsetDeltas = offsetDeltas;
+  if (batch.deleteHorizonMs !== undefined) slice.deleteHorizonMs = batch.deleteHorizonMs;
   if (!detach) slice.source = whole;
   // Sequences are dense like offsets: the slice's first record has the sequence of its offset.
   if (batch.producer) slice.producer = { ...batch.producer, baseSequence: (batch.producer.baseSequence + lo - batch.baseOffset) % 0x80000000 };

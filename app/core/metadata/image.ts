@@ -3,6 +3,15 @@
  * one; all of them apply the same records in the same order, so they agree once caught up.
  */
 import type { CommittedRecord, PartitionState } from './records.js';
+import { entityKey } from '../security/client-quotas.js';
+import { credentialKey } from '../security/scram.js';
+import type { AclBinding, QuotaEntity, ScramCredential } from '../security/types.js';
+
+/** One client quota entity and its values by key (QuotaEntry of client-quotas.ts). */
+export interface ClientQuotaImage {
+  entity: QuotaEntity;
+  values: Record<string, number>;
+}
 
 export interface BrokerRegistration {
   id: number;
@@ -37,6 +46,13 @@ export interface ClusterMetadata {
   readonly brokerConfigs: ReadonlyMap<string, Readonly<Record<string, string>>>;
   /** Finalized feature levels (KIP-584); a feature never set is at level 0. */
   readonly features: ReadonlyMap<string, number>;
+  /** ACL bindings by id, SCRAM credentials by mechanism and user, client quotas by entity. */
+  readonly acls: ReadonlyMap<string, Readonly<AclBinding>>;
+  readonly scramCredentials: ReadonlyMap<string, Readonly<ScramCredential>>;
+  readonly clientQuotas: ReadonlyMap<string, Readonly<ClientQuotaImage>>;
+  /** Counts changes to the three above, so a reader can cache what it builds from them. */
+  readonly securityVersion: number;
+  scramCredential(name: string, mechanism: string): Readonly<ScramCredential> | undefined;
   partition(topicId: string, partition: number): PartitionState | undefined;
   allPartitions(): Iterable<{ topic: TopicImage; state: PartitionState }>;
   somePartition(test: (state: PartitionState) => boolean): boolean;
@@ -56,6 +72,10 @@ export class MetadataImage implements ClusterMetadata {
   /** The first producer id no broker has been given yet (idempotent producers). */
   nextProducerId = 0;
   readonly features = new Map<string, number>();
+  readonly acls = new Map<string, AclBinding>();
+  readonly scramCredentials = new Map<string, ScramCredential>();
+  readonly clientQuotas = new Map<string, ClientQuotaImage>();
+  securityVersion = 0;
 
   apply(committed: CommittedRecord): void {
     if (committed.offset <= this.offset) return;
@@ -117,6 +137,35 @@ export class MetadataImage implements ClusterMetadata {
       case 'FeatureLevel':
         this.features.set(r.name, r.level);
         break;
+      case 'AccessControlEntry':
+        this.acls.set(r.id, { ...r.binding });
+        this.securityVersion++;
+        break;
+      case 'RemoveAccessControlEntry':
+        this.acls.delete(r.id);
+        this.securityVersion++;
+        break;
+      case 'UserScramCredential':
+        this.scramCredentials.set(credentialKey(r.credential.name, r.credential.mechanism), { ...r.credential });
+        this.securityVersion++;
+        break;
+      case 'RemoveUserScramCredential':
+        this.scramCredentials.delete(credentialKey(r.name, r.mechanism));
+        this.securityVersion++;
+        break;
+      case 'ClientQuota': {
+        const key = entityKey(r.entity);
+        let q = this.clientQuotas.get(key);
+        if (r.value === null) {
+          if (q) delete q.values[r.key];
+          if (q && Object.keys(q.values).length === 0) this.clientQuotas.delete(key);
+        } else {
+          if (!q) this.clientQuotas.set(key, (q = { entity: { ...r.entity }, values: {} }));
+          q.values[r.key] = r.value;
+        }
+        this.securityVersion++;
+        break;
+      }
       case 'Config': {
         let target: Record<string, string> | undefined;
         if (r.resourceType === 'topic') target = this.topicsByName.get(r.resourceName)?.configs;
@@ -133,6 +182,10 @@ export class MetadataImage implements ClusterMetadata {
         break;
       }
     }
+  }
+
+  scramCredential(name: string, mechanism: string): ScramCredential | undefined {
+    return this.scramCredentials.get(credentialKey(name, mechanism));
   }
 
   partition(topicId: string, partition: number): PartitionState | undefined {

@@ -1,4 +1,5 @@
 import type { ChangeReasonView } from '../../api/events.js';
+import type { AclBinding, QuotaEntity, ScramCredential, ScramMechanism } from '../security/types.js';
 
 /**
  * The metadata log: what the controller decides, as KRaft-like records. The controller applies
@@ -51,7 +52,15 @@ export type MetadataRecord =
   | { type: 'ReplicaOffline'; brokerId: number; brokerEpoch: number; topicId: string; partition: number }
   | { type: 'Config'; resourceType: 'topic' | 'broker'; resourceName: string; name: string; value: string | null }
   /** KRaft's ProducerIdsRecord: a block of producer ids went to a broker; the next starts here. */
-  | { type: 'ProducerIds'; brokerId: number; brokerEpoch: number; nextProducerId: number };
+  | { type: 'ProducerIds'; brokerId: number; brokerEpoch: number; nextProducerId: number }
+  /** KRaft's AccessControlEntryRecord: an ACL binding, by an id of its own (CreateAcls). */
+  | { type: 'AccessControlEntry'; id: string; binding: AclBinding }
+  | { type: 'RemoveAccessControlEntry'; id: string }
+  /** KRaft's UserScramCredentialRecord: salt, iterations and the keys derived from the salted password. */
+  | { type: 'UserScramCredential'; credential: ScramCredential }
+  | { type: 'RemoveUserScramCredential'; name: string; mechanism: ScramMechanism }
+  /** KRaft's ClientQuotaRecord: one quota key of one entity, set (value) or removed (null). */
+  | { type: 'ClientQuota'; entity: QuotaEntity; key: string; value: number | null };
 
 export interface CommittedRecord {
   offset: number;

@@ -14,6 +14,7 @@
  * - Shell commands quote every argument that is not plainly safe, with single quotes.
  * - Each setting's note (rationale) is written above it as a comment.
  */
+import { isEmptySecurity, securityCommands } from './security-section.js';
 import { effectiveBrokerConfigs, profileDurability, resolveRacks } from './settings.js';
 import type { ConfigStrings, Profile } from './types.js';
 
@@ -22,9 +23,9 @@ export interface ExportedFile {
   contents: string;
 }
 
-export type ExportFormat = 'profile' | 'server-properties' | 'topic-commands' | 'client-properties';
+export type ExportFormat = 'profile' | 'server-properties' | 'topic-commands' | 'client-properties' | 'security-commands';
 
-export const EXPORT_FORMATS: readonly ExportFormat[] = ['profile', 'server-properties', 'topic-commands', 'client-properties'];
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['profile', 'server-properties', 'topic-commands', 'client-properties', 'security-commands'];
 
 export interface ExportOptions {
   formats?: readonly ExportFormat[];
@@ -71,6 +72,7 @@ export function canonicalProfile(profile: Profile): Record<string, unknown> {
     producer: sortedMap(profile.producer),
     consumer: sortedMap(profile.consumer),
     notes: Object.fromEntries(notes),
+    ...(isEmptySecurity(profile.security) ? {} : { security: profile.security }),
   };
 }
 
@@ -252,5 +254,6 @@ export function exportProfile(profile: Profile, options: ExportOptions = {}): Ex
   if (formats.includes('client-properties')) {
     files.push(clientProperties(profile, 'producer', bootstrap), clientProperties(profile, 'consumer', bootstrap));
   }
+  if (formats.includes('security-commands') && !isEmptySecurity(profile.security)) files.push({ filename: `${profile.name}.security.sh`, contents: securityCommands(profile.security, bootstrap) });
   return files;
 }

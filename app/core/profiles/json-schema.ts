@@ -73,6 +73,63 @@ function configMap(description: string, defs: readonly KeyDef[]): Schema {
   };
 }
 
+const entityName = { oneOf: [{ type: 'string', minLength: 1 }, { type: 'null' }] };
+
+/** The `security` section (security-section.ts): ACL bindings, SCRAM users without passwords, client quotas. */
+const SECURITY_SCHEMA: Schema = {
+  type: 'object',
+  description: "ACL bindings, SCRAM users and client quotas; exported as kafka-acls.sh and kafka-configs.sh commands. A profile carries no password.",
+  additionalProperties: false,
+  properties: {
+    acls: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['resourceType', 'resourceName', 'patternType', 'principal', 'host', 'operation', 'permissionType'],
+        additionalProperties: false,
+        properties: {
+          resourceType: { enum: ['TOPIC', 'GROUP', 'CLUSTER', 'TRANSACTIONAL_ID', 'DELEGATION_TOKEN', 'USER'] },
+          resourceName: { type: 'string', minLength: 1 },
+          patternType: { enum: ['LITERAL', 'PREFIXED'] },
+          principal: { type: 'string', pattern: '^[^:]+:.+$' },
+          host: { type: 'string', minLength: 1 },
+          operation: { enum: ['ALL', 'READ', 'WRITE', 'CREATE', 'DELETE', 'ALTER', 'DESCRIBE', 'CLUSTER_ACTION', 'DESCRIBE_CONFIGS', 'ALTER_CONFIGS', 'IDEMPOTENT_WRITE', 'CREATE_TOKENS', 'DESCRIBE_TOKENS'] },
+          permissionType: { enum: ['ALLOW', 'DENY'] },
+        },
+      },
+    },
+    scramUsers: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'mechanism', 'iterations'],
+        additionalProperties: false,
+        properties: {
+          name: { type: 'string', minLength: 1 },
+          mechanism: { enum: ['SCRAM-SHA-256', 'SCRAM-SHA-512'] },
+          iterations: { type: 'integer', minimum: 4096, maximum: 16384 },
+        },
+      },
+    },
+    quotas: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['entity', 'values'],
+        additionalProperties: false,
+        properties: {
+          entity: { type: 'object', minProperties: 1, additionalProperties: false, properties: { user: entityName, 'client-id': entityName } },
+          values: {
+            type: 'object',
+            additionalProperties: false,
+            properties: Object.fromEntries(['producer_byte_rate', 'consumer_byte_rate', 'request_percentage', 'controller_mutation_rate'].map((k) => [k, { type: 'number', exclusiveMinimum: 0 }])),
+          },
+        },
+      },
+    },
+  },
+};
+
 /** The schema as a plain object. */
 export function profileJsonSchema(): Schema {
   return {
@@ -125,6 +182,7 @@ export function profileJsonSchema(): Schema {
       },
       producer: configMap('Java producer settings.', PRODUCER_CONFIGS),
       consumer: configMap('Java consumer settings.', CONSUMER_CONFIGS),
+      security: SECURITY_SCHEMA,
       notes: {
         type: 'object',
         description: 'One-line rationale per setting, keyed by its path, e.g. "brokerConfigs.min.insync.replicas", "features.eligible.leader.replicas.version" or "producer.acks".',

@@ -11,6 +11,8 @@
  * Brokers of a profile are numbered 1..brokers (Kafka's `node.id`).
  */
 
+import type { ProfileSecurity } from './security-section.js';
+
 export const PROFILE_FORMAT_VERSION = 1;
 
 /** Config maps keyed by Kafka's config names; values as in a .properties file. */
@@ -56,6 +58,8 @@ export interface Profile {
   consumer: ConfigStrings;
   /** One-line rationale per setting, keyed by the setting's path (see the file comment). */
   notes: Record<string, string>;
+  /** ACL bindings, SCRAM users (never a password) and client quotas (security-section.ts); empty when the profile names none. */
+  security: ProfileSecurity;
 }
 
 /** A problem with a profile, at a path such as `brokerConfigs["min.insync.replicas"]` or `producer.acks`. */

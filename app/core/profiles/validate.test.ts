@@ -28,6 +28,7 @@ describe('validateProfile', () => {
       producer: {},
       consumer: {},
       notes: {},
+      security: { acls: [], scramUsers: [], quotas: [] },
     });
     expect(validateProfile(sampleDocument())).toMatchObject({ ok: true, warnings: [] });
   });
@@ -93,11 +94,11 @@ describe('validateProfile', () => {
     ]);
   });
 
-  it("keeps the catalogue's product and cross-key rules", () => {
-    const configs = { 'cleanup.policy': 'compact' };
-    expect(errorsOf(withSection('topicDefaults', { partitions: 1, replicationFactor: 1, configs }))[0]).toMatch(
-      /^topicDefaults\.configs\["cleanup\.policy"\]: Invalid value compact for configuration cleanup\.policy: Replica Studio does not support log compaction/,
-    );
+  it("keeps the catalogue's cross-key rules, and takes a compacted topic default", () => {
+    expect(errorsOf(withSection('topicDefaults', { partitions: 1, replicationFactor: 1, configs: { 'cleanup.policy': 'compact' } }))).toEqual([]);
+    expect(errorsOf(withSection('brokerConfigs', { 'log.cleaner.dedupe.buffer.size': '1048576' }))).toEqual([
+      'brokerConfigs["log.cleaner.dedupe.buffer.size"]: log.cleaner.dedupe.buffer.size must be at least 1MB per cleaner thread.',
+    ]);
     const lags = { 'min.compaction.lag.ms': '10', 'max.compaction.lag.ms': '5' };
     expect(errorsOf(withSection('topicDefaults', { partitions: 1, replicationFactor: 1, configs: lags }))).toEqual([
       'topicDefaults.configs: conflict topic config setting min.compaction.lag.ms (10) > max.compaction.lag.ms (5)',

@@ -22,6 +22,7 @@ import type { ClientKind } from './client-configs.js';
 import { normalizeValue, profileDurability, settingPath } from './settings.js';
 import type { DurabilityWarningCode } from '../durability.js';
 import { SUPPORTED_FEATURES } from '../controller/features.js';
+import { checkSecurity } from './security-section.js';
 import { PROFILE_FORMAT_VERSION } from './types.js';
 import type { ConfigStrings, Profile, ProfileCluster, ProfileIssue, ProfileValidation } from './types.js';
 
@@ -35,7 +36,7 @@ export const NOTE_KEY_PATTERN =
 /** Kafka's largest replication factor (an int16 on the wire). */
 export const MAX_REPLICATION_FACTOR = 32767;
 
-const ROOT_FIELDS = ['$schema', 'version', 'name', 'description', 'cluster', 'brokerConfigs', 'features', 'topicDefaults', 'producer', 'consumer', 'notes'];
+const ROOT_FIELDS = ['$schema', 'version', 'name', 'description', 'cluster', 'brokerConfigs', 'features', 'topicDefaults', 'producer', 'consumer', 'notes', 'security'];
 const CLUSTER_FIELDS = ['brokers', 'racks'];
 const TOPIC_DEFAULT_FIELDS = ['partitions', 'replicationFactor', 'configs'];
 
@@ -377,7 +378,9 @@ export function validateProfile(input: unknown): ProfileValidation {
     return false;
   });
 
-  if (c.errors.length > 0 || !cluster || !brokerConfigs || !features || !topicDefaults || !producer || !consumer || typeof name !== 'string') {
+  const security = checkSecurity(input['security'], (path, message) => c.error(path, message));
+
+  if (c.errors.length > 0 || !cluster || !brokerConfigs || !features || !topicDefaults || !producer || !consumer || !security || typeof name !== 'string') {
     return { ok: false, errors: c.errors, warnings: c.warnings };
   }
   const profile: Profile = {
@@ -392,6 +395,7 @@ export function validateProfile(input: unknown): ProfileValidation {
     producer,
     consumer,
     notes,
+    security,
   };
   profileWarnings(c, profile);
   return { ok: true, profile, warnings: c.warnings };

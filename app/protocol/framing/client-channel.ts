@@ -10,7 +10,9 @@
  * `maxQueuedRequests` the connection asks its socket to pause reading, and resumes it once
  * drained; and when the socket cannot take a response (a client that does not read), the next
  * request waits until the socket drains, so a slow reader cannot make the broker buffer without
- * limit either. receive() never throws; a close is final and reported once.
+ * limit either. A quota's throttle mutes the channel as Kafka's does: no request is read until
+ * it is over (after the response when the client throttles itself, before it otherwise).
+ * receive() never throws; a close is final and reported once.
  */
 import type { Dispatcher } from '../dispatcher.js';
 import { FrameReader } from './frame-reader.js';
@@ -23,6 +25,8 @@ export interface ClientChannelSink {
   close(reason: string): void;
   pause?(): void;
   resume?(): void;
+  /** Resolves after `ms` (a quota's throttle; the channel reads no request meanwhile). Without it, throttles are ignored. */
+  mute?(ms: number): Promise<void>;
 }
 
 export interface ClientChannelLimits {
@@ -123,6 +127,10 @@ export class ClientChannel {
         this.queuedBytes -= frame.length;
         const outcome = await this.dispatcher.dispatch(frame);
         if (this.closedReason !== null) break;
+        const throttle = outcome.kind === 'close' ? undefined : outcome.throttle;
+        // A client that does not throttle itself gets its response only after the throttle (KIP-219).
+        if (throttle && !throttle.clientThrottles && this.sink.mute) await this.sink.mute(throttle.ms);
+        if (this.closedReason !== null) break;
         if (outcome.kind === 'close') this.close(outcome.reason);
         else if (outcome.kind === 'respond' && this.sink.write(outcome.parts) === false) {
           let resolve!: () => void;
@@ -130,6 +138,8 @@ export class ClientChannel {
           this.draining = { promise, resolve };
           await promise;
         }
+        // Muted: the next request waits until the throttle is over (Kafka mutes the channel).
+        if (throttle?.clientThrottles && this.sink.mute) await this.sink.mute(throttle.ms);
         this.applyBackpressure();
       }
     } catch (e) {

@@ -56,6 +56,14 @@ export const ADVERTISED_VERSIONS: Readonly<Record<number, readonly [number, numb
   [ApiKey.DescribeCluster]: [0, 0],
   [ApiKey.UpdateFeatures]: [0, 1],
   [ApiKey.DescribeTopicPartitions]: [0, 0],
+  // ACLs, SCRAM credentials and client quotas (issue 32): Kafka 3.9's versions.
+  [ApiKey.DescribeAcls]: [0, 3],
+  [ApiKey.CreateAcls]: [0, 3],
+  [ApiKey.DeleteAcls]: [0, 3],
+  [ApiKey.DescribeClientQuotas]: [0, 1],
+  [ApiKey.AlterClientQuotas]: [0, 1],
+  [ApiKey.DescribeUserScramCredentials]: [0, 0],
+  [ApiKey.AlterUserScramCredentials]: [0, 0],
 };
 
 /**

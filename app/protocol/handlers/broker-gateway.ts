@@ -21,7 +21,20 @@ export interface BrokerGateway {
   readonly clusterId: string;
   /** Start an engine call and resolve with its answer. */
   call<T>(start: (done: (value: T) => void) => void): Promise<T>;
+  /**
+   * RFC 5802's keys of a salted password, all in base64 (ScramFormatter: StoredKey =
+   * H(HMAC(salted, "Client Key")), ServerKey = HMAC(salted, "Server Key")); the host supplies
+   * the hashing (app/protocol has none). Without it, AlterUserScramCredentials cannot store a
+   * credential.
+   */
+  readonly scramKeys?: ScramKeyDeriver;
 }
+
+export type ScramKeyDeriver = (
+  mechanism: 'SCRAM-SHA-256' | 'SCRAM-SHA-512',
+  salt: Uint8Array,
+  saltedPassword: Uint8Array,
+) => { salt: string; storedKey: string; serverKey: string };
 
 
 /** A promise that never settles: the answer of a broker that is cut off. */

@@ -19,6 +19,7 @@ import { listOffsetsHandler } from './list-offsets.js';
 import { metadataHandler } from './metadata.js';
 import { offsetForLeaderEpochHandler } from './offset-for-leader-epoch.js';
 import { produceHandler } from './produce.js';
+import { guarded } from './security/index.js';
 import { updateFeaturesHandler } from './update-features.js';
 
 export type { BrokerGateway, ListenerAddress } from './broker-gateway.js';
@@ -53,7 +54,7 @@ export const BROKER_HANDLERS: readonly ((gateway: BrokerGateway) => ApiHandler)[
 /** The dispatcher of one broker's listener: its handlers, `extra` ones, and ApiVersions. */
 export function createBrokerDispatcher(gateway: BrokerGateway, options: DispatcherOptions & { extra?: readonly ApiHandler[] } = {}): Dispatcher {
   const { extra = [], ...dispatcherOptions } = options;
-  return createDispatcher([...BROKER_HANDLERS.map((make) => make(gateway)), ...extra], {
+  return createDispatcher([...BROKER_HANDLERS.map((make) => guarded(gateway, make(gateway))), ...extra], {
     features: () => gateway.engine.finalizedFeatures(),
     ...dispatcherOptions,
   });

@@ -50,6 +50,8 @@ export interface ValidateRecordsInput {
   /** The leader's epoch, stamped into the batch. */
   leaderEpoch: number;
   nowMs: number;
+  /** `topic-partition`, named in the keyless-record error as Kafka names it. */
+  topicPartition?: string;
 }
 
 export interface RecordError {
@@ -120,7 +122,7 @@ export function validateRecords(input: ValidateRecordsInput, config: LogValidato
 
   let decoded;
   try {
-    decoded = decodeRecordBatch(found, { codecs, maxDecompressedBytes: Math.max(64 * 1024 * 1024, config['max.message.bytes'] * 4), crcChecked: true });
+    decoded = decodeRecordBatch(found, { codecs, maxDecompressedBytes: Math.max(64 * 1024 * 1024, config['max.message.bytes'] * 4), crcChecked: true, denseOffsets: true });
   } catch (e) {
     const details = e instanceof KafkaError ? (e.details as Record<string, unknown> | undefined) : undefined;
     return fail(details?.['decompression'] ? 'CORRUPT_MESSAGE' : 'INVALID_RECORD', (e as Error).message);
@@ -133,7 +135,7 @@ export function validateRecords(input: ValidateRecordsInput, config: LogValidato
   const highest = input.nowMs + config['message.timestamp.after.max.ms'];
   decoded.records.forEach((record, batchIndex) => {
     if (config.compacted && record.key === null) {
-      recordErrors.push({ batchIndex, message: 'Compacted topic cannot accept message without key' });
+      recordErrors.push({ batchIndex, message: `Compacted topic cannot accept message without key in topic partition ${input.topicPartition ?? ''}`.trimEnd() });
       return;
     }
     const ts = record.timestamp;

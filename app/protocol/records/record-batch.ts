@@ -8,7 +8,8 @@
  *     partitionLeaderEpoch int32                      12
  *     magic int8 = 2                                  16
  *     crc uint32            CRC-32C of bytes 21…end   17
- *     attributes int16      bits 0-2 codec, 3 LogAppendTime, 4 transactional, 5 control   21
+ *     attributes int16      bits 0-2 codec, 3 LogAppendTime, 4 transactional, 5 control,
+ *                           6 delete horizon (baseTimestamp is then the delete horizon, KIP-534)   21
  *     lastOffsetDelta int32                           23
  *     baseTimestamp int64   the first record's       27
  *     maxTimestamp int64    LogAppendTime: the append time   35
@@ -24,8 +25,11 @@
  * attributes to the end, so baseOffset and partitionLeaderEpoch may be rewritten in place without
  * touching it. The decoder refuses anything Kafka would call corrupt (wrong magic, bad length,
  * CRC mismatch, record fields that overrun or underrun their declared sizes) with
- * CORRUPT_MESSAGE, and, because a {@link RecordBatch} holds dense offsets, record i must carry
- * offsetDelta i. Like Kafka's reader, it gives every record of a LogAppendTime batch the batch's
+ * CORRUPT_MESSAGE. Offsets: a batch as produced has record i at offsetDelta i; one the log
+ * cleaner rewrote keeps fewer records at their own offsets (offsetDeltas strictly increasing, at
+ * most lastOffsetDelta, possibly none), decoded into {@link RecordBatch.offsetDeltas};
+ * {@link DecodeContext.denseOffsets} refuses them (a client's batch must be dense). Like Kafka's
+ * reader, it gives every record of a LogAppendTime batch the batch's
  * maxTimestamp. Compressed batches decode when {@link DecodeContext.codecs} is given (the records
  * after byte 61 are then one compressed blob); without it, and for control batches, which a
  * RecordBatch cannot hold, decoding fails with INVALID_REQUEST; {@link batchHeader} tells them
@@ -67,6 +71,7 @@ const COMPRESSION_MASK = 0x07;
 const TIMESTAMP_TYPE_BIT = 0x08;
 const TRANSACTIONAL_BIT = 0x10;
 const CONTROL_BIT = 0x20;
+const DELETE_HORIZON_BIT = 0x40;
 
 export type TimestampType = 'CreateTime' | 'LogAppendTime';
 export type { CompressionCodec };
@@ -82,6 +87,11 @@ export interface EncodeOptions {
   codecs?: CompressionCodecs;
   /** The idempotent producer's id, epoch and first sequence (default -1, -1, -1). */
   producer?: { id: number; epoch: number; baseSequence: number };
+  /**
+   * The header's maxTimestamp of a CreateTime batch without records (the empty batch the log
+   * cleaner keeps carries its original's, as Kafka's writeEmptyHeader does); ignored otherwise.
+   */
+  emptyMaxTimestamp?: number;
   /**
    * Where the batch is written: an array of exactly `size` bytes (default a new, zeroed
    * Uint8Array). It need not be zeroed — the encoder writes every byte — so a host can hand out
@@ -105,6 +115,8 @@ export interface DecodeContext {
   lazyRecords?: boolean;
   /** The caller has just checked these very bytes' CRC-32C ({@link hasValidCrc}): not again. */
   crcChecked?: boolean;
+  /** Record i must carry offsetDelta i (a batch a client produced), else CORRUPT_MESSAGE. */
+  denseOffsets?: boolean;
 }
 
 export interface DecodeBatchesContext extends DecodeContext {
@@ -132,6 +144,8 @@ export interface RecordBatchHeader {
   compression: CompressionCodec;
   isTransactional: boolean;
   isControl: boolean;
+  /** The delete horizon the log cleaner set (attribute bit 6: the base timestamp), or null. */
+  deleteHorizonMs: number | null;
   producerId: number;
   producerEpoch: number;
   baseSequence: number;
@@ -206,15 +220,26 @@ export function encodeRecordBatch(batch: RecordBatch, options: EncodeOptions = {
   if (!Number.isSafeInteger(batch.baseOffset) || batch.baseOffset < 0) {
     throw new RangeError(`baseOffset ${batch.baseOffset} is not a non-negative safe integer`);
   }
-  if (count > 0 && lastOffsetDelta !== count - 1) {
+  const deltas = batch.offsetDeltas;
+  if (deltas) {
+    if (deltas.length !== count) throw new RangeError(`batch at ${batch.baseOffset} holds ${count} records but ${deltas.length} offset deltas`);
+    for (let i = 0; i < count; i++) {
+      const d = deltas[i]!;
+      if (!Number.isInteger(d) || d < 0 || d > lastOffsetDelta || (i > 0 && d <= deltas[i - 1]!)) {
+        throw new RangeError(`batch at ${batch.baseOffset}: offset delta ${d} of record ${i} is not increasing within [0, ${lastOffsetDelta}]`);
+      }
+    }
+  } else if (count > 0 && lastOffsetDelta !== count - 1) {
     throw new RangeError(`batch at ${batch.baseOffset} holds ${count} records but lastOffset is ${batch.lastOffset}`);
   }
   assertInt32('lastOffsetDelta', lastOffsetDelta);
   assertInt32('leaderEpoch', batch.leaderEpoch);
   if (compression !== 'none' && !options.codecs) throw new RangeError(`compression ${compression} needs codecs`);
 
-  // Pass 1: sizes. Header keys are encoded once and kept for pass 2.
-  const baseTimestamp = count > 0 ? records[0]!.timestamp : NO_TIMESTAMP;
+  // Pass 1: sizes. Header keys are encoded once and kept for pass 2. A delete horizon takes the
+  // base timestamp's place, the records' deltas then count from it (Kafka's MemoryRecordsBuilder).
+  const horizon = batch.deleteHorizonMs;
+  const baseTimestamp = horizon !== undefined ? horizon : count > 0 ? records[0]!.timestamp : NO_TIMESTAMP;
   let maxTimestamp = NO_TIMESTAMP; // Kafka's MemoryRecordsBuilder starts from NO_TIMESTAMP too
   if (bodySizeScratch.length < count) bodySizeScratch = new Int32Array(Math.max(count, 2 * bodySizeScratch.length));
   const bodySizes = bodySizeScratch;
@@ -223,7 +248,7 @@ export function encodeRecordBatch(batch: RecordBatch, options: EncodeOptions = {
   for (let i = 0; i < count; i++) {
     const r = records[i]!;
     if (r.timestamp > maxTimestamp) maxTimestamp = r.timestamp;
-    let body = 1 + sizeOfVarlong(r.timestamp - baseTimestamp) + sizeOfVarint(i);
+    let body = 1 + sizeOfVarlong(r.timestamp - baseTimestamp) + sizeOfVarint(deltas ? deltas[i]! : i);
     body += r.key === null ? 1 : sizeOfVarint(r.key.length) + r.key.length;
     body += r.value === null ? 1 : sizeOfVarint(r.value.length) + r.value.length;
     const headers = r.headers;
@@ -239,6 +264,7 @@ export function encodeRecordBatch(batch: RecordBatch, options: EncodeOptions = {
     recordsSize += sizeOfVarint(body) + body;
   }
   if (logAppendTime) maxTimestamp = batch.appendTimeMs;
+  else if (count === 0 && options.emptyMaxTimestamp !== undefined) maxTimestamp = options.emptyMaxTimestamp;
 
   // Pass 2: the records, in place after the header when uncompressed, else in their own array.
   let out: Uint8Array;
@@ -247,10 +273,10 @@ export function encodeRecordBatch(batch: RecordBatch, options: EncodeOptions = {
     size = RECORD_BATCH_HEADER_SIZE + recordsSize;
     assertInt32('batchLength', size - LOG_OVERHEAD);
     out = allocated(allocate, size);
-    writeRecords(out, RECORD_BATCH_HEADER_SIZE, records, bodySizes, headerKeys, baseTimestamp, recordsSize);
+    writeRecords(out, RECORD_BATCH_HEADER_SIZE, records, deltas, bodySizes, headerKeys, baseTimestamp, recordsSize);
   } else {
     const raw = new Uint8Array(recordsSize);
-    writeRecords(raw, 0, records, bodySizes, headerKeys, baseTimestamp, recordsSize);
+    writeRecords(raw, 0, records, deltas, bodySizes, headerKeys, baseTimestamp, recordsSize);
     const compressed = options.codecs!.compress(compression, raw);
     size = RECORD_BATCH_HEADER_SIZE + compressed.length;
     assertInt32('batchLength', size - LOG_OVERHEAD);
@@ -263,7 +289,7 @@ export function encodeRecordBatch(batch: RecordBatch, options: EncodeOptions = {
   view.setInt32(8, size - LOG_OVERHEAD);
   view.setInt32(12, batch.leaderEpoch);
   view.setInt8(16, MAGIC);
-  view.setInt16(ATTRIBUTES_OFFSET, (logAppendTime ? TIMESTAMP_TYPE_BIT : 0) | CODECS.indexOf(compression));
+  view.setInt16(ATTRIBUTES_OFFSET, (logAppendTime ? TIMESTAMP_TYPE_BIT : 0) | (horizon !== undefined ? DELETE_HORIZON_BIT : 0) | CODECS.indexOf(compression));
   view.setInt32(23, lastOffsetDelta);
   writeInt64BE(view, 27, baseTimestamp);
   writeInt64BE(view, 35, maxTimestamp);
@@ -279,6 +305,7 @@ function writeRecords(
   out: Uint8Array,
   start: number,
   records: readonly LogRecord[],
+  deltas: readonly number[] | undefined,
   bodySizes: Int32Array,
   headerKeys: readonly Uint8Array[],
   baseTimestamp: number,
@@ -291,7 +318,7 @@ function writeRecords(
     pos = writeVarint(out, pos, bodySizes[i]!);
     out[pos++] = 0; // attributes
     pos = writeVarlong(out, pos, r.timestamp - baseTimestamp);
-    pos = writeVarint(out, pos, i);
+    pos = writeVarint(out, pos, deltas ? deltas[i]! : i);
     pos = writeBytes(out, pos, r.key);
     pos = writeBytes(out, pos, r.value);
     const headers = r.headers;
@@ -397,6 +424,7 @@ function readHeader(b: Uint8Array, v: DataView, start: number, ctx: DecodeContex
     compression,
     isTransactional: (attributes & TRANSACTIONAL_BIT) !== 0,
     isControl: (attributes & CONTROL_BIT) !== 0,
+    deleteHorizonMs: attributes & DELETE_HORIZON_BIT ? baseTimestamp : null,
     producerId,
     producerEpoch: v.getInt16(start + 51),
     baseSequence: v.getInt32(start + 53),
@@ -495,8 +523,8 @@ function decodeBody(b: Uint8Array, start: number, header: RecordBatchHeader, ctx
     throw fail(`record count ${count} cannot fit in ${header.sizeBytes - RECORD_BATCH_HEADER_SIZE} bytes`);
   }
   const lastOffsetDelta = header.lastOffset - baseOffset;
-  if (count > 0 && lastOffsetDelta !== count - 1) {
-    throw fail(`lastOffsetDelta ${lastOffsetDelta} does not match ${count} dense records`);
+  if (ctx.denseOffsets ? count > 0 && lastOffsetDelta !== count - 1 : count > lastOffsetDelta + 1) {
+    throw fail(`lastOffsetDelta ${lastOffsetDelta} does not match ${count} ${ctx.denseOffsets ? 'dense ' : ''}records`);
   }
   const batch: RecordBatch = {
     baseOffset,
@@ -507,14 +535,17 @@ function decodeBody(b: Uint8Array, start: number, header: RecordBatchHeader, ctx
     sizeBytes: header.sizeBytes,
   };
   if (header.producerId >= 0) batch.producer = { producerId: header.producerId, producerEpoch: header.producerEpoch, baseSequence: header.baseSequence };
+  if (header.deleteHorizonMs !== null) batch.deleteHorizonMs = header.deleteHorizonMs;
+  const dense = ctx.denseOffsets === true;
   if (ctx.lazyRecords && header.compression === 'none') {
     // The same checks as decoding, with nothing built; so building them later cannot fail.
-    readRecords(b.subarray(start + RECORD_BATCH_HEADER_SIZE, start + header.sizeBytes), header, fail, false);
+    const deltas = readRecords(b.subarray(start + RECORD_BATCH_HEADER_SIZE, start + header.sizeBytes), header, fail, dense, false).deltas;
+    if (deltas) batch.offsetDeltas = deltas;
     let built: LogRecord[] | null = null;
     Object.defineProperty(batch, 'records', {
       enumerable: true,
       configurable: true,
-      get: () => (built ??= readRecords(recordBytes(b, start, header, ctx), header, fail)),
+      get: () => (built ??= readRecords(recordBytes(b, start, header, ctx), header, fail, dense).records),
       set: (records: LogRecord[]) => void (built = records),
     });
     return batch;
@@ -523,7 +554,9 @@ function decodeBody(b: Uint8Array, start: number, header: RecordBatchHeader, ctx
   // small array per key and value costs ~300 ns each, a view ~15 ns.
   const owned = recordBytes(b, start, header, ctx);
   if (count > owned.length / MIN_RECORD_SIZE) throw fail(`record count ${count} cannot fit in ${owned.length} record bytes`);
-  batch.records = readRecords(owned, header, fail);
+  const read = readRecords(owned, header, fail, dense);
+  batch.records = read.records;
+  if (read.deltas) batch.offsetDeltas = read.deltas;
   return batch;
 }
 
@@ -533,9 +566,20 @@ export function producerOption(batch: RecordBatch): EncodeOptions {
   return p ? { producer: { id: p.producerId, epoch: p.producerEpoch, baseSequence: p.baseSequence } } : {};
 }
 
-/** The records of `owned`, checked; with `build` false only checked (nothing is allocated). */
-function readRecords(owned: Uint8Array, header: RecordBatchHeader, fail: (what: string) => KafkaError, build = true): LogRecord[] {
+/**
+ * The records of `owned`, checked, and their offset deltas when they are not 0, 1, 2, … (a
+ * cleaned batch; refused when `dense`); with `build` false only checked (no record is built).
+ */
+function readRecords(
+  owned: Uint8Array,
+  header: RecordBatchHeader,
+  fail: (what: string) => KafkaError,
+  dense: boolean,
+  build = true,
+): { records: LogRecord[]; deltas: number[] | undefined } {
   const { baseOffset, count } = header;
+  const lastOffsetDelta = header.lastOffset - baseOffset;
+  let deltas: number[] | undefined;
   const logAppendTime = header.timestampType === 'LogAppendTime';
   const end = owned.length;
   const records: LogRecord[] = [];
@@ -550,7 +594,15 @@ function readRecords(owned: Uint8Array, header: RecordBatchHeader, fail: (what: 
       cur.pos++; // attributes: unused
       const timestampDelta = readVarlong(owned, cur, recordEnd);
       const offsetDelta = readVarint(owned, cur, recordEnd);
-      if (offsetDelta !== i) throw new RangeError(`offsetDelta ${offsetDelta}, expected ${i} (offsets are dense)`);
+      if (offsetDelta !== i || deltas) {
+        if (dense) throw new RangeError(`offsetDelta ${offsetDelta}, expected ${i} (offsets are dense)`);
+        const previous = deltas ? deltas[i - 1]! : i - 1;
+        if (offsetDelta <= previous || offsetDelta > lastOffsetDelta) {
+          throw new RangeError(`offsetDelta ${offsetDelta} does not follow ${previous} within the batch's ${lastOffsetDelta + 1} offsets`);
+        }
+        if (!deltas) deltas = Array.from({ length: i }, (_, k) => k);
+        deltas.push(offsetDelta);
+      }
       const key = readBytes(owned, cur, recordEnd, 'key', build);
       const value = readBytes(owned, cur, recordEnd, 'value', build);
       const headerCount = readVarint(owned, cur, recordEnd);
@@ -574,11 +626,14 @@ function readRecords(owned: Uint8Array, header: RecordBatchHeader, fail: (what: 
     }
   } catch (e) {
     // varint.ts and the checks above throw RangeError; anything else is a bug, passed on as is.
-    if (e instanceof RangeError) throw fail(`record ${i} (offset ${baseOffset + i}): ${e.message}`);
+    if (e instanceof RangeError) throw fail(`record ${i}${deltas ? '' : ` (offset ${baseOffset + i})`}: ${e.message}`);
     throw e;
   }
   if (cur.pos !== end) throw fail(`${end - cur.pos} bytes left after the ${count} records`);
-  return records;
+  // A dense prefix that is all the batch has, with offsets left over at its end, is sparse too.
+  if (!deltas && count > 0 && count !== lastOffsetDelta + 1) deltas = Array.from({ length: count }, (_, k) => k);
+  if (!deltas && count === 0 && lastOffsetDelta >= 0) deltas = [];
+  return { records, deltas };
 }
 
 /** A length-prefixed byte field (-1 = null), as a view of the private record bytes (skipped unless `build`). */

@@ -4,7 +4,9 @@
  * answers come back decoded. The virtual clock runs while a request waits (in steps, so a long
  * poll can be woken by a produce made meanwhile).
  */
+import { createHash, createHmac } from 'node:crypto';
 import type { LogRecord } from '../../core/log/records.js';
+import type { ClientSession } from '../api-handler.js';
 import { Simulation, type SimOptions } from '../../sim/simulation.js';
 import type { Dispatcher, DispatchOutcome } from '../dispatcher.js';
 import { type ApiKeyNumber, type ApiMessages, type RequestHeader } from '../generated/index.js';
@@ -31,12 +33,24 @@ export function clientBatch(records: LogRecord[], options: EncodeOptions = {}): 
   return encodeRecordBatch({ baseOffset: 0, lastOffset: records.length - 1, leaderEpoch: -1, appendTimeMs: 0, records, sizeBytes: 0 }, { codecs, ...options });
 }
 
-export type Answer<K extends ApiKeyNumber> = { kind: 'respond'; body: ApiMessages[K]['response'] } | { kind: 'none' } | { kind: 'close'; reason: string } | { kind: 'pending' };
+/** A quota's throttle as the dispatcher reports it (how long the connection is muted). */
+export interface AnswerThrottle {
+  ms: number;
+  clientThrottles: boolean;
+}
+
+export type Answer<K extends ApiKeyNumber> =
+  | { kind: 'respond'; body: ApiMessages[K]['response']; throttle?: AnswerThrottle }
+  | { kind: 'none'; throttle?: AnswerThrottle }
+  | { kind: 'close'; reason: string }
+  | { kind: 'pending' };
 
 export class WireSim {
   readonly sim: Simulation;
   private readonly dispatchers = new Map<number, Dispatcher>();
   readonly handlerErrors: unknown[] = [];
+  /** Who sends a request that names no session (User:ANONYMOUS unless a test says otherwise). */
+  defaultSession: ClientSession | undefined;
 
   constructor(options: SimOptions = {}) {
     this.sim = new Simulation({ producedBatches: createProducedBatchValidator(codecs), ...options });
@@ -49,6 +63,11 @@ export class WireSim {
       engine: this.sim.engine,
       clusterId: CLUSTER_ID,
       call: <T>(start: (done: (value: T) => void) => void) => new Promise<T>((resolve) => start(resolve)),
+      scramKeys: (mechanism, salt, salted) => {
+        const hash = mechanism === 'SCRAM-SHA-256' ? 'sha256' : 'sha512';
+        const clientKey = createHmac(hash, salted).update('Client Key').digest();
+        return { salt: Buffer.from(salt).toString('base64'), storedKey: createHash(hash).update(clientKey).digest('base64'), serverKey: createHmac(hash, salted).update('Server Key').digest('base64') };
+      },
     };
   }
 
@@ -62,12 +81,18 @@ export class WireSim {
   }
 
   /** Send a request and run the clock (up to `maxMs` of virtual time) until it is answered. */
-  async request<K extends ApiKeyNumber>(brokerId: number, apiKey: K, version: number, body: Init<ApiMessages[K]['request']>, options: { maxMs?: number; header?: Partial<RequestHeader>; meanwhile?: () => void } = {}): Promise<Answer<K>> {
+  async request<K extends ApiKeyNumber>(
+    brokerId: number,
+    apiKey: K,
+    version: number,
+    body: Init<ApiMessages[K]['request']>,
+    options: { maxMs?: number; header?: Partial<RequestHeader>; meanwhile?: () => void; session?: ClientSession } = {},
+  ): Promise<Answer<K>> {
     const frame = requestFrame(apiKey, version, body, options.header);
-    const outcome = await this.drive(this.dispatcher(brokerId).dispatch(frame.subarray(4)), options.maxMs ?? 60_000, options.meanwhile);
+    const outcome = await this.drive(this.dispatcher(brokerId).dispatch(frame.subarray(4), options.session ?? this.defaultSession), options.maxMs ?? 60_000, options.meanwhile);
     if (outcome === 'pending') return { kind: 'pending' };
-    if (outcome.kind !== 'respond') return outcome;
-    return { kind: 'respond', body: readResponse(apiKey, version, outcome.parts).body };
+    if (outcome.kind !== 'respond') return outcome.kind === 'none' ? { kind: 'none', ...(outcome.throttle ? { throttle: outcome.throttle } : {}) } : outcome;
+    return { kind: 'respond', body: readResponse(apiKey, version, outcome.parts).body, ...(outcome.throttle ? { throttle: outcome.throttle } : {}) };
   }
 
   /** The decoded response, or a failure naming what came instead. */

@@ -52,6 +52,8 @@ import { groupMethods } from './group-methods.js';
 import { balanceMethods } from './balance-runs.js';
 import { profileMethods } from './profile-methods.js';
 import { recordsDeleteMethod } from './records-delete.js';
+import { securityMethods } from './security-methods.js';
+import { compactionMethods } from './compaction-methods.js';
 import { RecentEvents, UNBUFFERED_EVENTS } from './recent-events.js';
 import type { RealtimeClock } from './realtime-clock.js';
 import { ProducerPartitioner } from '../producer-partitioner.js';
@@ -235,8 +237,10 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     ...groupMethods(engine, answer),
     ...consumerMethods(engine),
     ...recordsDeleteMethod(engine, answer),
+    ...compactionMethods(engine),
     ...balanceMethods(engine, publish),
     ...profileMethods(engine, staticConfigs, options.profilesDir),
+    ...securityMethods(engine),
     'cluster.describe': () => {
       const brokers = engine.listBrokers().map(brokerView);
       const view: ClusterView = {
@@ -392,7 +396,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
         engine.consume({ topic: input.topic, partition: input.partition, offset: input.offset, ...(input.maxRecords !== undefined ? { maxRecords: input.maxRecords } : {}) }, done),
       );
       if (result.errorCode !== 'NONE') throw consumeError(input, result);
-      return { records: result.records.map(consumedRecordView), highWatermark: result.highWatermark, logStartOffset: result.logStartOffset };
+      return { records: result.records.map(consumedRecordView), nextOffset: result.nextOffset, highWatermark: result.highWatermark, logStartOffset: result.logStartOffset };
     },
 
     'metrics.get': ({ historyMs }) => ({ ...structuredClone(engine.latestMetrics()), ...(historyMs !== undefined ? { history: traffic.metrics(historyMs) } : {}) }),

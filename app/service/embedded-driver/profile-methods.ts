@@ -14,6 +14,8 @@ import { diffProfileLive, diffProfiles, exportProfile, formatProfileIssue, parse
 import { resolveTopicRuntimeConfig } from '../../core/runtime-config.js';
 import { builtInProfiles, profileSummaries } from '../built-in-profiles.js';
 import { mergeConfigs, requireTopic } from '../cluster-views.js';
+import { planProfileSecurity, type LiveSecurity } from '../security-views.js';
+import { MATCH_ANY } from '../../core/security/acl.js';
 
 type ProfileMethod = 'profiles.list' | 'profiles.get' | 'profiles.export' | 'profiles.import' | 'profiles.diff' | 'profiles.apply' | 'topics.durability';
 export type ProfileMethods = { [M in ProfileMethod]: (input: MethodParsedInput<M>) => MethodResult<M> };
@@ -72,7 +74,22 @@ export function profileMethods(engine: Engine, staticConfigs: Readonly<Record<st
     },
     'profiles.diff': ({ from, to }) => (to === undefined ? diffProfileLive(find(from), live()) : diffProfiles(find(from), find(to))),
     'profiles.apply': ({ name, dryRun, includeExistingTopics }) => {
-      const plan = planApply(find(name), live(), { includeExistingTopics: includeExistingTopics ?? false });
+      const profile = find(name);
+      const base = planApply(profile, live(), { includeExistingTopics: includeExistingTopics ?? false });
+      const sec = engine.security;
+      const liveSecurity: LiveSecurity = {
+        authorizerEnabled: sec.config.enabled,
+        acls: sec.describeAcls(MATCH_ANY),
+        users: sec.describeScramCredentials(null).flatMap((u) => u.credentialInfos.map((c) => ({ name: u.user, mechanism: c.mechanism }))),
+        quotas: sec.describeClientQuotas([], false),
+      };
+      const security = planProfileSecurity(profile.security, liveSecurity);
+      const plan = {
+        ...base,
+        manual: [...base.manual, ...security.manual],
+        security: { acls: security.plan.acls, quotas: security.plan.quotas },
+        upToDate: base.upToDate && security.plan.acls.length === 0 && security.plan.quotas.length === 0 && security.manual.length === 0,
+      };
       const apply = dryRun === false;
       if (apply) {
         // Features first: enabling ELR pins the cluster-level min.insync.replicas the configs may then set.
@@ -80,6 +97,10 @@ export function profileMethods(engine: Engine, staticConfigs: Readonly<Record<st
         if (refused) throw new KafkaError(refused.errorCode, refused.message ?? `UpdateFeatures refused ${refused.feature}.`);
         if (plan.clusterConfigs) engine.alterConfigs('broker', '', plan.clusterConfigs.set);
         for (const t of plan.topics) engine.alterConfigs('topic', t.resource.name, t.set);
+        const failed = [...(plan.security.acls.length > 0 ? sec.createAcls(plan.security.acls) : []), ...sec.alterClientQuotas(plan.security.quotas.map((q) => ({ entity: q.entity, ops: Object.entries(q.set).map(([key, value]) => ({ key, value })) })))].find(
+          (r) => r.errorCode !== 'NONE',
+        );
+        if (failed) throw new KafkaError(failed.errorCode, failed.errorMessage ?? failed.errorCode);
       }
       return { ...plan, applied: apply };
     },

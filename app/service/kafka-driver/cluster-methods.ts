@@ -50,6 +50,7 @@ type KafkaClusterMethod =
   | 'configs.alter'
   | 'records.produce'
   | 'records.consume'
+  | 'topics.compaction'
   | 'records.delete'
   | 'metrics.get'
   | 'events.recent'
@@ -334,10 +335,12 @@ export function kafkaClusterMethods(client: KafkaAdminClient, missing: (capabili
     'records.consume': async ({ topic, partition, offset, maxRecords }) => {
       const r = await client.records.fetch(topic, partition, offset, maxRecords ?? 500);
       if (r.errorCode !== 'NONE') throw new KafkaError(r.errorCode, `Fetching ${topic}-${partition} at offset ${offset} failed with ${r.errorCode}.`, { highWatermark: r.highWatermark, logStartOffset: r.logStartOffset });
-      return { records: r.records, highWatermark: r.highWatermark, logStartOffset: r.logStartOffset };
+      // kafkajs hands over records, not batches: the next read starts after the last record.
+      return { records: r.records, nextOffset: r.records.length > 0 ? r.records[r.records.length - 1]!.offset + 1 : offset, highWatermark: r.highWatermark, logStartOffset: r.logStartOffset };
     },
 
     'records.delete': ({ partitions, timeoutMs }) => client.deleteRecords([...lastOffsetPerPartition(partitions).values()], timeoutMs ?? 30_000),
+    'topics.compaction': () => missing('compaction'),
 
     'metrics.get': () => missing('metrics'),
     'events.recent': () => missing('timeline'),

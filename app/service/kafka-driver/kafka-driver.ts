@@ -23,6 +23,7 @@ import { kafkaAdminMethods } from './admin-methods.js';
 import type { ImportedProfiles, KafkaMethods } from './kafka-methods.js';
 import { kafkaClusterMethods } from './cluster-methods.js';
 import { kafkaGroupMethods } from './group-methods.js';
+import { kafkaSecurityMethods } from './security-methods.js';
 
 /** What a Kafka cluster reached over the Kafka protocol cannot offer, and why. */
 export const KAFKA_MISSING: Partial<Record<Capability, string>> = {
@@ -38,6 +39,10 @@ export const KAFKA_MISSING: Partial<Record<Capability, string>> = {
   metrics: 'Produce, consume and replication throughput per broker are JMX metrics, which the Kafka protocol does not carry.',
   // Kafka has this (UpdateFeatures): not built yet for external clusters.
   inAppConsumers: "The console's in-app consumers are a drill tool of the clusters it runs; against a real cluster, run your own consumers.",
+  quotaThrottles:
+    "A real cluster reports each client's throttle as JMX metrics (kafka.server type Produce, Fetch and Request, by user and client id), which the Kafka protocol does not carry; its quotas themselves are read and changed here.",
+  compaction:
+    "A Kafka broker's log cleaner shows its state (checkpoints, dirty ratios, cleanings) only in JMX metrics and its log, not over the Kafka protocol; a topic's cleanup policy and compaction configs, and its log-dir sizes, are shown with its configs.",
 };
 
 export interface KafkaDriverOptions {
@@ -72,6 +77,7 @@ export function kafkaDriverOver(client: KafkaAdminClient, options: KafkaDriverOp
   const methods: KafkaMethods = {
     ...kafkaClusterMethods(client, missing, options.connection),
     ...kafkaGroupMethods(client),
+    ...kafkaSecurityMethods(client, missing),
     ...kafkaAdminMethods(client, { ...(options.profilesDir ? { profilesDir: options.profilesDir } : {}), ...(options.importedProfiles ? { importedProfiles: options.importedProfiles } : {}) }),
   };
   let connecting: Promise<void> | undefined;

@@ -17,6 +17,10 @@ import { FEATURE_UPDATES_UNAVAILABLE_REASON, updateFeatures } from '../../kafka-
 import { unsupported } from '../cluster-driver.js';
 import { builtInProfiles, profileSummaries } from '../built-in-profiles.js';
 import type { ImportedProfiles, KafkaMethods } from './kafka-methods.js';
+import { alterQuotas, createAcls, describeAcls, describeQuotas, describeScramUsers } from '../../kafka-client/security-requests.js';
+import { isEmptySecurity } from '../../core/profiles/security-section.js';
+import type { AclBinding } from '../../core/security/acl.js';
+import { filterOf, planProfileSecurity, type LiveSecurity } from '../security-views.js';
 import { CONFIG_SOURCE, readSnapshot } from './snapshot.js';
 
 type KafkaProfileMethod = 'profiles.list' | 'profiles.get' | 'profiles.export' | 'profiles.import' | 'profiles.diff' | 'profiles.apply';
@@ -78,7 +82,22 @@ export function kafkaProfileMethods(client: KafkaAdminClient, options: KafkaProf
     },
     'profiles.diff': async ({ from, to }) => (to === undefined ? diffProfileLive(find(from), await live()) : diffProfiles(find(from), find(to))),
     'profiles.apply': async ({ name, dryRun, includeExistingTopics }) => {
-      const plan = planApply(find(name), await live(), { includeExistingTopics: includeExistingTopics ?? false });
+      const profile = find(name);
+      const base = planApply(profile, await live(), { includeExistingTopics: includeExistingTopics ?? false });
+      const needsSecurity = !isEmptySecurity(profile.security);
+      const acls = needsSecurity ? await describeAcls(client, filterOf(undefined)) : [];
+      const security = planProfileSecurity(profile.security, {
+        authorizerEnabled: acls !== null,
+        acls: (acls ?? []) as AclBinding[],
+        users: needsSecurity ? (await describeScramUsers(client)).flatMap((u) => u.credentials.map((c) => ({ name: u.name, mechanism: c.mechanism }))) : [],
+        quotas: needsSecurity ? ((await describeQuotas(client)) as LiveSecurity['quotas']) : [],
+      });
+      const plan = {
+        ...base,
+        manual: [...base.manual, ...security.manual],
+        security: { acls: security.plan.acls, quotas: security.plan.quotas },
+        upToDate: base.upToDate && security.plan.acls.length === 0 && security.plan.quotas.length === 0 && security.manual.length === 0,
+      };
       const apply = dryRun === false;
       if (apply) {
         // Features first, as the embedded service applies them: enabling ELR pins the cluster-level min.insync.replicas.
@@ -90,6 +109,10 @@ export function kafkaProfileMethods(client: KafkaAdminClient, options: KafkaProf
         }
         if (plan.clusterConfigs) await client.incrementalAlterConfigs({ type: 'broker', name: CLUSTER_DEFAULT }, plan.clusterConfigs.set, false);
         for (const t of plan.topics) await client.incrementalAlterConfigs({ type: 'topic', name: t.resource.name }, t.set, false);
+        const results = [...(plan.security.acls.length > 0 ? await createAcls(client, plan.security.acls) : [])];
+        for (const q of plan.security.quotas) results.push(await alterQuotas(client, q.entity, q.set, false));
+        const failed = results.find((r) => r.errorCode !== 'NONE');
+        if (failed) throw new KafkaError(failed.errorCode, failed.errorMessage ?? failed.errorCode);
       }
       return { ...plan, applied: apply };
     },

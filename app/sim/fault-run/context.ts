@@ -52,6 +52,8 @@ const MAX_VIOLATIONS = 25;
 export class RunContext {
   sim!: Simulation;
   readonly tps: TopicPartition[] = [];
+  /** The compacted topic's partitions (compacted.ts): checked apart, guarded against power loss like the others. */
+  readonly compactedTps: TopicPartition[] = [];
   readonly track = new Map<string, PartitionTrack>();
   readonly stats: FaultRunStats = {
     brokers: 0,
@@ -70,6 +72,8 @@ export class RunContext {
   };
   /** Every applied fault and heal with its virtual time. */
   readonly schedule: string[] = [];
+  /** The same, with the time as a number (the verbose history merges it with the events). */
+  readonly scheduleAt: { atMs: number; text: string }[] = [];
   /** Every acknowledgement, in order (part of the history hash). */
   readonly acks: string[] = [];
   readonly violations: string[] = [];
@@ -123,5 +127,6 @@ export class RunContext {
 
   log(text: string): void {
     this.schedule.push(`t=${(this.now() / 1000).toFixed(3)}s ${text}`);
+    this.scheduleAt.push({ atMs: this.now(), text });
   }
 }

@@ -79,6 +79,8 @@ export class FaultInjector {
   constructor(
     private readonly ctx: RunContext,
     private readonly guard: PowerLossGuard,
+    /** Told of every fault and heal once it is applied (the checker's reachability watch). */
+    private readonly applied: () => void = () => {},
   ) {}
 
   onEvent(e: EngineEvent): void {
@@ -195,7 +197,6 @@ export class FaultInjector {
     }
     f.active = false;
     this.apply(f.undo, '');
-    if (f.undo.kind === 'heal') this.reapply(f.undo.broker);
     const a = f.action;
     if (a.kind === 'isolate' || a.kind === 'slow') this.lastReconnect.set(a.broker, this.ctx.now());
     if (a.kind === 'cut' && a.b === 'controller') this.lastReconnect.set(a.a, this.ctx.now());
@@ -213,9 +214,12 @@ export class FaultInjector {
     }
   }
 
-  /** The run is over: every fault counts as undone (the caller heals everything). */
-  endAll(): void {
+  /** The run is over: every fault counts as undone and every broker's links are restored. */
+  healAll(): void {
     for (const f of this.active) f.active = false;
+    this.ctx.log('heal all');
+    for (const id of this.brokerIds()) this.ctx.sim.engine.healBroker(id);
+    this.applied();
   }
 
   apply(a: FaultAction, note: string): void {
@@ -229,29 +233,43 @@ export class FaultInjector {
     }
     switch (a.kind) {
       case 'kill':
-        return engine.killBroker(a.broker);
+        engine.killBroker(a.broker);
+        break;
       case 'stop':
-        return engine.stopBroker(a.broker);
+        engine.stopBroker(a.broker);
+        break;
       case 'power-loss':
         this.lastPowerLoss.set(a.broker, ++this.seq);
-        return engine.powerLossBroker(a.broker);
+        engine.powerLossBroker(a.broker);
+        break;
       case 'start':
-        return engine.startBroker(a.broker);
+        engine.startBroker(a.broker);
+        break;
       case 'isolate':
-        return engine.isolateBroker(a.broker);
+        engine.isolateBroker(a.broker);
+        break;
       case 'heal':
-        return engine.healBroker(a.broker);
+        engine.healBroker(a.broker);
+        // In the same turn, so the checker never sees a link up that the heal only restored for an instant.
+        this.reapply(a.broker);
+        break;
       case 'stall':
-        return engine.stallFollower(a.broker, true);
+        engine.stallFollower(a.broker, true);
+        break;
       case 'unstall':
-        return engine.stallFollower(a.broker, false);
+        engine.stallFollower(a.broker, false);
+        break;
       case 'cut':
-        return engine.cutLink(a.a, a.b, true);
+        engine.cutLink(a.a, a.b, true);
+        break;
       case 'restore':
-        return engine.cutLink(a.a, a.b, false);
+        engine.cutLink(a.a, a.b, false);
+        break;
       case 'slow':
-        return engine.slowLink(a.broker, a.delayMs);
+        engine.slowLink(a.broker, a.delayMs);
+        break;
     }
+    this.applied();
   }
 
   // ---------------------------------------------------------------- the power-loss exclusion
@@ -283,7 +301,7 @@ export class FaultInjector {
   private allowedDown(broker: number, powerLoss: boolean): boolean {
     const strict = this.guard !== 'at-power-loss';
     if (!strict && !powerLoss) return true;
-    for (const tp of this.ctx.tps) {
+    for (const tp of [...this.ctx.tps, ...this.ctx.compactedTps]) {
       const state = this.ctx.sim.engine.metadata.topicsByName.get(tp.topic)?.partitions.get(tp.partition);
       // Who may be elected: the ISR, and with ELR on (KIP-966) the eligible replicas and, once
       // both are empty, the last known leader, which Kafka elects even after a power loss.

@@ -15,7 +15,9 @@ import { Simulation } from '../simulation.js';
 import { Checker } from './checker.js';
 import { RunContext, type FaultRunStats } from './context.js';
 import { FaultInjector, type PowerLossGuard, type TimedFault } from './faults.js';
+import { historyLines, subjectsOf } from './history.js';
 import { Traffic } from './traffic.js';
+import { CompactedTraffic } from './compacted.js';
 
 export type { FaultRunStats } from './context.js';
 export { describeFault, type FaultAction, type TimedFault } from './faults.js';
@@ -42,6 +44,10 @@ export interface FaultRunOptions {
   powerLossGuard?: PowerLossGuard;
   /** Called with the simulation once it exists (debugging a failing seed: subscribe, inspect). */
   inspect?: (sim: Simulation) => void;
+  /** Build `history` even when the run passes (a failing run always has it). */
+  history?: boolean;
+  /** Add a compacted topic with keyed writes and tombstones, checked as a table (compacted.ts). */
+  compacted?: boolean;
 }
 
 export interface FaultRunResult {
@@ -52,6 +58,12 @@ export interface FaultRunResult {
   schedule: string[];
   /** sha256 over every event, the schedule and every acknowledgement. */
   historyHash: string;
+  /**
+   * What a person needs to judge the run (history.ts): the faults, with the engine's events and the
+   * checker's reachability changes for the brokers and partitions the violations name. Empty when
+   * the run passed and `options.history` was not set.
+   */
+  history: string[];
   stats: FaultRunStats;
 }
 
@@ -78,6 +90,7 @@ class FaultRun {
   private readonly checker: Checker;
   private maxConcurrent = 2;
   private withAcks1 = false;
+  private compacted: CompactedTraffic | null = null;
 
   constructor(
     readonly seed: number,
@@ -85,8 +98,8 @@ class FaultRun {
   ) {
     this.ctx = new RunContext(seededRandom((seed * 2654435761) ^ 0x5bd1e995));
     this.traffic = new Traffic(this.ctx);
-    this.faults = new FaultInjector(this.ctx, options.powerLossGuard ?? 'safe-holder');
     this.checker = new Checker(this.ctx, options.uncleanLeaderElectionEnable ?? false, options.eligibleLeaderReplicas ?? false);
+    this.faults = new FaultInjector(this.ctx, options.powerLossGuard ?? 'safe-holder', () => this.checker.onFault());
   }
 
   run(): FaultRunResult {
@@ -107,7 +120,9 @@ class FaultRun {
     for (const e of ctx.sim?.events ?? []) hash.update(JSON.stringify(e)).update('\n');
     hash.update(JSON.stringify(ctx.schedule)).update(JSON.stringify(ctx.acks));
     const violations = [...ctx.violations, ...ctx.finalViolations];
-    return { seed: this.seed, ok: violations.length === 0, violations, schedule: ctx.schedule, historyHash: hash.digest('hex'), stats: ctx.stats };
+    const ok = violations.length === 0;
+    const history = ok && !this.options.history ? [] : historyLines(ctx.sim?.events ?? [], this.checker.reachability.changes, ctx.scheduleAt, subjectsOf(violations, ctx.tps));
+    return { seed: this.seed, ok, violations, schedule: ctx.schedule, historyHash: hash.digest('hex'), history, stats: ctx.stats };
   }
 
   private setup(): void {
@@ -123,6 +138,7 @@ class FaultRun {
       this.faults.onEvent(e);
       this.checker.onEvent(e);
     });
+    this.checker.start();
     o.inspect?.(ctx.sim);
     if (o.eligibleLeaderReplicas) {
       const [r] = ctx.sim.engine.updateFeatures([{ feature: ELR_FEATURE, maxVersionLevel: 1 }]);
@@ -137,6 +153,7 @@ class FaultRun {
       ctx.sim.createTopic(name, n, 3, configs);
       for (let p = 0; p < n; p++) ctx.addPartition({ topic: name, partition: p, key: `${name}-${p}` });
     });
+    if (o.compacted) this.compacted = new CompactedTraffic(ctx, configs);
     ctx.stats.brokers = brokers;
     ctx.stats.partitions = ctx.tps.length;
     ctx.log(`cluster: ${brokers} brokers${o.eligibleLeaderReplicas ? ', ELR on' : ''}, topics ${topics.map((n, i) => `t${i}×${n}`).join(' ')}, RF=3, ${Object.entries(configs).map(([k, v]) => `${k}=${v}`).join(' ')}, networkDelayMs=${networkDelayMs}, up to ${this.maxConcurrent} concurrent faults${this.withAcks1 ? ', plus an acks=1 producer' : ''}`);
@@ -150,6 +167,7 @@ class FaultRun {
     this.traffic.producerLoop(1, -1);
     if (this.withAcks1) this.traffic.producerLoop(2, 1);
     for (const tp of ctx.tps) this.traffic.consumerLoop(tp);
+    this.compacted?.start();
     this.checker.checkpointLoop();
     if (this.options.faults) this.faults.schedule(this.options.faults);
     else this.faults.randomFaults(start + phase, this.maxConcurrent);
@@ -159,13 +177,10 @@ class FaultRun {
 
   private healAndCheck(): void {
     const ctx = this.ctx;
-    const engine = ctx.sim.engine;
     const brokers = ctx.sim.internals.brokers;
     const s = ctx.sim.scheduler;
-    this.faults.endAll();
     ctx.finalPhase = true;
-    ctx.log('heal all');
-    for (const id of this.faults.brokerIds()) engine.healBroker(id);
+    this.faults.healAll();
     const restart = (): void => {
       for (const id of this.faults.brokerIds()) {
         if (!brokers.get(id)!.isAlive) this.faults.apply({ kind: 'start', broker: id }, 'heal');
@@ -192,7 +207,7 @@ class FaultRun {
       () => {
         restart();
         this.checker.scanLeaders();
-        return this.traffic.inFlight === 0 && ctx.tps.every((tp) => this.checker.fullyReplicated(tp));
+        return this.traffic.inFlight === 0 && ctx.tps.every((tp) => this.checker.fullyReplicated(tp)) && (this.compacted?.settled() ?? true);
       },
       RECOVERY_LIMIT_MS,
       250,
@@ -206,5 +221,6 @@ class FaultRun {
     this.checker.checkAgreement();
     if (converged < 0) ctx.violation(`replicas did not converge within ${CONVERGENCE_LIMIT_MS / 1000}s: ${this.checker.describeState(this.traffic.inFlight)}`);
     for (const tp of ctx.tps) this.checker.finalCheck(tp);
+    this.compacted?.finalCheck();
   }
 }

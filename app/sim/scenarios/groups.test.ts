@@ -31,7 +31,7 @@ describe('finding the coordinator', () => {
     // Kafka's partitionFor: abs("orders-service".hashCode) % 50 = 17.
     expect(offsetsPartitionOf(sim, 'orders-service')).toBe(17);
     expect(coordinator).toBe(topic.partitions.get(17)!.leader);
-    expect(topic.configs['cleanup.policy']).toBe('delete');
+    expect(topic.configs).toEqual({ 'cleanup.policy': 'compact', 'compression.type': 'producer', 'segment.bytes': '104857600' });
   });
 
   it('follows offsets.topic.num.partitions and refuses until enough brokers exist for offsets.topic.replication.factor', () => {

@@ -36,7 +36,18 @@ const CHANGES: Partial<Record<MethodName, (input: Input) => string | null>> = {
   'profiles.apply': (i) => (i['dryRun'] === false ? `apply profile ${String(i['name'])}` : null),
   'records.delete': (i) => `delete records of ${count(i['partitions'], 'partition')}`,
   'cluster.updateFeatures': (i) => (i['validateOnly'] ? null : `set feature ${((i['updates'] as Input[] | undefined) ?? []).map((u) => `${String(u['feature'])}=${String(u['maxVersionLevel'])}`).join(', ')}`),
+  'acls.create': (i) => `create ${count(i['bindings'], 'ACL binding')}`,
+  'acls.delete': (i) => (i['dryRun'] ? null : `delete the ACL bindings of ${count(i['filters'], 'filter')}`),
+  'users.upsert': (i) => `set the ${String(i['mechanism'])} password of user ${String(i['name'])}`,
+  'users.delete': (i) => `delete the SCRAM credentials of user ${String(i['name'])}`,
+  'quotas.alter': (i) => (i['validateOnly'] ? null : `change the client quotas of ${quotaEntity(i['entity'])}`),
 };
+
+function quotaEntity(e: unknown): string {
+  const entity = (e ?? {}) as Record<string, string | null>;
+  const parts = Object.entries(entity).map(([type, name]) => `${type} ${name === null ? '<default>' : name}`);
+  return parts.length > 0 ? parts.join(', ') : 'no entity';
+}
 
 function count(list: unknown, noun: string): string {
   const n = Array.isArray(list) ? list.length : 0;

@@ -34,6 +34,19 @@ describe('the event narrator', () => {
     expect(p.text).toContain('removing 1 offset (its unflushed tail was lost with the power)');
   });
 
+  it("tells what a broker's log cleaner removed and kept, and when it gives up on a log", () => {
+    const cleaned = narrate(
+      e({ type: 'log.cleaned', topic: 'profiles', partition: 0, brokerId: 2, firstDirtyOffset: 40, endOffset: 120, bytesRead: 9_000, bytesWritten: 2_500, recordsRead: 120, recordsWritten: 30, tombstonesRemoved: 2, tombstonesKept: 1 }),
+    );
+    expect(cleaned).toMatchObject({ label: 'Cleaned', group: 'replication', partition: 0 });
+    expect(cleaned.text).toBe("profiles-0: broker 2's log cleaner cleaned offsets 40–119: kept 30 records of 120 (6500 bytes freed), removed 2 tombstones past delete.retention.ms, 1 tombstone kept for delete.retention.ms");
+    expect(narrate(e({ type: 'log.uncleanable', topic: 'profiles', partition: 1, brokerId: 3, reason: 'disk said no' }))).toMatchObject({
+      label: 'Uncleanable',
+      severity: 'error',
+      text: "profiles-1: broker 3's log cleaner failed and leaves this log until the broker restarts: disk said no",
+    });
+  });
+
   it('tells how far a long open got, then that the cluster opened', () => {
     expect(narrate(e({ type: 'cluster.opening', brokersRunning: 4, brokers: 12, elapsedMs: 14_600, done: false }))).toMatchObject({
       label: 'Opening',

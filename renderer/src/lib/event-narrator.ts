@@ -105,6 +105,20 @@ const RULES: { [K in EventName]: Rule<K> } = {
     severity: () => 'error',
     text: (e) => `${tp(e)}: the replica on broker ${e.brokerId} went offline: ${e.errorCode}: ${e.message}`,
   },
+  'log.cleaned': {
+    group: 'replication',
+    label: () => 'Cleaned',
+    severity: () => 'default',
+    text: (e) =>
+      `${tp(e)}: broker ${e.brokerId}'s log cleaner cleaned offsets ${e.firstDirtyOffset}–${e.endOffset - 1}: kept ${plural(e.recordsWritten, 'record')} of ${e.recordsRead} (${e.bytesRead - e.bytesWritten} bytes freed)` +
+      `${e.tombstonesRemoved > 0 ? `, removed ${plural(e.tombstonesRemoved, 'tombstone')} past delete.retention.ms` : ''}${e.tombstonesKept > 0 ? `, ${plural(e.tombstonesKept, 'tombstone')} kept for delete.retention.ms` : ''}`,
+  },
+  'log.uncleanable': {
+    group: 'replication',
+    label: () => 'Uncleanable',
+    severity: () => 'error',
+    text: (e) => `${tp(e)}: broker ${e.brokerId}'s log cleaner failed and leaves this log until the broker restarts: ${e.reason}`,
+  },
   'broker.storageFailed': {
     group: 'brokers',
     label: () => 'Storage failed',
@@ -132,6 +146,12 @@ const RULES: { [K in EventName]: Rule<K> } = {
       const where = e.resourceType === 'topic' ? `topic ${e.resourceName}` : e.resourceName === '' ? 'the cluster-wide broker default' : `broker ${e.resourceName}`;
       return e.value === null ? `${e.name} on ${where} deleted: back to its inherited value` : `${e.name} = ${e.value} on ${where}`;
     },
+  },
+  'security.changed': {
+    group: 'brokers',
+    label: (e) => (e.kind === 'acl' ? 'ACL' : e.kind === 'scram-credential' ? 'User' : 'Quota'),
+    severity: () => 'info',
+    text: (e) => e.description,
   },
   'feature.updated': {
     group: 'brokers',

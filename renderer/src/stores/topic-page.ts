@@ -28,6 +28,8 @@ const LISTED: ReadonlySet<EngineEvent['type']> = new Set([
   'leader.changed',
   'replica.truncated',
   'replica.offline',
+  'log.cleaned',
+  'log.uncleanable',
   'reassignment.changed',
   'partitions.added',
   'config.changed',

@@ -4,6 +4,9 @@
  * Each is built for one broker's gateway; the dispatcher advertises exactly the ones it serves.
  */
 import type { ApiHandler } from '../../api-handler.js';
+import { createAclsHandler, deleteAclsHandler, describeAclsHandler } from './acls.js';
+import { alterClientQuotasHandler, describeClientQuotasHandler } from './client-quotas.js';
+import { alterUserScramCredentialsHandler, describeUserScramCredentialsHandler } from './scram-credentials.js';
 import { alterConfigsHandler, describeConfigsHandler, incrementalAlterConfigsHandler } from './configs.js';
 import { deleteRecordsHandler } from './delete-records.js';
 import { describeClusterHandler } from './describe-cluster.js';
@@ -28,6 +31,14 @@ export const ADMIN_HANDLERS: readonly ((gateway: AdminGateway) => ApiHandler)[] 
   describeLogDirsHandler,
   describeClusterHandler,
   deleteRecordsHandler,
+  // ACLs, SCRAM credentials and client quotas (issue 32).
+  describeAclsHandler,
+  createAclsHandler,
+  deleteAclsHandler,
+  describeClientQuotasHandler,
+  alterClientQuotasHandler,
+  describeUserScramCredentialsHandler,
+  alterUserScramCredentialsHandler,
 ] as unknown as readonly ((gateway: AdminGateway) => ApiHandler)[];
 
 /** Every admin handler, for one broker. */

@@ -8,13 +8,14 @@ import { SCENARIOS, scenarioById } from './scenarios.js';
 import { nextDrillTopicName } from './steps.js';
 
 describe('drill scenario definitions', () => {
-  it('offers the five drills, each explained, with every wait bounded in cluster time', () => {
+  it('offers the six drills, each explained, with every wait bounded in cluster time', () => {
     expect(SCENARIOS.map((s) => s.name)).toEqual([
       'Leader failover',
       'acks=all with too few replicas',
       'Unclean election loses data',
       'Power loss with default flush settings',
       'The coordinator’s broker dies while a group consumes',
+      'Log compaction: updates, deletes, then the cleaner',
     ]);
     for (const s of SCENARIOS) {
       expect(s.explanation.length).toBeGreaterThan(200);
@@ -102,6 +103,17 @@ describe('drill scenarios run against a real host at 60×', () => {
     expect(rebalances.filter((e) => e.atMs > killed.startedAtMs && e.atMs <= caughtUp!.endedAtMs)).toEqual([]);
     expect(rebalances.at(-1)!.reason).toContain('the consumer is closing');
   });
+
+  it('Log compaction: the cleaner removes the superseded and deleted values and keeps each key’s latest at its offset', async () => {
+    const { results, topic } = await run(scenarioById('compaction')!);
+    const report = results.at(-1)!.summary;
+    expect(report).toMatch(/^3 of 8 records went, none of them a key’s latest value\./);
+    expect(report).toContain('@0 user-1=alice v1: gone, superseded by a later write of user-1 at offset 4');
+    expect(report).toContain("@3 user-4=dave v1: gone, deleted: user-4's tombstone at offset 6 superseded it");
+    expect(report).toContain('@6 user-4=(tombstone): kept, a tombstone, kept for delete.retention.ms');
+    const view = await h.client.call('topics.compaction', { name: topic });
+    expect(view.partitions[0]!.replicas.find((r) => r.leader)!.cleanerCheckpoint).toBe(7);
+  }, 120_000);
 
   it('Power loss with default flush settings: one broker recovers from its replicas, a power cut of all three loses every acknowledged record', async () => {
     const { results } = await run(scenarioById('power-loss-default-flush')!);

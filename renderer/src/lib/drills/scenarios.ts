@@ -4,6 +4,7 @@
  * and works on a fresh `drill-<n>` topic, so scenarios run in any order on any cluster state.
  */
 import { COORDINATOR_FAILOVER } from './group-scenarios.js';
+import { compactionScenario } from './compaction-scenario.js';
 import type { DrillScenario, DrillStep } from './runner.js';
 import {
   createTopicStep,
@@ -112,6 +113,7 @@ export const SCENARIOS: DrillScenario[] = [
     ],
   },
   COORDINATOR_FAILOVER,
+  compactionScenario(),
 ];
 
 export function scenarioById(id: string): DrillScenario | undefined {
