@@ -201,8 +201,13 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     return health.totals;
   }
 
+  /**
+   * The engine's time, not the time real time has reached: a busy engine catches up in bounded
+   * steps (the clock answers requests between them), and the state every other call returns, and
+   * every event it emits from now on, is at or after the engine's time.
+   */
   function clockView(): ClockView {
-    return clock ? { nowMs: clock.now(), scale: clock.scale, mode: 'realtime' } : { nowMs: scheduler.now(), scale: null, mode: 'manual' };
+    return { nowMs: scheduler.now(), scale: clock ? clock.scale : null, mode: clock ? 'realtime' : 'manual' };
   }
 
   function fault(act: (id: number) => void) {
