@@ -277,18 +277,29 @@ export default defineConfig(
     why: 'Tests in app/kafka-client import only app/kafka-client, app/protocol, app/api, app/sim, app/service, main/kafka and e2e/support.',
   }),
   layer({
+    // Schemas and the Schema Registry's operations (app/schemas): parsing, compatibility and the
+    // wire format of Avro, Protobuf and JSON Schema through their libraries, and the registry's
+    // state as a projection of its `_schemas` topic. No I/O: the topic comes in as a port, so the
+    // same code serves the registry's HTTP room and the console's decoder in the service.
+    name: 'app/schemas',
+    dirs: ['app/schemas'],
+    paths: ['app/schemas', 'app/api'],
+    packages: [only(['avsc', 'protobufjs', 'ajv', 'vitest', 'fast-check'], 'app/schemas adds only the schema libraries (avsc, protobufjs, ajv) to app/api (its tests also vitest and fast-check).')],
+    why: 'app/schemas imports only app/schemas and app/api.',
+  }),
+  layer({
     // The product only: the simulation and its tools live in app/sim, which builds on this.
     // app/kafka-client: the Kafka driver reaches external clusters through it, as the engine
     // reaches disks through app/storage.
     name: 'app/service',
     dirs: ['app/service'],
     ignores: TESTS,
-    paths: ['app/service', 'app/storage', 'app/config-dir', 'app/kafka-client', 'app/core', 'app/api'],
+    paths: ['app/service', 'app/storage', 'app/config-dir', 'app/kafka-client', 'app/schemas', 'app/core', 'app/api'],
     packages: [
       deny(UI_PACKAGES, 'app/ never imports electron, vue or pinia.'),
       deny(['better-sqlite3'], 'app/service reaches SQLite only through app/storage.'),
     ],
-    why: 'app/service imports only app/service, app/storage, app/config-dir, app/kafka-client, app/core and app/api (never app/sim).',
+    why: 'app/service imports only app/service, app/storage, app/config-dir, app/kafka-client, app/schemas, app/core and app/api (never app/sim).',
     behindTheDoor: true,
   }),
   layer({
@@ -297,12 +308,12 @@ export default defineConfig(
     name: 'app/service tests',
     dirs: ['app/service'],
     files: TESTS.map((t) => `app/service/${t}`),
-    paths: ['app/service', 'app/storage', 'app/config-dir', 'app/protocol', 'app/kafka-client', 'app/core', 'app/api', 'app/sim', 'e2e/support'],
+    paths: ['app/service', 'app/storage', 'app/config-dir', 'app/protocol', 'app/kafka-client', 'app/schemas', 'app/core', 'app/api', 'app/sim', 'e2e/support'],
     packages: [
       deny(UI_PACKAGES, 'app/ never imports electron, vue or pinia.'),
       deny(['better-sqlite3'], 'Service tests reach SQLite only through app/storage.'),
     ],
-    why: 'Tests in app/service import only app/service, app/storage, app/config-dir, app/protocol, app/kafka-client, app/core, app/api, app/sim and e2e/support (a served host to drive over the Kafka protocol).',
+    why: 'Tests in app/service import only app/service, app/storage, app/config-dir, app/protocol, app/kafka-client, app/schemas, app/core, app/api, app/sim and e2e/support (a served host to drive over the Kafka protocol).',
     behindTheDoor: true,
   }),
   layer({
@@ -323,7 +334,7 @@ export default defineConfig(
     // Files directly in app/ or in a folder no layer above names: at least keep the UI out.
     name: 'app/other',
     dirs: ['app'],
-    ignores: ['app/core/**', 'app/api/**', 'app/protocol/**', 'app/storage/**', 'app/config-dir/**', 'app/kafka-client/**', 'app/service/**', 'app/sim/**'],
+    ignores: ['app/core/**', 'app/api/**', 'app/protocol/**', 'app/storage/**', 'app/config-dir/**', 'app/kafka-client/**', 'app/schemas/**', 'app/service/**', 'app/sim/**'],
     paths: ['app'],
     packages: [deny(UI_PACKAGES, 'app/ never imports electron, vue or pinia.')],
     why: 'app/ never imports main/ or renderer/.',
@@ -358,6 +369,16 @@ export default defineConfig(
     why: 'main/http (the HTTP host) imports only main/http, main/events and app/api: it serves any EngineService.',
   }),
   layer({
+    // The Schema Registry's REST API: Confluent's resources over app/schemas' registry, its
+    // `_schemas` topic reached through any EngineService (the contract), as the HTTP host is.
+    name: 'main/schema-registry',
+    dirs: ['main/schema-registry'],
+    ignores: TESTS,
+    paths: ['main/schema-registry', 'app/schemas', 'app/api'],
+    packages: [deny(UI_PACKAGES, 'main/schema-registry is plain Node: it never imports electron (nor the UI).')],
+    why: 'main/schema-registry imports only main/schema-registry, app/schemas and app/api: it serves any EngineService.',
+  }),
+  layer({
     name: 'main/engine',
     dirs: ['main/engine'],
     ignores: TESTS,
@@ -370,19 +391,19 @@ export default defineConfig(
     name: 'main/cli',
     dirs: ['main/cli'],
     ignores: TESTS,
-    paths: ['main/cli', 'main/engine', 'main/http', 'main/kafka', 'main/events', 'app'],
+    paths: ['main/cli', 'main/engine', 'main/http', 'main/kafka', 'main/events', 'main/schema-registry', 'app'],
     packages: [deny(UI_PACKAGES, 'main/cli is plain Node: it never imports electron (nor the UI).')],
-    why: 'main/cli (the headless host) imports only main/cli, main/engine, main/http, main/kafka, main/events and app/.',
+    why: 'main/cli (the headless host) imports only main/cli, main/engine, main/http, main/kafka, main/events, main/schema-registry and app/.',
     behindTheDoor: true,
   }),
   layer({
     // Host tests run real hosts: an engine opened in process behind the HTTP host or the listeners.
     name: 'main host tests',
-    dirs: ['main/cli', 'main/http', 'main/kafka', 'main/engine', 'main/events'],
-    files: ['main/cli', 'main/http', 'main/kafka', 'main/engine', 'main/events'].flatMap((d) => TESTS.map((t) => `${d}/${t}`)),
-    paths: ['main/cli', 'main/engine', 'main/http', 'main/kafka', 'main/events', 'app'],
+    dirs: ['main/cli', 'main/http', 'main/kafka', 'main/engine', 'main/events', 'main/schema-registry'],
+    files: ['main/cli', 'main/http', 'main/kafka', 'main/engine', 'main/events', 'main/schema-registry'].flatMap((d) => TESTS.map((t) => `${d}/${t}`)),
+    paths: ['main/cli', 'main/engine', 'main/http', 'main/kafka', 'main/events', 'main/schema-registry', 'app'],
     packages: [deny(UI_PACKAGES, 'The host tests are plain Node: no electron (nor the UI).')],
-    why: 'Host tests import only main/cli, main/engine, main/http, main/kafka, main/events and app/.',
+    why: 'Host tests import only main/cli, main/engine, main/http, main/kafka, main/events, main/schema-registry and app/.',
   }),
   layer({
     name: 'main/preload',

@@ -30,6 +30,8 @@
  * /proc: on a shared machine the fairer reading of what the listener path costs) are reported
  * beside it. `npm run bench -- wire` runs these two alone.
  *
+ * `npm run bench -- workbench` runs the Messages workbench's scan alone: `records.search` over
+ * 1,000,000 records with a CEL filter against a plain scan (workbench-scan.ts).
  * `compaction.cleaner.mb-per-sec` (see compaction.ts) is the log cleaner cleaning a 64 MB
  * compacted log on SQLite, as a ratio to the raw SQLite write limit measured in the same run
  * (goal ≥ 0.5); `compaction.coordinator-load.1m-superseded-commits` is a coordinator loading a
@@ -56,6 +58,7 @@ import {
 } from './produce-throughput.js';
 import { PROBE_EVERY_MS, PRODUCERS, RECORDS, VALUE_BYTES, measureDescribeUnderLoad } from './describe-under-load.js';
 import { measureWireProduce } from './wire-produce.js';
+import { measureWorkbenchScan } from './workbench-scan.js';
 import { LOADS, PARTITIONS_PER_TOPIC, REPLICATION_FACTOR as UI_RF, SCROLL_MS, SCROLL_STEP_PX, TOPICS, measureUiTopics } from './ui-topics.js';
 import { DETAIL_LOADS, DETAIL_PARTITIONS, DETAIL_RF, DETAIL_SCROLL_MS, DETAIL_SCROLL_STEP_PX, measureUiTopicDetail } from './ui-topic-detail.js';
 import { BROKERS as SCALE_BROKERS, formatTable, runLadder, type RungResult } from './scale.js';
@@ -349,11 +352,24 @@ async function produceMain(): Promise<void> {
   console.log(`\nwrote ${results.figures.length} figures to ${RESULTS_FILE}`);
 }
 
+/** `npm run bench -- workbench`: the workbench's CEL scan against a plain scan, alone (workbench-scan.ts). */
+async function workbenchMain(): Promise<void> {
+  const m = machine();
+  console.log(`machine: ${m.cpu}, ${m.cores} cores, node ${m.node}, SQLite ${m.sqlite}, ${m.platform}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log('workbench: records.search over 1,000,000 JSON records in 3 partitions, in reads of 100,000 examined, plain against CEL');
+  const figures = await measureWorkbenchScan();
+  console.log(`(load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')})\n`);
+  printTable(figures);
+  const results = writeResults(m, figures);
+  console.log(`\nwrote ${results.figures.length} figures to ${RESULTS_FILE}`);
+}
+
 async function main(): Promise<void> {
   if (process.argv[2] === 'scale') return scaleMain(process.argv.slice(3));
   if (process.argv[2] === 'wire') return wireMain();
   if (process.argv[2] === 'produce') return produceMain();
   if (process.argv[2] === 'topic-detail') return topicDetailMain();
+  if (process.argv[2] === 'workbench') return workbenchMain();
   if (process.argv[2] === 'compaction') return compactionMain();
   const started = performance.now();
   const budgetLeft = (): number => BUDGET_MS - (performance.now() - started);

@@ -5,7 +5,7 @@
  * Both clusters start alike (the `balanced` profile: brokers 1-3 on racks a-c). What is compared
  * is what a user sees: created topics, Kafka's errors, configs with their source layers, partition
  * counts, a throttled reassignment to its end, one cancelled in flight, a preferred election, balance.plan, health counts,
- * produce, consume and DeleteRecords, consumer groups (committed offsets, lag, a reset preview,
+ * produce, consume, the workbench's search and DeleteRecords, consumer groups (committed offsets, lag, a reset preview,
  * delete); and a kafkajs consumer group on the second host reads the same through the Kafka
  * driver as through that host's own (embedded) service;
  * and what the Kafka driver cannot do answers UNSUPPORTED_FOR_CONNECTION with its reason.
@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionTestView } from '../app/api/connections.js';
 import type { GroupListingView, GroupView } from '../app/api/groups.js';
 import type { ClusterView, ConfigEntryView, ReassignmentView, TopicView } from '../app/api/views.js';
+import type { RecordsSearchView } from '../app/api/records-search-contract.js';
 import { api } from './support/harness.js';
 import { until } from './support/kafka-serve.js';
 import { code, startTwoHosts, value, type Envelope, type Side, type TwoHosts } from './support/two-hosts.js';
@@ -96,6 +97,13 @@ describe('the same admin scenario through the embedded driver and the Kafka driv
     out.produced = [produced.errorCode, produced.baseOffset];
     const consumed = await value(run<{ records: { offset: number; value: string | null }[]; highWatermark: number }>('records.consume', { topic: 'diff', partition: 1, offset: 0 }));
     out.consumed = { values: consumed.records.map((r) => [r.offset, r.value]), highWatermark: consumed.highWatermark };
+    // The workbench's read, newest first with a CEL filter, through each driver.
+    const searched = await value(run<RecordsSearchView>('records.search', { topic: 'diff', partitions: [1], from: { beginning: true }, order: 'newest-first', filter: { cel: 'key != "k3" && offset >= 1' } }));
+    out.searched = {
+      records: searched.records.map((r) => [r.partition, r.offset, r.key?.text, r.value?.text, r.timestampType, r.producerId]),
+      scanned: searched.scanned,
+      next: searched.next.map((n) => [n.partition, n.offset, n.done]),
+    };
     // DeleteRecords: below offset 2, then up to the high watermark; past it and on no such topic, Kafka's errors.
     const deleted = await value(
       run<{ topic: string; partition: number; lowWatermark: number; errorCode: string }[]>('records.delete', {

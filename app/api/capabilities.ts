@@ -23,6 +23,7 @@ export const CAPABILITY_TITLES = {
   inAppConsumers: 'In-app consumer groups the console runs for drills',
   featureUpdates: 'Upgrading and downgrading feature levels (kafka-features.sh)',
   eligibleLeaderReplicas: "Each partition's eligible leader replicas and last known ELR (KIP-966)",
+  schemaRegistry: "The cluster's own Schema Registry: subjects, versions, compatibility checks and schema ids in records",
   quotaThrottles: 'The throttle each client gets from its quotas, per broker, now',
   compaction: "The log cleaner's state of each replica: its checkpoint, dirty ratio, last cleaning and why it waits",
 } as const;

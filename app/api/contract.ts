@@ -50,6 +50,8 @@ import type { FeatureUpdateResultView, FeatureView } from './feature-views.js';
 import { method, returns, type ResultMarker } from './contract-kit.js';
 import { connectionMethods } from './connections-contract.js';
 import { recordsDeleteMethods } from './records-delete-contract.js';
+import { recordsSearchMethods } from './records-search-contract.js';
+import { schemasMethods } from './schemas-contract.js';
 import { securityMethods } from './security-contract.js';
 import { compactionMethods } from './compaction-contract.js';
 
@@ -59,6 +61,8 @@ export type * from './balance-views.js';
 export type * from './feature-views.js';
 export type * from './connections.js';
 export type * from './capabilities.js';
+export type * from './records-search-contract.js';
+export type * from './schemas-contract.js';
 export type * from './security-contract.js';
 
 // ================================================================ envelope
@@ -89,14 +93,30 @@ export const acksSchema = z.union([z.literal(0), z.literal(1), z.literal(-1), z.
 /** A record header for produce: string key, UTF-8 value or null. */
 export const headerSchema = z.strictObject({ key: z.string(), value: z.string().nullable() });
 
-/** A record to produce: UTF-8 key and value (null for none / a tombstone), optional headers. */
+/**
+ * A record to produce: key and value (null for none / a tombstone), optional headers. Key and
+ * value are UTF-8 text, or base64 of any bytes with `keyFormat`/`valueFormat` `base64`; with a
+ * schema for the value (or key) in `records.produce`'s `schemas`, the text is the JSON to encode.
+ */
 export const produceRecordSchema = z.strictObject({
   key: z.string().nullable().optional(),
   value: z.string().nullable(),
   headers: z.array(headerSchema).optional(),
   /** CreateTime in ms; the engine's clock when absent. */
   timestamp: z.int().min(0).optional(),
+  keyFormat: z.enum(['text', 'base64']).optional(),
+  valueFormat: z.enum(['text', 'base64']).optional(),
 });
+
+/**
+ * A schema of the cluster's Schema Registry to encode with, in Confluent's wire format: a
+ * subject's version (default the latest) or a schema id; `message` picks a Protobuf message by
+ * full name (default the file's first).
+ */
+export const produceSchemaChoice = z.union([
+  z.strictObject({ subject: z.string().min(1), version: z.union([z.int().min(1), z.literal('latest')]).optional(), message: z.string().min(1).optional() }),
+  z.strictObject({ id: z.int().min(1), message: z.string().min(1).optional() }),
+]);
 
 /**
  * One entry of the `partitions` list of Kafka's reassignment JSON
@@ -412,6 +432,8 @@ export const contract = {
       acks: acksSchema,
       records: z.array(produceRecordSchema).min(1),
       timeoutMs: z.int().min(0).optional(),
+      /** Encode each record's value (key) text as JSON with this schema of the cluster's registry. */
+      schemas: z.strictObject({ key: produceSchemaChoice.optional(), value: produceSchemaChoice.optional() }).optional(),
     }),
     returns<ProduceResultView>(),
   ),
@@ -427,6 +449,10 @@ export const contract = {
   ),
   // records.delete: Kafka's DeleteRecords (records-delete-contract.ts).
   ...recordsDeleteMethods,
+  // records.search: the Messages workbench's bounded, filtered read (records-search-contract.ts).
+  ...recordsSearchMethods,
+  // schemas.*: the cluster's Schema Registry for the Schemas page (schemas-contract.ts).
+  ...schemasMethods,
   // topics.compaction: the log cleaner's view of a compacted topic (compaction-contract.ts).
   ...compactionMethods,
 

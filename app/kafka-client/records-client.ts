@@ -49,7 +49,22 @@ interface KafkajsFetchedMessage {
   value: Buffer | null;
   headers?: Record<string, Buffer | Buffer[] | null | undefined>;
   timestamp: string;
-  batchContext?: { partitionLeaderEpoch?: number };
+  batchContext?: { partitionLeaderEpoch?: number; firstOffset?: string; producerId?: string; producerEpoch?: number; firstSequence?: number; timestampType?: number; inTransaction?: boolean };
+}
+
+/** A record with its bytes and its batch's producer fields, as the workbench reads it. */
+export interface RawFetchedRecord {
+  offset: number;
+  key: Uint8Array | null;
+  value: Uint8Array | null;
+  headers: { key: string; value: Uint8Array | null }[];
+  timestamp: number;
+  timestampType: 'CreateTime' | 'LogAppendTime';
+  leaderEpoch: number;
+  producerId: number;
+  producerEpoch: number;
+  sequence: number;
+  transactional: boolean;
 }
 
 const text = (b: Buffer | null | undefined): string | null => (b === null || b === undefined ? null : b.toString('utf8'));
@@ -94,6 +109,57 @@ export class RecordsClient {
       if (typeof cause?.code === 'number') return { partition, baseOffset: -1, errorCode: errorName(cause.code), ...(cause.message ? { errorMessage: cause.message } : {}) };
       throw toKafkaError(e, `Producing to ${topic}-${partition}`);
     }
+  }
+
+  /** One Fetch from `offset` as bytes with each record's batch fields (kafkajs does not expose a batch's codec). */
+  async fetchRaw(topic: string, partition: number, offset: number, maxBytes: number): Promise<{ errorCode: KafkaErrorName; highWatermark: number; records: RawFetchedRecord[] }> {
+    try {
+      const p = await this.fetchPartition(topic, partition, offset, maxBytes);
+      if (!p) return { errorCode: 'UNKNOWN_TOPIC_OR_PARTITION', highWatermark: -1, records: [] };
+      const highWatermark = Number(p.highWatermark);
+      const records = p.messages
+        .filter((m) => Number(m.offset) >= offset && Number(m.offset) < highWatermark)
+        .map((m): RawFetchedRecord => {
+          const b = m.batchContext ?? {};
+          const producerId = Number(b.producerId ?? -1);
+          const delta = Number(m.offset) - Number(b.firstOffset ?? m.offset);
+          return {
+            offset: Number(m.offset),
+            key: m.key ? new Uint8Array(m.key) : null,
+            value: m.value ? new Uint8Array(m.value) : null,
+            headers: Object.entries(m.headers ?? {}).flatMap(([key, v]) => (Array.isArray(v) ? v : [v]).map((one) => ({ key, value: one ? new Uint8Array(one) : null }))),
+            timestamp: Number(m.timestamp),
+            timestampType: b.timestampType === 1 ? 'LogAppendTime' : 'CreateTime',
+            leaderEpoch: b.partitionLeaderEpoch ?? -1,
+            producerId,
+            producerEpoch: producerId >= 0 ? (b.producerEpoch ?? -1) : -1,
+            sequence: producerId >= 0 && (b.firstSequence ?? -1) >= 0 ? ((b.firstSequence ?? 0) + delta) % 0x80000000 : -1,
+            transactional: b.inTransaction === true,
+          };
+        });
+      return { errorCode: errorName(p.errorCode), highWatermark, records };
+    } catch (e) {
+      const cause = rootCause(e) as { code?: number };
+      if (typeof cause?.code === 'number') return { errorCode: errorName(cause.code), highWatermark: -1, records: [] };
+      throw toKafkaError(e, `Fetching ${topic}-${partition}`);
+    }
+  }
+
+  private async fetchPartition(topic: string, partition: number, offset: number, maxBytes: number) {
+    await this.cluster.addTargetTopic(topic);
+    await this.cluster.refreshMetadataIfNecessary();
+    const leaders = this.cluster.findLeaderForPartitions(topic, [partition]);
+    const leader = Object.keys(leaders)[0];
+    if (leader === undefined) throw Object.assign(new Error(`${topic}-${partition} has no leader`), { code: 5 });
+    const broker = await this.cluster.findBroker({ nodeId: leader });
+    const res = (await broker.fetch({
+      isolationLevel: 0,
+      maxWaitTime: 0,
+      minBytes: 0,
+      maxBytes,
+      topics: [{ topic, partitions: [{ partition, fetchOffset: String(offset), maxBytes }] }],
+    })) as { responses: { partitions: { partition: number; errorCode: number; highWatermark: string; lastStartOffset?: string; messages: KafkajsFetchedMessage[] }[] }[] };
+    return res.responses[0]?.partitions.find((x) => x.partition === partition);
   }
 
   async fetch(topic: string, partition: number, offset: number, maxRecords: number): Promise<FetchOutcomeData> {

@@ -47,6 +47,10 @@ export const METHOD_CAPABILITY: Partial<Record<ClusterMethodName, Capability>> =
   'consumers.stop': 'inAppConsumers',
   'consumers.list': 'inAppConsumers',
   'cluster.updateFeatures': 'featureUpdates',
+  'schemas.list': 'schemaRegistry',
+  'schemas.check': 'schemaRegistry',
+  'schemas.register': 'schemaRegistry',
+  'schemas.usage': 'schemaRegistry',
   'quotas.throttles': 'quotaThrottles',
   'topics.compaction': 'compaction',
 };

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HeartbeatRequest } from '../core/broker/messages.js';
-import { Controller } from '../core/controller/controller.js';
+import { BrokerLifecycle } from '../core/controller/broker-lifecycle.js';
 import { Simulation } from './simulation.js';
 import { watchControllerLooks } from './test-support/controller-looks.js';
 
@@ -24,7 +24,7 @@ interface ControllerInside {
  * it walked every partition, while it fenced `brokerId` or answered its shutdown heartbeats.
  */
 function watchLeaving(brokerId: number): { looked: string[]; walks: number; fences: number } {
-  const proto = Controller.prototype as unknown as ControllerInside;
+  const proto = BrokerLifecycle.prototype as unknown as ControllerInside;
   let inside = false;
   const seen = Object.assign(watchControllerLooks(() => inside), { fences: 0 });
   const within = <T>(fn: () => T): T => {

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Controller } from '../core/controller/controller.js';
+import { BrokerLifecycle } from '../core/controller/broker-lifecycle.js';
 import { SqliteStorage } from '../storage/sqlite-storage.js';
 import { Simulation } from './simulation.js';
 import { watchControllerLooks } from './test-support/controller-looks.js';
@@ -24,7 +24,7 @@ interface ControllerInside {
 
 /** The partitions each unfence looked at (`topic-partition`) and how often it walked the whole image. */
 function watchUnfences(): { unfenced: number[]; looked: string[]; walks: number } {
-  const proto = Controller.prototype as unknown as ControllerInside;
+  const proto = BrokerLifecycle.prototype as unknown as ControllerInside;
   let inside = false;
   const seen = Object.assign(watchControllerLooks(() => inside), { unfenced: [] as number[] });
   const unfence = proto.unfence;

@@ -31,6 +31,10 @@
  * tries 9092 (broker k 9091+k), and a taken port falls back to a free one, said on one stderr line.
  * `cluster.describe` reports them as `bootstrapServers`.
  *
+ * `--schema-registry-port P` also serves the cluster's Schema Registry (Confluent's REST API,
+ * `main/schema-registry/`) on 127.0.0.1:P (0 = a free port), said on one stderr line; with
+ * `--kafka-sasl-users` it asks for HTTP basic auth with those users.
+ *
  * The cluster in DIR is the host's default connection; the connection list (other local clusters,
  * external Kafka clusters) lives in the app's configuration directory, `--config DIR` or the
  * default of `config-dir.ts`. Local clusters other than DIR run in engine processes of their own,
@@ -52,6 +56,7 @@ import { defaultConfigDir } from './config-dir.js';
 import { validateConfigs } from '../../app/core/configs/resolve.js';
 import { authorizerConfig } from '../../app/core/security/authorizer.js';
 import type { ConnectionsService } from '../../app/service/connections/connections-service.js';
+import type { SchemaRegistryServer } from '../schema-registry/schema-registry-server.js';
 
 // Only light modules above: the engine's process is forked first and loads while this one loads
 // the HTTP host, the connection list and (for --in-process) the engine (`serve` imports them).
@@ -59,7 +64,7 @@ import type { ConnectionsService } from '../../app/service/connections/connectio
 export const BUILT_RENDERER = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
 
 const USAGE =
-  'usage: npm run serve -- [--data DIR] [--port N] [--kafka-port N] [--profile NAME | --brokers N] [--config DIR] [--static DIR] [--in-process] [--kafka-tls-cert FILE --kafka-tls-key FILE | --kafka-tls-self-signed] [--kafka-tls-client-ca FILE] [--kafka-sasl-users FILE] [--broker-config KEY=VALUE]…';
+  'usage: npm run serve -- [--data DIR] [--port N] [--kafka-port N] [--profile NAME | --brokers N] [--config DIR] [--static DIR] [--in-process] [--kafka-tls-cert FILE --kafka-tls-key FILE | --kafka-tls-self-signed] [--kafka-tls-client-ca FILE] [--kafka-sasl-users FILE] [--broker-config KEY=VALUE]… [--schema-registry-port P]';
 
 /**
  * How long the host waits for the brokers, without any of them changing state, before printing
@@ -85,6 +90,8 @@ export interface ServeArgs {
    * certificate made in the data directory (main/kafka/self-signed-tls.ts).
    */
   kafkaSecurity?: { tlsCert?: string; tlsKey?: string; tlsSelfSigned?: boolean; tlsClientCa?: string; saslUsers?: string };
+  /** Serve the Schema Registry on this port (0: a free one); absent: no registry. */
+  schemaRegistryPort?: number;
   /** Static broker configs (`--broker-config KEY=VALUE`, server.properties), kept with the cluster. */
   brokerConfigs?: Record<string, string>;
 }
@@ -118,6 +125,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
       'kafka-tls-self-signed': { type: 'boolean', default: false },
       'kafka-tls-client-ca': { type: 'string' },
       'kafka-sasl-users': { type: 'string' },
+      'schema-registry-port': { type: 'string' },
       'broker-config': { type: 'string', multiple: true },
     },
     strict: true,
@@ -127,6 +135,8 @@ export function parseServeArgs(argv: string[]): ServeArgs {
   if (!/^\d+$/.test(values.port) || !Number.isInteger(port) || port > 65_535) throw new Error(`--port must be an integer 0–65535, got ${JSON.stringify(values.port)}`);
   const kafka = values['kafka-port'];
   if (kafka !== undefined && (!/^\d+$/.test(kafka) || Number(kafka) > 65_535)) throw new Error(`--kafka-port must be an integer 0–65535, got ${JSON.stringify(kafka)}`);
+  const registryPort = values['schema-registry-port'];
+  if (registryPort !== undefined && (!/^\d+$/.test(registryPort) || Number(registryPort) > 65_535)) throw new Error(`--schema-registry-port must be an integer 0–65535, got ${JSON.stringify(registryPort)}`);
   if (values.profile !== undefined && values.brokers !== undefined) throw new Error('--profile and --brokers are two ways to start a new cluster: give one');
   let newCluster: ServeArgs['newCluster'] = { profile: NEW_CLUSTER_PROFILE };
   if (values.brokers !== undefined) {
@@ -156,6 +166,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
   const brokerConfigs = parseBrokerConfigs(values['broker-config'] ?? []);
   return {
     ...(Object.keys(kafkaSecurity).length > 0 ? { kafkaSecurity } : {}),
+    ...(registryPort !== undefined ? { schemaRegistryPort: Number(registryPort) } : {}),
     ...(Object.keys(brokerConfigs).length > 0 ? { brokerConfigs } : {}),
     dataDir: resolve(values.data),
     port,
@@ -189,7 +200,7 @@ export function parseBrokerConfigs(pairs: readonly string[]): Record<string, str
  * self-signed certificate). The engine's process is forked before this one loads the HTTP host and
  * the connection list, so the two load on two cores at once.
  */
-export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; host: HttpHost; connections: ConnectionsService; trustCaFile?: string }> {
+export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; host: HttpHost; connections: ConnectionsService; trustCaFile?: string; schemaRegistry?: SchemaRegistryServer }> {
   const how = 'brokers' in args.newCluster ? { brokers: args.newCluster.brokers } : { profile: args.newCluster.profile };
   // The engine (a child process, or this one) reads the listeners' security from its environment (main/kafka/listener-security.ts).
   let sec = args.kafkaSecurity;
@@ -230,7 +241,17 @@ export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; 
   try {
     const token = loadOrCreateToken(args.dataDir);
     const host = await startHttpHost({ service: connections, port: args.port, host: '127.0.0.1', token, ...(args.staticDir ? { staticDir: args.staticDir } : {}) });
-    return { cluster, host, connections, ...(trustCaFile ? { trustCaFile } : {}) };
+    let schemaRegistry: SchemaRegistryServer | undefined;
+    if (args.schemaRegistryPort !== undefined) {
+      const { startSchemaRegistry } = await import('../schema-registry/schema-registry-server.js');
+      const { readSaslUsers } = await import('../kafka/listener-security.js');
+      const users = sec?.saslUsers ? readSaslUsers(sec.saslUsers).users : undefined;
+      schemaRegistry = await startSchemaRegistry({ service: cluster.service, port: args.schemaRegistryPort, ...(users ? { users } : {}) }).catch(async (e: unknown) => {
+        await host.close();
+        throw new Error(`the Schema Registry cannot listen on 127.0.0.1:${args.schemaRegistryPort}: ${(e as Error).message}`);
+      });
+    }
+    return { cluster, host, connections, ...(trustCaFile ? { trustCaFile } : {}), ...(schemaRegistry ? { schemaRegistry } : {}) };
   } catch (e) {
     await connections.close();
     await cluster.close();
@@ -303,6 +324,10 @@ async function main(): Promise<void> {
   if (running.trustCaFile) {
     process.stderr.write(`replica-studio serve: the Kafka listeners use TLS with a self-signed certificate for 127.0.0.1 and localhost; clients trust the CA in ${running.trustCaFile}\n`);
   }
+  if (running.schemaRegistry) {
+    const auth = args.kafkaSecurity?.saslUsers ? ' (HTTP basic auth with the SASL users)' : '';
+    process.stderr.write(`replica-studio serve: Schema Registry on ${running.schemaRegistry.url}${auth}\n`);
+  }
   process.stdout.write(`${running.host.url}\n`);
 
   let stopping = false;
@@ -310,8 +335,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     process.stderr.write(`replica-studio serve: ${signal}, shutting down\n`);
-    running.host
-      .close()
+    Promise.resolve(running.schemaRegistry?.close())
+      .then(() => running.host.close())
       .then(() => running.connections.close())
       .then(() => running.cluster.close())
       .then(() => process.exit(0))

@@ -19,6 +19,7 @@ import { EventBatcher } from '../events/event-batcher.js';
 import { EventCoalescer } from '../events/event-coalescer.js';
 import { APP_SCHEME_PRIVILEGES, installPermissionPolicy, isAllowedNavigation, registerAppProtocol } from './security.js';
 import { startUtilityEngine } from './utility-engine.js';
+import { startSchemaRegistry, type SchemaRegistryServer } from '../schema-registry/schema-registry-server.js';
 import { safeStorageSealer } from './secret-sealer.js';
 import { createHostConnections } from '../../app/service/connections/host-connections.js';
 import type { ConnectionsService } from '../../app/service/connections/connections-service.js';
@@ -86,6 +87,7 @@ async function closeEngine(): Promise<void> {
 async function switchCluster(dataDir: string): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
   await closeEngine();
+  schemaRegistry?.reset();
   const started = await startUtilityEngine(utilityProcess, {
     enginePath,
     dataDir,
@@ -97,6 +99,23 @@ async function switchCluster(dataDir: string): Promise<void> {
   engine = started;
   engineDataDir = dataDir;
   unsubscribe = started.subscribe((event: EngineEvent) => openClusterEvents.push(event));
+}
+
+/**
+ * The open cluster's Schema Registry (Confluent's REST API, main/schema-registry/) on
+ * 127.0.0.1:8081, or a free port when 8081 is taken, said on one line; it follows the cluster
+ * the window has open.
+ */
+let schemaRegistry: SchemaRegistryServer | undefined;
+const SCHEMA_REGISTRY_PORT = 8081;
+
+async function startRegistry(): Promise<void> {
+  try {
+    schemaRegistry = await startSchemaRegistry({ service: { call: (method: string, input: unknown) => (engine ? engine.call(method, input) : Promise.resolve(NO_CLUSTER)) } as Pick<RemoteService, 'call'>, port: SCHEMA_REGISTRY_PORT, fallbackToFreePort: true });
+    console.log(`replica-studio: Schema Registry on ${schemaRegistry.url}`);
+  } catch (e) {
+    console.error(`replica-studio: the Schema Registry did not start: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
 
 /** The answer while no engine runs (during a switch of clusters): retriable, the next one will. */
@@ -249,6 +268,7 @@ if (!app.requestSingleInstanceLock()) {
       if (!existsSync(rendererDir)) console.warn(`replica-studio: no built renderer in ${rendererDir}; the window shows a placeholder`);
       await switchCluster(defaultDataDir());
       connections = startConnections();
+      await startRegistry();
       ipcMain.handle(INVOKE_CHANNEL, (event: IpcMainInvokeEvent, method: unknown, payload: unknown) => {
         const frame = event.senderFrame;
         const service = engine && connections;
@@ -271,7 +291,10 @@ if (!app.requestSingleInstanceLock()) {
     event.preventDefault();
     const closingConnections = connections;
     connections = undefined;
-    void (closingConnections?.close() ?? Promise.resolve())
+    const closingRegistry = schemaRegistry;
+    schemaRegistry = undefined;
+    void Promise.resolve(closingRegistry?.close())
+      .then(() => closingConnections?.close())
       .then(() => closeEngine())
       .catch((e: unknown) => console.error('replica-studio: the engine did not close in order', e))
       .finally(() => app.quit());

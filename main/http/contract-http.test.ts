@@ -167,6 +167,16 @@ describe('every contract method over HTTP on a real data directory', () => {
     expect(consumed.records[1]!.headers).toEqual([{ key: 'src', value: 'till-2' }]);
   });
 
+  it('records.search filters on the server with CEL and says what it scanned and where to continue', async () => {
+    const found = await ok('records.search', { topic: 'orders', from: { beginning: true }, filter: { cel: 'has(headers.src) && value == "croissant"' } });
+    expect(found.records.map((r) => [r.partition, r.offset, r.value?.text])).toEqual([[0, 1, 'croissant']]);
+    expect(found.scanned).toBe(2);
+    expect(found.next.find((n) => n.partition === 0)).toMatchObject({ offset: 2, done: true, highWatermark: 2 });
+    const { status, body } = await post('records.search', { topic: 'orders', from: { beginning: true }, filter: { cel: 'value ==' } });
+    expect(status).toBe(400);
+    expect(!body.ok && body.error.code).toBe('INVALID_INPUT');
+  });
+
   it('metrics.get shows a sample per second and every broker\'s disk use; events.recent the timeline without HW moves', async () => {
     // Two records of orders-0 are on all three brokers (RF 3): each stores them.
     const sample = await until('a sample with the records on every disk', async () => {
@@ -633,13 +643,27 @@ describe('every contract method over HTTP on a real data directory', () => {
     expect(unknown.body).toMatchObject({ ok: false, error: { code: 'UNKNOWN_TOPIC_OR_PARTITION' } });
   });
 
+  it('schemas.register / check / list / usage: the Schemas page over the cluster\'s registry, refusals with its code', async () => {
+    const schema = JSON.stringify({ type: 'record', name: 'Sale', fields: [{ name: 'item', type: 'string' }] });
+    const { id } = await ok('schemas.register', { subject: 'sales-value', schema });
+    const draft = JSON.stringify({ type: 'record', name: 'Sale', fields: [{ name: 'item', type: 'string' }, { name: 'qty', type: 'int' }] });
+    expect(await ok('schemas.check', { subject: 'sales-value', schema: draft })).toMatchObject({ compatible: false, level: 'BACKWARD' });
+    const refused = await post('schemas.register', { subject: 'sales-value', schema: draft });
+    expect(!refused.body.ok && refused.body.error).toMatchObject({ code: 'INVALID_REQUEST', details: { registryErrorCode: 409 } });
+    const list = await ok('schemas.list', {});
+    expect(list.subjects).toEqual([expect.objectContaining({ subject: 'sales-value', versions: [expect.objectContaining({ version: 1, id, deleted: false })] })]);
+    await ok('topics.create', { name: 'sales', partitions: 1, replicationFactor: 3 });
+    await ok('records.produce', { topic: 'sales', partition: 0, acks: 'all', schemas: { value: { subject: 'sales-value' } }, records: [{ value: '{"item": "tart"}' }] });
+    expect(await ok('schemas.usage', { topic: 'sales' })).toEqual({ topic: 'sales', scanned: 1, unframed: 0, complete: true, ids: [{ id, part: 'value', records: 1, subjects: ['sales-value'] }] });
+  });
+
   it('the cluster ends healthy', async () => {
     const c = await ok('cluster.describe', {});
     expect(c.brokers.map((b) => b.id)).toEqual([1, 2, 3, 4]);
     expect(c.controllerId).not.toBeNull();
     expect(c.offlinePartitions).toBe(0);
-    // The two topics left, and __consumer_offsets, created by the consumer group.
-    expect(c.topicCount).toBe(3);
+    // The two topics left, __consumer_offsets (created by the consumer group), and sales with the registry's _schemas.
+    expect(c.topicCount).toBe(5);
   });
 
   it('called every method in methodNames that targets a cluster over HTTP (connections-http.test.ts calls the connections.* ones, security-http.test.ts the security ones)', () => {

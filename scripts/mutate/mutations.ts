@@ -26,7 +26,7 @@ export interface Mutation {
 
 const PARTITION = 'app/core/broker/partition.ts';
 const CHANGE = 'app/core/controller/partition-change.ts';
-const CONTROLLER = 'app/core/controller/controller.ts';
+const BROKER_LIFECYCLE = 'app/core/controller/broker-lifecycle.ts';
 
 export const MUTATIONS: Mutation[] = [
   // ---------------------------------------------------------------- leader: follower progress (docs/semantics.md#isr-membership)
@@ -233,13 +233,13 @@ export const MUTATIONS: Mutation[] = [
   // ---------------------------------------------------------------- controller (docs/semantics.md#controller-brokers-and-fencing)
   {
     name: 'fence-keeps-leadership',
-    file: CONTROLLER,
+    file: BROKER_LIFECYCLE,
     rule: 'Fencing a broker removes it from every ISR and moves its leaderships at once.',
     edits: [{ search: "      { type: 'BrokerRegistrationChange', brokerId, brokerEpoch: reg.brokerEpoch, fenced: true },\n      ...this.removeFromIsrs(brokerId, reason),", replace: "      { type: 'BrokerRegistrationChange', brokerId, brokerEpoch: reg.brokerEpoch, fenced: true }," }],
   },
   {
     name: 'shutdown-moves-at-fence',
-    file: CONTROLLER,
+    file: BROKER_LIFECYCLE,
     rule: 'Controlled shutdown moves leadership before the broker is granted shutdown and fenced.',
     edits: [
       { search: "          { type: 'BrokerRegistrationChange', brokerId: req.brokerId, brokerEpoch: reg.brokerEpoch, inControlledShutdown: true },\n          ...this.removeFromIsrs(req.brokerId, 'controlled-shutdown'),", replace: "          { type: 'BrokerRegistrationChange', brokerId: req.brokerId, brokerEpoch: reg.brokerEpoch, inControlledShutdown: true }," },
@@ -248,25 +248,25 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: 'unfence-no-election',
-    file: CONTROLLER,
+    file: BROKER_LIFECYCLE,
     rule: 'Unfencing a broker re-runs the election of every leaderless partition it is a replica of.',
     edits: [{ search: 'for (const { topic, state } of this.leaderless.ofReplica(this.image, brokerId)) {', replace: 'for (const { topic, state } of this.leaderless.ofReplica(this.image, -1)) {' }],
   },
   {
     name: 'duplicate-registration-accepted',
-    file: CONTROLLER,
+    file: BROKER_LIFECYCLE,
     rule: "A new incarnation is refused with DUPLICATE_BROKER_REGISTRATION while the old one's session is live.",
     edits: [{ search: 'if (existing && existing.incarnationId !== req.incarnationId && this.hasLiveSession(req.brokerId)) {', replace: 'if (existing && existing.incarnationId !== req.incarnationId && req.brokerId < 0) {' }],
   },
   {
     name: 'reregistration-keeps-isr',
-    file: CONTROLLER,
+    file: BROKER_LIFECYCLE,
     rule: 'A new incarnation is processed as a shutdown of the old one (4.0+, KAFKA-18106); after an unclean one it also leaves the ELR.',
     edits: [{ search: "this.commit(this.removeFromIsrs(req.brokerId, 'broker-reregistered', !clean));", replace: '' }],
   },
   {
     name: 'reregistration-always-clean',
-    file: CONTROLLER,
+    file: BROKER_LIFECYCLE,
     rule: 'A broker whose previous broker epoch does not match (no clean shutdown) is treated as an unclean shutdown (KIP-966).',
     edits: [{ search: 'const clean = req.previousBrokerEpoch === existing.brokerEpoch;', replace: 'const clean = existing.brokerEpoch >= 0;' }],
   },

@@ -13,11 +13,10 @@
  *   unfenced broker a fresh session.
  * The admin APIs (CreateTopics, CreatePartitions, configs, ElectLeaders, reassignments) live in
  * admin-apis.ts, AlterPartition's checks in alter-partition.ts, the auto leader rebalance and the
- * unclean election in periodic-tasks.ts, the events each record means in record-events.ts; this
- * file is the controller's log, snapshots, broker sessions and the requests from brokers.
- * One file a little over 500 lines on purpose: those four share the one commit path (append,
- * apply to the image and to BrokersToIsrs, push to brokers, snapshot) and the session state a
- * fence changes; split further, each part would need the controller's private state passed in.
+ * unclean election in periodic-tasks.ts, the events each record means in record-events.ts,
+ * registration, heartbeats, sessions, controlled shutdown and fencing in broker-lifecycle.ts; this
+ * file is the controller's log, snapshots, activation, the one commit path (append, apply to the
+ * image and to BrokersToIsrs, push to brokers, snapshot) and the requests from brokers.
  */
 import { KAFKA_ERRORS, KafkaError, type KafkaErrorName } from '../../api/errors.js';
 import type { EngineEvent } from '../../api/events.js';
@@ -27,20 +26,17 @@ import type {
   AllocateProducerIdsResponse,
   ControllerRequest,
   CreateInternalTopicRequest,
-  HeartbeatRequest,
-  HeartbeatResponse,
-  RegisterRequest,
-  RegisterResponse,
   ReplicaOfflineRequest,
 } from '../broker/messages.js';
 import { MetadataImage, type TopicImage } from '../metadata/image.js';
 import type { ImageSnapshot } from '../metadata/snapshot.js';
-import type { ChangeReason, CommittedRecord, MetadataRecord, PartitionState } from '../metadata/records.js';
+import type { CommittedRecord, MetadataRecord, PartitionState } from '../metadata/records.js';
 import type { Network, NodeId } from '../network.js';
 import type { PlacementStrategy } from '../placement/index.js';
 import type { Random } from '../random.js';
 import { resolveBrokerRuntimeConfig, resolveTopicRuntimeConfig, type BrokerRuntimeConfig, type TopicRuntimeConfig } from '../runtime-config.js';
 import type { Scheduler, TimerHandle } from '../time.js';
+import { BrokerLifecycle } from './broker-lifecycle.js';
 import { ControllerAdmin, type CreateTopicInput, type ElectionResult, type ReassignmentResult } from './admin-apis.js';
 import { handleAlterPartition } from './alter-partition.js';
 import { BrokersToIsrs } from './brokers-to-isrs.js';
@@ -63,15 +59,8 @@ export interface ControllerDeps {
   onChange: (reason: string) => void;
 }
 
-interface Session {
-  lastHeartbeatMs: number;
-  timer: TimerHandle;
-  metadataOffset: number;
-}
-
 export type { CreateTopicInput, ElectionResult, ReassignmentResult } from './admin-apis.js';
 
-const MAX_RECORDS_PER_HEARTBEAT = 5000;
 export { SNAPSHOT_INTERVAL_RECORDS } from './metadata-log.js';
 /** Producer ids per AllocateProducerIds block (Kafka's ProducerIdsBlock.PRODUCER_ID_BLOCK_SIZE). */
 const PRODUCER_ID_BLOCK_SIZE = 1000;
@@ -83,8 +72,6 @@ export class Controller {
   private brokerConfig: BrokerRuntimeConfig | null = null;
   private readonly topicConfigs = new Map<string, TopicRuntimeConfig>();
   hostBrokerId: number | null = null;
-  private readonly sessions = new Map<number, Session>();
-  private readonly shutdownOffsets = new Map<number, number>();
   private generation = 0;
   private readonly periodic: PeriodicTasks;
   private readonly admin: ControllerAdmin;
@@ -95,6 +82,8 @@ export class Controller {
   readonly leaderless = new LeaderlessPartitions(); // what an unfence re-elects from (leaderless.ts)
   /** Each broker's ISR and ELR memberships, leaderships and replicas (brokers-to-isrs.ts). */
   readonly brokersToIsrs = new BrokersToIsrs();
+  /** Registration, heartbeats, sessions, controlled shutdown and fencing (broker-lifecycle.ts). */
+  private readonly brokerLifecycle: BrokerLifecycle;
 
   constructor(private readonly deps: ControllerDeps) {
     this.admin = new ControllerAdmin({
@@ -129,6 +118,19 @@ export class Controller {
     });
     this.security = new SecurityControl({ image: this.image, random: deps.random, requireActive: () => this.requireActive(), commit: (records) => this.commit(records) });
     this.metadataLog = new MetadataLog(this.image, deps.store);
+    this.brokerLifecycle = new BrokerLifecycle({
+      image: this.image,
+      scheduler: deps.scheduler,
+      metadataLog: this.metadataLog,
+      leaderless: this.leaderless,
+      brokersToIsrs: this.brokersToIsrs,
+      config: () => this.config(),
+      after: (ms, fn) => this.after(ms, fn),
+      requireActive: () => this.requireActive(),
+      commit: (records) => this.commit(records),
+      endOffset: () => this.endOffset,
+      changeContext: (topic, state, excluded, uncleanShutdown) => this.ctx(topic, state, excluded, uncleanShutdown),
+    });
     this.metadataLog.load();
     this.leaderless.rebuild(this.image);
     this.brokersToIsrs.rebuild(this.image);
@@ -192,9 +194,7 @@ export class Controller {
     this.hostBrokerId = hostBrokerId;
     this.deps.network.bind('controller', (from, msg, reply) => this.handle(from, msg as ControllerRequest, reply));
     // Heartbeat times are soft state: every registered, unfenced broker gets a fresh session.
-    for (const s of this.sessions.values()) this.deps.scheduler.cancel(s.timer);
-    this.sessions.clear();
-    for (const b of this.image.brokers.values()) if (!b.fenced) this.touchSession(b.id, -1);
+    this.brokerLifecycle.freshSessions();
     this.periodic.reset();
     this.periodic.afterCommit();
   }
@@ -203,8 +203,7 @@ export class Controller {
     this.generation++;
     this.hostBrokerId = null;
     this.deps.network.unbind('controller', true);
-    for (const s of this.sessions.values()) this.deps.scheduler.cancel(s.timer);
-    this.sessions.clear();
+    this.brokerLifecycle.endSessions();
     this.periodic.reset();
   }
 
@@ -259,9 +258,9 @@ export class Controller {
     if (!this.isActive) return;
     switch (msg.type) {
       case 'register':
-        return reply(this.handleRegister(msg));
+        return reply(this.brokerLifecycle.handleRegister(msg));
       case 'heartbeat':
-        return reply(this.handleHeartbeat(msg));
+        return reply(this.brokerLifecycle.handleHeartbeat(msg));
       case 'alterPartition':
         return reply(handleAlterPartition({ image: this.image, commit: (records) => this.commit(records), changeContext: (topic, state) => this.ctx(topic, state) }, msg));
       case 'replicaOffline':
@@ -310,174 +309,6 @@ export class Controller {
     }
     this.commit(records);
     return { error: 'NONE' };
-  }
-
-  private hasLiveSession(brokerId: number): boolean {
-    const s = this.sessions.get(brokerId);
-    return !!s && this.now() - s.lastHeartbeatMs < this.config().brokerSessionTimeoutMs;
-  }
-
-  private touchSession(brokerId: number, metadataOffset: number): void {
-    const old = this.sessions.get(brokerId);
-    if (old) this.deps.scheduler.cancel(old.timer);
-    const timeout = this.config().brokerSessionTimeoutMs;
-    this.sessions.set(brokerId, {
-      lastHeartbeatMs: this.now(),
-      metadataOffset: Math.max(metadataOffset, old?.metadataOffset ?? -1),
-      timer: this.after(timeout, () => this.onSessionExpired(brokerId)),
-    });
-  }
-
-  private handleRegister(req: RegisterRequest): RegisterResponse {
-    const existing = this.image.brokers.get(req.brokerId);
-    if (existing && existing.incarnationId !== req.incarnationId && this.hasLiveSession(req.brokerId)) {
-      return { error: 'DUPLICATE_BROKER_REGISTRATION', brokerEpoch: -1 };
-    }
-    if (existing) {
-      // 4.0+: a new incarnation is processed as a shutdown of the old one; one that did not shut
-      // down cleanly (its previous broker epoch is not the registered one) also leaves every ELR
-      // and may not lead (KIP-966, KAFKA-18106).
-      const clean = req.previousBrokerEpoch === existing.brokerEpoch;
-      this.commit(this.removeFromIsrs(req.brokerId, 'broker-reregistered', !clean));
-    }
-    const brokerEpoch = this.endOffset;
-    this.commit([{ type: 'RegisterBroker', brokerId: req.brokerId, brokerEpoch, incarnationId: req.incarnationId, rack: req.rack, fenced: true }]);
-    this.shutdownOffsets.delete(req.brokerId);
-    this.touchSession(req.brokerId, -1);
-    return { error: 'NONE', brokerEpoch };
-  }
-
-  private handleHeartbeat(req: HeartbeatRequest): HeartbeatResponse {
-    const reg = this.image.brokers.get(req.brokerId);
-    if (!reg || reg.brokerEpoch !== req.brokerEpoch) return { error: 'STALE_BROKER_EPOCH', isFenced: true, shouldShutDown: false, records: [] };
-    this.touchSession(req.brokerId, req.metadataOffset);
-    let shouldShutDown = false;
-    if (reg.fenced) {
-      if (req.wantShutDown) shouldShutDown = true;
-      else if (!req.wantFence && req.metadataOffset >= reg.brokerEpoch) this.unfence(req.brokerId);
-    } else if (req.wantShutDown) {
-      if (!reg.inControlledShutdown) {
-        const ledBefore = this.leaderCount(req.brokerId);
-        this.commit([
-          { type: 'BrokerRegistrationChange', brokerId: req.brokerId, brokerEpoch: reg.brokerEpoch, inControlledShutdown: true },
-          ...this.removeFromIsrs(req.brokerId, 'controlled-shutdown'),
-        ]);
-        // A broker that led nothing may go at once; others wait until active brokers caught up.
-        this.shutdownOffsets.set(req.brokerId, ledBefore === 0 ? -1 : this.endOffset - 1);
-      }
-      if (this.mayShutDown(req.brokerId)) {
-        shouldShutDown = true;
-        this.fence(req.brokerId, 'controlled-shutdown');
-        const s = this.sessions.get(req.brokerId);
-        if (s) this.deps.scheduler.cancel(s.timer);
-        this.sessions.delete(req.brokerId);
-      }
-    }
-    this.metadataLog.release(this.appliedByAll());
-    const after = this.image.brokers.get(req.brokerId);
-    const isFenced = after?.fenced ?? true;
-    const end = this.endOffset;
-    const records = this.metadataLog.recordsFrom(req.metadataOffset + 1, MAX_RECORDS_PER_HEARTBEAT);
-    if (records) return { error: 'NONE', isFenced, shouldShutDown, records, more: endsBefore(records, end) };
-    // Behind the records kept: the latest snapshot, then the records after it (KRaft's FetchSnapshot).
-    const snapshot = this.metadataLog.latestSnapshot()!;
-    const tail = this.metadataLog.recordsFrom(snapshot.offset + 1, MAX_RECORDS_PER_HEARTBEAT)!;
-    return { error: 'NONE', isFenced, shouldShutDown, snapshot, records: tail, more: endsBefore(tail, end) };
-  }
-
-  /** The metadata offset every broker with a session has applied (-1 when there is none). */
-  private appliedByAll(): number {
-    let min = Infinity;
-    for (const s of this.sessions.values()) if (s.metadataOffset < min) min = s.metadataOffset;
-    return min === Infinity ? -1 : min;
-  }
-
-  /** Partitions `brokerId` leads: a count the index keeps (asked on every heartbeat of a controlled shutdown). */
-  private leaderCount(brokerId: number): number {
-    return this.brokersToIsrs.leaderCount(brokerId);
-  }
-
-  private mayShutDown(brokerId: number): boolean {
-    if (this.leaderCount(brokerId) > 0) return false;
-    const needed = this.shutdownOffsets.get(brokerId) ?? -1;
-    for (const b of this.image.brokers.values()) {
-      if (b.id === brokerId || b.fenced || b.inControlledShutdown) continue;
-      if ((this.sessions.get(b.id)?.metadataOffset ?? -1) < needed) return false;
-    }
-    return true;
-  }
-
-  private onSessionExpired(brokerId: number): void {
-    const s = this.sessions.get(brokerId);
-    if (!s) return;
-    if (this.now() - s.lastHeartbeatMs < this.config().brokerSessionTimeoutMs) return;
-    this.sessions.delete(brokerId);
-    const reg = this.image.brokers.get(brokerId);
-    if (reg && !reg.fenced) this.fence(brokerId, 'broker-fenced');
-  }
-
-  /** Fence a broker: one batch that marks it fenced, drops it from every ISR and moves its leaderships. */
-  private fence(brokerId: number, reason: ChangeReason): void {
-    const reg = this.image.brokers.get(brokerId);
-    if (!reg) return;
-    this.commit([
-      { type: 'BrokerRegistrationChange', brokerId, brokerEpoch: reg.brokerEpoch, fenced: true },
-      ...this.removeFromIsrs(brokerId, reason),
-    ]);
-  }
-
-  private unfence(brokerId: number): void {
-    const reg = this.image.brokers.get(brokerId)!;
-    this.commit([{ type: 'BrokerRegistrationChange', brokerId, brokerEpoch: reg.brokerEpoch, fenced: false }]);
-    // Re-run the election of the leaderless partitions the returning broker may lead: those it
-    // is a replica of (an index, not a walk of every partition).
-    const changes: MetadataRecord[] = [];
-    for (const { topic, state } of this.leaderless.ofReplica(this.image, brokerId)) {
-      const change = buildPartitionChange(state, { election: 'online' }, this.ctx(topic, state));
-      if (change) changes.push({ type: 'PartitionChange', state: change.state, reason: changeReason(change, 'broker-unfenced'), unclean: change.unclean });
-    }
-    this.commit(changes);
-  }
-
-  /**
-   * Partition changes that take `brokerId` out of every ISR it is in and re-elect where it led;
-   * after an unclean shutdown also out of every ELR, and it may not lead.
-   */
-  private removeFromIsrs(brokerId: number, reason: ChangeReason, uncleanShutdown = false): MetadataRecord[] {
-    const out: MetadataRecord[] = [];
-    for (const { topic, state } of this.partitionsHolding(brokerId, uncleanShutdown)) {
-      const ctx = this.ctx(topic, state, brokerId, uncleanShutdown ? brokerId : -1);
-      const change = buildPartitionChange(state, { targetIsr: state.isr.filter((b) => b !== brokerId) }, ctx);
-      if (change) out.push({ type: 'PartitionChange', state: change.state, reason: changeReason(change, reason), unclean: change.unclean });
-    }
-    return out;
-  }
-
-  /**
-   * The partitions whose ISR (and, when `withElr`, ELR) holds `brokerId`, from the index, in the
-   * image's order (topics as created, partitions by number): the order a walk of every partition
-   * visited them in, so the records, and a seeded run, are the same.
-   */
-  private partitionsHolding(brokerId: number, withElr: boolean): { topic: TopicImage; state: PartitionState }[] {
-    const byTopic = new Map<string, PartitionState[]>();
-    const collect = (refs: Iterable<{ state: PartitionState }>): void => {
-      for (const { state } of refs) {
-        let list = byTopic.get(state.topicId);
-        if (!list) byTopic.set(state.topicId, (list = []));
-        list.push(state);
-      }
-    };
-    collect(this.brokersToIsrs.isrOf(brokerId));
-    if (withElr) collect([...this.brokersToIsrs.elrOf(brokerId)].filter((r) => !r.state.isr.includes(brokerId)));
-    const out: { topic: TopicImage; state: PartitionState }[] = [];
-    if (byTopic.size === 0) return out;
-    for (const topic of this.image.topicsById.values()) {
-      const list = byTopic.get(topic.topicId);
-      if (!list) continue;
-      list.sort((a, b) => a.partition - b.partition);
-      for (const state of list) out.push({ topic, state });
-    }
-    return out;
   }
 
   private ctx(topic: TopicImage, state: PartitionState, excluded = -1, uncleanShutdown = -1): ChangeContext {
@@ -530,13 +361,7 @@ export class Controller {
 
   /** UnregisterBroker: the broker leaves the cluster (it must be stopped first). */
   unregisterBroker(brokerId: number): void {
-    this.requireActive();
-    const reg = this.image.brokers.get(brokerId);
-    if (!reg) throw new KafkaError('BROKER_NOT_FOUND', `Broker ${brokerId} is not registered.`);
-    const s = this.sessions.get(brokerId);
-    if (s) this.deps.scheduler.cancel(s.timer);
-    this.sessions.delete(brokerId);
-    this.commit([...this.removeFromIsrs(brokerId, 'broker-fenced'), { type: 'UnregisterBroker', brokerId, brokerEpoch: reg.brokerEpoch }]);
+    this.brokerLifecycle.unregisterBroker(brokerId);
   }
 }
 
@@ -550,10 +375,6 @@ function acceptableLeaders(image: MetadataImage, excluded: number, state: Partit
   return (b) => b !== excluded && image.isActive(b) && (image.brokers.get(b)!.offlineReplicas.length === 0 || image.isActive(b, `${state.topicId}:${state.partition}`));
 }
 
-/** A page of records that stops before the log's end (`end`: the next offset). */
-function endsBefore(records: readonly CommittedRecord[], end: number): boolean {
-  return records.length > 0 && records[records.length - 1]!.offset < end - 1;
-}
 
 /**
  * A committed partition state is frozen: every image shares it. Its lists are not (their type is

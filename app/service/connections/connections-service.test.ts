@@ -147,7 +147,7 @@ describe('connections: the list of clusters one console manages', () => {
   it('answers what a real cluster cannot do with UNSUPPORTED_FOR_CONNECTION and the reason, before connecting', async () => {
     const { service } = hostWithConnections();
     const ext = await ok(service.call('connections.addExternal', { name: 'remote', settings: { bootstrapServers: ['127.0.0.1:1'] } }));
-    expect(ext.capabilities.filter((c) => !c.available).map((c) => c.name)).toEqual(['faults', 'brokerMembership', 'replicaStates', 'timeline', 'liveEvents', 'clockScale', 'metrics', 'inAppConsumers', 'quotaThrottles', 'compaction']);
+    expect(ext.capabilities.filter((c) => !c.available).map((c) => c.name)).toEqual(['faults', 'brokerMembership', 'replicaStates', 'timeline', 'liveEvents', 'clockScale', 'metrics', 'inAppConsumers', 'schemaRegistry', 'quotaThrottles', 'compaction']);
     expect(ext.capabilities.every((c) => c.available || (c.reason ?? '').length > 20)).toBe(true);
     for (const [method, input, capability] of [
       ['brokers.kill', { brokerId: 1 }, 'faults'],
@@ -156,6 +156,7 @@ describe('connections: the list of clusters one console manages', () => {
       ['clock.setScale', { scale: 10 }, 'clockScale'],
       ['metrics.get', {}, 'metrics'],
       ['consumers.list', {}, 'inAppConsumers'],
+      ['schemas.list', {}, 'schemaRegistry'],
       ['quotas.throttles', {}, 'quotaThrottles'],
       ['topics.compaction', { name: 't' }, 'compaction'],
     ] as const) {

@@ -40,7 +40,6 @@ import {
   plannedPartitionView,
   produceBatchView,
   requireTopic,
-  toLogRecord,
   clusterHealth,
   reassignmentResultView,
   topicSummaryView,
@@ -52,6 +51,7 @@ import { groupMethods } from './group-methods.js';
 import { balanceMethods } from './balance-runs.js';
 import { profileMethods } from './profile-methods.js';
 import { recordsDeleteMethod } from './records-delete.js';
+import { workbenchMethods } from './workbench-methods.js';
 import { securityMethods } from './security-methods.js';
 import { compactionMethods } from './compaction-methods.js';
 import { RecentEvents, UNBUFFERED_EVENTS } from './recent-events.js';
@@ -157,9 +157,8 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
   }
 
   /**
-   * Every config of the resource with the value and layer it would take without the resource's
-   * own setting (a topic without its override, a broker without its dynamic config, the cluster
-   * default without its dynamic default): what the console shows as its default.
+   * Every config with the value and layer it would take without the resource's own setting (a topic's
+   * override, a broker's dynamic config, the cluster's dynamic default): the console's default.
    */
   function describedViews(type: 'topic' | 'broker', name: string, set: Readonly<Record<string, string | null>> = {}): ConfigEntryView[] {
     const resolved = describeConfigs(type, name, set);
@@ -171,6 +170,19 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
   function ownStatic(id: number): Record<string, string> {
     const rack = engine.members().find((m) => m.id === id)?.rack ?? image.brokers.get(id)?.rack ?? null;
     return rack !== null ? { ...staticConfigs, 'broker.rack': rack } : staticConfigs;
+  }
+
+  /**
+   * `answer` for engine requests a method starts after it has awaited something (a read loop, a
+   * schema lookup): the clock catches up first and its timer is re-armed for the new work, as
+   * `call` does around a method's synchronous part; otherwise the request waits for the clock's
+   * next tick.
+   */
+  function answerLater<T>(start: (done: (value: T) => void) => void): Promise<T> {
+    clock?.sync();
+    const pending = answer(start);
+    clock?.wake();
+    return pending;
   }
 
   function describeConfigs(type: 'topic' | 'broker', name: string, set: Readonly<Record<string, string | null>> = {}): ResolvedConfig[] {
@@ -201,11 +213,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     return health.totals;
   }
 
-  /**
-   * The engine's time, not the time real time has reached: a busy engine catches up in bounded
-   * steps (the clock answers requests between them), and the state every other call returns, and
-   * every event it emits from now on, is at or after the engine's time.
-   */
+  /** The engine's time, not real time's: a busy engine catches up in steps, and what calls return or emit next is at or after it. */
   function clockView(): ClockView {
     return { nowMs: scheduler.now(), scale: clock ? clock.scale : null, mode: clock ? 'realtime' : 'manual' };
   }
@@ -237,11 +245,13 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     return [...groups].map(([partition, indexes]) => ({ partition, indexes }));
   }
 
+  const workbench = workbenchMethods(engine, answerLater, { call: (method: string, input: unknown) => call(method, input) } as Pick<EngineService, 'call'>);
   const methods: Methods = {
     ...adminMethods(engine),
     ...groupMethods(engine, answer),
     ...consumerMethods(engine),
     ...recordsDeleteMethod(engine, answer),
+    ...workbench.methods,
     ...compactionMethods(engine),
     ...balanceMethods(engine, publish),
     ...profileMethods(engine, staticConfigs, options.profilesDir),
@@ -372,12 +382,12 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
         .map((r) => ({ topic: r.topic, partition: r.partition, status: r.status, replicas: [...r.replicas], message: r.message })),
 
     'records.produce': async (input) => {
-      const now = scheduler.now();
-      const records = input.records.map((r) => toLogRecord(r, now));
+      const converted = workbench.producedRecords(input, scheduler.now());
+      const records = Array.isArray(converted) ? converted : await converted;
       const groups = groupByPartition(input.topic, input.partition, records);
       const batches = await Promise.all(
         groups.map(async ({ partition, indexes }) => {
-          const result = await answer<ProduceResult>((done) =>
+          const result = await answerLater<ProduceResult>((done) =>
             engine.produce(
               {
                 topic: input.topic,

@@ -19,6 +19,8 @@ import { kafkaConfigEntryViews } from './config-views.js';
 import type { KafkaMethods } from './kafka-methods.js';
 import { readSnapshot, TOPIC_ID_UNAVAILABLE_REASON, topicNumber, type KafkaSnapshot } from './snapshot.js';
 import { lastOffsetPerPartition } from '../embedded-driver/records-delete.js';
+import { searchRecords } from '../workbench/search.js';
+import { kafkaRecordSource } from './kafka-record-source.js';
 
 type KafkaClusterMethod =
   | 'cluster.describe'
@@ -52,6 +54,11 @@ type KafkaClusterMethod =
   | 'records.consume'
   | 'topics.compaction'
   | 'records.delete'
+  | 'records.search'
+  | 'schemas.list'
+  | 'schemas.check'
+  | 'schemas.register'
+  | 'schemas.usage'
   | 'metrics.get'
   | 'events.recent'
   | 'clock.get'
@@ -340,6 +347,11 @@ export function kafkaClusterMethods(client: KafkaAdminClient, missing: (capabili
     },
 
     'records.delete': ({ partitions, timeoutMs }) => client.deleteRecords([...lastOffsetPerPartition(partitions).values()], timeoutMs ?? 30_000),
+    'records.search': (input) => searchRecords(kafkaRecordSource(client), input, null),
+    'schemas.list': () => missing('schemaRegistry'),
+    'schemas.check': () => missing('schemaRegistry'),
+    'schemas.register': () => missing('schemaRegistry'),
+    'schemas.usage': () => missing('schemaRegistry'),
     'topics.compaction': () => missing('compaction'),
 
     'metrics.get': () => missing('metrics'),

@@ -39,6 +39,7 @@ export const KAFKA_MISSING: Partial<Record<Capability, string>> = {
   metrics: 'Produce, consume and replication throughput per broker are JMX metrics, which the Kafka protocol does not carry.',
   // Kafka has this (UpdateFeatures): not built yet for external clusters.
   inAppConsumers: "The console's in-app consumers are a drill tool of the clusters it runs; against a real cluster, run your own consumers.",
+  schemaRegistry: "A real cluster's Schema Registry is a server of its own; registries by URL on a connection are not built yet.",
   quotaThrottles:
     "A real cluster reports each client's throttle as JMX metrics (kafka.server type Produce, Fetch and Request, by user and client id), which the Kafka protocol does not carry; its quotas themselves are read and changed here.",
   compaction:

@@ -77,7 +77,7 @@ describe('invariant 5 is decided from events, not samples', () => {
     const { r } = runShortHeal((sim) => {
       // The mutant: from 70.25 s on, the controller never fences a broker whose session ran out.
       sim.scheduler.schedule(70_250 - sim.now, () => {
-        (sim.internals.controller as unknown as { onSessionExpired: (id: number) => void }).onSessionExpired = () => {};
+        (sim.internals.controller as unknown as { brokerLifecycle: { onSessionExpired: (id: number) => void } }).brokerLifecycle.onSessionExpired = () => {};
       });
     });
     expect(r.violations).toEqual([

@@ -45,6 +45,8 @@ export function setActiveConnection(c: ActiveConnection | null): void {
 export function withConnection(method: MethodName, input: unknown): unknown {
   const active = activeConnection();
   if (!active || !targetsCluster(method) || typeof input !== 'object' || input === null) return input;
+  // A call that names its connection (an import or copy into another cluster) goes there.
+  if (typeof (input as { connection?: unknown }).connection === 'string') return input;
   return { ...(input as Record<string, unknown>), connection: active.id };
 }
 
