@@ -28,10 +28,17 @@
  * produce of 100 B records measured just before (goal ≥ 0.5); its produce latencies, a
  * consumer's catch-up rate and both sides' records per CPU second (the engine process's from
  * /proc: on a shared machine the fairer reading of what the listener path costs) are reported
- * beside it. `npm run bench -- wire` runs these two alone.
+ * beside it. `npm run bench -- wire` runs these two alone, then the client figures below.
+ *
+ * Kafka clients (see wire-clients.ts): `fetch.idle-1000p.incremental.requests`, back-to-back
+ * fetches of an idle consumer of 1,000 partitions in a fetch session (KIP-227) against the same
+ * consumer without one (goal ≥ 1); and, where kcat is installed, librdkafka's produce (100 B,
+ * acks=all, RF 3, lz4) and a consumer reading it back, `wire.kcat.produce…` and
+ * `wire.kcat.consume…`, beside the in-process 100 B produce (goal ≥ 0.5).
  *
  * `npm run bench -- workbench` runs the Messages workbench's scan alone: `records.search` over
  * 1,000,000 records with a CEL filter against a plain scan (workbench-scan.ts).
+ *
  * `compaction.cleaner.mb-per-sec` (see compaction.ts) is the log cleaner cleaning a 64 MB
  * compacted log on SQLite, as a ratio to the raw SQLite write limit measured in the same run
  * (goal ≥ 0.5); `compaction.coordinator-load.1m-superseded-commits` is a coordinator loading a
@@ -58,6 +65,7 @@ import {
 } from './produce-throughput.js';
 import { PROBE_EVERY_MS, PRODUCERS, RECORDS, VALUE_BYTES, measureDescribeUnderLoad } from './describe-under-load.js';
 import { measureWireProduce } from './wire-produce.js';
+import { clientFigures } from './wire-clients.js';
 import { measureWorkbenchScan } from './workbench-scan.js';
 import { LOADS, PARTITIONS_PER_TOPIC, REPLICATION_FACTOR as UI_RF, SCROLL_MS, SCROLL_STEP_PX, TOPICS, measureUiTopics } from './ui-topics.js';
 import { DETAIL_LOADS, DETAIL_PARTITIONS, DETAIL_RF, DETAIL_SCROLL_MS, DETAIL_SCROLL_STEP_PX, measureUiTopicDetail } from './ui-topic-detail.js';
@@ -89,9 +97,11 @@ const SCALE_UI_BUDGET_MS = 240_000;
 const SCALE_UI_BEHIND_LIMIT_MS = 1_000;
 /** The wire produce phase: an engine process to start, warm-up, window, catch-up. */
 const WIRE_BUDGET_MS = 30_000;
+/** Fetch sessions (two windows) and kcat's produce and consume of 200,000 records. */
+const CLIENTS_BUDGET_MS = 60_000;
 /** The compaction figures: a 64 MB log written and cleaned, a million commits written and loaded twice. */
 const COMPACTION_BUDGET_MS = 90_000;
-const BUDGET_MS = 60_000 + WIRE_BUDGET_MS + COMPACTION_BUDGET_MS + UI_TOPICS_BUDGET_MS + UI_DETAIL_BUDGET_MS;
+const BUDGET_MS = 60_000 + WIRE_BUDGET_MS + CLIENTS_BUDGET_MS + COMPACTION_BUDGET_MS + UI_TOPICS_BUDGET_MS + UI_DETAIL_BUDGET_MS;
 const WINDOW: WindowOptions = { warmupMs: 1_000, windowMs: 3_000 };
 const SIZES = [
   { label: '100B', bytes: 100 },
@@ -219,6 +229,7 @@ async function wireMain(): Promise<void> {
       `${engine.batchesPerTransaction.toFixed(2)} batches per transaction per file); ${fmt(Math.round(cpu.engineRecordsPerCpuSec))} records per CPU second`,
   );
   const figures = [await wireFigure(engine.recordsPerSec, cpu.engineRecordsPerCpuSec)].filter((f): f is Figure => f !== null);
+  figures.push(...(await clientFigures(engine.recordsPerSec, WINDOW)));
   console.log(`(load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')})\n`);
   printTable(figures);
   const results = writeResults(m, figures);
@@ -383,6 +394,9 @@ async function main(): Promise<void> {
     const wire = await wireFigure(inProcess100B, inProcess100BPerCpuSec);
     if (wire) figures.push(wire);
   }
+  // What Kafka clients get: fetch sessions, kcat's produce and consume.
+  if (budgetLeft() < CLIENTS_BUDGET_MS + UI_TOPICS_MIN_MS) console.warn('skipping the client figures: not enough of the budget left');
+  else figures.push(...(await clientFigures(inProcess100B, WINDOW)));
   // The host under load: HTTP in this process, the engine in a child (as `npm run serve`).
   if (budgetLeft() < 5 * DESCRIBE_WINDOW_MS) {
     console.warn(`skipping host.cluster-describe: not enough of the ${BUDGET_MS / 1000} s budget left`);

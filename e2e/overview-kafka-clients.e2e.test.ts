@@ -51,7 +51,7 @@ describe('the Overview shows how to connect a Kafka client', () => {
     expect(k.bootstrap).toMatch(/^127\.0\.0\.1:\d+,127\.0\.0\.1:\d+,127\.0\.0\.1:\d+$/);
     await page.getByTestId('bootstrap-copy').click();
     await expect.poll(() => page.evaluate('navigator.clipboard.readText()')).toBe(k.bootstrap);
-    // The snippets name the cluster's topic (clients cannot create one here).
+    // The snippets name one of the cluster's topics.
     await expect.poll(() => page.getByTestId('snippet-topic').textContent()).toContain('orders');
     await shot(page, 'kafka-clients');
     expect(pageErrors).toEqual([]);

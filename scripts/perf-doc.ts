@@ -21,7 +21,8 @@ export const PERF_END = '<!-- perf:end -->';
 /** Each figure family by the first part of its name, in the order the page shows them. */
 const GROUPS: readonly { prefix: string; title: string }[] = [
   { prefix: 'produce', title: 'Produce in process (`npm run bench -- produce`)' },
-  { prefix: 'wire', title: 'Produce through the Kafka listener (`npm run bench -- wire`)' },
+  { prefix: 'wire', title: 'Produce and consume through the Kafka listeners (`npm run bench -- wire`)' },
+  { prefix: 'fetch', title: 'Fetch sessions for consumers (`npm run bench -- wire`)' },
   { prefix: 'host', title: 'The HTTP host under load' },
   { prefix: 'ui.topic-detail', title: 'The topic page of one topic with 1,000 partitions (`npm run bench -- topic-detail`)' },
   { prefix: 'ui', title: 'The console with 2,000 topics' },

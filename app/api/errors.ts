@@ -61,6 +61,8 @@ export const KAFKA_ERRORS = {
   REASSIGNMENT_IN_PROGRESS: { code: 60, retriable: false },
   NON_EMPTY_GROUP: { code: 68, retriable: false },
   GROUP_ID_NOT_FOUND: { code: 69, retriable: false },
+  FETCH_SESSION_ID_NOT_FOUND: { code: 70, retriable: true },
+  INVALID_FETCH_SESSION_EPOCH: { code: 71, retriable: true },
   TOPIC_DELETION_DISABLED: { code: 73, retriable: false },
   FENCED_LEADER_EPOCH: { code: 74, retriable: true },
   UNKNOWN_LEADER_EPOCH: { code: 75, retriable: true },

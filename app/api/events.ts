@@ -36,6 +36,14 @@ export type ChangeReasonView =
 /** A classic consumer group's state, as Kafka names it (DescribeGroups, ListGroups). */
 export type GroupStateView = 'Empty' | 'PreparingRebalance' | 'CompletingRebalance' | 'Stable' | 'Dead';
 
+/** Who created a topic by asking for it (Kafka's topic auto-creation): the API and the client's id. */
+export interface TopicCreatorView {
+  api: 'Metadata' | 'FindCoordinator';
+  clientId: string;
+  /** The broker whose listener received the request. */
+  brokerId: number;
+}
+
 export interface EventMap {
   /** A broker's state changed (process or controller side). */
   'broker.stateChanged': { brokerId: number; state: BrokerState; previous: BrokerState; reason: string };
@@ -75,8 +83,8 @@ export interface EventMap {
   'replica.offline': { topic: string; partition: number; brokerId: number; errorCode: string; message: string };
   /** A broker's storage failed (disk full, I/O error, corrupt file): like Kafka with its only log directory offline, it halted. */
   'broker.storageFailed': { brokerId: number; errorCode: string; message: string };
-  /** A topic was created. */
-  'topic.created': { topic: string; topicId: string; partitions: number; replicationFactor: number };
+  /** A topic was created; `createdBy` when a client's request created it (auto-creation). */
+  'topic.created': { topic: string; topicId: string; partitions: number; replicationFactor: number; createdBy?: TopicCreatorView };
   /** A topic was deleted. */
   'topic.deleted': { topic: string; topicId: string };
   /** A topic grew. */

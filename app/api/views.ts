@@ -51,6 +51,11 @@ export interface ClusterView {
    */
   bootstrapServers: string;
   /**
+   * Whether a client's request for a missing topic creates it (the brokers'
+   * auto.create.topics.enable); absent where it is not known (an external cluster).
+   */
+  autoCreateTopics?: boolean;
+  /**
    * Broker hosting the active controller; null while a controller election is in progress, or
    * when the connection cannot tell (`unreported.controller` then says why).
    */
@@ -131,9 +136,21 @@ export interface PartitionView {
 }
 
 /** A topic with its partitions (`topics.describe`, `topics.create`). */
+/** A topic a client's request created (Kafka's topic auto-creation): which API, which client, when. */
+export interface TopicCreatedByView {
+  api: 'Metadata' | 'FindCoordinator';
+  /** The client id of the request ('' when it sent none). */
+  clientId: string;
+  /** The broker whose listener received it. */
+  brokerId: number;
+  atMs: number;
+}
+
 export interface TopicView {
   name: string;
   topicId: string;
+  /** Present when a client's request created the topic rather than an admin. */
+  createdBy?: TopicCreatedByView;
   /** The topic's own overrides (dynamic topic configs); `configs.describe` shows every value. */
   configs: Record<string, string>;
   partitions: PartitionView[];
@@ -154,6 +171,8 @@ export interface TopicView {
 export interface TopicSummaryView {
   name: string;
   topicId: string;
+  /** Present when a client's request created the topic (auto-creation). */
+  createdBy?: TopicCreatedByView;
   partitionCount: number;
   /** Replica count of partition 0 without adding replicas (Kafka's notion of the topic's RF). */
   replicationFactor: number;

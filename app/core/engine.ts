@@ -14,7 +14,8 @@
  * once per second of engine time and the engine time is saved every second, so a reopened cluster
  * resumes its clock.
  *
- * Over 500 lines: it is the one door, so every operation the product reaches has a short method here.
+ * The types and constants the door exports with it are listed in engine-exports.ts (re-exported
+ * here, so the product imports everything from this file).
  */
 import type { BrokerState, EventSink } from '../api/events.js';
 import type { MetricsView } from '../api/views.js';
@@ -54,7 +55,7 @@ import type {
   ReassignmentProgress,
   ReplicaCompaction,
 } from './cluster/types.js';
-import type { CreateTopicInput, ElectionResult, ReassignmentResult } from './controller/controller.js';
+import type { AlterConfigsOptions, CreateTopicInput, ElectionResult, ReassignmentResult } from './controller/controller.js';
 import type { FeatureDescription, FeatureUpdate, FeatureUpdateResult } from './controller/features.js';
 import type { ReassignmentTarget } from './controller/reassign-command.js';
 import type { GroupApiRequest, GroupResponseOf } from './group/messages.js';
@@ -69,64 +70,7 @@ import { emptyMetrics, METRICS_INTERVAL_MS, MetricsSampler, type BrokerSampleInp
 import type { BrokerRuntimeConfig } from './runtime-config.js';
 import type { Scheduler, TimerHandle } from './time.js';
 
-export type * from './cluster/types.js';
-export type { BrokerProduceResult, ConsumeInput, ListOffsetsResult } from './cluster/client.js';
-export type { BrokerAnswer, ProduceAnswer, Unreachable } from './cluster/kafka-requests.js';
-export { DEFAULT_REQUEST_TIMEOUT_MS } from './cluster/kafka-requests.js';
-export type {
-  ClientDeleteRecordsPartitionResponse,
-  ClientDeleteRecordsRequest,
-  ClientDeleteRecordsResponse,
-  ClientFetchPartition,
-  ClientFetchPartitionResponse,
-  ClientFetchRequest,
-  ClientFetchResponse,
-  ClientInitProducerIdRequest,
-  ClientInitProducerIdResponse,
-  ClientListOffsetsPartition,
-  ClientListOffsetsPartitionResponse,
-  ClientListOffsetsRequest,
-  ClientListOffsetsResponse,
-  ClientMetadataPartition,
-  ClientMetadataRequest,
-  ClientMetadataResponse,
-  ClientMetadataTopic,
-  ClientOffsetForLeaderEpochPartition,
-  ClientOffsetForLeaderEpochPartitionResponse,
-  ClientOffsetForLeaderEpochRequest,
-  ClientOffsetForLeaderEpochResponse,
-  ClientProducePartition,
-  ClientProducePartitionResponse,
-  ClientProduceRequest,
-  IsolationLevel,
-} from './broker/messages.js';
-export { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, MAX_TIMESTAMP, NO_LEADER_EPOCH } from './broker/messages.js';
-export type { VerifyResult } from './cluster/reassignment-admin.js';
-export type { GroupAnswer } from './cluster/group-requests.js';
-export type * from './group/messages.js';
-export type { GroupRecordCodec, OffsetAndMetadata, StoredGroup, TopicPartitions } from './group/record-codec.js';
-export { COORDINATOR_TYPE_GROUP } from './group/messages.js';
-export { OFFSETS_TOPIC } from './group/host.js';
-export type { ListenerAddress } from './cluster/listeners.js';
-export type { ProducedBatchValidator } from './log/produced-batch.js';
-export type { CreateTopicInput, ElectionResult, ReassignmentResult } from './controller/controller.js';
-export type { ReassignmentTarget } from './controller/reassign-command.js';
-export type { FeatureDescription, FeatureUpdate, FeatureUpdateResult } from './controller/features.js';
-export type { ClusterSecurity } from './cluster/security.js';
-export type { AclCreateResult, AclCreation, AclDeleteResult } from './controller/security-control.js';
-export { ALL_FEATURES_FAILED, ELR_FEATURE, METADATA_VERSION_FEATURE, SUPPORTED_FEATURES } from './controller/features.js';
-/** kafka-reassign-partitions.sh's own rules (pure), for drivers of clusters this engine does not run. */
-export {
-  BROKER_THROTTLE_CONFIGS,
-  TOPIC_THROTTLE_CONFIGS,
-  followerThrottles,
-  leaderThrottles,
-  mergeThrottledReplicas,
-  proposedMoveMap,
-  reassigningBrokers,
-  validateReassignmentTargets,
-  verifyLine,
-} from './controller/reassign-command.js';
+export * from './engine-exports.js';
 
 const CLOCK_KEY = 'clock.ms';
 const CLOCK_CHECKPOINT_MS = 1_000;
@@ -308,6 +252,11 @@ export class Engine {
     return this.read.partitionSizeBytes(topic, partition);
   }
 
+  /** The file system under broker `brokerId`'s log directory: total and usable bytes (null when the storage has no disk). */
+  logDirSpace(brokerId: number): { totalBytes: number; usableBytes: number } | null {
+    return this.ctx.opts.storage.logDirSpace?.(brokerId) ?? null;
+  }
+
   /** Bytes of broker `brokerId`'s own replica of a partition; undefined when it holds none. */
   replicaSizeBytes(brokerId: number, topic: string, partition: number): number | undefined {
     return this.read.replicaSizeBytes(brokerId, topic, partition);
@@ -330,8 +279,8 @@ export class Engine {
   }
 
   /** IncrementalAlterConfigs for one resource (broker name '' = the cluster-wide default). */
-  alterConfigs(resourceType: 'topic' | 'broker', resourceName: string, set: Record<string, string | null>, validateOnly = false): void {
-    this.ctx.controller.alterConfigs(resourceType, resourceName, set, validateOnly);
+  alterConfigs(resourceType: 'topic' | 'broker', resourceName: string, set: Record<string, string | null>, validateOnly = false, options: AlterConfigsOptions = {}): void {
+    this.ctx.controller.alterConfigs(resourceType, resourceName, set, validateOnly, options);
   }
 
   /** The features the controller supports with their finalized levels (`kafka-features.sh describe`). */

@@ -61,6 +61,8 @@ export interface BrokerRuntimeConfig {
   numPartitions: number;
   minInsyncReplicas: number;
   autoCreateTopicsEnable: boolean;
+  /** KIP-227: how many consumers' fetch sessions a broker keeps. */
+  maxIncrementalFetchSessionCacheSlots: number;
   /** The Kafka listener's limits. */
   socketRequestMaxBytes: number;
   maxConnections: number;
@@ -148,6 +150,7 @@ export function resolveBrokerRuntimeConfig(perBroker: ConfigMap, clusterDefaults
     defaultReplicationFactor: num('default.replication.factor'),
     numPartitions: num('num.partitions'),
     minInsyncReplicas: num('min.insync.replicas'),
+    maxIncrementalFetchSessionCacheSlots: num('max.incremental.fetch.session.cache.slots'),
     groups: {
       initialRebalanceDelayMs: num('group.initial.rebalance.delay.ms'),
       minSessionTimeoutMs: num('group.min.session.timeout.ms'),

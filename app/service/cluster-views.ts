@@ -158,6 +158,7 @@ export function topicSummaryView(topic: TopicImage, minIsr: number): TopicSummar
   return {
     name: topic.name,
     topicId: topic.topicId,
+    ...(topic.createdBy ? { createdBy: { ...topic.createdBy } } : {}),
     partitionCount: topic.partitions.size,
     replicationFactor: p0 ? p0.replicas.length - p0.addingReplicas.length : 0,
     ...topicHealth(topic, minIsr),
@@ -215,7 +216,7 @@ export function topicView(engine: Engine, topic: TopicImage, planned: PartitionS
     if (view) partitions.push({ ...partitionView(view), sizeBytes: engine.partitionSizeBytes(topic.name, p) });
   }
   for (const state of planned) partitions.push(plannedPartitionView(state));
-  return { name: topic.name, topicId: topic.topicId, configs: { ...topic.configs }, partitions };
+  return { name: topic.name, topicId: topic.topicId, ...(topic.createdBy ? { createdBy: { ...topic.createdBy } } : {}), configs: { ...topic.configs }, partitions };
 }
 
 /**

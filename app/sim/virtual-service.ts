@@ -4,6 +4,7 @@
  * tests and drills. Async calls fast-forward the virtual clock until the engine answers.
  */
 import { seededRandom } from '../core/random.js';
+import { createProducedBatchValidator } from '../protocol/records/produced-batch-validator.js';
 import { createClusterService, type ClusterService, type ServiceLogger } from '../service/embedded-driver/cluster-service.js';
 import { Simulation, type SimOptions } from './simulation.js';
 
@@ -23,7 +24,8 @@ export interface VirtualClusterService extends ClusterService {
 /** Create a simulated cluster (started unless `start: false`) and the service over it. */
 export function createVirtualClusterService(options: VirtualClusterServiceOptions = {}): VirtualClusterService {
   const { clusterId, logger, fastForwardMs, ...simOptions } = options;
-  return serviceOver(new Simulation(simOptions), { seed: options.seed ?? 1, ...(clusterId !== undefined ? { clusterId } : {}), ...(logger ? { logger } : {}), fastForwardMs });
+  // As the hosts build the engine: with the LogValidator port, so records.produce takes the path a Kafka client's batch takes.
+  return serviceOver(new Simulation({ producedBatches: createProducedBatchValidator(), ...simOptions }), { seed: options.seed ?? 1, ...(clusterId !== undefined ? { clusterId } : {}), ...(logger ? { logger } : {}), fastForwardMs });
 }
 
 /**

@@ -15,7 +15,7 @@
  * replica logs (sqlite-broker-store.ts); this file holds the metadata log and the directory.
  */
 import type { Statement } from 'better-sqlite3';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statfsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { BrokerLogStore, MetadataStore, StorageProvider, StoredMetadataRecord, StoredMetadataSnapshot } from '../core/log/log-store.js';
 import type { FileKind } from './migrations.js';
@@ -86,6 +86,16 @@ export class SqliteStorage implements StorageProvider, FileOwner {
     readonly dir: string,
     private readonly options: SqliteStorageOptions,
   ) {}
+
+  /** The data directory's file system (every broker's file is in it): statfs, as Kafka's FileStore reads it. */
+  logDirSpace(): { totalBytes: number; usableBytes: number } | null {
+    try {
+      const s = statfsSync(this.dir);
+      return { totalBytes: s.blocks * s.bsize, usableBytes: s.bavail * s.bsize };
+    } catch {
+      return null;
+    }
+  }
 
   static open(dir: string, options: SqliteStorageOptions = {}): SqliteStorage {
     guard(dir, 'create the data directory', () => ensureDir(dir));

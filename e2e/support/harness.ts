@@ -30,6 +30,8 @@ export interface ServedHost {
   token: string;
   dataDir: string;
   process: ChildProcess;
+  /** What the host has written to stderr so far. */
+  stderr(): string;
   stop(): Promise<number | null>;
 }
 
@@ -68,6 +70,7 @@ export async function startServe(options: { dataDir?: string; extraArgs?: string
     token: parsed.searchParams.get('token') ?? '',
     dataDir,
     process: child,
+    stderr: () => stderr,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve(child.exitCode);

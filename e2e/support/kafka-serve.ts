@@ -21,14 +21,14 @@ export interface KafkaServe {
   stop(): Promise<void>;
 }
 
-export async function startKafkaServe(options: { brokers?: number } = {}): Promise<KafkaServe> {
+export async function startKafkaServe(options: { brokers?: number; profile?: string; extraArgs?: string[] } = {}): Promise<KafkaServe> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rs-kafka-e2e-'));
   const trace = join(dataDir, '..', `${dataDir.split('/').pop()}-requests.log`);
   const previous = process.env['REPLICA_STUDIO_KAFKA_TRACE'];
   process.env['REPLICA_STUDIO_KAFKA_TRACE'] = trace;
   let host: ServedHost;
   try {
-    host = await startServe({ dataDir, extraArgs: ['--kafka-port', '0', ...(options.brokers ? ['--brokers', String(options.brokers)] : [])] });
+    host = await startServe({ dataDir, extraArgs: ['--kafka-port', '0', ...(options.brokers ? ['--brokers', String(options.brokers)] : []), ...(options.profile ? ['--profile', options.profile] : []), ...(options.extraArgs ?? [])] });
   } finally {
     if (previous === undefined) delete process.env['REPLICA_STUDIO_KAFKA_TRACE'];
     else process.env['REPLICA_STUDIO_KAFKA_TRACE'] = previous;

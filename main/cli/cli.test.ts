@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { connect, type Socket } from 'node:net';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -74,6 +75,45 @@ describe('npm run serve (main/cli/cli.ts)', { timeout: 300_000 }, () => {
 
     first.child.kill('SIGTERM');
     expect(await within(first.exit, 60_000, 'an orderly exit')).toBe(0);
+  });
+
+  it('answers requests that offer h2c (curl --http2, Java\'s HttpClient), and SIGTERM still ends host and engine, Kafka ports included, while such clients hold their sockets open', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rs-cli-'));
+    dirs.push(dir);
+    const cli = startCli(dir);
+    const url = await within(cli.firstLine, 90_000, 'the start URL');
+    const { port, searchParams } = new URL(url);
+    const bootstrap = ((await call(url, 'cluster.describe', {})).value as { bootstrapServers: string }).bootstrapServers;
+    const kafkaPort = Number(bootstrap.split(',')[0]!.split(':')[1]);
+    const held: Socket[] = [];
+    for (let i = 0; i < 3; i++) {
+      const body = JSON.stringify({ name: `h2c-${i}`, partitions: 1, replicationFactor: 1 });
+      const answer = await within(new Promise<string>((resolve, reject) => {
+        const s = connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen: true });
+        held.push(s);
+        let text = '';
+        s.on('data', (d: Buffer) => {
+          text += d.toString();
+          if (text.trimEnd().endsWith('}')) resolve(text);
+        });
+        s.on('error', reject);
+        s.write(
+          `POST /api/topics.create HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${searchParams.get('token')}\r\n` +
+            `Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+        );
+      }), 15_000, 'an answer to an h2c offer');
+      expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
+      expect(answer).toContain(`"name":"h2c-${i}"`);
+    }
+    cli.child.kill('SIGTERM');
+    expect(await within(cli.exit, 90_000, 'an exit after SIGTERM')).toBe(0);
+    const refused = await new Promise<boolean>((resolve) => {
+      const s = connect({ port: kafkaPort, host: '127.0.0.1' });
+      s.once('connect', () => (s.destroy(), resolve(false)));
+      s.once('error', () => resolve(true));
+    });
+    expect(refused).toBe(true);
+    for (const s of held) s.destroy();
   });
 
   it('prints the URL only once every broker has registered: a script creates an RF 3 topic at once, on a new cluster started from the balanced profile', async () => {

@@ -1,7 +1,7 @@
 /**
  * The headless host's command line:
  *
- *   npm run serve -- [--data DIR] [--port N] [--kafka-port N] [--profile NAME | --brokers N] [--config DIR] [--static DIR] [--in-process]
+ *   npm run serve -- [--data DIR] [--port N] [--kafka-port N] [--bind ADDR] [--advertised-host NAME] [--profile NAME | --brokers N] [--config DIR] [--static DIR] [--in-process]
  *                    [--broker-config KEY=VALUE]…
  *
  * The engine runs in a child process of its own (`main/engine/engine-process.ts`, reached through
@@ -16,7 +16,9 @@
  * the `balanced` profile, 3 brokers on 3 racks); `--profile NAME` picks another built-in profile
  * for a new cluster and is ignored, with a note on stderr, for an existing one; `--brokers N`
  * instead starts a new cluster of N brokers with Kafka's own defaults (no racks, no profile). SIGINT/SIGTERM close it in order
- * (controlled shutdown of every broker, storage closed) and exit 0. Failing to start (the data
+ * (controlled shutdown of every broker, storage closed) and exit 0, in bounded time whatever the
+ * HTTP connections did (the host ends every one within 2 s; the engine's process is killed if its
+ * orderly close outlasts a minute); a second signal exits at once. Failing to start (the data
  * directory is locked by another instance, a bad argument, the port is taken) prints one line to
  * stderr and exits 1 (2 for usage errors).
  *
@@ -29,7 +31,12 @@
  * (`main/kafka/kafka-listeners.ts`). `--kafka-port N` puts broker 1 on N, broker 2 on N+1, …; `--kafka-port 0`
  * takes free ports; without it the cluster's ports from its last run are reused, else broker 1
  * tries 9092 (broker k 9091+k), and a taken port falls back to a free one, said on one stderr line.
- * `cluster.describe` reports them as `bootstrapServers`.
+ * `cluster.describe` reports them as `bootstrapServers`. `--advertised-host NAME` makes Metadata
+ * (and `cluster.describe`) name every broker NAME instead of 127.0.0.1 — Kafka's
+ * advertised.listeners, for clients that reach this machine under another name (a container's
+ * `host.docker.internal`); `--bind ADDR` makes the listeners listen on ADDR instead of 127.0.0.1
+ * (off by default; said loudly on stderr, naming who can then reach the brokers). The console's
+ * HTTP host stays on 127.0.0.1 either way.
  *
  * `--schema-registry-port P` also serves the cluster's Schema Registry (Confluent's REST API,
  * `main/schema-registry/`) on 127.0.0.1:P (0 = a free port), said on one stderr line; with
@@ -41,6 +48,7 @@
  * started on first use.
  */
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -64,7 +72,7 @@ import type { SchemaRegistryServer } from '../schema-registry/schema-registry-se
 export const BUILT_RENDERER = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
 
 const USAGE =
-  'usage: npm run serve -- [--data DIR] [--port N] [--kafka-port N] [--profile NAME | --brokers N] [--config DIR] [--static DIR] [--in-process] [--kafka-tls-cert FILE --kafka-tls-key FILE | --kafka-tls-self-signed] [--kafka-tls-client-ca FILE] [--kafka-sasl-users FILE] [--broker-config KEY=VALUE]… [--schema-registry-port P]';
+  'usage: npm run serve -- [--data DIR] [--port N] [--kafka-port N] [--bind ADDR] [--advertised-host NAME] [--profile NAME | --brokers N] [--config DIR] [--static DIR] [--in-process] [--kafka-tls-cert FILE --kafka-tls-key FILE | --kafka-tls-self-signed] [--kafka-tls-client-ca FILE] [--kafka-sasl-users FILE] [--broker-config KEY=VALUE]… [--schema-registry-port P]';
 
 /**
  * How long the host waits for the brokers, without any of them changing state, before printing
@@ -78,6 +86,10 @@ export interface ServeArgs {
   port: number;
   /** Where the brokers' Kafka listeners go: a base port, 0 for free ports, 'default' for 9092…. */
   kafkaPort: KafkaPortChoice;
+  /** The address the Kafka listeners bind instead of 127.0.0.1 (`--bind`). */
+  kafkaBind?: string;
+  /** The host name the Kafka listeners are advertised at (`--advertised-host`). */
+  advertisedHost?: string;
   /** The app's configuration directory (the connection list). */
   configDir: string;
   staticDir?: string;
@@ -115,6 +127,8 @@ export function parseServeArgs(argv: string[]): ServeArgs {
       data: { type: 'string', default: '.data/default' },
       port: { type: 'string', default: '0' },
       'kafka-port': { type: 'string' },
+      bind: { type: 'string' },
+      'advertised-host': { type: 'string' },
       static: { type: 'string' },
       config: { type: 'string' },
       profile: { type: 'string' },
@@ -135,6 +149,12 @@ export function parseServeArgs(argv: string[]): ServeArgs {
   if (!/^\d+$/.test(values.port) || !Number.isInteger(port) || port > 65_535) throw new Error(`--port must be an integer 0–65535, got ${JSON.stringify(values.port)}`);
   const kafka = values['kafka-port'];
   if (kafka !== undefined && (!/^\d+$/.test(kafka) || Number(kafka) > 65_535)) throw new Error(`--kafka-port must be an integer 0–65535, got ${JSON.stringify(kafka)}`);
+  const bind = values.bind;
+  if (bind !== undefined && isIP(bind) === 0) throw new Error(`--bind must be an IP address of this machine (e.g. 127.0.0.2, 0.0.0.0), got ${JSON.stringify(bind)}`);
+  const advertised = values['advertised-host'];
+  if (advertised !== undefined && !/^[A-Za-z0-9]([A-Za-z0-9.-]{0,252}[A-Za-z0-9])?$/.test(advertised) && isIP(advertised) === 0) {
+    throw new Error(`--advertised-host must be a host name or an IP address, got ${JSON.stringify(advertised)}`);
+  }
   const registryPort = values['schema-registry-port'];
   if (registryPort !== undefined && (!/^\d+$/.test(registryPort) || Number(registryPort) > 65_535)) throw new Error(`--schema-registry-port must be an integer 0–65535, got ${JSON.stringify(registryPort)}`);
   if (values.profile !== undefined && values.brokers !== undefined) throw new Error('--profile and --brokers are two ways to start a new cluster: give one');
@@ -171,6 +191,8 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     dataDir: resolve(values.data),
     port,
     kafkaPort: kafka === undefined ? 'default' : Number(kafka),
+    ...(bind !== undefined ? { kafkaBind: bind } : {}),
+    ...(advertised !== undefined ? { advertisedHost: advertised } : {}),
     configDir: values.config !== undefined ? resolve(values.config) : defaultConfigDir(),
     newCluster,
     ...(values.static !== undefined ? { staticDir: resolve(values.static) } : existsSync(BUILT_RENDERER) ? { staticDir: BUILT_RENDERER } : {}),
@@ -261,13 +283,15 @@ export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; 
 
 /** The cluster in `dataDir` (created as `how` says when new), wherever its engine runs. */
 async function openServedCluster(
-  args: Pick<ServeArgs, 'inProcess'>,
+  args: Pick<ServeArgs, 'inProcess' | 'kafkaBind' | 'advertisedHost'>,
   dataDir: string,
   how: { profile?: string; brokers?: number; kafkaPort?: KafkaPortChoice; staticConfigs?: Record<string, string> },
 ): Promise<ServedCluster> {
   const newCluster = {
     ...(how.brokers !== undefined ? { brokers: how.brokers } : { initialProfile: how.profile ?? NEW_CLUSTER_PROFILE }),
     kafkaPort: how.kafkaPort ?? 'default',
+    ...(args.kafkaBind !== undefined ? { kafkaBind: args.kafkaBind } : {}),
+    ...(args.advertisedHost !== undefined ? { kafkaAdvertisedHost: args.advertisedHost } : {}),
     ...(how.staticConfigs ? { staticConfigs: how.staticConfigs } : {}),
   };
   if (args.inProcess) {
@@ -287,6 +311,25 @@ async function openServedCluster(
   };
 }
 
+/** 127.0.0.0/8 and ::1: addresses no other machine can reach. */
+function isLoopback(address: string): boolean {
+  return address === '::1' || /^127\./.test(address);
+}
+
+/**
+ * What `--bind ADDR` exposes, said on stderr at start: who can now reach every broker and what
+ * they can do there, and what to turn on against it.
+ */
+export function bindWarning(address: string, security: ServeArgs['kafkaSecurity']): string {
+  const reach = isLoopback(address)
+    ? `any process on this machine that connects to ${address}`
+    : `anyone who can reach this machine on ${address === '0.0.0.0' || address === '::' ? 'any of its addresses' : address} (other machines on the network, containers)`;
+  const auth = security?.saslUsers
+    ? 'they must authenticate with SASL first'
+    : 'with no authentication they can create, read, write and delete every topic and group (PLAINTEXT: add --kafka-sasl-users FILE, and TLS, to require a password)';
+  return `WARNING: --bind ${address}: the Kafka listeners of every broker accept connections from ${reach}; ${auth}. The console's HTTP host stays on 127.0.0.1.`;
+}
+
 function oneLine(e: unknown): string {
   return (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').trim();
 }
@@ -299,6 +342,7 @@ async function main(): Promise<void> {
     process.stderr.write(`replica-studio serve: ${oneLine(e)}\n${USAGE}\n`);
     process.exit(2);
   }
+  if (args.kafkaBind !== undefined) process.stderr.write(`replica-studio serve: ${bindWarning(args.kafkaBind, args.kafkaSecurity)}\n`);
   let running: Awaited<ReturnType<typeof serve>>;
   const loading = reportLoading(args.dataDir, (line) => process.stderr.write(`replica-studio serve: ${line}\n`));
   try {
@@ -332,7 +376,11 @@ async function main(): Promise<void> {
 
   let stopping = false;
   const stop = (signal: string): void => {
-    if (stopping) return;
+    if (stopping) {
+      // A second signal: no more waiting. The engine's process, left without its parent, closes its cluster itself.
+      process.stderr.write(`replica-studio serve: ${signal} again, exiting now\n`);
+      process.exit(1);
+    }
     stopping = true;
     process.stderr.write(`replica-studio serve: ${signal}, shutting down\n`);
     Promise.resolve(running.schemaRegistry?.close())

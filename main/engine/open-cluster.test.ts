@@ -90,6 +90,26 @@ describe('openCluster', () => {
     expect(after.ok && after.value.find((c) => c.name === 'min.insync.replicas')?.value).toBe('1');
   });
 
+  it('a new cluster runs with its profile\'s read-only broker configs as server.properties, on its first open and every later one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rs-open-'));
+    dirs.push(dir);
+    const staticOf = async (c: typeof first, name: string) => {
+      const configs = await c.service.call('configs.describe', { resource: { type: 'broker', name: '1' } });
+      return configs.ok ? configs.value.find((x) => x.name === name) : undefined;
+    };
+    const first = openCluster({ dataDir: dir, logger: quiet, initialProfile: 'durability' });
+    open.push(first);
+    expect(await first.ready(10_000)).toBe(true);
+    expect(await staticOf(first, 'auto.create.topics.enable')).toMatchObject({ value: 'false', source: 'STATIC_BROKER_CONFIG' });
+    expect(await staticOf(first, 'num.partitions')).toMatchObject({ value: '6', source: 'STATIC_BROKER_CONFIG' });
+    first.close();
+    open.pop();
+    const second = openCluster({ dataDir: dir, logger: quiet });
+    open.push(second);
+    expect(await second.ready(20_000)).toBe(true);
+    expect(await staticOf(second, 'auto.create.topics.enable')).toMatchObject({ value: 'false', source: 'STATIC_BROKER_CONFIG' });
+  });
+
   it('reads built-in profiles from the folder it is given (a packaged app ships them as resources) and refuses an unknown initial profile', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rs-open-'));
     const profiles = mkdtempSync(join(tmpdir(), 'rs-profiles-'));

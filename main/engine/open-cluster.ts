@@ -18,6 +18,7 @@ import { ManualScheduler } from '../../app/core/time.js';
 import { resolveRacks } from '../../app/core/profiles/settings.js';
 import { createClusterService, type ClusterService, type ServiceLogger } from '../../app/service/embedded-driver/cluster-service.js';
 import { builtInProfiles } from '../../app/service/built-in-profiles.js';
+import { clusterStaticConfigs } from '../../app/service/embedded-driver/static-configs.js';
 import { createRealtimeClock, type RealtimeClock } from '../../app/service/embedded-driver/realtime-clock.js';
 import { seededRandom } from '../../app/core/random.js';
 import { SqliteStorage } from '../../app/storage/sqlite-storage.js';
@@ -70,6 +71,10 @@ export interface OpenClusterOptions {
    * Unset: no Kafka listeners (only the contract is served).
    */
   kafkaPort?: KafkaPortChoice;
+  /** The address the Kafka listeners bind (default 127.0.0.1; `serve --bind`). */
+  kafkaBind?: string;
+  /** The host name the listeners are advertised at (Kafka's advertised.listeners; `serve --advertised-host`). */
+  kafkaAdvertisedHost?: string;
   /** While brokers start, a `cluster.opening` event this often (default OPENING_EVENT_EVERY_MS). */
   openingEventEveryMs?: number;
   /** The host's output is backed up: the clock holds its next step a little (RealtimeClockOptions.holdWhile). */
@@ -105,22 +110,6 @@ export interface OpenCluster {
 
 const defaultLogger: ServiceLogger = { error: (message, error) => console.error(message, error) };
 
-/** The metadata store setting that keeps a cluster's static broker configs (a JSON object). */
-const STATIC_CONFIGS_SETTING = 'static.broker.configs';
-
-/**
- * The static broker configs (server.properties) to open with: the ones the cluster keeps, with
- * `given` over them; a new cluster keeps `given`, and a reopen given some keeps them too (as an
- * edited server.properties stays edited).
- */
-function keptStaticConfigs(store: { loadSettings(): Record<string, string>; saveSetting(key: string, value: string): void }, isNew: boolean, given: Record<string, string> | undefined): Record<string, string> | undefined {
-  const saved = store.loadSettings()[STATIC_CONFIGS_SETTING];
-  const kept = saved !== undefined && !isNew ? (JSON.parse(saved) as Record<string, string>) : {};
-  const merged = { ...kept, ...(given ?? {}) };
-  if (given && Object.keys(given).length > 0) store.saveSetting(STATIC_CONFIGS_SETTING, JSON.stringify(merged));
-  return Object.keys(merged).length > 0 ? merged : undefined;
-}
-
 /**
  * A new cluster's SCRAM credentials from the listeners' users file (both mechanisms for every
  * user, as `kafka-storage.sh format --add-scram` seeds a KRaft cluster); the file is not read
@@ -149,8 +138,9 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
     const racks = profile ? resolveRacks(profile.cluster) : Array.from({ length: options.brokers ?? 3 }, () => null);
     // The id `cluster.describe`, Metadata and DescribeCluster report: this cluster's own (cluster-id.ts).
     const clusterId = clusterIdOf(storage.metadata());
+    // A new cluster's profile gives it its server.properties (the read-only broker configs), kept with it (static-configs.ts).
+    const staticConfigs = storage.batch(() => clusterStaticConfigs(storage.metadata(), { isNew, newProfile: profile }, options.staticConfigs));
     const scheduler = new ManualScheduler(Math.max(Date.now(), Engine.savedTimeMs(storage)));
-    const staticConfigs = keptStaticConfigs(storage.metadata(), isNew, options.staticConfigs);
     const bootstrapScramCredentials = isNew ? usersFileSeed() : [];
     const engine = storage.batch(() =>
       createEngine({
@@ -162,7 +152,7 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
         storage,
         brokers: racks.map((rack, i) => ({ id: i + 1, rack })),
         groupRecords: groupRecordCodec,
-        ...(staticConfigs ? { staticConfigs } : {}),
+        staticConfigs,
         ...(bootstrapScramCredentials.length > 0 ? { bootstrapScramCredentials } : {}),
       }),
     );
@@ -180,7 +170,7 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
       scheduler,
       clock,
       logger,
-      ...(staticConfigs ? { staticConfigs } : {}),
+      staticConfigs,
       ...(options.profilesDir ? { profilesDir: options.profilesDir } : {}),
     });
     storage.batch(() => engine.start());
@@ -202,6 +192,8 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
             engine,
             clusterId,
             port: options.kafkaPort,
+            ...(options.kafkaBind ? { bindHost: options.kafkaBind } : {}),
+            ...(options.kafkaAdvertisedHost ? { advertisedHost: options.kafkaAdvertisedHost } : {}),
             clock: { sync: () => clock.sync(), wake: () => clock.wake(), step: (fn) => storage.batch(fn) },
             notice: (line) => process.stderr.write(`replica-studio: ${line}\n`),
             onHandlerError: (apiKey, e) => logger.error(`A Kafka request handler failed (API key ${apiKey})`, e),

@@ -6,7 +6,9 @@
  * a big cluster's controlled shutdown left the console's page far behind the cluster. The stream is
  * one-way;
  * anything a client sends is ignored. The upgrade passes the same checks as any request
- * (`http-auth.ts`), and a refused one is answered on the raw socket with its status.
+ * (`http-auth.ts`), and a refused one is answered on the raw socket with its status. Only a
+ * WebSocket upgrade is taken: a request offering another (h2c) is served over HTTP/1.1
+ * (`upgrade-fallback.ts`).
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -17,6 +19,7 @@ import type { HttpAuth } from './http-auth.js';
 import { HttpError, parseUrl, statusText } from './http-common.js';
 import { EventBatcher } from '../events/event-batcher.js';
 import { EventCoalescer } from '../events/event-coalescer.js';
+import { answerOverHttp1, isWebSocketUpgrade } from './upgrade-fallback.js';
 
 /** A WebSocket client this far behind is dropped rather than buffered without end. */
 const MAX_WS_BUFFERED = 8 * 1024 * 1024;
@@ -53,6 +56,8 @@ export function attachEventStream({ server, service, auth, windowMs, logger }: E
   });
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Only /events upgrades, to a WebSocket; any other offer (h2c) is answered over HTTP/1.1.
+    if (!isWebSocketUpgrade(req)) return answerOverHttp1(server, req, socket, head);
     socket.on('error', () => socket.destroy());
     try {
       auth.checkHostAndOrigin(req);

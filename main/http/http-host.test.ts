@@ -1,5 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -252,5 +253,52 @@ describe('the HTTP host', () => {
       });
     expect(await statusOf({})).toBe(401);
     expect(await statusOf({ Authorization: `Bearer ${token}`, Origin: 'http://evil.example' })).toBe(403);
+  });
+
+  it('answers a request that offers an h2c upgrade (Java\'s HttpClient, curl --http2) over HTTP/1.1, the body read as usual, and several on one connection', async () => {
+    const h2c = { Host: `127.0.0.1:${host.port}`, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Connection: 'Upgrade, HTTP2-Settings', Upgrade: 'h2c', 'HTTP2-Settings': 'AAMAAABkAAQAAP__' };
+    const created = await raw('/api/topics.create', h2c, 'POST', JSON.stringify({ name: 'via-h2c', partitions: 1, replicationFactor: 1 }));
+    expect(created.status).toBe(200);
+    expect(JSON.parse(created.body)).toMatchObject({ ok: true, value: { name: 'via-h2c' } });
+    // Two requests on one kept-alive socket, each offering the upgrade.
+    const answers = await new Promise<string>((resolve, reject) => {
+      const socket = connect(host.port, '127.0.0.1');
+      let text = '';
+      const req = (body: string) =>
+        `POST /api/cluster.describe HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nAuthorization: Bearer ${token}\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+      socket.on('data', (d: Buffer) => {
+        text += d.toString();
+        if ((text.match(/HTTP\/1\.1 200/g) ?? []).length === 1 && !text.includes('second')) {
+          text += '\n-- second --\n';
+          socket.write(req('{}'));
+        } else if ((text.match(/HTTP\/1\.1 200/g) ?? []).length === 2 && text.trimEnd().endsWith('}')) {
+          socket.destroy();
+          resolve(text);
+        }
+      });
+      socket.on('error', reject);
+      socket.write(req('{}'));
+      setTimeout(() => reject(new Error(`no second answer: ${text}`)), 10_000);
+    });
+    expect(answers.match(/HTTP\/1\.1 200 OK/g)).toHaveLength(2);
+  });
+
+  it('close() ends within a bound whatever its connections do: an h2c keep-alive, a WebSocket, a request never finished', async () => {
+    await raw('/api/cluster.describe', { Host: `127.0.0.1:${host.port}`, Authorization: `Bearer ${token}`, Connection: 'Upgrade', Upgrade: 'h2c' });
+    // A client that keeps its side open after the answer (as an HTTP/2 client waiting to upgrade does).
+    const kept = connect({ port: host.port, host: '127.0.0.1', allowHalfOpen: true }).resume();
+    kept.write(`POST /api/cluster.describe HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nConnection: Upgrade\r\nUpgrade: h2c\r\nContent-Length: 100\r\n\r\n{`);
+    const half = connect(host.port, '127.0.0.1').resume();
+    half.write('GET / HTTP/1.1\r\nHost: 127.0.0.1');
+    const ws = new WebSocket(`ws://127.0.0.1:${host.port}/events?token=${token}`);
+    sockets.push(ws);
+    await new Promise((r) => ws.once('open', r));
+    await new Promise((r) => setTimeout(r, 200));
+    const started = Date.now();
+    await Promise.race([host.close(), new Promise((r) => setTimeout(r, 5_000))]);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    // The server ended every socket: each client side sees its end.
+    const ended = (s: typeof kept) => new Promise((r) => (s.readableEnded || s.destroyed ? r(null) : s.once('end', r).once('close', r)));
+    await Promise.all([ended(kept), ended(half), new Promise((r) => (ws.readyState === WebSocket.CLOSED ? r(null) : ws.once('close', r)))]);
   });
 });

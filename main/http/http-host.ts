@@ -49,6 +49,8 @@ export interface HttpHost {
 }
 
 const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
+/** The most `close()` waits for the server to report every connection gone. */
+const CLOSE_GRACE_MS = 2_000;
 
 const PLACEHOLDER = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Replica Studio</title></head>
@@ -115,6 +117,12 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     else socket.destroy();
   });
   const closeEvents = attachEventStream({ server, service, auth, windowMs: options.eventWindowMs ?? 100, logger });
+  // Every socket, upgraded ones included (the server stops tracking those): close() ends them all.
+  const sockets = new Set<Duplex>();
+  server.on('connection', (socket: Duplex) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
 
   try {
     await new Promise<void>((resolveListen, rejectListen) => {
@@ -138,11 +146,17 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     port,
     origin,
     url: `${origin}/?token=${options.token}`,
+    /** Stops listening and ends every connection, whatever state it is in: done within CLOSE_GRACE_MS. */
     close() {
       closing ??= new Promise<void>((done) => {
+        const grace = setTimeout(done, CLOSE_GRACE_MS);
         closeEvents();
-        server.close(() => done());
+        server.close(() => {
+          clearTimeout(grace);
+          done();
+        });
         server.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
       });
       return closing;
     },

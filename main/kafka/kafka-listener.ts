@@ -6,8 +6,8 @@
  *
  * Bounds: at most `maxConnections` sockets (Kafka's max.connections; further ones are closed on
  * arrival), frames up to `socket.request.max.bytes`, reading paused while requests queue and
- * requests held back while a response waits in a full socket buffer. Loopback only: the server
- * binds 127.0.0.1 and nothing else.
+ * requests held back while a response waits in a full socket buffer. It binds 127.0.0.1 unless
+ * the host was told another address (`serve --bind`).
  *
  * `dropConnections()` is what a killed or isolated broker looks like to clients: every open
  * socket is reset at once; `close()` also stops listening, so new connections are refused.
@@ -31,6 +31,8 @@ export interface KafkaListenerOptions {
   onConnectionClosed?: (reason: string) => void;
   /** TLS and/or SASL (listener-security.ts); absent: PLAINTEXT. */
   security?: ListenerSecurity;
+  /** The address to listen on (default LOOPBACK; `serve --bind`). */
+  host?: string;
   /** Where the SASL gate finds credentials (the broker's metadata); default: the security's users. */
   sasl?: SaslServerConfig;
   /** ssl.principal.mapping.rules, for the principal of a client certificate. */
@@ -59,7 +61,7 @@ export class KafkaListener {
     const { server } = listener;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(options.port, LOOPBACK, () => {
+      server.listen(options.port, options.host ?? LOOPBACK, () => {
         server.off('error', reject);
         resolve();
       });

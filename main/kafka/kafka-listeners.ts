@@ -51,6 +51,19 @@ export interface KafkaListenersOptions {
   onRequest?: (brokerId: number, request: { apiKey: number; apiVersion: number; clientId: string | null }) => void;
   /** TLS and/or SASL on every broker's listener (listener-security.ts); absent: PLAINTEXT. */
   security?: ListenerSecurity;
+  /** The address every listener binds (default 127.0.0.1; `serve --bind`). */
+  bindHost?: string;
+  /** The host name Metadata and `cluster.describe` give for every broker (Kafka's advertised.listeners; `serve --advertised-host`). */
+  advertisedHost?: string;
+}
+
+/** A wildcard bind has no address a client can connect to: the loopback one is advertised then. */
+const WILDCARD = new Set(['0.0.0.0', '::', '']);
+
+/** The host a broker's listener is advertised at: the one named, else the bound address (loopback for a wildcard). */
+export function advertisedHostOf(options: Pick<KafkaListenersOptions, 'bindHost' | 'advertisedHost'>): string {
+  if (options.advertisedHost) return options.advertisedHost;
+  return options.bindHost && !WILDCARD.has(options.bindHost) ? options.bindHost : LOOPBACK;
 }
 
 /** The port tried first for broker 1 when no port is given. */
@@ -142,7 +155,7 @@ export class KafkaListeners {
         fellBack.push(wanted);
       }
       slot.port = listener.port;
-      engine.setListenerAddress(id, { host: LOOPBACK, port: listener.port });
+      engine.setListenerAddress(id, { host: advertisedHostOf(this.options), port: listener.port });
       if (DOWN_STATES.has(engine.brokerState(id))) await this.stopListening(slot);
     }
     if (fellBack.length > 0) {
@@ -186,13 +199,14 @@ export class KafkaListeners {
 
   private async listen(slot: BrokerSlot, port: number): Promise<KafkaListener> {
     const cfg = this.options.engine.clusterConfig();
-    const { security } = this.options;
+    const { security, bindHost } = this.options;
     const listener = await KafkaListener.listen({
       dispatcher: slot.dispatcher,
       port,
       maxConnections: cfg.maxConnections,
       maxFrameBytes: cfg.socketRequestMaxBytes,
       ...(security ? { security } : {}),
+      ...(bindHost ? { host: bindHost } : {}),
       // Logins are checked against the credentials in this broker's metadata (the users file only seeded them).
       ...(security?.sasl ? { sasl: { mechanisms: security.sasl.mechanisms, credential: (name: string, mechanism: ScramMechanism) => this.options.engine.security.scramCredential(slot.brokerId, name, mechanism) } } : {}),
       principalMapper: this.principalMapper,
@@ -233,9 +247,9 @@ export class KafkaListeners {
         try {
           const listener = await this.listen(slot, wanted);
           slot.port = listener.port;
-          engine.setListenerAddress(id, { host: LOOPBACK, port: listener.port });
+          engine.setListenerAddress(id, { host: advertisedHostOf(this.options), port: listener.port });
         } catch (e) {
-          this.options.notice?.(`Kafka listener of broker ${id} cannot listen on 127.0.0.1:${wanted}: ${(e as Error).message}`);
+          this.options.notice?.(`Kafka listener of broker ${id} cannot listen on ${this.options.bindHost ?? LOOPBACK}:${wanted}: ${(e as Error).message}`);
         }
       });
     }

@@ -26,9 +26,12 @@ import type { Random } from '../random.js';
 import { resolveBrokerRuntimeConfig, resolveTopicRuntimeConfig, type BrokerRuntimeConfig, type TopicRuntimeConfig } from '../runtime-config.js';
 import type { Scheduler, TimerHandle } from '../time.js';
 import { GroupCoordinator } from '../group/coordinator.js';
-import { OFFSETS_TOPIC, offsetsTopicConfigs, type CoordinatorHost } from '../group/host.js';
+import { OFFSETS_TOPIC, type CoordinatorHost } from '../group/host.js';
 import type { GroupNetworkRequest } from '../group/messages.js';
 import type { GroupRecordCodec } from '../group/record-codec.js';
+import { AutoTopicCreation } from './auto-topic-creation.js';
+import { CatchUpGate } from './catch-up-gate.js';
+import { ClientFetchSessionCache } from './client-fetch-sessions.js';
 import { ControllerChannel, type ChannelHost } from './controller-channel.js';
 import { FetchPurgatory, type PurgatoryHost } from './fetch-purgatory.js';
 import { KafkaApis, type ApisHost } from './kafka-apis.js';
@@ -86,6 +89,10 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   private readonly purgatory: FetchPurgatory;
   private readonly apis: KafkaApis;
   private readonly groups: GroupCoordinator;
+  /** Topics clients' requests create (Kafka's AutoTopicCreationManager). */
+  readonly autoTopics: AutoTopicCreation;
+  /** Consumers' fetch sessions (KIP-227): in memory, gone with the process. */
+  private readonly clientSessions: ClientFetchSessionCache;
   /**
    * The timers this incarnation has armed and that have not fired (a periodic task keeps only its
    * next one): cancelled when it ends. Each leaves the set when it fires, so it stays small however
@@ -93,6 +100,8 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
    */
   private readonly timers = new Set<TimerHandle>();
   private gen = 0;
+  /** Clients' requests wait here until this incarnation has caught up (catch-up-gate.ts). */
+  private readonly catchUp = new CatchUpGate(() => this.scheduler.now());
   private topicConfigCache = new Map<string, TopicRuntimeConfig>();
   private brokerConfigCache: BrokerRuntimeConfig | null = null;
 
@@ -111,8 +120,12 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     this.producerIds = new ProducerIdManager(this.channel);
     this.replicas = new ReplicaManager(this);
     this.purgatory = new FetchPurgatory(this);
-    this.apis = new KafkaApis(this, this.replicas, this.purgatory);
+    const now = (): number => this.scheduler.now();
+    this.clientSessions = new ClientFetchSessionCache({ now, maxSlots: () => this.brokerConfig().maxIncrementalFetchSessionCacheSlots, randomInt: (b) => deps.random.nextInt(b) });
+    this.apis = new KafkaApis(this, this.replicas, this.purgatory, this.clientSessions);
     this.groups = new GroupCoordinator(this.coordinatorHost());
+    const sendCreateTopic = this.channel.createTopic.bind(this.channel);
+    this.autoTopics = new AutoTopicCreation({ brokerId: this.brokerId, brokerConfig: () => this.brokerConfig(), now, sendCreateTopic });
   }
 
   /** What this broker's group coordinator sees of it. */
@@ -158,15 +171,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
           append: (records, acks, timeoutMs, done) => p.appendAsLeader(records, acks, timeoutMs, (o) => done({ errorCode: o.errorCode, baseOffset: o.baseOffset })),
         };
       },
-      requestOffsetsTopic: () => {
-        const cfg = this.brokerConfig().groups;
-        this.channel.createInternalTopic({
-          name: OFFSETS_TOPIC,
-          partitions: cfg.offsetsTopicNumPartitions,
-          replicationFactor: cfg.offsetsTopicReplicationFactor,
-          configs: offsetsTopicConfigs(cfg.offsetsTopicSegmentBytes),
-        });
-      },
+      requestOffsetsTopic: (clientId) => this.autoTopics.create(OFFSETS_TOPIC, { api: 'FindCoordinator', clientId }),
     };
   }
 
@@ -235,8 +240,11 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     if (!recovered) return;
     this.process = 'starting';
     this.channel.begin(previousBrokerEpoch);
+    this.autoTopics.reset();
     this.network.bind(this.brokerId, (from, msg, reply) => {
-      if (this.isAlive) this.guarded(() => this.apis.handle(from, msg as BrokerRequest, reply));
+      if (!this.isAlive) return;
+      if (from === 'client' && this.process === 'starting') return this.catchUp.hold(msg as BrokerRequest, reply);
+      this.guarded(() => this.apis.handle(from, msg as BrokerRequest, reply));
     });
     const cfg = this.brokerConfig();
     // forEach, not for-of: these walk every replica of the broker, and the iterator allocated per step.
@@ -327,6 +335,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
 
   private teardown(resetConnections: boolean): void {
     this.gen++;
+    this.catchUp.clear();
     this.groups.shutdown();
     this.replicas.cleaner.shutdown();
     for (const t of this.timers) this.scheduler.cancel(t);
@@ -335,6 +344,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     this.producerIds.reset();
     this.replicas.stopFetchers();
     this.purgatory.clear();
+    this.clientSessions.clear();
     this.replicas.resignAll();
     this.network.unbind(this.brokerId, resetConnections);
     this.replicas.closeAll();
@@ -382,7 +392,10 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   }
 
   fenceStateKnown(isFenced: boolean, changed: boolean): void {
-    if (this.process === 'starting' && !isFenced) this.process = 'running';
+    if (this.process === 'starting' && !isFenced) {
+      this.process = 'running';
+      this.catchUp.open((msg, reply) => this.guarded(() => this.apis.handle('client', msg, reply)), () => this.isAlive);
+    }
     if (changed) this.deps.onChange(isFenced ? 'fenced' : 'unfenced');
   }
 
@@ -395,6 +408,8 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     const removedTopics: string[] = [];
     if (snapshot && snapshot.offset > this.image.offset) this.replicas.loadSnapshot(snapshot, removedTopics);
     this.replicas.applyMetadata(records, removedTopics);
+    // A partition that moved away, a topic deleted: consumers' sessions look at everything again.
+    if (records.length > 0 || snapshot) this.clientSessions.markAllDirty();
     this.groups.onMetadata(removedTopics);
   }
 
@@ -425,11 +440,13 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   }
 
   onHighWatermarkAdvanced(p: ReplicaPartition): void {
+    this.clientSessions.markDirty(p.topic, p.partition);
     this.purgatory.onClientVisibleChange(p);
     this.purgatory.onLeaderStateChanged(p);
   }
 
   onLeadershipChanged(p: ReplicaPartition): void {
+    this.clientSessions.markDirty(p.topic, p.partition);
     this.purgatory.onClientVisibleChange(p);
     this.purgatory.onLeaderStateChanged(p);
   }
@@ -439,10 +456,12 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   }
 
   onLeaderStateChanged(p: ReplicaPartition): void {
+    this.clientSessions.markDirty(p.topic, p.partition);
     this.purgatory.onLeaderStateChanged(p);
   }
 
   recheckFetchSessions(): void {
+    this.clientSessions.markAllDirty();
     this.purgatory.recheckAll();
   }
 

@@ -24,7 +24,8 @@ import type {
   AlterPartitionRequest,
   AlterPartitionResponse,
   ControllerRequest,
-  CreateInternalTopicRequest,
+  CreateTopicRequest,
+  CreateTopicResponse,
   HeartbeatRequest,
   HeartbeatResponse,
   RegisterRequest,
@@ -87,7 +88,6 @@ export class ControllerChannel {
   /** Registrations refused or lost since the last one that succeeded (the backoff's exponent). */
   private failedRegistrations = 0;
   private heartbeatTimer: TimerHandle | null = null;
-  private internalTopicInFlight = false;
   /** ISR proposals made in this turn, sent together once it is over (AlterPartitionManager's batch). */
   private alterQueue: { item: AlterPartitionItem; onAnswer: (r: AlterPartitionResponse) => void; onFailure: () => void }[] = [];
 
@@ -103,7 +103,6 @@ export class ControllerChannel {
     this.brokerEpoch = -1;
     this.fencedByController = true;
     this.wantShutDown = false;
-    this.internalTopicInFlight = false;
     this.alterQueue = [];
     this.incarnationId = `${this.host.brokerId}-${this.random.nextInt(2 ** 30)}`;
   }
@@ -258,16 +257,14 @@ export class ControllerChannel {
   }
 
   /**
-   * Ask the controller to create an internal topic (fire and forget: whoever needs it asks again
-   * until it exists). One request in flight at a time, as Kafka's AutoTopicCreationManager.
+   * Ask the controller to create a topic a client's request needs (auto-creation.ts keeps one
+   * request per name in flight). No answer, or no registration yet: UNKNOWN_TOPIC_OR_PARTITION,
+   * since nothing is known to have been created.
    */
-  createInternalTopic(req: Omit<CreateInternalTopicRequest, 'type'>): void {
-    if (this.internalTopicInFlight || this.brokerEpoch < 0) return;
-    this.internalTopicInFlight = true;
-    const done = (): void => {
-      this.internalTopicInFlight = false;
-    };
-    this.send<{ error: KafkaErrorName }>({ type: 'createInternalTopic', ...req }, CONTROLLER_REQUEST_TIMEOUT_MS, done, done);
+  createTopic(req: Omit<CreateTopicRequest, 'type'>, done: (r: CreateTopicResponse) => void): void {
+    const unknown = (): void => done({ error: 'UNKNOWN_TOPIC_OR_PARTITION', message: 'No controller answered the request to create the topic.' });
+    if (this.brokerEpoch < 0) return unknown();
+    this.send<CreateTopicResponse>({ type: 'createTopic', ...req }, CONTROLLER_REQUEST_TIMEOUT_MS, done, unknown);
   }
 
   /** Ask the controller for a block of producer ids; null when it could not be reached or refused. */

@@ -286,7 +286,7 @@ export class FetchPurgatory {
   /** Kafka's DelayedFetch.tryComplete for clients: an error to report, or `minBytes` readable below the HW. */
   private clientReady(req: ClientFetchRequest): boolean {
     let bytes = 0;
-    for (const fp of req.partitions) {
+    for (const fp of req.sessionView ? req.sessionView.partitions() : req.partitions) {
       const found = this.host.leaderReplica(fp.topic, fp.partition, fp.currentLeaderEpoch, true);
       if (!found.ok) return true;
       const log = found.replica.log;
@@ -305,7 +305,9 @@ export class FetchPurgatory {
   onClientVisibleChange(p: ReplicaPartition): void {
     if (this.parkedClients.size === 0) return;
     for (const cf of [...this.parkedClients]) {
-      if (cf.done || !cf.request.partitions.some((fp) => fp.topic === p.topic && fp.partition === p.partition)) continue;
+      const req = cf.request;
+      const concerned = req.sessionView ? req.sessionView.holds(p.topic, p.partition) : req.partitions.some((fp) => fp.topic === p.topic && fp.partition === p.partition);
+      if (cf.done || !concerned) continue;
       if (this.clientReady(cf.request)) this.completeClient(cf);
     }
   }
@@ -323,7 +325,8 @@ export class FetchPurgatory {
     let budget = cf.request.maxBytes;
     // KIP-74: only the first partition with data may exceed its limits (with its first batch).
     let anyData = false;
-    const partitions = cf.request.partitions.map((fp): ClientFetchPartitionResponse => {
+    const asked = cf.request.sessionView ? cf.request.sessionView.partitions() : cf.request.partitions;
+    const partitions = asked.map((fp): ClientFetchPartitionResponse => {
       const none = { topic: fp.topic, partition: fp.partition, highWatermark: -1, lastStableOffset: -1, logStartOffset: -1, logEndOffset: -1, batches: [] };
       const found = host.leaderReplica(fp.topic, fp.partition, fp.currentLeaderEpoch, true);
       if (!found.ok) return { ...none, error: found.error };

@@ -16,16 +16,20 @@ import type { MetadataImage } from '../metadata/image.js';
 import type { CommittedRecord } from '../metadata/records.js';
 import type { GroupNetworkRequest } from '../group/messages.js';
 import type { NodeId } from '../network.js';
-import type { TopicRuntimeConfig } from '../runtime-config.js';
+import type { BrokerRuntimeConfig, TopicRuntimeConfig } from '../runtime-config.js';
 import { isInternalTopic } from '../topic-names.js';
 import type { FetchPurgatory } from './fetch-purgatory.js';
+import type { ClientFetchSessionCache } from './client-fetch-sessions.js';
 import type {
   BrokerRequest,
+  ClientFetchRequest,
   ClientFetchResponse,
   ClientInitProducerIdRequest,
   ClientInitProducerIdResponse,
   ClientListOffsetsRequest,
   ClientListOffsetsResponse,
+  ClientMetadataRequest,
+  ClientMetadataResponse,
   ClientOffsetForLeaderEpochRequest,
   ClientOffsetForLeaderEpochResponse,
   ClientProducePartitionResponse,
@@ -34,6 +38,7 @@ import type {
   FetchResponse,
 } from './messages.js';
 import { metadataAnswer } from './metadata-answer.js';
+import { isAutoCreatable, type AutoCreateOutcome, type AutoTopicCreation } from './auto-topic-creation.js';
 import { offsetForTimestamp } from './offset-lookup.js';
 import { deleteRecords } from './delete-records.js';
 import type { ProduceOutcome, ReplicaPartition } from './partition.js';
@@ -48,6 +53,9 @@ export interface ApisHost {
   applyMetadata(records: readonly CommittedRecord[]): void;
   /** The group APIs (FindCoordinator, JoinGroup, …): the broker's group coordinator answers. */
   handleGroupRequest(msg: GroupNetworkRequest, reply: (res: unknown) => void): void;
+  brokerConfig(): BrokerRuntimeConfig;
+  /** Asks the controller for topics a client's Metadata named (auto-topic-creation.ts). */
+  readonly autoTopics: AutoTopicCreation;
   generateProducerId(done: (answer: ProducerIdAnswer) => void): void;
   /** The leader's log start moved (DeleteRecords): fetch sessions must tell followers. */
   onLeaderStateChanged(partition: ReplicaPartition): void;
@@ -58,6 +66,7 @@ export class KafkaApis {
     private readonly host: ApisHost,
     private readonly replicas: ReplicaManager,
     private readonly purgatory: FetchPurgatory,
+    private readonly clientSessions: ClientFetchSessionCache,
   ) {}
 
   handle(_from: NodeId, msg: BrokerRequest, reply: (res: unknown) => void): void {
@@ -67,13 +76,13 @@ export class KafkaApis {
       case 'produce':
         return this.produce(msg, reply);
       case 'clientFetch':
-        return this.purgatory.clientFetch(msg, reply as (r: ClientFetchResponse) => void);
+        return this.clientFetch(msg, reply as (r: ClientFetchResponse) => void);
       case 'listOffsets':
         return reply(this.listOffsets(msg));
       case 'offsetForLeaderEpoch':
         return reply(this.offsetForLeaderEpoch(msg));
       case 'metadata':
-        return reply(metadataAnswer(this.host.image, msg.topics));
+        return this.metadata(msg, reply);
       case 'metadataPush':
         return this.host.applyMetadata(msg.records);
       case 'group':
@@ -82,6 +91,44 @@ export class KafkaApis {
         return this.initProducerId(msg, reply);
       case 'deleteRecords':
         return deleteRecords(this.host, this.replicas, msg, reply);
+    }
+  }
+
+  /** A consumer's Fetch: its fetch session (KIP-227) decides what is read and what is answered. */
+  private clientFetch(req: ClientFetchRequest, reply: (r: ClientFetchResponse) => void): void {
+    const ctx = this.clientSessions.newContext(req);
+    if (ctx.kind === 'error') return reply(this.clientSessions.respond(ctx, { partitions: [] }));
+    const read = ctx.kind === 'incremental' ? { ...req, partitions: [], sessionView: ctx.view } : ctx.partitions === req.partitions ? req : { ...req, partitions: ctx.partitions };
+    this.purgatory.clientFetch(read, (res) => reply(this.clientSessions.respond(ctx, res)));
+  }
+
+  /**
+   * Metadata from this broker's image. With auto-creation allowed (the request's flag and
+   * `auto.create.topics.enable`) and named topics, each missing topic a client may create is
+   * created first and answered with the creation's outcome, as Kafka's AutoTopicCreationManager
+   * reported it when the broker could reach the controller: LEADER_NOT_AVAILABLE once created
+   * (or created by someone else meanwhile) until this broker's metadata holds it, the
+   * controller's refusal otherwise (INVALID_REPLICATION_FACTOR with fewer live brokers than
+   * `default.replication.factor`). Every topic (v1+ null) never creates anything.
+   */
+  private metadata(req: ClientMetadataRequest, reply: (res: ClientMetadataResponse) => void): void {
+    const answer = metadataAnswer(this.host.image, req.topics);
+    const creator = req.autoCreate;
+    if (!creator || req.topics === null || !this.host.brokerConfig().autoCreateTopicsEnable) return reply(answer);
+    const missing = new Set(answer.topics.filter((t) => t.error === 'UNKNOWN_TOPIC_OR_PARTITION' && isAutoCreatable(t.name)).map((t) => t.name));
+    if (missing.size === 0) return reply(answer);
+    const outcomes = new Map<string, AutoCreateOutcome>();
+    for (const name of missing) {
+      this.host.autoTopics.create(name, { api: 'Metadata', clientId: creator.clientId }, (o) => {
+        outcomes.set(name, o);
+        if (outcomes.size < missing.size) return;
+        const now = metadataAnswer(this.host.image, req.topics);
+        for (const t of now.topics) {
+          const o = t.error === 'UNKNOWN_TOPIC_OR_PARTITION' ? outcomes.get(t.name) : undefined;
+          if (o) t.error = o.error === 'NONE' || o.error === 'TOPIC_ALREADY_EXISTS' ? 'LEADER_NOT_AVAILABLE' : o.error;
+        }
+        reply(now);
+      });
     }
   }
 

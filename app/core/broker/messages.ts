@@ -10,7 +10,7 @@
  */
 import type { KafkaErrorName } from '../../api/errors.js';
 import type { LogRecord, RecordBatch } from '../log/records.js';
-import type { CommittedRecord, LeaderRecoveryState, PartitionState } from '../metadata/records.js';
+import type { CommittedRecord, LeaderRecoveryState, PartitionState, TopicOrigin } from '../metadata/records.js';
 import type { ImageSnapshot } from '../metadata/snapshot.js';
 import type { GroupNetworkRequest } from '../group/messages.js';
 
@@ -89,6 +89,16 @@ export interface ClientFetchRequest {
   maxBytes: number;
   isolationLevel: IsolationLevel;
   partitions: ClientFetchPartition[];
+  /**
+   * KIP-227 (Fetch v7+): the session id and epoch the client sent and the partitions it forgets
+   * (client-fetch-sessions.ts). Absent: a fetch without sessions (Fetch v4-6, the in-app consumer).
+   */
+  session?: { id: number; epoch: number; forgotten: { topic: string; partition: number }[] };
+  /**
+   * Set by the broker for an incremental fetch (not by a client): the session's partitions that
+   * may have news, asked again whenever the fetch is looked at, in place of `partitions`.
+   */
+  sessionView?: { partitions(): ClientFetchPartition[]; holds(topic: string, partition: number): boolean };
 }
 
 export interface ClientFetchPartitionResponse {
@@ -106,7 +116,12 @@ export interface ClientFetchPartitionResponse {
 }
 
 export interface ClientFetchResponse {
+  /** Only the partitions with news in an incremental fetch session's answer. */
   partitions: ClientFetchPartitionResponse[];
+  /** The session (0: none). */
+  sessionId?: number;
+  /** A session error (FETCH_SESSION_ID_NOT_FOUND, INVALID_FETCH_SESSION_EPOCH): no partitions then. */
+  error?: KafkaErrorName;
 }
 
 // ------------------------------------------------------------------ client -> broker: ListOffsets (2)
@@ -179,6 +194,12 @@ export interface ClientMetadataRequest {
   type: 'metadata';
   /** null: every topic. */
   topics: string[] | null;
+  /**
+   * The request allows auto-creation (Metadata's allow_auto_topic_creation: always below v4, the
+   * request's flag from v4), from this client: missing topics are created when the broker's
+   * `auto.create.topics.enable` is true. Absent: never.
+   */
+  autoCreate?: { clientId: string };
 }
 
 export interface ClientMetadataPartition {
@@ -393,13 +414,19 @@ export interface ReplicaOfflineRequest {
   partition: number;
 }
 
-/** A broker asks for an internal topic it needs (`__consumer_offsets`), as Kafka's AutoTopicCreationManager does. */
-export interface CreateInternalTopicRequest {
-  type: 'createInternalTopic';
+/** A broker asks for a topic a client's request needs (`__consumer_offsets`, an auto-created topic), as Kafka's AutoTopicCreationManager does. */
+export interface CreateTopicRequest {
+  type: 'createTopic';
   name: string;
   partitions: number;
   replicationFactor: number;
   configs: Record<string, string>;
+  createdBy: TopicOrigin;
+}
+
+export interface CreateTopicResponse {
+  error: KafkaErrorName;
+  message?: string;
 }
 
 /** Kafka's AllocateProducerIds: a broker asks for a block of producer ids to hand out. */
@@ -420,5 +447,5 @@ export type ControllerRequest =
   | HeartbeatRequest
   | AlterPartitionRequest
   | ReplicaOfflineRequest
-  | CreateInternalTopicRequest
+  | CreateTopicRequest
   | AllocateProducerIdsRequest;

@@ -59,6 +59,8 @@ export interface PartitionHost {
  * 0 would read as "just now" for the first replica.lag.time.max.ms.
  */
 const NEVER = Number.NEGATIVE_INFINITY;
+/** The Produce version records from inside the engine are validated as (the newest served: every codec allowed). */
+const PRODUCE_VERSION_FOR_RECORDS = 8;
 
 interface FollowerState {
   logEndOffset: number;
@@ -245,7 +247,16 @@ export class ReplicaPartition {
     };
   }
 
+  /**
+   * Records from inside the engine (the contract's `records.produce`, drills, the group
+   * coordinator). With a validator they go the way a Kafka client's batch goes — encoded as a
+   * producer would send them, then the same LogValidator rules (LogAppendTime, recompression,
+   * the timestamp bounds) — so the two paths can never disagree. Without one (simulations that
+   * take no client bytes) they are stamped and sized here.
+   */
   appendAsLeader(records: LogRecord[], acks: -1 | 0 | 1, timeoutMs: number, respond: (o: ProduceOutcome) => void): void {
+    const validator = this.host.producedBatches;
+    if (validator) return this.appendClientBatchAsLeader(validator.producerBatch(records), PRODUCE_VERSION_FOR_RECORDS, acks, timeoutMs, respond);
     if (this.role !== 'leader') return respond({ errorCode: 'NOT_LEADER_OR_FOLLOWER', baseOffset: -1 });
     const cfg = this.config();
     const refusal = this.minIsrRefusal(acks);
@@ -302,6 +313,7 @@ export class ReplicaPartition {
       ...(v.producer ? { producer: v.producer } : {}),
     };
     const sizeBefore = this.log.sizeBytes();
+    this.host.beforeLeaderAppend(this);
     this.log.appendPreparedAsLeader(batch, now, cfg);
     this.afterLeaderAppend(batch, sizeBefore, acks, timeoutMs, respond);
   }

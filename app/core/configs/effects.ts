@@ -179,6 +179,9 @@ export const BROKER_EFFECTS: Readonly<Record<string, ConfigEffect>> = {
   'num.partitions': {
     performance: 'Topics created without a partition count get this many, and since partitions are the unit of parallelism and can never be removed, the choice is hard to undo.',
   },
+  'max.incremental.fetch.session.cache.slots': {
+    performance: 'A consumer with a fetch session sends and receives only the partitions that changed, so when the slots run out the consumers left without one send and receive every partition on every fetch.',
+  },
   'num.replica.fetchers': {
     durability: 'More fetcher threads help followers keep up and so stay in the ISR under heavy load.',
     performance: 'Each thread replicates from one source broker in parallel, at the cost of CPU and memory.',
@@ -273,6 +276,12 @@ export const BROKER_EFFECTS: Readonly<Record<string, ConfigEffect>> = {
   'offsets.topic.replication.factor': {
     durability: 'Each group\'s offsets and assignment are kept on this many brokers, so its coordinator can fail over without losing them.',
     availability: 'Until this many brokers are running, __consumer_offsets cannot be created and no consumer group can form.',
+  },
+  'node.id': {
+    availability: 'Clients find partition leaders by this id in Metadata, so a broker that comes back under another id is a new broker holding none of the old one\'s replicas.',
+  },
+  'broker.id': {
+    availability: 'In KRaft mode it equals node.id, the id clients and the controller know the broker by, and replica assignments name brokers by it.',
   },
   'broker.rack': {
     durability: 'Rack-aware placement puts the replicas of a partition in different racks, so losing one rack (power, switch) takes at most one copy when there are at least as many racks as replicas.',

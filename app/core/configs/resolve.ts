@@ -10,7 +10,8 @@
  *   `retention.ms` taken from a broker synonym is clamped to -1 when negative, as Kafka does.
  * - Broker config resolution: per-broker dynamic > cluster-wide dynamic > static > default.
  *   Dynamic entries of read-only configs are ignored, as Kafka's DynamicBrokerConfig ignores them.
- * - `validateConfigs` refuses, with INVALID_CONFIG: unknown names; setting a read-only broker
+ * - `validateConfigs` refuses, with INVALID_CONFIG: unknown names (a broker's may be allowed, as
+ *   Kafka's DynamicBrokerConfig keeps custom keys); setting a read-only broker
  *   config (Kafka's "Cannot update these configs dynamically"); values that break the rule;
  *   min.compaction.lag.ms > max.compaction.lag.ms; less than 1 MiB of dedupe buffer per cleaner
  *   thread (Kafka's KafkaConfig check).
@@ -70,11 +71,12 @@ function unknownName(scope: ConfigScope, name: string): KafkaError {
 export function validateConfigs(
   scope: ConfigScope,
   set: Readonly<Record<string, string | null>>,
-  options: { static?: boolean } = {},
+  options: { static?: boolean; customBrokerKeys?: boolean } = {},
 ): void {
   const entries = Object.entries(set);
   for (const [name] of entries) {
-    if (configDef(scope, name) === undefined) throw unknownName(scope, name);
+    // Kafka's dynamic broker config keeps names it does not know (a plugin's, say) without effect.
+    if (configDef(scope, name) === undefined && !(scope === 'broker' && options.customBrokerKeys === true)) throw unknownName(scope, name);
   }
   if (scope === 'broker' && options.static !== true) {
     const readOnly = entries
@@ -114,6 +116,15 @@ export function validateConfigs(
       );
     }
   }
+}
+
+/**
+ * One broker's static configuration: the cluster's server.properties plus the lines that differ
+ * per broker — node.id and broker.id (its id) and broker.rack (as it registered) — which
+ * DescribeConfigs reports as STATIC_BROKER_CONFIG, as a KRaft broker's own file sets them.
+ */
+export function brokerStaticConfigs(staticConfigs: ConfigMap, brokerId: number, rack: string | null): Record<string, string> {
+  return { ...staticConfigs, 'node.id': String(brokerId), 'broker.id': String(brokerId), ...(rack !== null ? { 'broker.rack': rack } : {}) };
 }
 
 /**

@@ -12,7 +12,7 @@ import { KafkaError, type KafkaErrorName } from '../../api/errors.js';
 import type { EngineEvent } from '../../api/events.js';
 import { validateConfigs } from '../configs/resolve.js';
 import { CLUSTER_DEFAULT, type MetadataImage, type TopicImage } from '../metadata/image.js';
-import type { CommittedRecord, MetadataRecord, PartitionState } from '../metadata/records.js';
+import type { CommittedRecord, MetadataRecord, PartitionState, TopicOrigin } from '../metadata/records.js';
 import { placeReplicas, type PlacementStrategy } from '../placement/index.js';
 import type { Random } from '../random.js';
 import type { BrokerRuntimeConfig } from '../runtime-config.js';
@@ -26,6 +26,13 @@ export interface CreateTopicInput {
   configs?: Record<string, string>;
   assignments?: number[][];
   validateOnly?: boolean;
+  /** The client request that creates it (auto-creation); absent for an admin's CreateTopics. */
+  createdBy?: TopicOrigin;
+}
+
+export interface AlterConfigsOptions {
+  /** Keep broker config names the catalogue does not know (Kafka's AlterConfigs on a BROKER resource does). */
+  customBrokerKeys?: boolean;
 }
 
 export interface ElectionResult {
@@ -103,11 +110,19 @@ export class ControllerAdmin {
     const topicId = this.newTopicId();
     const partitions = assignment.map((replicas, p) => this.initialState(topicId, p, replicas));
     if (input.validateOnly) return { topicId, partitions };
-    const records: MetadataRecord[] = [{ type: 'Topic', name: input.name, topicId }];
+    const records: MetadataRecord[] = [{ type: 'Topic', name: input.name, topicId, ...(input.createdBy ? { createdBy: input.createdBy } : {}) }];
     for (const [name, value] of Object.entries(configs)) records.push({ type: 'Config', resourceType: 'topic', resourceName: input.name, name, value });
     for (const state of partitions) records.push({ type: 'Partition', state });
     this.host.commit(records);
-    this.host.emit({ type: 'topic.created', atMs: this.host.now(), topic: input.name, topicId, partitions: partitions.length, replicationFactor: partitions[0]?.replicas.length ?? 0 });
+    this.host.emit({
+      type: 'topic.created',
+      atMs: this.host.now(),
+      topic: input.name,
+      topicId,
+      partitions: partitions.length,
+      replicationFactor: partitions[0]?.replicas.length ?? 0,
+      ...(input.createdBy ? { createdBy: { api: input.createdBy.api, clientId: input.createdBy.clientId, brokerId: input.createdBy.brokerId } } : {}),
+    });
     return { topicId, partitions };
   }
 
@@ -190,14 +205,14 @@ export class ControllerAdmin {
   }
 
   /** IncrementalAlterConfigs for one resource (broker name '' = the cluster-wide default). */
-  alterConfigs(resourceType: 'topic' | 'broker', resourceName: string, set: Record<string, string | null>, validateOnly = false): void {
+  alterConfigs(resourceType: 'topic' | 'broker', resourceName: string, set: Record<string, string | null>, validateOnly = false, options: AlterConfigsOptions = {}): void {
     this.host.requireActive();
     if (resourceType === 'topic') {
       if (!this.host.image.topicsByName.has(resourceName)) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Topic ${resourceName} does not exist.`);
     } else if (resourceName !== CLUSTER_DEFAULT && !this.host.image.brokers.has(Number(resourceName))) {
       throw new KafkaError('BROKER_NOT_FOUND', `Broker ${resourceName} is not registered.`);
     }
-    validateConfigs(resourceType, set);
+    validateConfigs(resourceType, set, options);
     const elrChanges = this.host.minIsrChange(resourceType, resourceName, set);
     if (validateOnly) return;
     this.host.commit([...Object.entries(set).map(([name, value]): MetadataRecord => ({ type: 'Config', resourceType, resourceName, name, value })), ...elrChanges]);

@@ -25,7 +25,8 @@ import type {
   AllocateProducerIdsRequest,
   AllocateProducerIdsResponse,
   ControllerRequest,
-  CreateInternalTopicRequest,
+  CreateTopicRequest,
+  CreateTopicResponse,
   ReplicaOfflineRequest,
 } from '../broker/messages.js';
 import { MetadataImage, type TopicImage } from '../metadata/image.js';
@@ -37,7 +38,7 @@ import type { Random } from '../random.js';
 import { resolveBrokerRuntimeConfig, resolveTopicRuntimeConfig, type BrokerRuntimeConfig, type TopicRuntimeConfig } from '../runtime-config.js';
 import type { Scheduler, TimerHandle } from '../time.js';
 import { BrokerLifecycle } from './broker-lifecycle.js';
-import { ControllerAdmin, type CreateTopicInput, type ElectionResult, type ReassignmentResult } from './admin-apis.js';
+import { ControllerAdmin, type AlterConfigsOptions, type CreateTopicInput, type ElectionResult, type ReassignmentResult } from './admin-apis.js';
 import { handleAlterPartition } from './alter-partition.js';
 import { BrokersToIsrs } from './brokers-to-isrs.js';
 import { LeaderlessPartitions } from './leaderless.js';
@@ -59,7 +60,7 @@ export interface ControllerDeps {
   onChange: (reason: string) => void;
 }
 
-export type { CreateTopicInput, ElectionResult, ReassignmentResult } from './admin-apis.js';
+export type { AlterConfigsOptions, CreateTopicInput, ElectionResult, ReassignmentResult } from './admin-apis.js';
 
 export { SNAPSHOT_INTERVAL_RECORDS } from './metadata-log.js';
 /** Producer ids per AllocateProducerIds block (Kafka's ProducerIdsBlock.PRODUCER_ID_BLOCK_SIZE). */
@@ -265,20 +266,20 @@ export class Controller {
         return reply(handleAlterPartition({ image: this.image, commit: (records) => this.commit(records), changeContext: (topic, state) => this.ctx(topic, state) }, msg));
       case 'replicaOffline':
         return reply(this.handleReplicaOffline(msg));
-      case 'createInternalTopic':
-        return reply(this.handleCreateInternalTopic(msg));
+      case 'createTopic':
+        return reply(this.handleCreateTopic(msg));
       case 'allocateProducerIds':
         return reply(this.handleAllocateProducerIds(msg));
     }
   }
 
-  /** A broker needs `__consumer_offsets` (CreateTopics forwarded by its AutoTopicCreationManager). */
-  private handleCreateInternalTopic(req: CreateInternalTopicRequest): { error: KafkaErrorName } {
+  /** A broker needs a topic a client asked for (CreateTopics forwarded by its AutoTopicCreationManager). */
+  private handleCreateTopic(req: CreateTopicRequest): CreateTopicResponse {
     try {
-      this.createTopic({ name: req.name, partitions: req.partitions, replicationFactor: req.replicationFactor, configs: req.configs });
+      this.createTopic({ name: req.name, partitions: req.partitions, replicationFactor: req.replicationFactor, configs: req.configs, createdBy: req.createdBy });
       return { error: 'NONE' };
     } catch (e) {
-      if (e instanceof KafkaError && e.code in KAFKA_ERRORS) return { error: e.code as KafkaErrorName };
+      if (e instanceof KafkaError && e.code in KAFKA_ERRORS) return { error: e.code as KafkaErrorName, message: e.message };
       throw e;
     }
   }
@@ -341,8 +342,8 @@ export class Controller {
   }
 
   /** IncrementalAlterConfigs for one resource (broker name '' = the cluster-wide default). */
-  alterConfigs(resourceType: 'topic' | 'broker', resourceName: string, set: Record<string, string | null>, validateOnly = false): void {
-    this.admin.alterConfigs(resourceType, resourceName, set, validateOnly);
+  alterConfigs(resourceType: 'topic' | 'broker', resourceName: string, set: Record<string, string | null>, validateOnly = false, options: AlterConfigsOptions = {}): void {
+    this.admin.alterConfigs(resourceType, resourceName, set, validateOnly, options);
   }
 
   /** ElectLeaders (KIP-460). `partitions` undefined = every partition. */

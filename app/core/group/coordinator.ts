@@ -113,7 +113,7 @@ export class GroupCoordinator {
     const image = this.host.image;
     const topic = image.topicsByName.get(OFFSETS_TOPIC);
     if (!topic) {
-      this.host.requestOffsetsTopic();
+      this.host.requestOffsetsTopic(req.clientId ?? '');
       return { coordinators: req.keys.map((k) => answer(k, 'COORDINATOR_NOT_AVAILABLE')) };
     }
     return {

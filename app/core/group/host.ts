@@ -65,7 +65,7 @@ export interface CoordinatorHost {
   after(delayMs: number, fn: () => void): TimerHandle;
   /** This broker's replica of `__consumer_offsets-partition`, if it hosts one. */
   offsetsPartition(partition: number): OffsetsPartition | undefined;
-  /** Ask the controller to create `__consumer_offsets` (Kafka's AutoTopicCreationManager); fire and forget. */
-  requestOffsetsTopic(): void;
+  /** Ask the controller to create `__consumer_offsets` for this client (Kafka's AutoTopicCreationManager); fire and forget. */
+  requestOffsetsTopic(clientId: string): void;
   emit(event: EngineEvent): void;
 }

@@ -25,13 +25,15 @@
  * INCONSISTENT_GROUP_PROTOCOL, INVALID_SESSION_TIMEOUT, GROUP_MAX_SIZE_REACHED, and the
  * coordinator errors from `GroupStore.validateGroupStatus`.
  *
- * One file (a little over 500 lines) on purpose: the four requests and the delayed join/sync
- * completions move the same state machine, and each transition reads best beside the others.
+ * The four requests and the delayed join/sync completions move the same state machine, so they
+ * stay in this one file; the checks of the member behind a request, which change nothing, are in
+ * member-checks.ts.
  */
 import type { KafkaErrorName } from '../../api/errors.js';
 import { type ClassicGroup, errorJoin, GroupMember } from './group.js';
 import type { GroupStore } from './group-store.js';
 import type { CoordinatorHost } from './host.js';
+import { acceptJoiningMember, generateMemberId, validateCurrentMember } from './member-checks.js';
 import type {
   HeartbeatRequest,
   HeartbeatResponse,
@@ -61,13 +63,6 @@ export class Membership {
 
   private topicsOf = (subscription: Uint8Array): string[] | null => this.host.groupRecords.subscribedTopics(subscription);
 
-  private newMemberId(prefix: string): string {
-    const r = this.host.random;
-    const hex = (n: number): string => Array.from({ length: n }, () => r.nextInt(16).toString(16)).join('');
-    const variant = (8 + r.nextInt(4)).toString(16);
-    return `${prefix}-${hex(8)}-${hex(4)}-4${hex(3)}-${variant}${hex(3)}-${hex(12)}`;
-  }
-
   // ================================================================ JoinGroup
 
   join(req: JoinGroupRequest, reply: (r: JoinGroupResponse) => void): void {
@@ -81,7 +76,7 @@ export class Membership {
     // A group is created by a member without an id; a member id for a group we do not have is stale.
     const group = this.store.getOrCreate(req.groupId, isUnknown);
     if (!group) return reply(errorJoin(req.memberId, 'UNKNOWN_MEMBER_ID'));
-    if (!this.acceptJoiningMember(group, req.memberId, cfg.maxSize)) {
+    if (!acceptJoiningMember(group, req.memberId, cfg.maxSize)) {
       group.remove(req.memberId);
       return reply(errorJoin('', 'GROUP_MAX_SIZE_REACHED'));
     }
@@ -90,22 +85,10 @@ export class Membership {
     if (group.is('PreparingRebalance')) this.tryCompleteJoin(group);
   }
 
-  private acceptJoiningMember(group: ClassicGroup, memberId: string, maxSize: number): boolean {
-    switch (group.state) {
-      case 'Empty':
-      case 'Dead':
-        return true;
-      case 'PreparingRebalance':
-        return (group.has(memberId) && group.get(memberId).awaitingJoin !== null) || group.numAwaitingJoin < maxSize;
-      default:
-        return group.has(memberId) || group.size < maxSize;
-    }
-  }
-
   private newMemberJoin(group: ClassicGroup, req: JoinGroupRequest, reply: (r: JoinGroupResponse) => void): void {
     if (group.is('Dead')) return reply(errorJoin('', 'COORDINATOR_NOT_AVAILABLE'));
     if (!group.supportsProtocols(req.protocolType, req.protocols)) return reply(errorJoin('', 'INCONSISTENT_GROUP_PROTOCOL'));
-    const newMemberId = this.newMemberId(req.groupInstanceId ?? req.clientId);
+    const newMemberId = generateMemberId(this.host.random, req.groupInstanceId ?? req.clientId);
     if (req.groupInstanceId !== null) {
       const oldMemberId = group.staticMembers.get(req.groupInstanceId);
       if (oldMemberId !== undefined) return this.updateStaticMemberAndRebalance(group, oldMemberId, newMemberId, req, reply);
@@ -121,22 +104,12 @@ export class Membership {
     this.addMemberAndRebalance(group, newMemberId, req, reply);
   }
 
-  /** Kafka's validateCurrentMember: the instance id (if any) maps to this member id, which exists. */
-  private validateCurrentMember(group: ClassicGroup, memberId: string, groupInstanceId: string | null): KafkaErrorName | null {
-    if (groupInstanceId !== null) {
-      const current = group.staticMembers.get(groupInstanceId);
-      if (current === undefined) return 'UNKNOWN_MEMBER_ID';
-      if (current !== memberId) return 'FENCED_INSTANCE_ID';
-    }
-    return group.has(memberId) ? null : 'UNKNOWN_MEMBER_ID';
-  }
-
   private currentMemberJoin(group: ClassicGroup, req: JoinGroupRequest, reply: (r: JoinGroupResponse) => void): void {
     const memberId = req.memberId;
     if (group.is('Dead')) return reply(errorJoin(memberId, 'COORDINATOR_NOT_AVAILABLE'));
     if (!group.supportsProtocols(req.protocolType, req.protocols)) return reply(errorJoin(memberId, 'INCONSISTENT_GROUP_PROTOCOL'));
     if (group.pendingMembers.has(memberId)) return this.addMemberAndRebalance(group, memberId, req, reply);
-    const error = this.validateCurrentMember(group, memberId, req.groupInstanceId);
+    const error = validateCurrentMember(group, memberId, req.groupInstanceId);
     if (error) return reply(errorJoin(memberId, error));
     const member = group.get(memberId);
     const current = (members: JoinGroupResponse['members'], leader = group.leaderId ?? ''): JoinGroupResponse => ({
@@ -332,7 +305,7 @@ export class Membership {
     if (!group) return reply(syncError('UNKNOWN_MEMBER_ID'));
     if (group.is('Dead')) return reply(syncError('COORDINATOR_NOT_AVAILABLE'));
     const error =
-      this.validateCurrentMember(group, req.memberId, req.groupInstanceId) ??
+      validateCurrentMember(group, req.memberId, req.groupInstanceId) ??
       (req.generationId !== group.generationId
         ? 'ILLEGAL_GENERATION'
         : (req.protocolType !== null && req.protocolType !== group.protocolType) || (req.protocolName !== null && req.protocolName !== group.protocolName)
@@ -433,7 +406,7 @@ export class Membership {
     const group = this.store.groups.get(req.groupId);
     if (!group) return { errorCode: 'UNKNOWN_MEMBER_ID' };
     if (group.is('Dead')) return { errorCode: 'COORDINATOR_NOT_AVAILABLE' };
-    const error = this.validateCurrentMember(group, req.memberId, req.groupInstanceId) ?? (req.generationId !== group.generationId ? 'ILLEGAL_GENERATION' : null);
+    const error = validateCurrentMember(group, req.memberId, req.groupInstanceId) ?? (req.generationId !== group.generationId ? 'ILLEGAL_GENERATION' : null);
     if (error) return { errorCode: error };
     if (group.is('Empty')) return { errorCode: 'UNKNOWN_MEMBER_ID' };
     const member = group.get(req.memberId);
@@ -474,7 +447,7 @@ export class Membership {
         this.removePendingMember(group, m.memberId);
         return result(m, 'NONE');
       }
-      const error = this.validateCurrentMember(group, m.memberId, m.groupInstanceId);
+      const error = validateCurrentMember(group, m.memberId, m.groupInstanceId);
       if (error) return result(m, error);
       this.removeMemberAndUpdateGroup(group, group.get(m.memberId), reason);
       return result(m, 'NONE');

@@ -15,6 +15,8 @@ export interface FindCoordinatorRequest {
   api: 'findCoordinator';
   keyType: number;
   keys: string[];
+  /** The asking client's id (recorded on `__consumer_offsets` when this request creates it). */
+  clientId?: string;
 }
 export interface FindCoordinatorResponse {
   coordinators: { key: string; nodeId: number; errorCode: KafkaErrorName; errorMessage: string | null }[];

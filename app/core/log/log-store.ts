@@ -133,6 +133,11 @@ export interface MetadataStore {
 export interface StorageProvider {
   broker(brokerId: number): BrokerLogStore;
   metadata(): MetadataStore;
+  /**
+   * The size of the file system a broker's log directory is on and what of it is free to use
+   * (DescribeLogDirs v4's total and usable bytes); absent or null where there is no such disk.
+   */
+  logDirSpace?(brokerId: number): { totalBytes: number; usableBytes: number } | null;
 }
 
 /** Every replica key made so far, by topic id then partition: the same string object each time. */

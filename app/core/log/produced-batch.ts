@@ -60,6 +60,12 @@ export type ProducedBatch =
 
 export interface ProducedBatchValidator {
   validate(input: ProducedBatchInput, rules: ProducedBatchRules): ProducedBatch;
+  /**
+   * The batch a plain producer would send for `records` (magic 2, CreateTime with the records'
+   * timestamps, uncompressed, no producer id): how records from inside the engine enter the
+   * same validation as a client's.
+   */
+  producerBatch(records: readonly LogRecord[]): Uint8Array;
 }
 
 /**

@@ -2,7 +2,7 @@
  * An in-memory view of the metadata log up to `offset`. The controller and every broker keep
  * one; all of them apply the same records in the same order, so they agree once caught up.
  */
-import type { CommittedRecord, PartitionState } from './records.js';
+import type { CommittedRecord, PartitionState, TopicOrigin } from './records.js';
 import { entityKey } from '../security/client-quotas.js';
 import { credentialKey } from '../security/scram.js';
 import type { AclBinding, QuotaEntity, ScramCredential } from '../security/types.js';
@@ -29,6 +29,8 @@ export interface TopicImage {
   topicId: string;
   partitions: Map<number, PartitionState>;
   configs: Record<string, string>;
+  /** Set when a client's request created the topic (auto-creation). */
+  createdBy?: TopicOrigin;
 }
 
 /** The cluster-wide default broker configs are stored under this resource name (Kafka's `<default>`). */
@@ -110,7 +112,7 @@ export class MetadataImage implements ClusterMetadata {
         this.brokers.delete(r.brokerId);
         break;
       case 'Topic': {
-        const t: TopicImage = { name: r.name, topicId: r.topicId, partitions: new Map(), configs: {} };
+        const t: TopicImage = { name: r.name, topicId: r.topicId, partitions: new Map(), configs: {}, ...(r.createdBy ? { createdBy: r.createdBy } : {}) };
         this.topicsById.set(r.topicId, t);
         this.topicsByName.set(r.name, t);
         break;

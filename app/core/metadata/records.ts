@@ -32,11 +32,23 @@ export interface PartitionState {
   lastKnownElr?: readonly number[];
 }
 
+/**
+ * A topic a client's request created rather than an admin (Kafka's auto-creation): the API that
+ * created it, the client id of that request, the broker that forwarded it and when. Kafka does not
+ * record this; it is kept so the console can say where a topic nobody created on purpose came from.
+ */
+export interface TopicOrigin {
+  api: 'Metadata' | 'FindCoordinator';
+  clientId: string;
+  brokerId: number;
+  atMs: number;
+}
+
 export type MetadataRecord =
   | { type: 'RegisterBroker'; brokerId: number; brokerEpoch: number; incarnationId: string; rack: string | null; fenced: boolean }
   | { type: 'BrokerRegistrationChange'; brokerId: number; brokerEpoch: number; fenced?: boolean; inControlledShutdown?: boolean }
   | { type: 'UnregisterBroker'; brokerId: number; brokerEpoch: number }
-  | { type: 'Topic'; name: string; topicId: string }
+  | { type: 'Topic'; name: string; topicId: string; createdBy?: TopicOrigin }
   | { type: 'Partition'; state: PartitionState }
   | {
       type: 'PartitionChange';

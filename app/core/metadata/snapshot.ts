@@ -11,7 +11,7 @@
  */
 import type { BrokerRegistration, ClientQuotaImage, MetadataImage } from './image.js';
 import type { AclBinding, ScramCredential } from '../security/types.js';
-import type { LeaderRecoveryState, PartitionState } from './records.js';
+import type { LeaderRecoveryState, PartitionState, TopicOrigin } from './records.js';
 
 /**
  * [partition, replicas, isr, leader, leaderEpoch, partitionEpoch, adding, removing, recovering (1)
@@ -23,7 +23,7 @@ export interface ImageSnapshot {
   /** The offset of the last record the snapshot includes. */
   offset: number;
   brokers: BrokerRegistration[];
-  topics: { name: string; topicId: string; configs: Record<string, string>; partitions: PartitionTuple[] }[];
+  topics: { name: string; topicId: string; configs: Record<string, string>; partitions: PartitionTuple[]; createdBy?: TopicOrigin }[];
   brokerConfigs: [string, Record<string, string>][];
   /** The first producer id not yet handed out (absent in snapshots from before producer ids: 0). */
   nextProducerId?: number;
@@ -43,6 +43,7 @@ export function snapshotOf(image: MetadataImage): ImageSnapshot {
       name: t.name,
       topicId: t.topicId,
       configs: { ...t.configs },
+      ...(t.createdBy ? { createdBy: { ...t.createdBy } } : {}),
       partitions: [...t.partitions.values()].map(
         (p): PartitionTuple => {
           const t: PartitionTuple = [p.partition, [...p.replicas], [...p.isr], p.leader, p.leaderEpoch, p.partitionEpoch, [...p.addingReplicas], [...p.removingReplicas], p.leaderRecoveryState === 'RECOVERING' ? 1 : 0];
@@ -128,7 +129,7 @@ export function loadSnapshot(image: MetadataImage, snap: ImageSnapshot): void {
   for (const t of snap.topics) {
     // The image's own map (records replace its entries); the states in it are shared.
     const partitions = new Map(states.get(t.topicId));
-    const topic = { name: t.name, topicId: t.topicId, partitions, configs: { ...t.configs } };
+    const topic = { name: t.name, topicId: t.topicId, partitions, configs: { ...t.configs }, ...(t.createdBy ? { createdBy: { ...t.createdBy } } : {}) };
     image.topicsById.set(t.topicId, topic);
     image.topicsByName.set(t.name, topic);
   }

@@ -44,7 +44,7 @@ export const ADVERTISED_VERSIONS: Readonly<Record<number, readonly [number, numb
   [ApiKey.InitProducerId]: [0, 1],
   [ApiKey.OffsetForLeaderEpoch]: [2, 3],
   [ApiKey.DescribeConfigs]: [0, 3],
-  [ApiKey.DescribeLogDirs]: [0, 1],
+  [ApiKey.DescribeLogDirs]: [0, 4],
   [ApiKey.AlterConfigs]: [0, 1],
   [ApiKey.CreatePartitions]: [0, 1],
   [ApiKey.DeleteGroups]: [0, 1],

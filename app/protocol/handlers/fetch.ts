@@ -10,9 +10,11 @@
  *                    preferred_read_replica(v11+) records]]
  *
  * Rules: v4+ only (magic 2; v0-3 answer UNSUPPORTED_VERSION); the long poll, min/max bytes and
- * the "first batch even if larger" rule are the engine's (its fetch purgatory); no fetch
- * sessions (KIP-227): every answer is full with session id 0, which clients accept as "no
- * session"; read_committed reads up to the last stable offset, which is the high watermark (no
+ * the "first batch even if larger" rule are the engine's (its fetch purgatory); fetch sessions
+ * (KIP-227, v7+) are the broker's (app/core/broker/client-fetch-sessions.ts): a full fetch may
+ * open one, an incremental fetch is answered with the partitions that changed only, and a wrong
+ * session id or epoch with FETCH_SESSION_ID_NOT_FOUND / INVALID_FETCH_SESSION_EPOCH and no
+ * partitions; read_committed reads up to the last stable offset, which is the high watermark (no
  * transactions, so no aborted transactions either); a batch read from its middle is sent whole
  * (the client skips the records below its offset), one cut at the high watermark as far as it.
  */
@@ -73,12 +75,32 @@ function everyPartition(request: FetchRequest, code: number) {
   };
 }
 
+/** The request's fetch session (KIP-227, v7+): its id, epoch and the partitions it forgets. */
+function sessionOf(request: FetchRequest): { id: number; epoch: number; forgotten: { topic: string; partition: number }[] } {
+  return {
+    id: request.sessionId,
+    epoch: request.sessionEpoch,
+    forgotten: request.forgottenTopicsData.flatMap((t) => t.partitions.map((partition) => ({ topic: t.topic, partition }))),
+  };
+}
+
+/** The answer's partitions as Kafka's FetchResponse lists them: a topic entry for each run of one topic's partitions. */
+function byTopic(partitions: readonly ClientFetchPartitionResponse[]) {
+  const out: { topic: string; partitions: ReturnType<typeof partitionData>[] }[] = [];
+  for (const p of partitions) {
+    const last = out[out.length - 1];
+    if (last && last.topic === p.topic) last.partitions.push(partitionData(p));
+    else out.push({ topic: p.topic, partitions: [partitionData(p)] });
+  }
+  return out;
+}
+
 export function fetchHandler(gateway: BrokerGateway): ApiHandler<typeof ApiKey.Fetch> {
   return {
     apiKey: ApiKey.Fetch,
     advertised: ADVERTISED_VERSIONS[ApiKey.Fetch]!,
     implemented: [4, 11],
-    async handle(request) {
+    async handle(request, ctx) {
       const partitions = request.topics.flatMap((t) =>
         t.partitions.map((p) => ({
           topic: t.topic,
@@ -96,16 +118,11 @@ export function fetchHandler(gateway: BrokerGateway): ApiHandler<typeof ApiKey.F
           maxBytes: Math.max(0, request.maxBytes),
           isolationLevel: request.isolationLevel === 1 ? 'read_committed' : 'read_uncommitted',
           partitions,
+          ...(ctx.apiVersion >= 7 ? { session: sessionOf(request) } : {}),
         }, done),
       );
-      const { partitions: results } = await answered(answer);
-      let i = 0;
-      return {
-        throttleTimeMs: 0,
-        errorCode: 0,
-        sessionId: 0,
-        responses: request.topics.map((t) => ({ topic: t.topic, partitions: t.partitions.map(() => partitionData(results[i++]!)) })),
-      };
+      const r = await answered(answer);
+      return { throttleTimeMs: 0, errorCode: errorCode(r.error ?? 'NONE'), sessionId: r.sessionId ?? 0, responses: byTopic(r.partitions) };
     },
     errorResponse: (request, code) => everyPartition(request, code),
   };

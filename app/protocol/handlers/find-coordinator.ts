@@ -39,7 +39,7 @@ export function findCoordinatorHandler(gateway: BrokerGateway): ApiHandler<typeo
     apiKey: ApiKey.FindCoordinator,
     advertised: ADVERTISED_VERSIONS[ApiKey.FindCoordinator]!,
     async handle(request, ctx) {
-      const r: EngineResponse = await askCoordinator(gateway, { api: 'findCoordinator', keyType: request.keyType, keys: keysOf(request, ctx.apiVersion) });
+      const r: EngineResponse = await askCoordinator(gateway, { api: 'findCoordinator', keyType: request.keyType, keys: keysOf(request, ctx.apiVersion), clientId: ctx.header.clientId ?? '' });
       const listeners = gateway.engine.listenerAddresses();
       const coordinators = r.coordinators.map((c): Coordinator => {
         const at = c.errorCode === 'NONE' ? listeners.get(c.nodeId) : undefined;

@@ -37,7 +37,7 @@ describe('Metadata (key 3)', () => {
     expect((await w.respond(1, ApiKey.Metadata, 0, { topics: [] })).topics.map((t) => t.name)).toEqual(['audit', 'orders']);
     expect((await w.respond(1, ApiKey.Metadata, 1, { topics: [] })).topics).toEqual([]);
     expect((await w.respond(1, ApiKey.Metadata, 1, { topics: null })).topics.map((t) => t.name)).toEqual(['audit', 'orders']);
-    const one = await w.respond(1, ApiKey.Metadata, 4, { topics: [{ name: 'audit' }, { name: 'missing' }, { name: 'bad name!' }], allowAutoTopicCreation: true });
+    const one = await w.respond(1, ApiKey.Metadata, 4, { topics: [{ name: 'audit' }, { name: 'missing' }, { name: 'bad name!' }], allowAutoTopicCreation: false });
     expect(one.topics.map((t) => [t.name, t.errorCode])).toEqual([
       ['audit', 0],
       ['missing', 3],

@@ -12,8 +12,10 @@
  *
  * Rules: a broker is listed only when live and its listener is known (the engine's listener
  * addresses: what Metadata advertises is exactly what `cluster.describe` reports); a leaderless partition has leader -1 and
- * LEADER_NOT_AVAILABLE; topics are never created on the fly (auto-creation is off: a missing topic
- * is UNKNOWN_TOPIC_OR_PARTITION); below v5, where offline replicas cannot be listed, replicas and
+ * LEADER_NOT_AVAILABLE; a missing topic is created when the request allows it (always below v4,
+ * `allow_auto_topic_creation` from v4) and the broker's `auto.create.topics.enable` is true, and is
+ * answered LEADER_NOT_AVAILABLE until this broker's metadata has it (or with the controller's
+ * refusal, e.g. INVALID_REPLICATION_FACTOR), else UNKNOWN_TOPIC_OR_PARTITION; below v5, where offline replicas cannot be listed, replicas and
  * ISR keep only live brokers and the partition says REPLICA_NOT_AVAILABLE (Kafka's
  * errorUnavailableEndpoints). Authorized operations are not computed (Kafka's "not requested",
  * -2147483648).
@@ -62,8 +64,10 @@ export function metadataHandler(gateway: BrokerGateway): ApiHandler<typeof ApiKe
     apiKey: ApiKey.Metadata,
     advertised: ADVERTISED_VERSIONS[ApiKey.Metadata]!,
     async handle(request, ctx) {
+      // allow_auto_topic_creation is true below v4 (the field's default), the request's from v4.
+      const autoCreate = request.allowAutoTopicCreation ? { autoCreate: { clientId: ctx.header.clientId ?? '' } } : {};
       const answer = await gateway.call<BrokerAnswer<ClientMetadataResponse>>((done) =>
-        gateway.engine.metadataRequest(gateway.brokerId, { type: 'metadata', topics: topicsAsked(request, ctx.apiVersion) }, done),
+        gateway.engine.metadataRequest(gateway.brokerId, { type: 'metadata', topics: topicsAsked(request, ctx.apiVersion), ...autoCreate }, done),
       );
       const m = await answered(answer);
       const listeners = gateway.engine.listenerAddresses();

@@ -7,6 +7,8 @@
 import type { ProducedBatch, ProducedBatchInput, ProducedBatchRules, ProducedBatchValidator } from '../../core/log/produced-batch.js';
 import { type CompressionCodecs, createCompressionCodecs } from './compression.js';
 import { type LogValidatorConfig, validateRecords } from './log-validator.js';
+import { encodeRecordBatch } from './record-batch.js';
+import type { LogRecord } from '../../core/log/records.js';
 
 function validatorConfig(rules: ProducedBatchRules): LogValidatorConfig {
   return {
@@ -21,6 +23,9 @@ function validatorConfig(rules: ProducedBatchRules): LogValidatorConfig {
 
 export function createProducedBatchValidator(codecs: CompressionCodecs = createCompressionCodecs()): ProducedBatchValidator {
   return {
+    producerBatch(records: readonly LogRecord[]): Uint8Array {
+      return encodeRecordBatch({ baseOffset: 0, lastOffset: records.length - 1, leaderEpoch: -1, appendTimeMs: 0, records: [...records], sizeBytes: 0 });
+    },
     validate(input: ProducedBatchInput, rules: ProducedBatchRules): ProducedBatch {
       const result = validateRecords(input, validatorConfig(rules), codecs);
       if (!result.ok) {

@@ -26,7 +26,7 @@ import {
 } from '../../api/contract.js';
 import type { EngineEvent, EventName } from '../../api/events.js';
 import { checkCall, type EngineEventListener, type EngineService, type ErrorLogger } from '../../api/service.js';
-import { describeBrokerConfigs, describeTopicConfigs, type ResolvedConfig } from '../../core/configs/resolve.js';
+import { brokerStaticConfigs, describeBrokerConfigs, describeTopicConfigs, type ResolvedConfig } from '../../core/configs/resolve.js';
 import type { ConsumeResult, Engine, ProduceResult } from '../../core/engine.js';
 import { CLUSTER_DEFAULT } from '../../core/metadata/image.js';
 import type { ManualScheduler } from '../../core/time.js';
@@ -166,10 +166,10 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     return configEntryViews(type, resolved, new Map(without.map((c) => [c.name, { value: c.value, source: c.source }])));
   }
 
-  /** A broker's own static configs: the cluster's, plus its rack as it registered. */
+  /** A broker's own static configs: the cluster's, plus its ids and its rack as it registered. */
   function ownStatic(id: number): Record<string, string> {
     const rack = engine.members().find((m) => m.id === id)?.rack ?? image.brokers.get(id)?.rack ?? null;
-    return rack !== null ? { ...staticConfigs, 'broker.rack': rack } : staticConfigs;
+    return brokerStaticConfigs(staticConfigs, id, rack);
   }
 
   /**
@@ -195,7 +195,6 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     if (!engine.hasBroker(id) && !image.brokers.has(id)) {
       throw new KafkaError('BROKER_NOT_FOUND', `Broker ${JSON.stringify(name)} is not a member of this cluster ('' names the cluster-wide default).`);
     }
-    // broker.rack is each broker's own server.properties line: its rack, as the broker registered it.
     return describeBrokerConfigs(mergeConfigs(image.brokerConfigs.get(name) ?? {}, set), image.clusterConfigs(), ownStatic(id));
   }
 
@@ -261,6 +260,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
       const view: ClusterView = {
         clusterId,
         bootstrapServers: brokers.flatMap((b) => (b.listener ? [`${b.listener.host}:${b.listener.port}`] : [])).join(','),
+        autoCreateTopics: engine.clusterConfig().autoCreateTopicsEnable,
         controllerId: engine.controllerId,
         brokers,
         fencedBrokers: [...image.brokers.values()].filter((b) => b.fenced).length,

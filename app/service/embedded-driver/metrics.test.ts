@@ -1,7 +1,8 @@
 /**
  * Throughput figures (`metrics.sampled`, `metrics.get`) and disk use (`logBytes`) through the
- * service, on the manual clock. Sizes are those of the in-memory store: a batch of n records with
- * no key or headers and a value of b bytes is 61 + n·(8 + b) bytes (`estimateBatchSize`).
+ * service, on the manual clock. Sizes are those of the batches as Kafka encodes them: records from
+ * the service go the way a client's batch does (magic 2, one timestamp per request), so a batch
+ * of n records with no key or headers and a value of b bytes is its encoded length.
  */
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import { createClusterService } from './cluster-service.js';
 import { createVirtualClusterService, type VirtualClusterService } from '../../sim/virtual-service.js';
 import { Simulation, } from '../../sim/simulation.js';
 import { SqliteStorage } from '../../storage/sqlite-storage.js';
+import { encodeRecordBatch } from '../../protocol/records/record-batch.js';
 import { closeDataDirs, closeKeeping, dataDirService } from '../../sim/test-support/data-dir.js';
 
 afterEach(closeDataDirs);
@@ -43,7 +45,15 @@ function asView(e: MetricsEvent): MetricsView {
 }
 
 /** A batch of `n` records of `b`-byte values without key or headers, as the in-memory log stores it. */
-const batchBytes = (n: number, b: number): number => 61 + n * (8 + b);
+const batchBytes = (n: number, b: number): number =>
+  encodeRecordBatch({
+    baseOffset: 0,
+    lastOffset: n - 1,
+    leaderEpoch: 0,
+    appendTimeMs: 0,
+    records: Array.from({ length: n }, () => ({ key: null, value: new Uint8Array(b), headers: [], timestamp: 1 })),
+    sizeBytes: 0,
+  }).length;
 
 async function clusterWithTopic(configs: Record<string, string> = {}, seed = 5): Promise<VirtualClusterService> {
   const svc = createVirtualClusterService({ seed });
@@ -69,7 +79,7 @@ describe('throughput metrics', () => {
     expect(consumed.records).toHaveLength(100);
     expect(svc.scheduler.now()).toBeLessThan(start + 1_000);
 
-    const produced = 4 * batchBytes(25, 100); // 4 × 2761 = 11044
+    const produced = 4 * batchBytes(25, 100);
     const during = nextSample(svc);
     expect(asView(during)).toEqual({
       atMs: start + 1_000,

@@ -54,6 +54,29 @@ function runShortHeal(inspect?: (sim: Simulation) => void): { r: FaultRunResult;
   return { r, events };
 }
 
+/**
+ * The faults seed 4242286 drew (its schedule lines, engine seconds; the fault phase begins 108 ms
+ * into the run), fixed so that a change to what the traffic meets — which moves the draws of a
+ * random run — keeps the window this test is about: broker 2 healed at 95.938 s, isolated again
+ * at 96.152 s.
+ */
+const SEED_4242286_FAULTS: TimedFault[] = `8.237 kill 1, 13.590 stall 3, 18.424 stall 1, 26.641 unstall 1, 34.189 start 1, 36.451 cut 3-1,
+  39.949 stall 1, 40.853 unstall 3, 42.172 kill 3, 46.721 start 3, 47.657 unstall 1, 51.232 isolate 2, 52.505 slow 1 100,
+  52.998 restore 3-1, 56.372 slow 1 0, 59.759 stop 3, 61.788 start 3, 62.147 kill 1, 66.029 start 1, 76.572 stall 2,
+  83.707 kill 3, 86.928 unstall 2, 91.994 start 3, 95.938 heal 2, 96.152 isolate 2, 104.877 stall 3, 110.141 kill 2,
+  114.412 unstall 3, 126.922 power-loss 3, 130.219 start 3, 132.021 isolate 3`
+  .split(',')
+  .map((line): TimedFault => {
+    const [t, kind, x, delayMs] = line.trim().split(' ') as [string, string, string, string | undefined];
+    const atMs = Math.round(Number(t) * 1000) - 108;
+    if (kind === 'cut' || kind === 'restore') {
+      const [a, b] = x.split('-').map(Number) as [number, number];
+      return { atMs, action: { kind, a, b } };
+    }
+    if (kind === 'slow') return { atMs, action: { kind, broker: Number(x), delayMs: Number(delayMs) } };
+    return { atMs, action: { kind: kind as 'kill' | 'stop' | 'power-loss' | 'start' | 'isolate' | 'heal' | 'stall' | 'unstall', broker: Number(x) } };
+  });
+
 describe('invariant 5 is decided from events, not samples', () => {
   it('a leader healed for 300 ms (shorter than the old 500 ms scan) heartbeats, is unfenced and leads again: its silence counts from the second isolation, and the controller fences it within the session timeout of it', () => {
     const { r, events } = runShortHeal();
@@ -93,9 +116,9 @@ describe('invariant 5 is decided from events, not samples', () => {
 
   it('seed 4242286: broker 2, healed for 214 ms at 95.938 s, heartbeats in that window and leads again; it is fenced 9 s later and the seed passes', () => {
     const events: EngineEvent[] = [];
-    const r = runFaultSeed(4242286, { inspect: (sim) => sim.engine.subscribe((e) => events.push(e)) });
-    expect(r.schedule).toContain('t=95.938s heal 2');
-    expect(r.schedule).toContain('t=96.152s isolate 2');
+    const r = runFaultSeed(4242286, { faults: SEED_4242286_FAULTS, inspect: (sim) => sim.engine.subscribe((e) => events.push(e)) });
+    expect(r.schedule).toContain('t=95.938s heal 2 (scheduled)');
+    expect(r.schedule).toContain('t=96.152s isolate 2 (scheduled)');
     const unfenced = events.filter((e) => e.type === 'leader.changed' && e.leader === 2 && e.reason === 'broker-unfenced').map((e) => e.atMs);
     expect(unfenced.some((t) => t > 95_938 && t < 96_152)).toBe(true);
     const fenced = events.find((e) => e.type === 'broker.stateChanged' && e.brokerId === 2 && e.state === 'fenced' && e.atMs > 96_152);

@@ -4,9 +4,12 @@
  * offset is below its own high watermark, never negative). One directory per broker, named as
  * its storage is: `broker-<id>` inside the cluster's data directory.
  *
- *   DescribeLogDirs  => [topic [partitions]] | null (every replica)
+ *   DescribeLogDirs  => [topic [partitions]] | null (every replica)      (v2+: flexible)
  *   Resp             => throttle error_code(v3+) [error_code log_dir [name [partition size
  *                       offset_lag is_future]] total_bytes(v4+) usable_bytes(v4+)]
+ *
+ * Total and usable bytes are the file system's under the data directory (every broker's file is
+ * in it, so brokers of one cluster report the same disk).
  */
 import type { ApiHandler } from '../../api-handler.js';
 import { ApiKey } from '../../generated/index.js';
@@ -38,7 +41,11 @@ export function describeLogDirsHandler(gateway: AdminGateway): ApiHandler<typeof
         }
         return out;
       });
-      return { throttleTimeMs: 0, errorCode: 0, results: [{ errorCode: 0, logDir: `broker-${gateway.brokerId}`, topics, totalBytes: -1n, usableBytes: -1n }] };
+      // v4: the file system's size and free space (-1 when unknown, as Kafka answers for a directory it cannot stat).
+      const space = gateway.engine.logDirSpace(gateway.brokerId);
+      const totalBytes = BigInt(space?.totalBytes ?? -1);
+      const usableBytes = BigInt(space?.usableBytes ?? -1);
+      return { throttleTimeMs: 0, errorCode: 0, results: [{ errorCode: 0, logDir: `broker-${gateway.brokerId}`, topics, totalBytes, usableBytes }] };
     },
     errorResponse: (_request, code) => ({ throttleTimeMs: 0, errorCode: code, results: [] }),
   };

@@ -2,8 +2,8 @@
  * Ready-to-paste Kafka client snippets for the cluster's bootstrap string: kcat, the Java client,
  * kafka-python and kafkajs, each producing a record to `topic` and reading it back in consumer
  * group `groupId`. They say only what the cluster serves: plaintext on 127.0.0.1, idempotent
- * acks=all producers, classic consumer groups; no transactions, no topic auto-creation (so the
- * topic is one that exists).
+ * acks=all producers, classic consumer groups; no transactions. They name a topic that exists,
+ * though a producer naming a missing one creates it where auto.create.topics.enable allows.
  */
 
 export interface ClientSnippet {
