@@ -93,15 +93,16 @@ describe('the console says what is true (issue 34), on a local cluster', () => {
     expect(await page.locator('[data-testid^="unavailable-none-"]').first().textContent()).toContain('nothing');
   });
 
-  it('opens Groups with Alt+0 and Connections with Alt+- (the digit row goes on), and says so on the links', async () => {
+  it('opens Groups with Alt+0, Security with Alt+- and Connections with Alt+= (the digit row goes on), and says so on the links', async () => {
     await go('/', 'Overview');
     await page.keyboard.press('Alt+0');
     await page.getByRole('heading', { level: 1, name: 'Consumer groups' }).waitFor({ timeout: 10_000 });
-    await page.keyboard.press('Alt+Minus');
+    await page.keyboard.press('Alt+Equal');
     await page.getByRole('heading', { level: 1, name: 'Connections' }).waitFor({ timeout: 10_000 });
     const nav = page.getByRole('navigation', { name: 'Main' });
     expect(await nav.getByRole('link', { name: 'Groups', exact: true }).getAttribute('aria-keyshortcuts')).toBe('Alt+0');
-    expect(await nav.getByRole('link', { name: 'Connections', exact: true }).getAttribute('aria-keyshortcuts')).toBe('Alt+-');
+    expect(await nav.getByRole('link', { name: 'Security', exact: true }).getAttribute('aria-keyshortcuts')).toBe('Alt+-');
+    expect(await nav.getByRole('link', { name: 'Connections', exact: true }).getAttribute('aria-keyshortcuts')).toBe('Alt+=');
   });
 
   it('tells a group’s members apart when they share a client id and host', async () => {
