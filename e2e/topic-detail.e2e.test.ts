@@ -259,7 +259,7 @@ describe('the topic detail page in Chromium against npm run serve', () => {
     // Sort by size, largest first: partition 7 leads, then 3; the header says how it is sorted.
     await page.getByTestId('partition-sort-size').click();
     const firstRows = async (): Promise<string[]> => (await page.locator('[data-testid^="partition-row-"]').evaluateAll((rows) => rows.slice(0, 2).map((r) => r.getAttribute('data-testid') ?? '')));
-    await expect.poll(firstRows).toEqual(['partition-row-7', 'partition-row-3']);
+    await expect.poll(firstRows, { timeout: 10_000 }).toEqual(['partition-row-7', 'partition-row-3']);
     expect(await page.getByTestId('partition-sort-size').locator('xpath=..').getAttribute('aria-sort')).toBe('descending');
     // Its skew against the topic's mean: far above average.
     expect(await page.getByTestId('partition-row-7').textContent()).toMatch(/×\d\d?\.\d/);
