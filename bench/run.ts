@@ -71,6 +71,7 @@ import { LOADS, PARTITIONS_PER_TOPIC, REPLICATION_FACTOR as UI_RF, SCROLL_MS, SC
 import { DETAIL_LOADS, DETAIL_PARTITIONS, DETAIL_RF, DETAIL_SCROLL_MS, DETAIL_SCROLL_STEP_PX, measureUiTopicDetail } from './ui-topic-detail.js';
 import { BROKERS as SCALE_BROKERS, formatTable, runLadder, type RungResult } from './scale.js';
 import { PLAN_BROKERS, PLAN_PARTITIONS, measureBalancePlan } from './balance-plan.js';
+import { IMPACT_BROKERS, IMPACT_PARTITIONS, measureImpact } from './impact.js';
 import { FAILOVER_BROKERS, FAILOVER_PARTITIONS, measureFailover } from './failover.js';
 import { COMPACTION_MB, KEYS as COMPACTION_KEYS, LOAD_COMMITS, LOAD_PARTITIONS, SEGMENT_MB, measureCleanerThroughput, measureCoordinatorLoad } from './compaction.js';
 import { RESULTS_FILE, UI_FRAME_LATE_INTERVALS, atLeastFigure, figure, fmt, latencyFigure, machine, pct, printTable, round, topicDetailFigures, uiFigures, withinFigure, writeResults, type Figure } from './figures.js';
@@ -120,6 +121,8 @@ const SHUTDOWN_LIMIT_MS = 1_000;
 const FAILOVER_LIMIT_MS = 1_000;
 /** `balance.plan` on 50 brokers × 100,000 partitions: within this many ms. */
 const BALANCE_PLAN_LIMIT_MS = 10_000;
+/** `impact.ofStop` on 50 brokers × 100,000 partitions (issue 35): within this many ms. */
+const IMPACT_LIMIT_MS = 1_000;
 const DEFAULT_RUNGS = [10_000, 30_000, 100_000];
 const SCALE_BUDGET_MS = 40 * 60_000;
 
@@ -168,11 +171,18 @@ async function scaleMain(argv: string[]): Promise<void> {
     `balance.plan: ${PLAN_BROKERS} brokers × ${PLAN_PARTITIONS.toLocaleString('en-US')} partitions (RF 3, placed by the controller's placer) in ${Math.round(plan.ms)} ms: ` +
       `${plan.moves} replica moves, ${plan.leaderChanges} leader changes, balancedness ${plan.balancednessBefore} → ${plan.balancednessAfter}`,
   );
+  const impact = measureImpact();
+  console.log(
+    `impact.ofStop: ${IMPACT_BROKERS} brokers in 5 racks × ${IMPACT_PARTITIONS.toLocaleString('en-US')} partitions (RF 3, ELR on), fastest of 5: ` +
+      `one broker ${Math.round(impact.brokerMs)} ms, one rack ${Math.round(impact.rackMs)} ms (${impact.rackTouched.toLocaleString('en-US')} partitions touched)`,
+  );
   const recordsArg = arg('--records-per-partition');
   const rows = await runLadder(rungs, budgetMs, (line) => console.log(line), recordsArg === undefined ? undefined : Number(recordsArg));
   console.log(`\n${formatTable(rows)}\n(load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')})\n`);
   const figures = [
     withinFigure('balance.plan.50-brokers.100k-partitions', plan.ms, 'ms', BALANCE_PLAN_LIMIT_MS),
+    withinFigure('impact.100k.one-broker', impact.brokerMs, 'ms', IMPACT_LIMIT_MS),
+    withinFigure('impact.100k.one-rack', impact.rackMs, 'ms', IMPACT_LIMIT_MS),
     // Wall time is what the goal names; on a shared machine the CPU time is the fairer reading.
     withinFigure('failover.100k.fenced-broker-new-leaders', failover.fence.ms, 'ms', FAILOVER_LIMIT_MS),
     withinFigure('failover.100k.fenced-broker-new-leaders-cpu', failover.fence.cpuMs, 'ms', FAILOVER_LIMIT_MS),

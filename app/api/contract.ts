@@ -54,6 +54,7 @@ import { recordsSearchMethods } from './records-search-contract.js';
 import { schemasMethods } from './schemas-contract.js';
 import { securityMethods } from './security-contract.js';
 import { compactionMethods } from './compaction-contract.js';
+import { impactMethods } from './impact-contract.js';
 
 /** The DTOs (`…View`) every result is made of; see `views.ts` and `balance-views.ts`. */
 export type * from './views.js';
@@ -61,6 +62,7 @@ export type * from './balance-views.js';
 export type * from './feature-views.js';
 export type * from './connections.js';
 export type * from './capabilities.js';
+export type * from './impact-contract.js';
 export type * from './records-search-contract.js';
 export type * from './schemas-contract.js';
 export type * from './security-contract.js';
@@ -455,6 +457,8 @@ export const contract = {
   ...schemasMethods,
   // topics.compaction: the log cleaner's view of a compacted topic (compaction-contract.ts).
   ...compactionMethods,
+  // impact.ofStop: what stopping brokers or racks would do, by the controller's rules (impact-contract.ts).
+  ...impactMethods,
 
   /**
    * Every consumer group, from every running broker (ListGroups), with its coordinator, member

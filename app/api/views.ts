@@ -135,7 +135,6 @@ export interface PartitionView {
   sizeBytes?: number;
 }
 
-/** A topic with its partitions (`topics.describe`, `topics.create`). */
 /** A topic a client's request created (Kafka's topic auto-creation): which API, which client, when. */
 export interface TopicCreatedByView {
   api: 'Metadata' | 'FindCoordinator';
@@ -146,6 +145,7 @@ export interface TopicCreatedByView {
   atMs: number;
 }
 
+/** A topic with its partitions (`topics.describe`, `topics.create`). */
 export interface TopicView {
   name: string;
   topicId: string;

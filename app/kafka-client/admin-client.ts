@@ -267,13 +267,18 @@ export class KafkaAdminClient {
     return res.responses.flatMap((t) => t.partitions.map((p) => ({ topic: t.name, partition: p.partitionIndex, errorCode: errorName(p.errorCode), message: p.errorMessage })));
   }
 
+  /**
+   * ListPartitionReassignments in our codec: kafkajs's refreshes the metadata of every topic first
+   * and fails with LEADER_NOT_AVAILABLE while any partition has no leader, so a cluster with an
+   * offline partition could not be read at all.
+   */
   async listReassignments(): Promise<OngoingReassignmentData[]> {
-    const res = await this.run('Listing reassignments', () => this.admin.listPartitionReassignments({ timeout: this.requestTimeoutMs }));
-    // kafkajs 2.2.4's decoder returns { name, partitions: [{ partition, … }] } while its typings say
-    // { topic, partitions: [{ partitionIndex, … }] }: read what it decodes, falling back to the typed names.
-    type Decoded = { name?: string; topic?: string; partitions: { partition?: number; partitionIndex?: number; replicas: number[]; addingReplicas?: number[]; removingReplicas?: number[] }[] };
-    return (res.topics as unknown as Decoded[]).flatMap((t) =>
-      t.partitions.map((p) => ({ topic: (t.name ?? t.topic)!, partition: (p.partition ?? p.partitionIndex)!, replicas: p.replicas, addingReplicas: p.addingReplicas ?? [], removingReplicas: p.removingReplicas ?? [] })),
+    const res = await this.run('Listing reassignments', async () =>
+      sendCodecRequest(await this.broker(), ApiKey.ListPartitionReassignments, [0, 0], { timeoutMs: this.requestTimeoutMs, topics: null }, this.requestTimeoutMs),
+    );
+    if (res.errorCode !== 0) throw new KafkaError(errorName(res.errorCode), res.errorMessage ?? 'Listing reassignments failed.');
+    return res.topics.flatMap((t) =>
+      t.partitions.map((p) => ({ topic: t.name, partition: p.partitionIndex, replicas: p.replicas, addingReplicas: p.addingReplicas, removingReplicas: p.removingReplicas })),
     );
   }
 

@@ -74,6 +74,12 @@ export class RegistryState {
   readonly configs = new Map<string | null, CompatibilityLevel>();
   readonly modes = new Map<string | null, RegistryMode>();
   maxId = 0;
+  /**
+   * The schema that first named each id, in log order: when two registries gave one id to two
+   * schemas at once, every reader agrees whose it is (the later writer takes another, see
+   * SchemaRegistry.register).
+   */
+  readonly idOwners = new Map<number, StoredVersion>();
   /** Records of `_schemas` that were not the registry's JSON. */
   unreadable = 0;
 
@@ -113,7 +119,7 @@ export class RegistryState {
     }
     const v = JSON.parse(value) as Partial<StoredVersion> & { schemaType?: SchemaType };
     if (typeof v.id !== 'number' || typeof v.schema !== 'string') throw new Error('a SCHEMA value has an id and a schema');
-    versions.set(version, {
+    const stored: StoredVersion = {
       subject,
       version,
       id: v.id,
@@ -121,7 +127,9 @@ export class RegistryState {
       schema: v.schema,
       references: v.references ?? [],
       deleted: v.deleted === true,
-    });
+    };
+    versions.set(version, stored);
+    if (!this.idOwners.has(v.id)) this.idOwners.set(v.id, stored);
     this.subjects.set(subject, versions);
     this.maxId = Math.max(this.maxId, v.id);
   }

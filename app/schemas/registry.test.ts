@@ -195,4 +195,55 @@ describe('SchemaRegistry', () => {
     expect(await b.register('z', { schema: v3NoDefault })).toEqual({ id: 3 });
     expect(await a.subjects()).toEqual(['x', 'z']);
   });
+
+  describe('two registries writing at once (both decide before either record lands)', () => {
+    /** Registries over one log whose first two appends wait until both writers have decided. */
+    function racingLogs(): { log: (SchemasLog & { records: SchemasRecord[] })[]; records: SchemasRecord[] } {
+      const records: SchemasRecord[] = [];
+      let arrived = 0;
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const racing = (): SchemasLog & { records: SchemasRecord[] } => {
+        const base = memoryLog(records);
+        return {
+          records,
+          read: base.read,
+          async append(more) {
+            if (++arrived <= 2) {
+              if (arrived === 2) release();
+              await gate;
+            }
+            await base.append(more);
+          },
+        };
+      };
+      return { log: [racing(), racing()], records };
+    }
+
+    it('two schemas in two subjects get two ids, and a third registry agrees', async () => {
+      const { log, records } = racingLogs();
+      const [a, b] = [new SchemaRegistry(log[0]!), new SchemaRegistry(log[1]!)];
+      const [ra, rb] = await Promise.all([a.register('x', { schema: v1 }), b.register('y', { schema: v3NoDefault })]);
+      expect(ra.id).not.toBe(rb.id);
+      const c = new SchemaRegistry(memoryLog(records));
+      expect(JSON.parse((await c.schemaById(ra.id)).schema)).toEqual(JSON.parse(v1));
+      expect(JSON.parse((await c.schemaById(rb.id)).schema)).toEqual(JSON.parse(v3NoDefault));
+      expect(await c.idUses(ra.id)).toEqual([{ subject: 'x', version: 1 }]);
+      expect(await c.idUses(rb.id)).toEqual([{ subject: 'y', version: 1 }]);
+      // The writers see what the reader sees.
+      expect((await a.version('y', '1')).id).toBe(rb.id);
+      expect((await b.version('x', '1')).id).toBe(ra.id);
+    });
+
+    it('two schemas in one subject both stay, as versions 1 and 2 with their own ids', async () => {
+      const { log, records } = racingLogs();
+      const [a, b] = [new SchemaRegistry(log[0]!), new SchemaRegistry(log[1]!)];
+      const [ra, rb] = await Promise.all([a.register('x', { schema: v1 }), b.register('x', { schema: v2 })]);
+      expect(ra.id).not.toBe(rb.id);
+      const c = new SchemaRegistry(memoryLog(records));
+      expect(await c.versions('x')).toEqual([1, 2]);
+      expect((await c.lookup('x', { schema: v1 })).id).toBe(ra.id);
+      expect((await c.lookup('x', { schema: v2 })).id).toBe(rb.id);
+    });
+  });
 });

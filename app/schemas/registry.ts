@@ -38,6 +38,9 @@ export interface SchemaVersionView {
   references?: SchemaReference[];
 }
 
+/** Times a registration is decided again because another registry's record took its version or id. */
+const MAX_WRITE_RACES = 8;
+
 export class SchemaRegistry {
   readonly state = new RegistryState();
   private offset = 0;
@@ -272,30 +275,52 @@ export class SchemaRegistry {
     return { version: v.version, parsed: parseSchema(v.schemaType, v.schema, this.resolve(v.references)) };
   }
 
-  /** POST /subjects/{subject}/versions: the schema's id, registering it as the next version when new. */
+  /**
+   * POST /subjects/{subject}/versions: the schema's id, registering it as the next version when new.
+   *
+   * Another registry on the same topic (the REST API's and the console's each serialise only their
+   * own writes) may have decided on the same version or id before this one's record landed. Once
+   * written and read back, the log decides: a version another record overwrote is registered
+   * again (at the next version, checked against the one that won), and an id that the log gave
+   * first to another schema is replaced by a new one under the same key.
+   */
   register(subject: string, input: SchemaInput): Promise<{ id: number }> {
     return this.write(async () => {
-      if (this.mode(subject) === 'READONLY') throw E.operationNotPermitted(`Subject ${subject} is in read-only mode`);
       const { type, parsed, references } = this.parseInput(input);
-      const all = this.state.versionsOf(subject, true);
-      const live = all.filter((v) => !v.deleted);
-      const existing = live.find((v) => this.sameSchema(v, type, parsed, references));
-      if (existing) return { id: existing.id };
-      const problems = compatibilityProblems(this.compatibility(subject), parsed, live.map((v) => this.parsedVersion(v)));
-      if (problems.length > 0) throw E.incompatibleSchema(problems);
-      let id = this.state.maxId + 1;
-      for (const versions of this.state.subjects.values()) {
-        const same = [...versions.values()].find((v) => this.sameSchema(v, type, parsed, references));
-        if (same) {
-          id = same.id;
-          break;
-        }
+      const mine = (v: StoredVersion | undefined): boolean => v !== undefined && this.sameSchema(v, type, parsed, references);
+      let decided = this.decideRegistration(subject, type, parsed, references, mine);
+      for (let race = 0; race < MAX_WRITE_RACES; race++) {
+        if (decided.existing) return { id: decided.id };
+        const { version, id } = decided;
+        await this.append([{ key: schemaKey(subject, version), value: schemaValue({ subject, version, id, schemaType: type, schema: parsed.text, references, deleted: false }) }]);
+        const now = this.state.subjects.get(subject)?.get(version);
+        if (!mine(now)) decided = this.decideRegistration(subject, type, parsed, references, mine);
+        else if (!mine(this.state.idOwners.get(now!.id))) decided = { existing: false, version, id: this.state.maxId + 1 };
+        else return { id: now!.id };
       }
-      const version = (all[all.length - 1]?.version ?? 0) + 1;
-      const stored: StoredVersion = { subject, version, id, schemaType: type, schema: parsed.text, references, deleted: false };
-      await this.append([{ key: schemaKey(subject, version), value: schemaValue(stored) }]);
-      return { id };
+      throw E.storeError(`Error while registering in ${subject}: other registries kept writing the same versions`);
     });
+  }
+
+  /** The id a live version of `subject` already has for the schema, or the version and id it gets. */
+  private decideRegistration(subject: string, type: SchemaType, parsed: ParsedSchema, references: SchemaReference[], mine: (v: StoredVersion | undefined) => boolean): { existing: boolean; version: number; id: number } {
+    if (this.mode(subject) === 'READONLY') throw E.operationNotPermitted(`Subject ${subject} is in read-only mode`);
+    const owns = (v: StoredVersion) => mine(v) && mine(this.state.idOwners.get(v.id));
+    const all = this.state.versionsOf(subject, true);
+    const live = all.filter((v) => !v.deleted);
+    const existing = live.find(owns);
+    if (existing) return { existing: true, version: existing.version, id: existing.id };
+    const problems = compatibilityProblems(this.compatibility(subject), parsed, live.map((v) => this.parsedVersion(v)));
+    if (problems.length > 0) throw E.incompatibleSchema(problems);
+    let id = this.state.maxId + 1;
+    for (const versions of this.state.subjects.values()) {
+      const same = [...versions.values()].find(owns);
+      if (same) {
+        id = same.id;
+        break;
+      }
+    }
+    return { existing: false, version: (all[all.length - 1]?.version ?? 0) + 1, id };
   }
 
   // ------------------------------------------------------------------ deleting

@@ -643,6 +643,33 @@ describe('every contract method over HTTP on a real data directory', () => {
     expect(unknown.body).toMatchObject({ ok: false, error: { code: 'UNKNOWN_TOPIC_OR_PARTITION' } });
   });
 
+  it('impact.ofStop predicts what stopping a broker does (leaders, coordinators), changes nothing, and refuses what names no broker', async () => {
+    const describedBefore = await ok('cluster.describe', {});
+    await ok('consumers.start', { groupId: 'impact-group', topics: ['orders'], members: 1 });
+    const groups = await until('impact-group listed', async () => {
+      const listed = await ok('groups.list', {});
+      return listed.some((g) => g.groupId === 'impact-group' && g.coordinatorId >= 0) ? listed : undefined;
+    });
+    const impact = await ok('impact.ofStop', { brokers: [1] });
+    expect(impact.stopped).toEqual([1]);
+    expect(impact.partitionCount).toBe(describedBefore.partitionCount);
+    expect(impact.partitions.length).toBe(impact.touched);
+    expect(impact.touched).toBeGreaterThan(0);
+    // Every partition broker 1 is a replica of is listed, and none is led by it afterwards.
+    expect(impact.partitions.every((p) => p.replicas.includes(1) && p.after.leader !== 1)).toBe(true);
+    expect(impact.leaderMoves).toBe(impact.partitions.filter((p) => p.before.leader === 1).length);
+    // Each group's coordinator now is the one groups.list reports.
+    expect(impact.coordinators.map((c) => [c.groupId, c.before])).toEqual(groups.map((g) => [g.groupId, g.coordinatorId]).sort());
+    expect(impact.racks.flatMap((r) => r.stopped)).toEqual([1]);
+    // A question, not a drill: broker 1 still runs and leads what it led.
+    expect((await broker(1))!.state).toBe('running');
+    expect((await ok('cluster.describe', {})).offlinePartitions).toBe(describedBefore.offlinePartitions);
+    expect((await post('impact.ofStop', {})).body).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect((await post('impact.ofStop', { brokers: [99] })).body).toMatchObject({ ok: false, error: { code: 'BROKER_NOT_FOUND' } });
+    expect((await post('impact.ofStop', { racks: ['no-such-rack'] })).body).toMatchObject({ ok: false, error: { code: 'INVALID_REQUEST' } });
+    await ok('consumers.stop', { groupId: 'impact-group' });
+  });
+
   it('schemas.register / check / list / usage: the Schemas page over the cluster\'s registry, refusals with its code', async () => {
     const schema = JSON.stringify({ type: 'record', name: 'Sale', fields: [{ name: 'item', type: 'string' }] });
     const { id } = await ok('schemas.register', { subject: 'sales-value', schema });

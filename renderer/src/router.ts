@@ -18,6 +18,7 @@ export const routes: RouteRecordRaw[] = [
   { path: '/connections', name: 'connections', component: () => import('./views/ConnectionsView.vue'), meta: { title: 'Connections' } },
   { path: '/groups', name: 'groups', component: () => import('./views/GroupsView.vue'), meta: { title: 'Consumer groups' } },
   { path: '/messages', name: 'messages', component: () => import('./views/MessagesView.vue'), meta: { title: 'Messages' } },
+  { path: '/schemas', name: 'schemas', component: () => import('./views/SchemasView.vue'), meta: { title: 'Schemas' } },
   { path: '/security/:tab?', name: 'security', component: () => import('./views/SecurityView.vue'), meta: { title: 'Security' } },
   { path: '/:pathMatch(.*)*', name: 'not-found', component: () => import('./views/NotFoundView.vue'), meta: { title: 'Not found' } },
 ];

@@ -25,6 +25,7 @@ export interface Mutation {
 }
 
 const PARTITION = 'app/core/broker/partition.ts';
+const FOLLOWERS = 'app/core/broker/follower-states.ts';
 const CHANGE = 'app/core/controller/partition-change.ts';
 const BROKER_LIFECYCLE = 'app/core/controller/broker-lifecycle.ts';
 
@@ -32,13 +33,13 @@ export const MUTATIONS: Mutation[] = [
   // ---------------------------------------------------------------- leader: follower progress (docs/semantics.md#isr-membership)
   {
     name: 'caught-up-not-refreshed',
-    file: PARTITION,
+    file: FOLLOWERS,
     rule: 'A follower fetching at the leader LEO is caught up as of now (Replica.updateFetchStateOrThrow).',
     edits: [{ search: 'if (fetchOffset >= leaderLEO) f.lastCaughtUpMs = Math.max(f.lastCaughtUpMs, now);\n    else if', replace: 'if (false) f.lastCaughtUpMs = now;\n    else if' }],
   },
   {
     name: 'previous-fetch-rule-dropped',
-    file: PARTITION,
+    file: FOLLOWERS,
     rule: "A follower that reached the leader LEO of its previous fetch is caught up as of that fetch (steady traffic keeps it in sync).",
     edits: [{ search: 'else if (fetchOffset >= f.lastFetchLeaderLEO) f.lastCaughtUpMs = Math.max(f.lastCaughtUpMs, f.lastFetchMs);', replace: '' }],
   },

@@ -15,21 +15,28 @@
  *   NOT_ENOUGH_REPLICAS_AFTER_APPEND when the maximal ISR is too small, or REQUEST_TIMED_OUT.
  * Follower: appends what it fetches, HW = min(leader HW, own LEO), truncates on DivergingEpoch.
  *
- * Over 500 lines: one replica's leader and follower halves share its state (followers, ISR, HW
- * waiters), which is why they stay one class; DeleteRecords' checks live in delete-records.ts.
+ * One replica's leader and follower halves share its state (followers, ISR, HW waiters), which is
+ * why they stay one class; what the leader knows of each follower is in follower-states.ts, the
+ * shapes of the ISR it holds in isr-state.ts, the answers it gives in partition-answers.ts,
+ * DeleteRecords' checks in delete-records.ts.
  */
 import type { KafkaErrorName } from '../../api/errors.js';
 import type { EngineEvent } from '../../api/events.js';
 import { replicaKey } from '../log/log-store.js';
 import type { PartitionLog } from '../log/partition-log.js';
 import { DelayedProduces, type DelayedOutcome } from './delayed-produce.js';
-import { keylessRecordErrors, produceRulesOf, type ProducedBatchValidator, type RecordError } from '../log/produced-batch.js';
+import { FollowerStates, type FollowerState } from './follower-states.js';
+import { shared, type PendingIsr } from './isr-state.js';
+import { FETCH_OK, type FollowerFetchCheck, type LowWatermarkOutcome, type ProduceOutcome } from './partition-answers.js';
+import { keylessRecordErrors, produceRulesOf, type ProducedBatchValidator } from '../log/produced-batch.js';
 import { estimateBatchSize, type LogRecord, type RecordBatch } from '../log/records.js';
 import type { MetadataImage } from '../metadata/image.js';
 import type { LeaderRecoveryState, PartitionState } from '../metadata/records.js';
 import type { BrokerTraffic } from '../metrics.js';
 import type { BrokerRuntimeConfig, TopicRuntimeConfig } from '../runtime-config.js';
 import type { Scheduler } from '../time.js';
+
+export type { FollowerFetchCheck, LowWatermarkOutcome, ProduceOutcome } from './partition-answers.js';
 
 export interface PartitionHost {
   readonly brokerId: number;
@@ -53,53 +60,8 @@ export interface PartitionHost {
   onHighWatermarkAdvanced(partition: ReplicaPartition): void;
 }
 
-/**
- * "Never" for the follower times. Kafka uses 0 (the epoch, long ago on a real clock) so that a
- * follower that never caught up does not hold back the HW; the virtual clock starts near 0, where
- * 0 would read as "just now" for the first replica.lag.time.max.ms.
- */
-const NEVER = Number.NEGATIVE_INFINITY;
 /** The Produce version records from inside the engine are validated as (the newest served: every codec allowed). */
 const PRODUCE_VERSION_FOR_RECORDS = 8;
-
-interface FollowerState {
-  logEndOffset: number;
-  lastCaughtUpMs: number;
-  lastFetchLeaderLEO: number;
-  lastFetchMs: number;
-  brokerEpoch: number;
-  /** The log start offset the follower sent in its last fetch (-1 unknown): DeleteRecords' low watermark. */
-  logStartOffset: number;
-}
-
-interface PendingIsr {
-  proposed: number[];
-  maximal: number[];
-}
-
-export interface ProduceOutcome {
-  errorCode: KafkaErrorName;
-  baseOffset: number;
-  errorMessage?: string;
-  /** The records a LogValidator refused, by index in the batch (Produce v8 RecordErrors). */
-  recordErrors?: RecordError[];
-  /** Once the batch is appended: the epoch it was written in (its partitionLeaderEpoch) and when. */
-  leaderEpoch?: number;
-  appendTimeMs?: number;
-}
-
-/** A DeleteRecords answer once the low watermark reached the requested offset. */
-export interface LowWatermarkOutcome extends DelayedOutcome {
-  lowWatermark: number;
-}
-
-export type FollowerFetchCheck =
-  | { ok: true }
-  | { ok: false; error: KafkaErrorName }
-  | { ok: false; error: 'NONE'; divergingEpoch: { epoch: number; endOffset: number } };
-
-/** The answer of a follower fetch check that passed (shared: it carries nothing). */
-const FETCH_OK: FollowerFetchCheck = Object.freeze({ ok: true });
 
 export class ReplicaPartition {
   role: 'leader' | 'follower' = 'follower';
@@ -110,7 +72,8 @@ export class ReplicaPartition {
   committedIsr: readonly number[] = [];
   leaderEpochStartOffset = 0;
   pendingIsr: PendingIsr | null = null;
-  private readonly followers = new Map<number, FollowerState>();
+  /** What this leader knows of each follower (follower-states.ts). */
+  private readonly followers = new FollowerStates();
   /**
    * acks=all answers waiting for the HW, and DeleteRecords waiting for the low watermark (the same
    * waiter, on another watermark): made by the first wait (null until then), as most replicas of a
@@ -174,21 +137,7 @@ export class ReplicaPartition {
       this.log.assignEpochStart(next.leaderEpoch, this.log.logEndOffset);
       this.leaderEpochStartOffset = this.log.logEndOffset;
       this.pendingIsr = null;
-      const leo = this.log.logEndOffset;
-      for (let i = 0; i < next.replicas.length; i++) {
-        const r = next.replicas[i]!;
-        if (r === this.host.brokerId) continue;
-        const old = this.followers.get(r);
-        const inSync = next.isr.includes(r);
-        this.followers.set(r, {
-          logEndOffset: wasLeader && old ? old.logEndOffset : -1,
-          lastCaughtUpMs: inSync ? now : NEVER,
-          lastFetchLeaderLEO: wasLeader ? leo : -1,
-          lastFetchMs: wasLeader ? now : NEVER,
-          brokerEpoch: old?.brokerEpoch ?? -1,
-          logStartOffset: wasLeader && old ? old.logStartOffset : -1,
-        });
-      }
+      this.followers.startEpoch(next, this.host.brokerId, wasLeader, this.log.logEndOffset, now);
       this.committedIsr = shared(next, next.isr);
       this.partitionEpoch = next.partitionEpoch;
     } else if (next.partitionEpoch > this.partitionEpoch) {
@@ -196,15 +145,7 @@ export class ReplicaPartition {
       this.partitionEpoch = next.partitionEpoch;
       this.pendingIsr = null;
     }
-    this.followers.forEach((_, id, map) => {
-      if (!next.replicas.includes(id)) map.delete(id);
-    });
-    for (let i = 0; i < next.replicas.length; i++) {
-      const r = next.replicas[i]!;
-      if (r !== this.host.brokerId && !this.followers.has(r)) {
-        this.followers.set(r, { logEndOffset: -1, lastCaughtUpMs: NEVER, lastFetchLeaderLEO: -1, lastFetchMs: NEVER, brokerEpoch: -1, logStartOffset: -1 });
-      }
-    }
+    this.followers.matchReplicas(next, this.host.brokerId);
     this.state = next;
     this.leaderEpoch = next.leaderEpoch;
     this.role = 'leader';
@@ -358,7 +299,6 @@ export class ReplicaPartition {
     return { errorCode: 'NOT_ENOUGH_REPLICAS_AFTER_APPEND', baseOffset };
   }
 
-
   // ---------------------------------------------------------------- leader: HW and ISR
 
   private isCaughtUp(f: FollowerState, now: number): boolean {
@@ -471,28 +411,11 @@ export class ReplicaPartition {
       if (epoch < lastFetchedEpoch || endOffset < fetchOffset) return { ok: false, error: 'NONE', divergingEpoch: { epoch, endOffset } };
     }
     if (fetchOffset < this.log.logStartOffset || fetchOffset > this.log.logEndOffset) return { ok: false, error: 'OFFSET_OUT_OF_RANGE' };
-    this.updateFollowerState(followerId, fetchOffset, fetchBrokerEpoch, followerLogStart);
+    this.followers.recordFetch(followerId, fetchOffset, this.log.logEndOffset, fetchBrokerEpoch, followerLogStart, this.now());
     this.maybeExpandIsr(followerId);
     this.maybeIncrementHighWatermark();
     this.delayedDeletes?.complete(this.lowWatermark());
     return FETCH_OK;
-  }
-
-  private updateFollowerState(followerId: number, fetchOffset: number, brokerEpoch: number, logStartOffset: number): void {
-    const now = this.now();
-    let f = this.followers.get(followerId);
-    if (!f) {
-      f = { logEndOffset: -1, lastCaughtUpMs: NEVER, lastFetchLeaderLEO: -1, lastFetchMs: NEVER, brokerEpoch: -1, logStartOffset: -1 };
-      this.followers.set(followerId, f);
-    }
-    const leaderLEO = this.log.logEndOffset;
-    if (fetchOffset >= leaderLEO) f.lastCaughtUpMs = Math.max(f.lastCaughtUpMs, now);
-    else if (fetchOffset >= f.lastFetchLeaderLEO) f.lastCaughtUpMs = Math.max(f.lastCaughtUpMs, f.lastFetchMs);
-    f.lastFetchLeaderLEO = Math.max(leaderLEO, f.lastFetchLeaderLEO);
-    f.lastFetchMs = now;
-    f.logEndOffset = fetchOffset;
-    f.brokerEpoch = brokerEpoch;
-    f.logStartOffset = logStartOffset;
   }
 
   /**
@@ -500,12 +423,7 @@ export class ReplicaPartition {
    * follower on a live (unfenced) broker, as each last said in its fetch. DeleteRecords waits for it.
    */
   lowWatermark(): number {
-    let low = this.log.logStartOffset;
-    for (const [id, f] of this.followers) {
-      const b = this.host.image.brokers.get(id);
-      if (b && !b.fenced && f.logStartOffset < low) low = f.logStartOffset;
-    }
-    return low;
+    return this.followers.lowWatermark(this.log.logStartOffset, this.host.image);
   }
 
   /** Park a DeleteRecords answer until the low watermark reaches `required` (REQUEST_TIMED_OUT after `timeoutMs`). */
@@ -519,17 +437,12 @@ export class ReplicaPartition {
    * this partition: record it as the fetch Kafka would have walked (it was caught up then).
    */
   creditIdleFetch(followerId: number, brokerEpoch: number, atMs: number): void {
-    const f = this.followers.get(followerId);
-    if (this.role !== 'leader' || !f || f.brokerEpoch !== brokerEpoch || f.logEndOffset !== this.log.logEndOffset || atMs <= f.lastFetchMs) return;
-    f.lastCaughtUpMs = Math.max(f.lastCaughtUpMs, atMs);
-    f.lastFetchLeaderLEO = Math.max(this.log.logEndOffset, f.lastFetchLeaderLEO);
-    f.lastFetchMs = atMs;
+    if (this.role === 'leader') this.followers.creditIdleFetch(followerId, brokerEpoch, atMs, this.log.logEndOffset);
   }
 
   /** The broker epoch a follower sent in its last fetch, if known. */
   followerBrokerEpoch(brokerId: number): number | undefined {
-    const e = this.followers.get(brokerId)?.brokerEpoch;
-    return e === undefined || e < 0 ? undefined : e;
+    return this.followers.brokerEpochOf(brokerId);
   }
 
   /** A follower's LEO as this leader last saw it (-1 unknown). */
@@ -583,9 +496,4 @@ export class ReplicaPartition {
       });
     }
   }
-}
-
-/** The list of a committed (frozen) state is kept as it is; any other is copied. */
-function shared(state: PartitionState, list: readonly number[]): readonly number[] {
-  return Object.isFrozen(state) ? list : [...list];
 }

@@ -95,7 +95,7 @@ export function validateConfigs(
   for (const [name, value] of entries) {
     if (value === null) continue;
     const def = configDef(scope, name);
-    if (def === undefined) continue; // unreachable: checked above
+    if (def === undefined) continue; // a custom broker key, kept without a value to check
     const v = parseConfigValue(def, value);
     parsed.set(name, v);
   }

@@ -25,6 +25,7 @@ import type { BrokersToIsrs } from './brokers-to-isrs.js';
 import type { LeaderlessPartitions } from './leaderless.js';
 import type { MetadataLog } from './metadata-log.js';
 import { buildPartitionChange, changeReason, type ChangeContext } from './partition-change.js';
+import { leaveIsrChange } from './change-context.js';
 
 /** What the broker lifecycle uses of the controller. */
 export interface BrokerLifecycleDeps {
@@ -237,8 +238,7 @@ export class BrokerLifecycle {
   private removeFromIsrs(brokerId: number, reason: ChangeReason, uncleanShutdown = false): MetadataRecord[] {
     const out: MetadataRecord[] = [];
     for (const { topic, state } of this.partitionsHolding(brokerId, uncleanShutdown)) {
-      const ctx = this.ctx(topic, state, brokerId, uncleanShutdown ? brokerId : -1);
-      const change = buildPartitionChange(state, { targetIsr: state.isr.filter((b) => b !== brokerId) }, ctx);
+      const change = leaveIsrChange(state, brokerId, this.ctx(topic, state, brokerId, uncleanShutdown ? brokerId : -1));
       if (change) out.push({ type: 'PartitionChange', state: change.state, reason: changeReason(change, reason), unclean: change.unclean });
     }
     return out;

@@ -43,11 +43,12 @@ import { handleAlterPartition } from './alter-partition.js';
 import { BrokersToIsrs } from './brokers-to-isrs.js';
 import { LeaderlessPartitions } from './leaderless.js';
 import { MetadataLog } from './metadata-log.js';
-import { elrEnabled, FeatureControl } from './features.js';
+import { FeatureControl } from './features.js';
 import { PeriodicTasks } from './periodic-tasks.js';
 import { SecurityControl } from './security-control.js';
 import { eventsFor } from './record-events.js';
-import { buildPartitionChange, changeReason, type ChangeContext } from './partition-change.js';
+import { changeReason, type ChangeContext } from './partition-change.js';
+import { acceptableLeaders, changeContextFor, leaveIsrChange } from './change-context.js';
 
 export interface ControllerDeps {
   scheduler: Scheduler;
@@ -305,7 +306,7 @@ export class Controller {
     const state = topic?.partitions.get(req.partition);
     const records: MetadataRecord[] = [{ type: 'ReplicaOffline', brokerId: req.brokerId, brokerEpoch: reg.brokerEpoch, topicId: req.topicId, partition: req.partition }];
     if (topic && state && state.isr.includes(req.brokerId)) {
-      const change = buildPartitionChange(state, { targetIsr: state.isr.filter((b) => b !== req.brokerId) }, this.ctx(topic, state, req.brokerId));
+      const change = leaveIsrChange(state, req.brokerId, this.ctx(topic, state, req.brokerId));
       if (change) records.push({ type: 'PartitionChange', state: change.state, reason: changeReason(change, 'isr-shrink'), unclean: change.unclean });
     }
     this.commit(records);
@@ -313,12 +314,7 @@ export class Controller {
   }
 
   private ctx(topic: TopicImage, state: PartitionState, excluded = -1, uncleanShutdown = -1): ChangeContext {
-    const cfg = this.topicConfig(topic);
-    const base: ChangeContext = { isAcceptable: acceptableLeaders(this.image, excluded, state), uncleanAllowed: cfg.uncleanLeaderElectionEnable };
-    if (!elrEnabled(this.image)) return base;
-    base.elr = { minIsr: Math.min(cfg.minInsyncReplicas, state.replicas.length) };
-    if (uncleanShutdown >= 0) base.elr.uncleanShutdown = uncleanShutdown;
-    return base;
+    return changeContextFor(this.image, this.topicConfig(topic), state, acceptableLeaders(this.image, excluded, state), uncleanShutdown);
   }
 
   private topicUncleanAllowed(topic: TopicImage): boolean {
@@ -365,17 +361,6 @@ export class Controller {
     this.brokerLifecycle.unregisterBroker(brokerId);
   }
 }
-
-/**
- * Registered, unfenced, not shutting down, not `excluded`, and the partition's replica not offline
- * there. (Made by a function, not inline: a named closure costs more, and a fence makes tens of
- * thousands.)
- */
-function acceptableLeaders(image: MetadataImage, excluded: number, state: PartitionState): (brokerId: number) => boolean {
-  // The replica key is built only for a broker with offline replicas (rare).
-  return (b) => b !== excluded && image.isActive(b) && (image.brokers.get(b)!.offlineReplicas.length === 0 || image.isActive(b, `${state.topicId}:${state.partition}`));
-}
-
 
 /**
  * A committed partition state is frozen: every image shares it. Its lists are not (their type is

@@ -54,6 +54,8 @@ import { recordsDeleteMethod } from './records-delete.js';
 import { workbenchMethods } from './workbench-methods.js';
 import { securityMethods } from './security-methods.js';
 import { compactionMethods } from './compaction-methods.js';
+import { impactMethods } from '../impact-methods.js';
+import { resolveTopicRuntimeConfig } from '../../core/runtime-config.js';
 import { RecentEvents, UNBUFFERED_EVENTS } from './recent-events.js';
 import type { RealtimeClock } from './realtime-clock.js';
 import { ProducerPartitioner } from '../producer-partitioner.js';
@@ -252,6 +254,10 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     ...recordsDeleteMethod(engine, answer),
     ...workbench.methods,
     ...compactionMethods(engine),
+    ...impactMethods(
+      () => ({ image, topicConfig: (topic) => resolveTopicRuntimeConfig(topic.configs, image.clusterConfigs(), staticConfigs) }),
+      async () => (await methods['groups.list']({})).map((g) => g.groupId),
+    ),
     ...balanceMethods(engine, publish),
     ...profileMethods(engine, staticConfigs, options.profilesDir),
     ...securityMethods(engine),

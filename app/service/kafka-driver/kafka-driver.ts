@@ -23,6 +23,8 @@ import { kafkaAdminMethods } from './admin-methods.js';
 import type { ImportedProfiles, KafkaMethods } from './kafka-methods.js';
 import { kafkaClusterMethods } from './cluster-methods.js';
 import { kafkaGroupMethods } from './group-methods.js';
+import { impactMethods } from '../impact-methods.js';
+import { readImpactSource } from './impact-source.js';
 import { kafkaSecurityMethods } from './security-methods.js';
 
 /** What a Kafka cluster reached over the Kafka protocol cannot offer, and why. */
@@ -80,6 +82,10 @@ export function kafkaDriverOver(client: KafkaAdminClient, options: KafkaDriverOp
     ...kafkaGroupMethods(client),
     ...kafkaSecurityMethods(client, missing),
     ...kafkaAdminMethods(client, { ...(options.profilesDir ? { profilesDir: options.profilesDir } : {}), ...(options.importedProfiles ? { importedProfiles: options.importedProfiles } : {}) }),
+    ...impactMethods(
+      () => readImpactSource(client),
+      async () => (await methods['groups.list']({})).map((g) => g.groupId),
+    ),
   };
   let connecting: Promise<void> | undefined;
   let closed = false;

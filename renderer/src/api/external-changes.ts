@@ -34,6 +34,7 @@ const CHANGES: Partial<Record<MethodName, (input: Input) => string | null>> = {
   'groups.resetOffsets': (i) => (i['dryRun'] === false ? `reset the committed offsets of group ${String(i['groupId'])}` : null),
   'groups.delete': (i) => `delete group ${String(i['groupId'])}`,
   'profiles.apply': (i) => (i['dryRun'] === false ? `apply profile ${String(i['name'])}` : null),
+  'schemas.register': (i) => `register a schema in subject ${String(i['subject'])}`,
   'records.delete': (i) => `delete records of ${count(i['partitions'], 'partition')}`,
   'cluster.updateFeatures': (i) => (i['validateOnly'] ? null : `set feature ${((i['updates'] as Input[] | undefined) ?? []).map((u) => `${String(u['feature'])}=${String(u['maxVersionLevel'])}`).join(', ')}`),
   'acls.create': (i) => `create ${count(i['bindings'], 'ACL binding')}`,
