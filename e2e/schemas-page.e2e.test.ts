@@ -135,12 +135,14 @@ describe('Schemas page in Chromium against npm run serve with the Schema Registr
   it('on an external connection says why there is no registry to show, instead of an empty page', async () => {
     const { bootstrapServers } = await api<{ bootstrapServers: string }>(host, 'cluster.describe', {});
     const ext = await api<{ id: string }>(host, 'connections.addExternal', { name: 'over-kafka', settings: { bootstrapServers: bootstrapServers.split(',') } });
-    await page.evaluate((c) => sessionStorage.setItem('replica-studio.connection', JSON.stringify(c)), { id: ext.id, name: 'over-kafka', kind: 'external', bootstrap: bootstrapServers });
+    // A string, as the page's own globals are not in this file's types (console-external does the same).
+    const active = { id: ext.id, name: 'over-kafka', kind: 'external', bootstrap: bootstrapServers };
+    await page.evaluate(`sessionStorage.setItem('replica-studio.connection', ${JSON.stringify(JSON.stringify(active))})`);
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Schemas' }).waitFor();
     await expect.poll(() => page.getByTestId('schemas-unavailable').textContent(), { timeout: 20_000 }).toMatch(/UNSUPPORTED_FOR_CONNECTION.*Schema Registry is a server of its own/s);
     expect(await page.getByTestId('schemas-subjects').count()).toBe(0);
-    await page.evaluate(() => sessionStorage.removeItem('replica-studio.connection'));
+    await page.evaluate(`sessionStorage.removeItem('replica-studio.connection')`);
     expect(pageErrors).toEqual([]);
   });
 });
