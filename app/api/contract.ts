@@ -174,6 +174,8 @@ const eventNameSet: Record<EventName, true> = {
   'reassignment.changed': true,
   'group.stateChanged': true,
   'coordinator.loaded': true,
+  'transaction.stateChanged': true,
+  'txnCoordinator.loaded': true,
   'metrics.sampled': true,
   'balance.progress': true,
   'cluster.opening': true,
