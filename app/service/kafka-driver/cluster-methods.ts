@@ -13,13 +13,15 @@ import { seededRandom } from '../../core/random.js';
 import type { KafkaAdminClient } from '../../kafka-client/admin-client.js';
 import { FEATURE_UPDATES_UNAVAILABLE_REASON, updateFeatures, ZERO_TOPIC_ID } from '../../kafka-client/feature-requests.js';
 import { unsupported } from '../cluster-driver.js';
-import { clusterHealth, partitionView, topicSummaryView, toLogRecord } from '../cluster-views.js';
+import { clusterHealth, partitionView, topicSummaryView } from '../cluster-views.js';
 import { ProducerPartitioner } from '../producer-partitioner.js';
 import { kafkaConfigEntryViews } from './config-views.js';
 import type { KafkaMethods } from './kafka-methods.js';
 import { readSnapshot, TOPIC_ID_UNAVAILABLE_REASON, topicNumber, type KafkaSnapshot } from './snapshot.js';
 import { lastOffsetPerPartition } from '../embedded-driver/records-delete.js';
 import { searchRecords } from '../workbench/search.js';
+import { producedRecords } from '../workbench/produce-encoding.js';
+import type { SchemaLookup } from '../workbench/payload.js';
 import { kafkaRecordSource } from './kafka-record-source.js';
 
 type KafkaClusterMethod =
@@ -170,7 +172,7 @@ function plannedTopic(s: KafkaSnapshot, input: { name: string; partitions?: numb
   };
 }
 
-export function kafkaClusterMethods(client: KafkaAdminClient, missing: (capability: Capability) => never, connection?: string): Pick<KafkaMethods, KafkaClusterMethod> {
+export function kafkaClusterMethods(client: KafkaAdminClient, missing: (capability: Capability) => never, connection?: string, lookup: SchemaLookup | null = null): Pick<KafkaMethods, KafkaClusterMethod> {
   const partitioner = new ProducerPartitioner(seededRandom(Date.now()));
   /** Per topic, the high watermarks' sum at each read of topics.stats (the last minute's): the commit rate between reads. */
   const hwSamples = new Map<string, { atMs: number; sum: number }[]>();
@@ -314,7 +316,8 @@ export function kafkaClusterMethods(client: KafkaAdminClient, missing: (capabili
       const s = await readSnapshot(client, [input.topic]);
       const t = s.image.topicsByName.get(input.topic)!;
       const now = Date.now();
-      const records = input.records.map((r) => toLogRecord(r, now));
+      // Text or base64 bytes as on a local cluster (an export imports back byte for byte).
+      const records = await producedRecords(input, now, null);
       const groups = new Map<number, number[]>();
       const targets =
         input.partition !== undefined
@@ -328,7 +331,11 @@ export function kafkaClusterMethods(client: KafkaAdminClient, missing: (capabili
             input.topic,
             partition,
             acks,
-            indexes.map((i) => ({ key: input.records[i]!.key ?? null, value: input.records[i]!.value, headers: input.records[i]!.headers ?? [], ...(input.records[i]!.timestamp !== undefined ? { timestamp: input.records[i]!.timestamp } : {}) })),
+            indexes.map((i) => {
+              const r = records[i]!;
+              const bytes = (b: Uint8Array | null) => (b === null ? null : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+              return { key: bytes(r.key), value: bytes(r.value), headers: r.headers.map((h) => ({ key: h.key, value: bytes(h.value) })), ...(input.records[i]!.timestamp !== undefined ? { timestamp: input.records[i]!.timestamp } : {}) };
+            }),
             input.timeoutMs ?? 30_000,
           );
           const leaderEpoch = r.errorCode === 'NONE' && acks !== 0 ? (t.partitions.get(partition)?.leaderEpoch ?? -1) : -1;
@@ -347,7 +354,7 @@ export function kafkaClusterMethods(client: KafkaAdminClient, missing: (capabili
     },
 
     'records.delete': ({ partitions, timeoutMs }) => client.deleteRecords([...lastOffsetPerPartition(partitions).values()], timeoutMs ?? 30_000),
-    'records.search': (input) => searchRecords(kafkaRecordSource(client), input, null),
+    'records.search': (input) => searchRecords(kafkaRecordSource(client), input, lookup),
     'schemas.list': () => missing('schemaRegistry'),
     'schemas.check': () => missing('schemaRegistry'),
     'schemas.register': () => missing('schemaRegistry'),
