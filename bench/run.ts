@@ -18,6 +18,11 @@
  * `scale.100k.ui.overview.behind-host`: how far the Overview is behind the host while the busiest
  * broker stops and starts (ui-live.ts; limit 1,000 ms).
  *
+ * The topic page of one topic with 1,000 partitions (see ui-topic-detail.ts):
+ * `ui.topic-detail.first-render` (navigation → first partition row, limit 1,000 ms, issue 34) and
+ * `ui.topic-detail.scroll-frame-p95` (the partition table scrolled, limit 1.5 × the display's frame
+ * interval). `npm run bench -- topic-detail` runs these two alone.
+ *
  * `wire.produce.rf3.acks-all.<size>[.lz4].records` and `…records-per-cpu-second` (see
  * wire-figures.ts) are produce through the Kafka listener of an engine in a child process, 100 B
  * and 1 KiB records, uncompressed and lz4, as ratios to the engine's in-process produce of
@@ -66,18 +71,22 @@ import { WIRE_LOADS, wireFigures, type InProcessProduce } from './wire-figures.j
 import { clientFigures } from './wire-clients.js';
 import { measureWorkbenchScan } from './workbench-scan.js';
 import { LOADS, PARTITIONS_PER_TOPIC, REPLICATION_FACTOR as UI_RF, SCROLL_MS, SCROLL_STEP_PX, TOPICS, measureUiTopics } from './ui-topics.js';
+import { DETAIL_LOADS, DETAIL_PARTITIONS, DETAIL_RF, DETAIL_SCROLL_MS, DETAIL_SCROLL_STEP_PX, measureUiTopicDetail } from './ui-topic-detail.js';
 import { BROKERS as SCALE_BROKERS, formatTable, runLadder, type RungResult } from './scale.js';
 import { PLAN_BROKERS, PLAN_PARTITIONS, measureBalancePlan } from './balance-plan.js';
 import { IMPACT_BROKERS, IMPACT_PARTITIONS, measureImpact } from './impact.js';
 import { FAILOVER_BROKERS, FAILOVER_PARTITIONS, measureFailover } from './failover.js';
 import { COMPACTION_MB, KEYS as COMPACTION_KEYS, LOAD_COMMITS, LOAD_PARTITIONS, SEGMENT_MB, measureCleanerThroughput, measureCoordinatorLoad } from './compaction.js';
-import { RESULTS_FILE, UI_FRAME_LATE_INTERVALS, atLeastFigure, figure, fmt, latencyFigure, machine, pct, printTable, round, uiFigures, withinFigure, writeResults, type Figure } from './figures.js';
+import { RESULTS_FILE, UI_FRAME_LATE_INTERVALS, atLeastFigure, figure, fmt, latencyFigure, machine, pct, printTable, round, topicDetailFigures, uiFigures, withinFigure, writeResults, type Figure } from './figures.js';
 
 /** The Topics page benchmark: building the console, 2,000 topics over HTTP, Chromium. */
 const UI_TOPICS_BUDGET_MS = 150_000;
 /** Skip it rather than start it with less than this left. */
 const UI_TOPICS_MIN_MS = 60_000;
 const UI_FIRST_RENDER_LIMIT_MS = 2_000;
+/** The topic page of 1,000 partitions (issue 34): first render within 1 s. */
+const UI_DETAIL_BUDGET_MS = 120_000;
+const UI_DETAIL_FIRST_RENDER_LIMIT_MS = 1_000;
 /** The console at the scale ladder's size (issue 17: 100,000 partitions): first render and pages within 1 s. */
 const SCALE_UI_PARTITIONS = 100_000;
 const SCALE_UI_PER_TOPIC = 100;
@@ -96,7 +105,7 @@ const WIRE_BUDGET_MS = WIRE_LOADS.length * 20_000;
 const CLIENTS_BUDGET_MS = 60_000;
 /** The compaction figures: a 64 MB log written and cleaned, a million commits written and loaded twice. */
 const COMPACTION_BUDGET_MS = 90_000;
-const BUDGET_MS = 60_000 + WIRE_BUDGET_MS + CLIENTS_BUDGET_MS + COMPACTION_BUDGET_MS + UI_TOPICS_BUDGET_MS;
+const BUDGET_MS = 60_000 + WIRE_BUDGET_MS + CLIENTS_BUDGET_MS + COMPACTION_BUDGET_MS + UI_TOPICS_BUDGET_MS + UI_DETAIL_BUDGET_MS;
 const WINDOW: WindowOptions = { warmupMs: 1_000, windowMs: 3_000 };
 const SIZES = [
   { label: '100B', bytes: 100 },
@@ -359,6 +368,7 @@ async function main(): Promise<void> {
   if (process.argv[2] === 'scale') return scaleMain(process.argv.slice(3));
   if (process.argv[2] === 'wire') return wireMain(process.argv.slice(3));
   if (process.argv[2] === 'produce') return produceMain();
+  if (process.argv[2] === 'topic-detail') return topicDetailMain();
   if (process.argv[2] === 'workbench') return workbenchMain();
   if (process.argv[2] === 'compaction') return compactionMain();
   const started = performance.now();
@@ -416,10 +426,41 @@ async function main(): Promise<void> {
       console.warn(`ui.topics failed, no figures: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
+  if (budgetLeft() < UI_DETAIL_BUDGET_MS / 2) console.warn(`skipping ui.topic-detail: not enough of the ${BUDGET_MS / 1000} s budget left`);
+  else {
+    const detail = await topicDetailFigure(Math.min(UI_DETAIL_BUDGET_MS, budgetLeft() - 5_000));
+    figures.push(...detail);
+  }
   console.log('');
   printTable(figures);
   const results = writeResults(m, figures);
   console.log(`\nwrote ${results.figures.length} figures to ${RESULTS_FILE} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** The topic page of one topic with 1,000 partitions: first render and the partition table's scroll. */
+async function topicDetailFigure(budgetMs: number): Promise<Figure[]> {
+  console.log(
+    `Topic page: npm run serve with one topic of ${DETAIL_PARTITIONS} partitions, RF=${DETAIL_RF}; Chromium at 1400×900; first render = navigation start → first partition row in the DOM, ` +
+      `median of ${DETAIL_LOADS} fresh loads; scroll = ${DETAIL_SCROLL_STEP_PX} px per animation frame for ${DETAIL_SCROLL_MS} ms while the page polls the topic`,
+  );
+  try {
+    const r = await measureUiTopicDetail(budgetMs, (line) => console.log(`  ${line}`));
+    return topicDetailFigures('ui.topic-detail', r, UI_DETAIL_FIRST_RENDER_LIMIT_MS);
+  } catch (e) {
+    console.warn(`ui.topic-detail failed, no figures: ${e instanceof Error ? e.message : String(e)}`);
+    return [];
+  }
+}
+
+/** `npm run bench -- topic-detail`: the topic page figures alone, merged into the results file. */
+async function topicDetailMain(): Promise<void> {
+  const m = machine();
+  console.log(`machine: ${m.cpu}, ${m.cores} cores, node ${m.node}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  const figures = await topicDetailFigure(UI_DETAIL_BUDGET_MS);
+  console.log(`(load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')})\n`);
+  printTable(figures);
+  const results = writeResults(m, figures);
+  console.log(`\nwrote ${results.figures.length} figures to ${RESULTS_FILE}`);
 }
 
 process.on('exit', removeAllTempDirs);

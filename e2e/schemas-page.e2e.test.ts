@@ -6,7 +6,10 @@
  * says which topics' records (kafkajs with Confluent's Avro serializer) carry which ids; on an
  * external connection the page says why it has no registry to show.
  */
+import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AvroSerializer, SchemaRegistryClient, SerdeType } from '@confluentinc/schemaregistry';
 import { Kafka, logLevel } from 'kafkajs';
 import type { Browser, Page } from 'playwright-core';
@@ -31,13 +34,16 @@ describe('Schemas page in Chromium against npm run serve with the Schema Registr
   let browser: Browser;
   let registry: SchemaRegistryClient;
   let registryUrl: string;
+  let configDir: string;
   let page: Page;
   let pageErrors: string[];
   const shot = screenshotter('schemas-page');
 
   beforeAll(async () => {
     const port = await freePort();
-    host = await startServe({ extraArgs: ['--schema-registry-port', String(port)] });
+    // Its own connection list: the external connection added below stays out of the user's.
+    configDir = mkdtempSync(join(tmpdir(), 'rs-schemas-e2e-'));
+    host = await startServe({ extraArgs: ['--schema-registry-port', String(port), '--config', configDir] });
     browser = await launchBrowser();
     registryUrl = `http://127.0.0.1:${port}`;
     registry = new SchemaRegistryClient({ baseURLs: [registryUrl] });
@@ -65,6 +71,7 @@ describe('Schemas page in Chromium against npm run serve with the Schema Registr
     await browser?.close();
     expect(await host?.stop()).toBe(0);
     removeDir(host.dataDir);
+    removeDir(configDir);
   });
 
   it('lists the subjects a client registered and shows two versions side by side', async () => {
@@ -135,12 +142,13 @@ describe('Schemas page in Chromium against npm run serve with the Schema Registr
   it('on an external connection says why there is no registry to show, instead of an empty page', async () => {
     const { bootstrapServers } = await api<{ bootstrapServers: string }>(host, 'cluster.describe', {});
     const ext = await api<{ id: string }>(host, 'connections.addExternal', { name: 'over-kafka', settings: { bootstrapServers: bootstrapServers.split(',') } });
-    await page.evaluate((c) => sessionStorage.setItem('replica-studio.connection', JSON.stringify(c)), { id: ext.id, name: 'over-kafka', kind: 'external', bootstrap: bootstrapServers });
+    const active = JSON.stringify({ id: ext.id, name: 'over-kafka', kind: 'external', bootstrap: bootstrapServers });
+    await page.evaluate(`sessionStorage.setItem('replica-studio.connection', ${JSON.stringify(active)})`);
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Schemas' }).waitFor();
     await expect.poll(() => page.getByTestId('schemas-unavailable').textContent(), { timeout: 20_000 }).toMatch(/UNSUPPORTED_FOR_CONNECTION.*Schema Registry is a server of its own/s);
     expect(await page.getByTestId('schemas-subjects').count()).toBe(0);
-    await page.evaluate(() => sessionStorage.removeItem('replica-studio.connection'));
+    await page.evaluate("sessionStorage.removeItem('replica-studio.connection')");
     expect(pageErrors).toEqual([]);
   });
 });

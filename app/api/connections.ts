@@ -58,12 +58,24 @@ export const tlsInputSchema = z.strictObject({
   serverName: z.string().min(1).optional(),
 });
 
+/**
+ * The cluster's Schema Registry (Confluent's REST API) by URL: basic auth with `username` and
+ * `password`, or a bearer `token`; the password and token are secrets (absent on update: keep).
+ */
+export const registryInputSchema = z.strictObject({
+  url: z.string().regex(/^https?:\/\/[^\s/?#]+(?:\/[^\s?#]*)?$/, 'expected an http:// or https:// URL'),
+  username: z.string().min(1).optional(),
+  password: z.string().min(1).optional(),
+  token: z.string().min(1).optional(),
+});
+
 /** An external cluster's settings, as `connections.addExternal` and `connections.test` take them. */
 export const externalSettingsSchema = z.strictObject({
   bootstrapServers: z.array(bootstrapServerSchema).min(1),
   security: securityProtocolSchema.optional(),
   sasl: saslInputSchema.optional(),
   tls: tlsInputSchema.optional(),
+  schemaRegistry: registryInputSchema.optional(),
 });
 export type ExternalSettingsInput = z.infer<typeof externalSettingsSchema>;
 
@@ -73,6 +85,7 @@ export interface ExternalSettingsView {
   security: SecurityProtocolView;
   sasl?: { mechanism: SaslMechanismView; username: string; passwordSaved: boolean };
   tls?: { caFile?: string; certFile?: string; keyFile?: string; serverName?: string; keyPassphraseSaved: boolean };
+  schemaRegistry?: { url: string; username?: string; passwordSaved: boolean; tokenSaved: boolean };
 }
 
 /** One connection of the list. */

@@ -9,13 +9,13 @@
  * own rules (a replication factor larger than the broker count, an invalid config value, …) are
  * the engine's to enforce, so they come back with Kafka's error codes.
  *
- * One file over 500 lines on purpose: the method table is one object literal, so a method's
- * schema, its result type and its neighbours are read and reviewed in one place.
+ * The method table stays one object literal, so a method's schema, its result type and its
+ * neighbours are read and reviewed in one place; the schemas methods share are in
+ * contract-schemas.ts, a feature's methods in its own `*-contract.ts`.
  */
 import { z } from 'zod';
 import type { ErrorView } from './errors.js';
-import type { EngineEvent, EventMap, EventName } from './events.js';
-import type { GroupListingView, GroupView, InAppConsumerGroupView, OffsetResetView } from './groups.js';
+import type { EngineEvent, EventMap } from './events.js';
 import type {
   BrokerView,
   ClockView,
@@ -48,6 +48,21 @@ import type {
 import type { BalancePlanView } from './balance-views.js';
 import type { FeatureUpdateResultView, FeatureView } from './feature-views.js';
 import { method, returns, type ResultMarker } from './contract-kit.js';
+import {
+  brokerIdSchema,
+  topicNameSchema,
+  topicPartitionSchema,
+  configResourceSchema,
+  acksSchema,
+  produceRecordSchema,
+  produceSchemaChoice,
+  reassignmentPartitionSchema,
+  createTopicSchema,
+  eventNames,
+  RECENT_EVENTS_CAPACITY,
+  empty,
+  brokerTarget,
+} from './contract-schemas.js';
 import { connectionMethods } from './connections-contract.js';
 import { recordsDeleteMethods } from './records-delete-contract.js';
 import { recordsSearchMethods } from './records-search-contract.js';
@@ -55,6 +70,7 @@ import { schemasMethods } from './schemas-contract.js';
 import { securityMethods } from './security-contract.js';
 import { compactionMethods } from './compaction-contract.js';
 import { impactMethods } from './impact-contract.js';
+import { groupsMethods } from './groups-contract.js';
 
 /** The DTOs (`…View`) every result is made of; see `views.ts` and `balance-views.ts`. */
 export type * from './views.js';
@@ -72,123 +88,22 @@ export type * from './security-contract.js';
 /** The envelope every method answers with, across every process boundary. */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorView };
 
-// ================================================================ shared schemas
+// ================================================================ shared schemas (contract-schemas.ts)
 
-/** A broker id: a non-negative integer. */
-export const brokerIdSchema = z.int().min(0);
-
-/** A topic name (Kafka's naming rules are checked by the engine, with Kafka's errors). */
-export const topicNameSchema = z.string().min(1);
-
-/** One partition of a topic. */
-export const topicPartitionSchema = z.strictObject({ topic: topicNameSchema, partition: z.int().min(0) });
-
-/** A config resource: a topic by name, or a broker by id ('' = the cluster-wide default). */
-export const configResourceSchema = z.strictObject({
-  type: z.enum(['broker', 'topic']),
-  name: z.string(),
-});
-
-/** `acks`: 0, 1 or "all" (-1 accepted as Kafka's synonym of "all"). */
-export const acksSchema = z.union([z.literal(0), z.literal(1), z.literal(-1), z.literal('all')]);
-
-/** A record header for produce: string key, UTF-8 value or null. */
-export const headerSchema = z.strictObject({ key: z.string(), value: z.string().nullable() });
-
-/**
- * A record to produce: key and value (null for none / a tombstone), optional headers. Key and
- * value are UTF-8 text, or base64 of any bytes with `keyFormat`/`valueFormat` `base64`; with a
- * schema for the value (or key) in `records.produce`'s `schemas`, the text is the JSON to encode.
- */
-export const produceRecordSchema = z.strictObject({
-  key: z.string().nullable().optional(),
-  value: z.string().nullable(),
-  headers: z.array(headerSchema).optional(),
-  /** CreateTime in ms; the engine's clock when absent. */
-  timestamp: z.int().min(0).optional(),
-  keyFormat: z.enum(['text', 'base64']).optional(),
-  valueFormat: z.enum(['text', 'base64']).optional(),
-});
-
-/**
- * A schema of the cluster's Schema Registry to encode with, in Confluent's wire format: a
- * subject's version (default the latest) or a schema id; `message` picks a Protobuf message by
- * full name (default the file's first).
- */
-export const produceSchemaChoice = z.union([
-  z.strictObject({ subject: z.string().min(1), version: z.union([z.int().min(1), z.literal('latest')]).optional(), message: z.string().min(1).optional() }),
-  z.strictObject({ id: z.int().min(1), message: z.string().min(1).optional() }),
-]);
-
-/**
- * One entry of the `partitions` list of Kafka's reassignment JSON
- * (`kafka-reassign-partitions.sh --reassignment-json-file`). `log_dirs` is accepted verbatim so a
- * Kafka file pastes as-is; when present its length must equal the replica count, as Kafka checks.
- * Only `"any"` is meaningful here: replicas are not placed on particular log dirs.
- * `currentReplicas` is the list a plan replaces (`balance.plan` and `topics.setReplicationFactor`
- * give it), accepted so a plan pipes into `reassignments.execute` unchanged; the target is
- * `replicas` whatever the current list is, as with Kafka's tool.
- */
-export const reassignmentPartitionSchema = z
-  .strictObject({
-    topic: topicNameSchema,
-    partition: z.int().min(0),
-    replicas: z.array(brokerIdSchema),
-    log_dirs: z.array(z.string()).optional(),
-    currentReplicas: z.array(brokerIdSchema).optional(),
-  })
-  .refine((p) => p.log_dirs === undefined || p.log_dirs.length === p.replicas.length, {
-    message: 'log_dirs must have one entry per replica',
-    path: ['log_dirs'],
-  });
-
-/** What `topics.create` takes (without validateOnly), shared with `topics.createMany`. */
-export const createTopicSchema = z.strictObject({
-  name: topicNameSchema,
-  partitions: z.int().optional(),
-  replicationFactor: z.int().optional(),
-  configs: z.record(z.string(), z.string()).optional(),
-  assignments: z.array(z.array(brokerIdSchema)).optional(),
-});
-
-/** Every event name once (a `Record` over `EventName`, so adding an event without naming it here fails to compile). */
-const eventNameSet: Record<EventName, true> = {
-  'broker.stateChanged': true,
-  'feature.updated': true,
-  'security.changed': true,
-  'controller.changed': true,
-  'isr.shrunk': true,
-  'isr.expanded': true,
-  'leader.changed': true,
-  'highWatermark.advanced': true,
-  'replica.truncated': true,
-  'replica.offline': true,
-  'log.cleaned': true,
-  'log.uncleanable': true,
-  'broker.storageFailed': true,
-  'topic.created': true,
-  'topic.deleted': true,
-  'partitions.added': true,
-  'config.changed': true,
-  'reassignment.progress': true,
-  'reassignment.changed': true,
-  'group.stateChanged': true,
-  'coordinator.loaded': true,
-  'metrics.sampled': true,
-  'balance.progress': true,
-  'cluster.opening': true,
-};
-
-/** Every event name, for inputs that filter the event stream. */
-export const eventNames = Object.keys(eventNameSet) as [EventName, ...EventName[]];
-
-/** Most events `events.recent` keeps (and returns). */
-export const RECENT_EVENTS_CAPACITY = 5000;
-
-const empty = z.strictObject({});
-/** A consumer group id: any string Kafka accepts, not empty (Kafka refuses "" for group management). */
-const groupIdSchema = z.string().min(1).max(32_767);
-const brokerTarget = z.strictObject({ brokerId: brokerIdSchema });
+export {
+  brokerIdSchema,
+  topicNameSchema,
+  topicPartitionSchema,
+  configResourceSchema,
+  acksSchema,
+  headerSchema,
+  produceRecordSchema,
+  produceSchemaChoice,
+  reassignmentPartitionSchema,
+  createTopicSchema,
+  eventNames,
+  RECENT_EVENTS_CAPACITY,
+} from './contract-schemas.js';
 
 // ================================================================ result markers
 
@@ -460,60 +375,8 @@ export const contract = {
   // impact.ofStop: what stopping brokers or racks would do, by the controller's rules (impact-contract.ts).
   ...impactMethods,
 
-  /**
-   * Every consumer group, from every running broker (ListGroups), with its coordinator, member
-   * count and total lag.
-   */
-  'groups.list': method(empty, returns<GroupListingView[]>()),
-  /**
-   * One group as `kafka-consumer-groups.sh --describe` shows it: state, protocol, members with
-   * client id, host and assignment, and per partition the committed offset, log end offset and
-   * lag. A group that does not exist fails with GROUP_ID_NOT_FOUND.
-   */
-  'groups.describe': method(z.strictObject({ groupId: groupIdSchema }), returns<GroupView>()),
-  /**
-   * `kafka-consumer-groups.sh --reset-offsets`: move the group's committed offsets of the chosen
-   * topics (default: every topic it has offsets for) to the earliest or latest offset, an offset,
-   * the first offset at or after a time, or by N. Targets are kept within [log start, log end].
-   * Only for a group without members (Empty, or not existing yet), as Kafka requires: otherwise
-   * NON_EMPTY_GROUP. `dryRun` (the default) only previews.
-   */
-  'groups.resetOffsets': method(
-    z.strictObject({
-      groupId: groupIdSchema,
-      topics: z.array(z.strictObject({ topic: topicNameSchema, partitions: z.array(z.int().min(0)).optional() })).optional(),
-      to: z.union([
-        z.strictObject({ earliest: z.literal(true) }),
-        z.strictObject({ latest: z.literal(true) }),
-        z.strictObject({ offset: z.int().min(0) }),
-        z.strictObject({ timestamp: z.int() }),
-        z.strictObject({ shiftBy: z.int() }),
-      ]),
-      dryRun: z.boolean().optional(),
-    }),
-    returns<OffsetResetView>(),
-  ),
-  /** DeleteGroups: only a group without members (NON_EMPTY_GROUP otherwise); its offsets go with it. */
-  'groups.delete': method(z.strictObject({ groupId: groupIdSchema }), returns<{ groupId: string }>()),
-
-  /**
-   * Start an in-app consumer group (for drills): `members` consumers join `groupId`, share the
-   * topics' partitions (range assignor), consume from the committed offsets (else the earliest)
-   * and commit every 5 s, exactly as a Kafka client would, over the cluster's own network.
-   */
-  'consumers.start': method(
-    z.strictObject({
-      groupId: groupIdSchema,
-      topics: z.array(topicNameSchema).min(1),
-      members: z.int().min(1).max(20).optional(),
-      sessionTimeoutMs: z.int().min(1).optional(),
-    }),
-    returns<InAppConsumerGroupView>(),
-  ),
-  /** Stop an in-app consumer group: its members commit and leave (or vanish, with `leave: false`). */
-  'consumers.stop': method(z.strictObject({ groupId: groupIdSchema, leave: z.boolean().optional() }), returns<{ groupId: string }>()),
-  /** The in-app consumer groups and what each member is doing. */
-  'consumers.list': method(empty, returns<InAppConsumerGroupView[]>()),
+  // groups.* and the in-app consumers.* (groups-contract.ts).
+  ...groupsMethods,
 
   /** Throughput over the last second of engine time and every broker's disk use (the latest `metrics.sampled`; zeros before the first). */
   'metrics.get': method(

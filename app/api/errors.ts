@@ -52,6 +52,10 @@ export const KAFKA_ERRORS = {
   DUPLICATE_SEQUENCE_NUMBER: { code: 46, retriable: false },
   INVALID_PRODUCER_EPOCH: { code: 47, retriable: false },
   INVALID_TXN_STATE: { code: 48, retriable: false },
+  INVALID_PRODUCER_ID_MAPPING: { code: 49, retriable: false },
+  INVALID_TRANSACTION_TIMEOUT: { code: 50, retriable: false },
+  CONCURRENT_TRANSACTIONS: { code: 51, retriable: true },
+  TRANSACTION_COORDINATOR_FENCED: { code: 52, retriable: false },
   TRANSACTIONAL_ID_AUTHORIZATION_FAILED: { code: 53, retriable: false },
   SECURITY_DISABLED: { code: 54, retriable: false },
   OPERATION_NOT_ATTEMPTED: { code: 55, retriable: false },
@@ -80,14 +84,17 @@ export const KAFKA_ERRORS = {
   INVALID_RECORD: { code: 87, retriable: false },
   UNSTABLE_OFFSET_COMMIT: { code: 88, retriable: true },
   THROTTLING_QUOTA_EXCEEDED: { code: 89, retriable: true },
+  PRODUCER_FENCED: { code: 90, retriable: false },
   RESOURCE_NOT_FOUND: { code: 91, retriable: false },
   DUPLICATE_RESOURCE: { code: 92, retriable: false },
   UNACCEPTABLE_CREDENTIAL: { code: 93, retriable: false },
   INVALID_UPDATE_VERSION: { code: 95, retriable: false },
   UNKNOWN_TOPIC_ID: { code: 100, retriable: true },
   DUPLICATE_BROKER_REGISTRATION: { code: 101, retriable: false },
+  TRANSACTIONAL_ID_NOT_FOUND: { code: 105, retriable: false },
   INELIGIBLE_REPLICA: { code: 107, retriable: false },
   NEW_LEADER_ELECTED: { code: 108, retriable: false },
+  TRANSACTION_ABORTABLE: { code: 120, retriable: false },
 } as const satisfies Record<string, { code: number; retriable: boolean }>;
 
 /** A Kafka error name such as `NOT_ENOUGH_REPLICAS`. */

@@ -36,6 +36,9 @@ export type ChangeReasonView =
 /** A classic consumer group's state, as Kafka names it (DescribeGroups, ListGroups). */
 export type GroupStateView = 'Empty' | 'PreparingRebalance' | 'CompletingRebalance' | 'Stable' | 'Dead';
 
+/** A transactional id's state, as Kafka names it (DescribeTransactions, ListTransactions). */
+export type TransactionStateView = 'Empty' | 'Ongoing' | 'PrepareCommit' | 'PrepareAbort' | 'CompleteCommit' | 'CompleteAbort' | 'Dead' | 'PrepareEpochFence';
+
 /** Who created a topic by asking for it (Kafka's topic auto-creation): the API and the client's id. */
 export interface TopicCreatorView {
   api: 'Metadata' | 'FindCoordinator';
@@ -110,6 +113,22 @@ export interface EventMap {
   'reassignment.changed': { topic: string; partition: number; status: 'started' | 'completed' | 'cancelled'; replicas: number[]; addingReplicas: number[]; removingReplicas: number[] };
   /** A consumer group's state changed on its coordinator (`coordinatorId`), e.g. a rebalance began or a generation completed. */
   'group.stateChanged': { groupId: string; coordinatorId: number; state: GroupStateView; previous: GroupStateView; generationId: number; members: number; reason: string };
+  /**
+   * A transactional id's state changed on its coordinator (`coordinatorId`), once the change was
+   * replicated in `__transaction_state` (Kafka's TransactionMetadata states).
+   */
+  'transaction.stateChanged': {
+    transactionalId: string;
+    coordinatorId: number;
+    producerId: number;
+    producerEpoch: number;
+    state: TransactionStateView;
+    previous: TransactionStateView;
+    partitions: number;
+    reason: string;
+  };
+  /** A broker became the transaction coordinator of one `__transaction_state` partition and loaded its transactional ids. */
+  'txnCoordinator.loaded': { brokerId: number; txnPartition: number; coordinatorEpoch: number; transactionalIds: string[]; completing: string[] };
   /** A broker became the group coordinator of one `__consumer_offsets` partition and loaded its groups from the log. */
   'coordinator.loaded': { brokerId: number; offsetsPartition: number; leaderEpoch: number; groups: string[] };
   /**

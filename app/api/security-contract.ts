@@ -121,6 +121,18 @@ export interface ClientThrottleView {
   throttledNow: boolean;
 }
 
+/** What a client of its own got from the cluster (`clients.produce`). */
+export interface ClientProduceView {
+  /** NONE, or the refusal that stopped the client: Kafka's error name and message as the client got them. */
+  errorCode: KafkaErrorName;
+  errorMessage: string | null;
+  requestsAcknowledged: number;
+  /** Key and value bytes of the acknowledged requests, and the real time the client took. */
+  bytes: number;
+  realMs: number;
+  firstOffset: number;
+}
+
 const aclBindingSchema = z.strictObject({
   resourceType: z.enum(ACL_RESOURCE_TYPES),
   resourceName: z.string(),
@@ -204,6 +216,27 @@ export const securityMethods = {
   ),
   /** Every client's quota sensors on every broker, with the throttle each gets now (the clusters the console runs). */
   'quotas.throttles': method(z.strictObject({}), returns<ClientThrottleView[]>()),
+
+  /**
+   * Produce as a client of its own would: its own connection to the cluster's Kafka listeners
+   * (the connection's bootstrap servers), its `clientId`, and SASL credentials or none (then
+   * User:ANONYMOUS on a PLAINTEXT listener), so the authorizer and the quotas judge it as any
+   * application. The records go `repeat` times, one Produce request each, on one connection
+   * (a throttled answer delays the next), until the first refusal or `maxRealMs`.
+   */
+  'clients.produce': method(
+    z.strictObject({
+      topic: z.string().min(1),
+      partition: z.int().min(0),
+      acks: z.union([z.literal(0), z.literal(1), z.literal(-1), z.literal('all')]),
+      records: z.array(z.strictObject({ key: z.string().nullable().optional(), value: z.string().nullable() })).min(1).max(1000),
+      repeat: z.int().min(1).max(1000).optional(),
+      maxRealMs: z.int().min(1).max(120_000).optional(),
+      clientId: z.string().min(1).max(255),
+      sasl: z.strictObject({ mechanism: z.enum(['PLAIN', ...SCRAM_MECHANISM_NAMES]), username: z.string().min(1), password: z.string().min(1) }).optional(),
+    }),
+    returns<ClientProduceView>(),
+  ),
 
   /**
    * The cluster's ACL bindings, SCRAM users and client quotas as Kafka's commands (kafka-acls.sh,

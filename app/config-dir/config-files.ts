@@ -21,6 +21,7 @@ export interface StoredExternalSettings {
   security: 'PLAINTEXT' | 'SSL' | 'SASL_PLAINTEXT' | 'SASL_SSL';
   sasl?: { mechanism: 'PLAIN' | 'SCRAM-SHA-256' | 'SCRAM-SHA-512'; username: string };
   tls?: { caFile?: string; certFile?: string; keyFile?: string; serverName?: string };
+  schemaRegistry?: { url: string; username?: string };
 }
 
 /** One saved connection, as the list file holds it (never a secret). */
@@ -37,6 +38,8 @@ export interface StoredConnection {
 export interface StoredSecrets {
   saslPassword?: string;
   keyPassphrase?: string;
+  registryPassword?: string;
+  registryToken?: string;
 }
 
 /** Seals and unseals one secret string. */

@@ -36,6 +36,7 @@ export type {
   ClientProducePartitionResponse,
   ClientProduceRequest,
   IsolationLevel,
+  ProducerFields,
 } from './broker/messages.js';
 export { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, MAX_TIMESTAMP, NO_LEADER_EPOCH } from './broker/messages.js';
 export type { VerifyResult } from './cluster/reassignment-admin.js';
@@ -43,6 +44,26 @@ export type { GroupAnswer } from './cluster/group-requests.js';
 export type * from './group/messages.js';
 export type { GroupRecordCodec, OffsetAndMetadata, StoredGroup, TopicPartitions } from './group/record-codec.js';
 export { COORDINATOR_TYPE_GROUP } from './group/messages.js';
+export type {
+  ActiveProducer,
+  AddOffsetsToTxnRequest,
+  AddPartitionsToTxnRequest,
+  AddPartitionsToTxnResponse,
+  DescribedTransaction,
+  DescribeProducersRequest,
+  DescribeProducersResponse,
+  DescribeTransactionsRequest,
+  DescribeTransactionsResponse,
+  EndTxnRequest,
+  ListTransactionsRequest,
+  ListTransactionsResponse,
+  TxnApiRequest,
+  TxnErrorResponse,
+  TxnResponseOf,
+} from './txn/messages.js';
+export type { TxnRecordCodec } from './txn/record-codec.js';
+export { COORDINATOR_TYPE_TRANSACTION } from './txn/coordinator.js';
+export { TRANSACTION_STATE_TOPIC } from './txn/host.js';
 export { OFFSETS_TOPIC } from './group/host.js';
 export type { ListenerAddress } from './cluster/listeners.js';
 export type { ProducedBatchValidator } from './log/produced-batch.js';

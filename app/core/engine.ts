@@ -37,7 +37,8 @@ import type {
 import { Client, type BrokerProduceResult, type ConsumeInput, type ListOffsetsResult } from './cluster/client.js';
 import { ClusterContext } from './cluster/context.js';
 import { Faults } from './cluster/faults.js';
-import { GroupRequests, type GroupAnswer } from './cluster/group-requests.js';
+import { GroupRequests, sendTxnRequest, type GroupAnswer } from './cluster/group-requests.js';
+import type { TxnApiRequest, TxnResponseOf } from './txn/messages.js';
 import { registerInternals } from './cluster/internals.js';
 import { KafkaRequests, type BrokerAnswer, type ProduceAnswer } from './cluster/kafka-requests.js';
 import type { ListenerAddress } from './cluster/listeners.js';
@@ -452,7 +453,7 @@ export class Engine {
     this.requests.offsetForLeaderEpoch(brokerId, request, done, requestTimeoutMs);
   }
 
-  /** InitProducerId (API key 22): a new producer id for an idempotent producer (transactional ids are refused). */
+  /** InitProducerId (API key 22): a new producer id for an idempotent producer, or a transactional id's producer id and bumped epoch from its coordinator. */
   initProducerIdRequest(brokerId: number, request: ClientInitProducerIdRequest, done: (answer: BrokerAnswer<ClientInitProducerIdResponse>) => void, requestTimeoutMs?: number): void {
     this.requests.initProducerId(brokerId, request, done, requestTimeoutMs);
   }
@@ -477,6 +478,15 @@ export class Engine {
    */
   groupRequest<R extends GroupApiRequest>(brokerId: number, request: R, done: (answer: GroupAnswer<GroupResponseOf<R>>) => void, requestTimeoutMs?: number): void {
     this.groupRequests.send(brokerId, request, done, requestTimeoutMs);
+  }
+
+  /**
+   * AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, DescribeTransactions, ListTransactions (the
+   * broker's transaction coordinator answers) or DescribeProducers (a partition leader answers)
+   * sent to broker `brokerId`.
+   */
+  txnRequest<R extends TxnApiRequest>(brokerId: number, request: R, done: (answer: BrokerAnswer<TxnResponseOf<R>>) => void, requestTimeoutMs?: number): void {
+    sendTxnRequest(this.ctx, brokerId, request, done, requestTimeoutMs);
   }
 }
 

@@ -70,6 +70,21 @@ export interface BrokerRuntimeConfig {
   groups: GroupCoordinatorRuntimeConfig;
   /** The log cleaner's (Kafka's CleanerConfig). */
   cleaner: CleanerRuntimeConfig;
+  /** The transaction coordinator's (Kafka's TransactionConfig). */
+  txn: TxnCoordinatorRuntimeConfig;
+}
+
+export interface TxnCoordinatorRuntimeConfig {
+  transactionalIdExpirationMs: number;
+  maxTimeoutMs: number;
+  abortTimedOutIntervalMs: number;
+  removeExpiredIntervalMs: number;
+  partitionVerificationEnable: boolean;
+  topicNumPartitions: number;
+  topicReplicationFactor: number;
+  topicSegmentBytes: number;
+  topicMinIsr: number;
+  loadBufferSize: number;
 }
 
 export interface GroupCoordinatorRuntimeConfig {
@@ -172,6 +187,18 @@ export function resolveBrokerRuntimeConfig(perBroker: ConfigMap, clusterDefaults
       ioBufferSize: num('log.cleaner.io.buffer.size'),
       maxIoBytesPerSecond: num('log.cleaner.io.max.bytes.per.second'),
       backoffMs: num('log.cleaner.backoff.ms'),
+    },
+    txn: {
+      transactionalIdExpirationMs: num('transactional.id.expiration.ms'),
+      maxTimeoutMs: num('transaction.max.timeout.ms'),
+      abortTimedOutIntervalMs: num('transaction.abort.timed.out.transaction.cleanup.interval.ms'),
+      removeExpiredIntervalMs: num('transaction.remove.expired.transaction.cleanup.interval.ms'),
+      partitionVerificationEnable: bool('transaction.partition.verification.enable'),
+      topicNumPartitions: num('transaction.state.log.num.partitions'),
+      topicReplicationFactor: num('transaction.state.log.replication.factor'),
+      topicSegmentBytes: num('transaction.state.log.segment.bytes'),
+      topicMinIsr: num('transaction.state.log.min.isr'),
+      loadBufferSize: num('transaction.state.log.load.buffer.size'),
     },
     autoCreateTopicsEnable: bool('auto.create.topics.enable'),
     socketRequestMaxBytes: num('socket.request.max.bytes'),

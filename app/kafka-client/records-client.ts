@@ -14,9 +14,9 @@ import { errorName, rootCause, toKafkaError } from './errors.js';
 import type { KafkaErrorName } from '../api/errors.js';
 
 export interface ProduceRecordData {
-  key: string | null;
-  value: string | null;
-  headers: { key: string; value: string | null }[];
+  key: string | Buffer | null;
+  value: string | Buffer | null;
+  headers: { key: string; value: string | Buffer | null }[];
   timestamp?: number;
 }
 

@@ -65,9 +65,11 @@ describe('Dispatcher: ApiVersions', () => {
     expect(readResponse(ApiKey.ApiVersions, 3, outcome.parts).body).toMatchObject({ errorCode: 42, apiKeys: [] });
   });
 
-  it('never advertises transactions, SASL, DescribeCluster or KIP-848 groups, and advertises Produce from v0', () => {
-    // DescribeCluster (60) is served since issue 14 (admin APIs); the transaction, SASL and KIP-848 APIs never are.
-    for (const key of [17, 24, 25, 26, 28, 36, 68]) expect(ADVERTISED_VERSIONS[key]).toBeUndefined();
+  it('never advertises WriteTxnMarkers, SASL or KIP-848 groups, advertises the client transaction APIs below KIP-890 part 2, and Produce from v0', () => {
+    // DescribeCluster (60) is served since issue 14 (admin APIs); WriteTxnMarkers is between brokers only.
+    for (const key of [17, 27, 36, 68]) expect(ADVERTISED_VERSIONS[key]).toBeUndefined();
+    for (const key of [24, 25, 26, 28]) expect(ADVERTISED_VERSIONS[key]).toEqual([0, 3]);
+    expect(ADVERTISED_VERSIONS[ApiKey.InitProducerId]).toEqual([0, 4]);
     expect(ADVERTISED_VERSIONS[ApiKey.Produce]).toEqual([0, 8]);
     expect(ADVERTISED_VERSIONS[ApiKey.Fetch]).toEqual([0, 11]);
   });

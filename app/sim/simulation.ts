@@ -14,6 +14,7 @@ import { ManualScheduler } from '../core/time.js';
 import type { EngineEvent } from '../api/events.js';
 import { seededRandom } from '../core/random.js';
 import { groupRecordCodec } from '../protocol/group-records.js';
+import { txnRecordCodec } from '../protocol/txn-records.js';
 import { createCleanedBatchWriter } from '../protocol/records/cleaned-batch-writer.js';
 
 export interface SimOptions {
@@ -66,6 +67,7 @@ export class Simulation {
       storage,
       brokers,
       groupRecords: groupRecordCodec,
+      txnRecords: txnRecordCodec,
       cleanedBatches: options.cleanedBatches ?? createCleanedBatchWriter(),
       ...(options.staticConfigs ? { staticConfigs: options.staticConfigs } : {}),
       ...(options.placement ? { placement: options.placement } : {}),

@@ -2,6 +2,7 @@ import CRC32C from 'crc-32/crc32c.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KafkaError } from '../api/errors.js';
+import { markerBatch, markerOf } from '../core/log/control-records.js';
 import type { LogRecord, RecordBatch } from '../core/log/records.js';
 import { batchHeader, decodeRecordBatch, decodeRecordBatches, encodeRecordBatch, storedBytes } from './record-batch-codec.js';
 
@@ -404,11 +405,38 @@ describe('corruption', () => {
     expect(thrown(() => decodeRecordBatch(resealCrc(bytes))).message).toMatch(/record count 1000000 cannot fit/);
   });
 
-  it('a control batch is valid Kafka but not a RecordBatch', () => {
-    const bytes = good();
-    bytes.writeInt16BE(0x30, 21); // transactional + control
-    expect(batchHeader(bytes)).toMatchObject({ isTransactional: true, isControl: true });
-    expect(thrown(() => decodeRecordBatch(resealCrc(bytes))).code).toBe('INVALID_REQUEST');
+});
+
+describe('transactions (KIP-98): transactional batches and markers', () => {
+  it('a COMMIT marker is a control batch laid out as Kafka writes one (MemoryRecords.withEndTransactionMarker)', () => {
+    const marker = markerBatch(41, 3, 1_700_000_000_000, { producerId: 4242, producerEpoch: 7 }, { type: 'COMMIT', coordinatorEpoch: 5 });
+    const bytes = storedBytes(marker);
+    const h = batchHeader(bytes);
+    expect(h).toMatchObject({ baseOffset: 41, lastOffset: 41, leaderEpoch: 3, count: 1, isTransactional: true, isControl: true, producerId: 4242, producerEpoch: 7, baseSequence: -1 });
+    expect(bytes.readInt16BE(21)).toBe(0x30); // attributes: transactional | control, no codec, CreateTime
+    // The record: length, attributes, timestampDelta 0, offsetDelta 0, key (4 bytes), value (6 bytes), no headers.
+    const body = [...bytes.subarray(61)];
+    expect(body).toEqual([0x20, 0, 0, 0, 8, 0, 0, 0, 1, 12, 0, 0, 0, 0, 0, 5, 0]);
+    const decoded = decodeRecordBatch(bytes);
+    expect(decoded).toMatchObject({ control: true, transactional: true, producer: { producerId: 4242, producerEpoch: 7, baseSequence: -1 } });
+    expect(markerOf(decoded)).toEqual({ type: 'COMMIT', coordinatorEpoch: 5 });
+  });
+
+  it('an ABORT marker names its coordinator epoch; a data batch is no marker', () => {
+    const abort = decodeRecordBatch(storedBytes(markerBatch(0, 0, 1, { producerId: 1, producerEpoch: 0 }, { type: 'ABORT', coordinatorEpoch: 12 })));
+    expect(markerOf(abort)).toEqual({ type: 'ABORT', coordinatorEpoch: 12 });
+    expect(markerOf(decodeRecordBatch(encodeRecordBatch(batchOf([record('a', 1)]))))).toBeNull();
+  });
+
+  it('a transactional data batch keeps its bit through encode and decode, and a control bit read from the wire is kept', () => {
+    const txn: RecordBatch = { ...batchOf([record('a', 1), record('b', 2)], 10), transactional: true };
+    const bytes = encodeRecordBatch(txn, { producer: { id: 9, epoch: 1, baseSequence: 0 } });
+    expect(batchHeader(bytes)).toMatchObject({ isTransactional: true, isControl: false });
+    expect(decodeRecordBatch(bytes)).toMatchObject({ transactional: true, producer: { producerId: 9, producerEpoch: 1, baseSequence: 0 } });
+    expect(decodeRecordBatch(bytes).control).toBeUndefined();
+    const flipped = Buffer.from(encodeRecordBatch(batchOf([record('m', 1)])));
+    flipped.writeInt16BE(0x30, 21);
+    expect(decodeRecordBatch(resealCrc(flipped))).toMatchObject({ transactional: true, control: true });
   });
 });
 

@@ -171,6 +171,8 @@ export class SqliteReplicaLog implements ReplicaLogStore {
       encoded: data,
     };
     if (batch.producer) stored.producer = batch.producer;
+    if (batch.transactional) stored.transactional = true;
+    if (batch.control) stored.control = true;
     this.end = batch.lastOffset + 1;
     this.bytes += data.length;
     this.tail.push(stored);

@@ -26,8 +26,14 @@ export function javaClient(): { classpath: string } | { skipReason: string } {
 
 /** Compile the security programs; the classpath to run them with. */
 export function compileSecurityPrograms(classpath: string): string {
-  const out = mkdtempSync(join(tmpdir(), 'rs-java-security-'));
-  const sources = readdirSync(PROGRAMS).filter((f) => f.endsWith('.java')).map((f) => join(PROGRAMS, f));
+  return compileJavaPrograms(PROGRAMS, classpath);
+}
+
+/** Compile the programs of an `e2e/` folder (e.g. `java-transactions`); the classpath to run them with. */
+export function compileJavaPrograms(folder: string, classpath: string): string {
+  const programs = folder.startsWith('/') ? folder : join(ROOT, 'e2e', folder);
+  const out = mkdtempSync(join(tmpdir(), 'rs-java-programs-'));
+  const sources = readdirSync(programs).filter((f) => f.endsWith('.java')).map((f) => join(programs, f));
   const r = spawnSync('javac', ['-cp', classpath, '-d', out, ...sources], { encoding: 'utf8', timeout: 180_000 });
   if (r.status !== 0) throw new Error(`javac failed: ${r.stderr || r.error?.message}`);
   return `${out}:${classpath}`;

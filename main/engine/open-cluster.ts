@@ -23,6 +23,7 @@ import { createRealtimeClock, type RealtimeClock } from '../../app/service/embed
 import { seededRandom } from '../../app/core/random.js';
 import { SqliteStorage } from '../../app/storage/sqlite-storage.js';
 import { groupRecordCodec } from '../../app/protocol/group-records.js';
+import { txnRecordCodec } from '../../app/protocol/txn-records.js';
 import { CompressionError, createCompressionCodecs, type CompressionCodecs, type ZstdCompress } from '../../app/protocol/records/compression.js';
 import { createProducedBatchValidator } from '../../app/protocol/records/produced-batch-validator.js';
 import { createCleanedBatchWriter } from '../../app/protocol/records/cleaned-batch-writer.js';
@@ -152,6 +153,7 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
         storage,
         brokers: racks.map((rack, i) => ({ id: i + 1, rack })),
         groupRecords: groupRecordCodec,
+        txnRecords: txnRecordCodec,
         staticConfigs,
         ...(bootstrapScramCredentials.length > 0 ? { bootstrapScramCredentials } : {}),
       }),

@@ -12,6 +12,7 @@ export const routes: RouteRecordRaw[] = [
   { path: '/topics/:name', name: 'topic', component: () => import('./views/TopicDetailView.vue'), props: true, meta: { title: 'Topic' } },
   { path: '/balance', name: 'balance', component: () => import('./views/BalanceView.vue'), meta: { title: 'Balance' } },
   { path: '/leaders', name: 'leaders', component: () => import('./views/LeadersView.vue'), meta: { title: 'Leaders' } },
+  { path: '/impact', name: 'impact', component: () => import('./views/ImpactView.vue'), meta: { title: 'Impact' } },
   { path: '/configs', name: 'configs', component: () => import('./views/ConfigsView.vue'), meta: { title: 'Configs' } },
   { path: '/profiles', name: 'profiles', component: () => import('./views/ProfilesView.vue'), meta: { title: 'Profiles' } },
   { path: '/drills', name: 'drills', component: () => import('./views/DrillsView.vue'), meta: { title: 'Drills' } },

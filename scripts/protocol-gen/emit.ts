@@ -33,10 +33,15 @@ class MessageEmitter {
   constructor(private readonly m: Message) {
     const collect = (fields: Field[]): void => {
       for (const f of fields) {
-        if (f.struct) {
-          this.structs.push({ ...f.struct, within: f.versions });
-          collect(f.struct.fields);
+        if (!f.struct) continue;
+        // A common struct named by several fields is emitted once, for all of their versions.
+        const seen = this.structs.find((s) => s.name === f.struct!.name);
+        if (seen) {
+          seen.within = { lo: Math.min(seen.within.lo, f.versions.lo), hi: Math.max(seen.within.hi, f.versions.hi) };
+          continue;
         }
+        this.structs.push({ ...f.struct, within: f.versions });
+        collect(f.struct.fields);
       }
     };
     collect(m.fields);

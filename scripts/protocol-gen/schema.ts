@@ -8,7 +8,8 @@
  *   - a tagged field is tagged in a suffix of its versions (positional before, if at all);
  *   - struct names are unique within a message, since they become TypeScript type names;
  *   - a struct named by type only (no `fields`) is one of the message's `commonStructs` (the
- *     coordinator record schemas, e.g. GroupMetadataValue's MemberMetadata), read as if inline.
+ *     coordinator record schemas, e.g. GroupMetadataValue's MemberMetadata), read as if inline;
+ *     one named by several fields is one struct, the same object in each of them.
  * Anything outside the grammar throws, naming the file and field: the generator must not guess.
  */
 import { readFileSync, readdirSync } from 'node:fs';
@@ -88,8 +89,37 @@ interface RawField {
   fields?: RawField[];
 }
 
-/** The message's `commonStructs`, by name: structs its fields name by type only. */
-type CommonStructs = ReadonlyMap<string, RawField[]>;
+/**
+ * The message's `commonStructs`, by name: structs its fields name by type only. One named by
+ * several fields (AddPartitionsToTxnRequest's AddPartitionsToTxnTopic, in its v4+ batch and its
+ * v0–3 form) is parsed once, within the hull of the versions of the fields naming it.
+ */
+interface CommonStructs {
+  fields: ReadonlyMap<string, RawField[]>;
+  /** The hull of the versions of the fields that name each common struct more than once. */
+  shared: ReadonlyMap<string, Range>;
+  parsed: Map<string, Field['struct']>;
+}
+
+const hull = (a: Range, b: Range): Range => (isEmpty(a) ? b : isEmpty(b) ? a : { lo: Math.min(a.lo, b.lo), hi: Math.max(a.hi, b.hi) });
+
+/** Each common struct named by more than one field, with the hull of those fields' versions. */
+function sharedCommonStructs(raw: RawField[], valid: Range, names: ReadonlySet<string>, what: string): Map<string, Range> {
+  const seen = new Map<string, { count: number; range: Range }>();
+  const walk = (fields: RawField[], parent: Range): void => {
+    for (const f of fields) {
+      const versions = intersect(parseRange(f.versions, `${what}.${f.name}`), parent);
+      const base = f.type.startsWith('[]') ? f.type.slice(2) : f.type;
+      if (!f.fields && names.has(base)) {
+        const s = seen.get(base) ?? { count: 0, range: EMPTY };
+        seen.set(base, { count: s.count + 1, range: hull(s.range, versions) });
+      }
+      if (f.fields) walk(f.fields, versions);
+    }
+  };
+  walk(raw, valid);
+  return new Map([...seen].filter(([, s]) => s.count > 1).map(([name, s]) => [name, s.range]));
+}
 
 function parseFields(raw: RawField[], parent: Range, where: string, structNames: Set<string>, common: CommonStructs): Field[] {
   const tags = new Set<number>();
@@ -101,11 +131,17 @@ function parseFields(raw: RawField[], parent: Range, where: string, structNames:
     const primitive = (PRIMITIVES as readonly string[]).includes(base) ? (base as Primitive) : null;
     let struct: Field['struct'] = null;
     if (primitive === null) {
-      const fields = f.fields ?? common.get(base);
+      const fields = f.fields ?? common.fields.get(base);
       if (!fields) throw new Error(`${what}: struct ${base} has no fields and is not a common struct`);
-      if (structNames.has(base)) throw new Error(`${what}: struct name ${base} is used twice`);
-      structNames.add(base);
-      struct = { name: base, fields: parseFields(fields, versions, what, structNames, common) };
+      const sharedRange = f.fields ? undefined : common.shared.get(base);
+      const parsed = sharedRange ? common.parsed.get(base) : undefined;
+      if (parsed) struct = parsed;
+      else {
+        if (structNames.has(base)) throw new Error(`${what}: struct name ${base} is used twice`);
+        structNames.add(base);
+        struct = { name: base, fields: parseFields(fields, sharedRange ?? versions, what, structNames, common) };
+        if (sharedRange) common.parsed.set(base, struct);
+      }
     } else if (f.fields) {
       throw new Error(`${what}: primitive ${base} has fields`);
     }
@@ -146,8 +182,9 @@ export function loadMessages(dir: string): Message[] {
       fields: RawField[];
       commonStructs?: { name: string; fields: RawField[] }[];
     };
-    const common: CommonStructs = new Map((raw.commonStructs ?? []).map((c) => [c.name, c.fields]));
     const valid = parseRange(raw.validVersions, file);
+    const commonFields = new Map((raw.commonStructs ?? []).map((c) => [c.name, c.fields]));
+    const common: CommonStructs = { fields: commonFields, shared: sharedCommonStructs(raw.fields, valid, new Set(commonFields.keys()), raw.name), parsed: new Map() };
     return {
       name: raw.name,
       file,

@@ -3,7 +3,8 @@
  * topic that does not exist — Metadata with `allow_auto_topic_creation` while
  * `auto.create.topics.enable` is true, or the first FindCoordinator for `__consumer_offsets` —
  * asks the active controller to create it, with what Kafka's `creatableTopic` gives each name:
- * `__consumer_offsets` its `offsets.topic.*` shape and configs, any other topic `num.partitions`
+ * `__consumer_offsets` its `offsets.topic.*` shape and configs, `__transaction_state` its
+ * `transaction.state.log.*` ones (the first FindCoordinator for a transactional id), any other topic `num.partitions`
  * and `default.replication.factor` and no configs.
  *
  * Rules: one request per topic name in flight (a second ask for the same name waits on the
@@ -15,6 +16,7 @@
  */
 import type { KafkaErrorName } from '../../api/errors.js';
 import { OFFSETS_TOPIC, offsetsTopicConfigs } from '../group/host.js';
+import { TRANSACTION_STATE_TOPIC, transactionTopicConfigs } from '../txn/host.js';
 import type { TopicOrigin } from '../metadata/records.js';
 import type { BrokerRuntimeConfig } from '../runtime-config.js';
 import type { CreateTopicRequest } from './messages.js';
@@ -38,8 +40,8 @@ export function isAutoCreatable(name: string): boolean {
   return !NO_COORDINATOR.has(name);
 }
 
-/** Internal topics of coordinators this cluster does not run (transactions, share groups): never created here. */
-const NO_COORDINATOR = new Set(['__transaction_state', '__share_group_state']);
+/** Internal topics of coordinators this cluster does not run (share groups): never created here. */
+const NO_COORDINATOR = new Set(['__share_group_state']);
 
 export class AutoTopicCreation {
   private readonly inflight = new Map<string, ((o: AutoCreateOutcome) => void)[]>();
@@ -72,6 +74,10 @@ export class AutoTopicCreation {
     if (name === OFFSETS_TOPIC) {
       const g = cfg.groups;
       return { name, partitions: g.offsetsTopicNumPartitions, replicationFactor: g.offsetsTopicReplicationFactor, configs: offsetsTopicConfigs(g.offsetsTopicSegmentBytes) };
+    }
+    if (name === TRANSACTION_STATE_TOPIC) {
+      const t = cfg.txn;
+      return { name, partitions: t.topicNumPartitions, replicationFactor: t.topicReplicationFactor, configs: transactionTopicConfigs(t.topicMinIsr, t.topicSegmentBytes) };
     }
     return { name, partitions: cfg.numPartitions, replicationFactor: cfg.defaultReplicationFactor, configs: {} };
   }

@@ -26,16 +26,22 @@ import type { Random } from '../random.js';
 import { resolveBrokerRuntimeConfig, resolveTopicRuntimeConfig, type BrokerRuntimeConfig, type TopicRuntimeConfig } from '../runtime-config.js';
 import type { Scheduler, TimerHandle } from '../time.js';
 import { GroupCoordinator } from '../group/coordinator.js';
-import { OFFSETS_TOPIC, type CoordinatorHost } from '../group/host.js';
+import { OFFSETS_TOPIC, type OffsetsPartition } from '../group/host.js';
+import type { MarkerType } from '../log/control-records.js';
 import type { GroupNetworkRequest } from '../group/messages.js';
 import type { GroupRecordCodec } from '../group/record-codec.js';
+import { COORDINATOR_TYPE_TRANSACTION, TransactionCoordinator } from '../txn/coordinator.js';
+import type { TxnNetworkRequest } from '../txn/messages.js';
+import type { TxnRecordCodec } from '../txn/record-codec.js';
+import { coordinatorPartitionView, groupCoordinatorHost, txnCoordinatorHost, type CoordinatorHostsDeps } from './coordinator-hosts.js';
 import { AutoTopicCreation } from './auto-topic-creation.js';
 import { CatchUpGate } from './catch-up-gate.js';
 import { ClientFetchSessionCache } from './client-fetch-sessions.js';
 import { ControllerChannel, type ChannelHost } from './controller-channel.js';
 import { FetchPurgatory, type PurgatoryHost } from './fetch-purgatory.js';
 import { KafkaApis, type ApisHost } from './kafka-apis.js';
-import type { BrokerRequest } from './messages.js';
+import { verifyCoordinatorWrite } from './txn-apis.js';
+import type { BrokerRequest, ClientInitProducerIdRequest, ClientInitProducerIdResponse } from './messages.js';
 import type { ReplicaPartition } from './partition.js';
 import { ProducerIdManager, type ProducerIdAnswer } from './producer-ids.js';
 import { RateMeter } from './quota.js';
@@ -54,6 +60,8 @@ export interface BrokerDeps {
   staticConfigs: Readonly<Record<string, string>>;
   /** The bytes of `__consumer_offsets` records (Kafka's schemas, generated in app/protocol). */
   groupRecords: GroupRecordCodec;
+  /** The bytes of `__transaction_state` records (absent: no transactional id is served). */
+  txnRecords?: TxnRecordCodec;
   /** Validates Kafka clients' record batches (the LogValidator port). */
   producedBatches?: ProducedBatchValidator;
   /** Writes the batches the log cleaner keeps part of (default: without bytes, storage encodes them). */
@@ -89,6 +97,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
   private readonly purgatory: FetchPurgatory;
   private readonly apis: KafkaApis;
   private readonly groups: GroupCoordinator;
+  private readonly txn: TransactionCoordinator;
   /** Topics clients' requests create (Kafka's AutoTopicCreationManager). */
   readonly autoTopics: AutoTopicCreation;
   /** Consumers' fetch sessions (KIP-227): in memory, gone with the process. */
@@ -123,24 +132,24 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     const now = (): number => this.scheduler.now();
     this.clientSessions = new ClientFetchSessionCache({ now, maxSlots: () => this.brokerConfig().maxIncrementalFetchSessionCacheSlots, randomInt: (b) => deps.random.nextInt(b) });
     this.apis = new KafkaApis(this, this.replicas, this.purgatory, this.clientSessions);
-    this.groups = new GroupCoordinator(this.coordinatorHost());
+    const coordinatorDeps = this.coordinatorDeps();
+    this.groups = new GroupCoordinator(groupCoordinatorHost(coordinatorDeps));
+    this.txn = new TransactionCoordinator(txnCoordinatorHost(coordinatorDeps));
     const sendCreateTopic = this.channel.createTopic.bind(this.channel);
     this.autoTopics = new AutoTopicCreation({ brokerId: this.brokerId, brokerConfig: () => this.brokerConfig(), now, sendCreateTopic });
   }
 
-  /** What this broker's group coordinator sees of it. */
-  private coordinatorHost(): CoordinatorHost {
+  /** What this broker's group and transaction coordinators see of it (coordinator-hosts.ts). */
+  private coordinatorDeps(): CoordinatorHostsDeps {
     const deps = this.deps;
-    const image = (): MetadataImage => this.image;
-    const isCurrent = (p: ReplicaPartition): boolean => this.isCurrent(p);
     return {
       brokerId: this.brokerId,
       scheduler: this.scheduler,
       random: deps.random,
+      network: this.network,
       groupRecords: deps.groupRecords,
-      get image() {
-        return image();
-      },
+      txnRecords: deps.txnRecords,
+      image: () => this.image,
       brokerConfig: () => this.brokerConfig(),
       emit: (e) => this.emit(e),
       // Not `after`: coordinator timers are many and short-lived (one per heartbeat), so they
@@ -151,28 +160,27 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
           if (gen === this.gen && this.isAlive) this.guarded(fn);
         });
       },
-      offsetsPartition: (partition) => {
-        const p = this.replicas.partitionFor(OFFSETS_TOPIC, partition);
-        if (!p) return undefined;
-        return {
-          get isLeader() {
-            return p.isLeader && isCurrent(p);
-          },
-          get leaderEpoch() {
-            return p.leaderEpoch;
-          },
-          get logStartOffset() {
-            return p.log.logStartOffset;
-          },
-          get logEndOffset() {
-            return p.log.logEndOffset;
-          },
-          read: (from, maxBytes) => this.replicas.readOrOffline(p, from, p.log.logEndOffset, maxBytes),
-          append: (records, acks, timeoutMs, done) => p.appendAsLeader(records, acks, timeoutMs, (o) => done({ errorCode: o.errorCode, baseOffset: o.baseOffset })),
-        };
-      },
-      requestOffsetsTopic: (clientId) => this.autoTopics.create(OFFSETS_TOPIC, { api: 'FindCoordinator', clientId }),
+      internalPartition: (topic, partition) => this.internalPartition(topic, partition),
+      createInternalTopic: (name, clientId) => this.autoTopics.create(name, { api: 'FindCoordinator', clientId }),
+      generateProducerId: (done) => this.producerIds.generate(done),
+      verifyTxnPartition: (transactionalId, producer, partition, done) => verifyCoordinatorWrite(this, this.replicas, transactionalId, producer, OFFSETS_TOPIC, partition, done),
     };
+  }
+
+  /** transaction.partition.verification.enable (KIP-890), read per request as Kafka does. */
+  verificationEnabled(): boolean {
+    return this.brokerConfig().txn.partitionVerificationEnable;
+  }
+
+  /** Markers reached these `__consumer_offsets` partitions: the group coordinator completes the producer's offsets. */
+  onOffsetsTransactionCompleted(producerId: number, partitions: readonly number[], result: MarkerType): void {
+    this.groups.onTransactionCompleted(producerId, partitions, result === 'COMMIT');
+  }
+
+  /** This broker's replica of an internal topic's partition, as a coordinator uses it. */
+  private internalPartition(topic: string, partition: number): OffsetsPartition | undefined {
+    const p = this.replicas.partitionFor(topic, partition);
+    return p ? coordinatorPartitionView(p, () => this.isCurrent(p), (from, maxBytes) => this.replicas.readOrOffline(p, from, p.log.logEndOffset, maxBytes)) : undefined;
   }
 
   get isAlive(): boolean {
@@ -258,6 +266,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     });
     this.replicas.cleaner.startup();
     this.groups.startup();
+    this.txn.startup();
     this.channel.register();
     this.deps.onChange('started');
   }
@@ -337,6 +346,7 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     this.gen++;
     this.catchUp.clear();
     this.groups.shutdown();
+    this.txn.shutdown();
     this.replicas.cleaner.shutdown();
     for (const t of this.timers) this.scheduler.cancel(t);
     this.timers.clear();
@@ -411,10 +421,22 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     // A partition that moved away, a topic deleted: consumers' sessions look at everything again.
     if (records.length > 0 || snapshot) this.clientSessions.markAllDirty();
     this.groups.onMetadata(removedTopics);
+    this.txn.onMetadata();
   }
 
   handleGroupRequest(msg: GroupNetworkRequest, reply: (res: unknown) => void): void {
+    if (msg.api === 'findCoordinator' && msg.keyType === COORDINATOR_TYPE_TRANSACTION) return reply(this.txn.findCoordinator(msg.keys, msg.clientId ?? ''));
     this.groups.handle(msg, reply);
+  }
+
+  /** A transaction request for this broker's transaction coordinator. */
+  handleTxnRequest(msg: TxnNetworkRequest, reply: (res: unknown) => void): void {
+    this.txn.handle(msg, reply);
+  }
+
+  /** InitProducerId with a transactional id: the transaction coordinator answers. */
+  txnInitProducerId(req: ClientInitProducerIdRequest, reply: (res: ClientInitProducerIdResponse) => void): void {
+    this.txn.initProducerId(req, reply);
   }
 
   sendAlterPartition(p: ReplicaPartition, proposedIsr: number[], recovery: LeaderRecoveryState): void {
@@ -471,6 +493,10 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
 
   readOrOffline(p: ReplicaPartition, from: number, until: number, maxBytes: number): RecordBatch[] | null {
     return this.replicas.readOrOffline(p, from, until, maxBytes);
+  }
+
+  lastStableOffsetOrOffline(p: ReplicaPartition): number | null {
+    return this.replicas.lastStableOffsetOrOffline(p);
   }
 
   // ================================================================ views

@@ -44,6 +44,8 @@ interface CachedPartition extends ClientFetchPartition {
   /** What the session last sent (-1: nothing yet, or an error since). */
   highWatermark: number;
   logStartOffset: number;
+  /** The last stable offset last sent (KIP-98: a read_committed consumer reads below it). */
+  lastStableOffset: number;
   /** Named by the client or changed on this broker since a fetch of the session last read it. */
   needsRead: boolean;
 }
@@ -127,7 +129,7 @@ export class ClientFetchSessionCache {
     for (const fp of req.partitions) {
       const cached = session.partitions.get(keyOf(fp));
       if (cached) Object.assign(cached, { fetchOffset: fp.fetchOffset, currentLeaderEpoch: fp.currentLeaderEpoch, partitionMaxBytes: fp.partitionMaxBytes, needsRead: true });
-      else this.add(session, { ...fp, highWatermark: -1, logStartOffset: -1, needsRead: true });
+      else this.add(session, { ...fp, highWatermark: -1, logStartOffset: -1, lastStableOffset: -1, needsRead: true });
     }
     for (const f of s.forgotten) this.remove(session, f);
     if (session.partitions.size === 0) {
@@ -209,6 +211,10 @@ export class ClientFetchSessionCache {
         mustRespond = true;
         cached.logStartOffset = r.logStartOffset;
       }
+      if (cached.lastStableOffset !== r.lastStableOffset) {
+        mustRespond = true;
+        cached.lastStableOffset = r.lastStableOffset;
+      }
       if (r.error !== 'NONE') {
         mustRespond = true;
         cached.highWatermark = -1;
@@ -239,7 +245,7 @@ export class ClientFetchSessionCache {
       const r = byKey.get(keyOf(fp));
       const { topic, partition, fetchOffset, currentLeaderEpoch, partitionMaxBytes } = fp;
       const failed = r === undefined || r.error !== 'NONE';
-      this.add(session, { topic, partition, fetchOffset, currentLeaderEpoch, partitionMaxBytes, highWatermark: failed ? -1 : r.highWatermark, logStartOffset: r?.logStartOffset ?? -1, needsRead: false });
+      this.add(session, { topic, partition, fetchOffset, currentLeaderEpoch, partitionMaxBytes, highWatermark: failed ? -1 : r.highWatermark, logStartOffset: r?.logStartOffset ?? -1, lastStableOffset: r?.lastStableOffset ?? -1, needsRead: false });
     }
     this.sessions.set(id, session);
     return id;

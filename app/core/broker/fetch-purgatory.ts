@@ -39,6 +39,8 @@ export interface PurgatoryHost {
   leaderReplica(topic: string, partition: number, currentLeaderEpoch: number, checkOffline: boolean): LeaderLookup;
   /** Read a replica's log; a corrupt batch takes that replica offline and gives null. */
   readOrOffline(p: ReplicaPartition, from: number, until: number, maxBytes: number): RecordBatch[] | null;
+  /** A replica's last stable offset (building its producer state if need be); a corrupt batch takes it offline and gives null. */
+  lastStableOffsetOrOffline(p: ReplicaPartition): number | null;
 }
 
 /** One partition a follower fetch looks at: named by the request, or dirty in its session. */
@@ -291,9 +293,11 @@ export class FetchPurgatory {
       if (!found.ok) return true;
       const log = found.replica.log;
       if (fp.fetchOffset < log.logStartOffset || fp.fetchOffset > log.logEndOffset) return true;
-      if (fp.fetchOffset >= log.highWatermark) continue;
+      const upTo = req.isolationLevel === 'read_committed' ? this.host.lastStableOffsetOrOffline(found.replica) : log.highWatermark;
+      if (upTo === null) return true;
+      if (fp.fetchOffset >= upTo) continue;
       if (req.minBytes <= 1) return true;
-      const batches = this.host.readOrOffline(found.replica, fp.fetchOffset, log.highWatermark, Math.min(fp.partitionMaxBytes, req.minBytes - bytes));
+      const batches = this.host.readOrOffline(found.replica, fp.fetchOffset, upTo, Math.min(fp.partitionMaxBytes, req.minBytes - bytes));
       if (!batches) return true;
       for (const b of batches) bytes += b.sizeBytes;
       if (bytes >= req.minBytes) return true;
@@ -332,16 +336,23 @@ export class FetchPurgatory {
       if (!found.ok) return { ...none, error: found.error };
       const log = found.replica.log;
       const hw = log.highWatermark;
-      const known = { topic: fp.topic, partition: fp.partition, highWatermark: hw, lastStableOffset: hw, logStartOffset: log.logStartOffset, logEndOffset: log.logEndOffset };
+      // read_committed reads below the LSO and is told which transactions in what it read were aborted (KIP-98).
+      const committed = cf.request.isolationLevel === 'read_committed';
+      const lso = committed ? host.lastStableOffsetOrOffline(found.replica) : log.lastStableOffsetIfKnown;
+      if (lso === null) return { ...none, error: 'KAFKA_STORAGE_ERROR' };
+      const known = { topic: fp.topic, partition: fp.partition, highWatermark: hw, lastStableOffset: lso, logStartOffset: log.logStartOffset, logEndOffset: log.logEndOffset };
       if (fp.fetchOffset < log.logStartOffset || fp.fetchOffset > log.logEndOffset) return { ...known, error: 'OFFSET_OUT_OF_RANGE', batches: [] };
       if (budget <= 0) return { ...known, error: 'NONE', batches: [] };
       const limit = Math.min(fp.partitionMaxBytes, budget);
-      let batches = host.readOrOffline(found.replica, fp.fetchOffset, hw, limit);
+      let batches = host.readOrOffline(found.replica, fp.fetchOffset, committed ? lso : hw, limit);
       if (!batches) return { ...none, error: 'KAFKA_STORAGE_ERROR' };
       if (anyData && batches.length > 0 && batches[0]!.sizeBytes > limit) batches = [];
       if (batches.length > 0) anyData = true;
       for (const b of batches) budget -= b.sizeBytes;
-      return { ...known, error: 'NONE', batches };
+      if (!committed) return { ...known, error: 'NONE', batches };
+      const until = batches.length > 0 ? batches[batches.length - 1]!.lastOffset + 1 : fp.fetchOffset;
+      const abortedTransactions = batches.length > 0 ? log.abortedTransactions(fp.fetchOffset, until).map((t) => ({ producerId: t.producerId, firstOffset: t.firstOffset })) : [];
+      return { ...known, error: 'NONE', batches, abortedTransactions };
     });
     cf.reply({ partitions });
   }

@@ -1,8 +1,8 @@
 /**
  * The requests one broker answers (Kafka's KafkaApis): Produce, Fetch (followers and clients,
  * through the fetch purgatory), ListOffsets, OffsetForLeaderEpoch, Metadata, DeleteRecords
- * (delete-records.ts), and the
- * controller's metadata pushes. Every answer is per partition, with Kafka's error codes.
+ * (delete-records.ts), the transaction APIs (a partition leader's in txn-apis.ts, the rest to the
+ * broker's transaction coordinator), and the controller's metadata pushes. Every answer is per partition, with Kafka's error codes.
  *
  * Invariants: a request that needs leadership is refused with NOT_LEADER_OR_FOLLOWER as soon as
  * this broker's metadata says another broker leads, and one that names a leader epoch other than
@@ -44,9 +44,11 @@ import { deleteRecords } from './delete-records.js';
 import type { ProduceOutcome, ReplicaPartition } from './partition.js';
 import type { ProducerIdAnswer } from './producer-ids.js';
 import type { ReplicaManager } from './replica-manager.js';
+import { describeProducers, type TxnApisHost, type Verdict, verifyTransactionalProduce, writeTxnMarkers } from './txn-apis.js';
+import type { TxnNetworkRequest } from '../txn/messages.js';
 
 /** What the request handlers need from their broker. */
-export interface ApisHost {
+export interface ApisHost extends TxnApisHost {
   readonly brokerId: number;
   readonly image: MetadataImage;
   topicConfig(topicId: string): TopicRuntimeConfig;
@@ -57,6 +59,10 @@ export interface ApisHost {
   /** Asks the controller for topics a client's Metadata named (auto-topic-creation.ts). */
   readonly autoTopics: AutoTopicCreation;
   generateProducerId(done: (answer: ProducerIdAnswer) => void): void;
+  /** The transaction APIs a transaction coordinator answers (AddPartitionsToTxn, EndTxn, …). */
+  handleTxnRequest(msg: TxnNetworkRequest, reply: (res: unknown) => void): void;
+  /** InitProducerId with a transactional id: the broker's transaction coordinator answers. */
+  txnInitProducerId(req: ClientInitProducerIdRequest, reply: (res: ClientInitProducerIdResponse) => void): void;
   /** The leader's log start moved (DeleteRecords): fetch sessions must tell followers. */
   onLeaderStateChanged(partition: ReplicaPartition): void;
 }
@@ -91,6 +97,10 @@ export class KafkaApis {
         return this.initProducerId(msg, reply);
       case 'deleteRecords':
         return deleteRecords(this.host, this.replicas, msg, reply);
+      case 'txn':
+        if (msg.api === 'writeTxnMarkers') return writeTxnMarkers(this.host, this.replicas, msg, reply);
+        if (msg.api === 'describeProducers') return reply(describeProducers(this.replicas, msg));
+        return this.host.handleTxnRequest(msg, reply);
     }
   }
 
@@ -133,20 +143,24 @@ export class KafkaApis {
   }
 
   /**
-   * InitProducerId for an idempotent producer: a new producer id, epoch 0 (Kafka gives a
-   * non-transactional producer a fresh id each time). A transactional id is refused: this cluster
-   * has no transaction coordinator, and TRANSACTIONAL_ID_AUTHORIZATION_FAILED is the error Kafka
-   * itself answers when a client may not use transactions (clients fail fast on it, not retry).
+   * InitProducerId: with a transactional id its transaction coordinator answers (this broker must
+   * be it); without, an idempotent producer gets a new producer id at epoch 0 (Kafka gives a
+   * non-transactional producer a fresh id each time). A producer id without an epoch, or the
+   * reverse, is INVALID_REQUEST.
    */
   private initProducerId(req: ClientInitProducerIdRequest, reply: (res: ClientInitProducerIdResponse) => void): void {
-    if (req.transactionalId !== null) {
-      return reply({ error: 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED', message: 'Transactions are not supported by this cluster.', producerId: -1, producerEpoch: -1 });
-    }
+    if (req.transactionalId !== null) return this.host.txnInitProducerId(req, reply);
+    if (((req.producerId ?? -1) === -1) !== ((req.producerEpoch ?? -1) === -1)) return reply({ error: 'INVALID_REQUEST', producerId: -1, producerEpoch: -1 });
     this.host.generateProducerId((a) => reply(a.error === 'NONE' ? { error: 'NONE', producerId: a.producerId, producerEpoch: 0 } : { error: a.error, producerId: -1, producerEpoch: -1 }));
   }
 
-  /** Append each partition's batch on this leader; answer once every partition has its outcome. */
+  /** Verify a transactional request's partitions with its coordinator (KIP-890), then append. */
   private produce(req: ClientProduceRequest, reply: (res: ClientProduceReply) => void): void {
+    verifyTransactionalProduce(this.host, this.replicas, req.transactionalId, req.partitions, (verdicts) => this.append(req, verdicts, reply));
+  }
+
+  /** Append each partition's batch on this leader; answer once every partition has its outcome. */
+  private append(req: ClientProduceRequest, verdicts: readonly Verdict[], reply: (res: ClientProduceReply) => void): void {
     const acks = req.acks;
     const results: ClientProducePartitionResponse[] = new Array(req.partitions.length);
     let pending = req.partitions.length;
@@ -169,8 +183,10 @@ export class KafkaApis {
       const found = this.replicas.leaderReplica(name, partition, -1, false);
       if (!found.ok) return fail(found.error, found.error === 'NOT_LEADER_OR_FOLLOWER' ? `Broker ${this.host.brokerId} is not the leader of ${name}-${partition}` : undefined);
       const p = found.replica;
+      const verdict = verdicts[i]!;
+      if (!verdict.ok) return fail(verdict.error, verdict.message);
       const append = (respond: (o: ProduceOutcome) => void): void =>
-        'wire' in entry ? p.appendClientBatchAsLeader(entry.wire, req.apiVersion ?? 8, acks, req.timeoutMs, respond) : p.appendAsLeader(entry.records, acks, req.timeoutMs, respond);
+        'wire' in entry ? p.appendClientBatchAsLeader(entry.wire, req.apiVersion ?? 8, acks, req.timeoutMs, respond, verdict.guard) : p.appendAsLeader(entry.records, acks, req.timeoutMs, respond);
       append((o) => {
         const appended = o.leaderEpoch !== undefined;
         const logAppendTime = appended && this.host.topicConfig(p.topicId).messageTimestampType === 'LogAppendTime';
@@ -194,7 +210,9 @@ export class KafkaApis {
       partitions: req.partitions.map(({ topic, partition, timestamp, currentLeaderEpoch }) => {
         const found = this.replicas.leaderReplica(topic, partition, currentLeaderEpoch, true);
         if (!found.ok) return { topic, partition, error: found.error, timestamp: -1, offset: -1, leaderEpoch: -1 };
-        return { topic, partition, ...offsetForTimestamp(found.replica, timestamp, (from, until, max) => this.replicas.readOrOffline(found.replica, from, until, max)) };
+        const lso = req.isolationLevel === 'read_committed' ? this.replicas.lastStableOffsetOrOffline(found.replica) : undefined;
+        if (lso === null) return { topic, partition, error: 'KAFKA_STORAGE_ERROR' as const, timestamp: -1, offset: -1, leaderEpoch: -1 };
+        return { topic, partition, ...offsetForTimestamp(found.replica, timestamp, (from, until, max) => this.replicas.readOrOffline(found.replica, from, until, max), lso) };
       }),
     };
   }

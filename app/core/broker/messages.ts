@@ -13,11 +13,12 @@ import type { LogRecord, RecordBatch } from '../log/records.js';
 import type { CommittedRecord, LeaderRecoveryState, PartitionState, TopicOrigin } from '../metadata/records.js';
 import type { ImageSnapshot } from '../metadata/snapshot.js';
 import type { GroupNetworkRequest } from '../group/messages.js';
+import type { TxnNetworkRequest } from '../txn/messages.js';
 
 /** `currentLeaderEpoch` when the client does not check it (Kafka's NO_PARTITION_LEADER_EPOCH). */
 export const NO_LEADER_EPOCH = -1;
 
-/** read_committed reads below the last stable offset, which is the HW here (no transactions). */
+/** read_committed reads below the last stable offset (KIP-98); read_uncommitted below the HW. */
 export type IsolationLevel = 'read_uncommitted' | 'read_committed';
 
 // ------------------------------------------------------------------ client -> broker: Produce (0)
@@ -28,7 +29,15 @@ export type IsolationLevel = 'read_uncommitted' | 'read_committed';
  */
 export type ClientProducePartition =
   | { topic: string; partition: number; records: LogRecord[] }
-  | { topic: string; partition: number; wire: Uint8Array | null };
+  | { topic: string; partition: number; wire: Uint8Array | null; producer?: ProducerFields };
+
+/** The producer fields of a client batch's header, read before validation (KIP-890 verification needs them). */
+export interface ProducerFields {
+  producerId: number;
+  producerEpoch: number;
+  baseSequence: number;
+  transactional: boolean;
+}
 
 export interface ClientProduceRequest {
   type: 'produce';
@@ -38,6 +47,8 @@ export interface ClientProduceRequest {
   acks: number;
   /** How long an acks=-1 write waits for the ISR before REQUEST_TIMED_OUT. */
   timeoutMs: number;
+  /** Produce v3+: the transactional producer's id (KIP-890 verifies its partitions with its coordinator). */
+  transactionalId?: string | null;
   partitions: ClientProducePartition[];
 }
 
@@ -106,13 +117,15 @@ export interface ClientFetchPartitionResponse {
   partition: number;
   error: KafkaErrorName;
   highWatermark: number;
-  /** The HW (no transactions). */
+  /** The first offset of a transaction still open (or whose marker the HW has not passed), or the HW (KIP-98). */
   lastStableOffset: number;
   logStartOffset: number;
   /** Not in Kafka's answer: the leader's log end, which the console shows. */
   logEndOffset: number;
-  /** Whole batches below the HW from the batch holding `fetchOffset` (records before it are the client's to skip). */
+  /** Whole batches below the HW (read_committed: the LSO) from the batch holding `fetchOffset` (records before it are the client's to skip). */
   batches: RecordBatch[];
+  /** read_committed: the aborted transactions among `batches`, for the client to skip (absent for read_uncommitted). */
+  abortedTransactions?: { producerId: number; firstOffset: number }[];
 }
 
 export interface ClientFetchResponse {
@@ -242,9 +255,14 @@ export interface ClientMetadataResponse {
 
 export interface ClientInitProducerIdRequest {
   type: 'initProducerId';
-  /** Transactions are not supported: a transactional id is refused. */
+  /** null: an idempotent producer (a fresh producer id); else its transaction coordinator answers. */
   transactionalId: string | null;
   transactionTimeoutMs: number;
+  /** InitProducerId v3+ (KIP-360): the producer's current id and epoch, -1 when it has none. */
+  producerId?: number;
+  producerEpoch?: number;
+  /** The request's version: below 4 PRODUCER_FENCED is answered INVALID_PRODUCER_EPOCH, as Kafka does. */
+  apiVersion?: number;
 }
 
 export interface ClientInitProducerIdResponse {
@@ -335,7 +353,7 @@ export interface MetadataPush {
   records: CommittedRecord[];
 }
 
-export type BrokerRequest = ClientRequest | FetchRequest | MetadataPush | GroupNetworkRequest;
+export type BrokerRequest = ClientRequest | FetchRequest | MetadataPush | GroupNetworkRequest | TxnNetworkRequest;
 
 // ------------------------------------------------------------------ broker -> controller
 

@@ -2,12 +2,13 @@
  * ListOffsets on a leader (Kafka's Partition.fetchOffsetForTimestamp): which offset a timestamp
  * names.
  *
- * Rules: latest is the high watermark (the last stable offset is the same: no transactions), and a
+ * Rules: latest is the high watermark, or for read_committed the last stable offset (KIP-98: an
+ * open transaction's first offset holds it back), and a
  * new leader whose HW is still below the start offset of its epoch answers OFFSET_NOT_AVAILABLE
  * rather than a "latest" that would seem to go backwards (KIP-207); earliest is the log start
  * offset; a time names the first record whose timestamp is at or after it, and the max-timestamp
  * lookup (KIP-734) the first record with the largest timestamp — either only when that record is
- * below the HW, else no offset (-1). There is no time index: the log is scanned, batch by batch.
+ * below the HW (read_committed: the LSO), else no offset (-1). There is no time index: the log is scanned, batch by batch.
  */
 import type { KafkaErrorName } from '../../api/errors.js';
 import { recordOffset, type RecordBatch } from '../log/records.js';
@@ -27,10 +28,11 @@ const SCAN_CHUNK_BYTES = 1_048_576;
 
 type Read = (from: number, until: number, maxBytes: number) => RecordBatch[] | null;
 
-export function offsetForTimestamp(p: ReplicaPartition, timestamp: number, read: Read): OffsetAnswer {
+/** `lastStableOffset`: given for read_committed, whose consumers read below it (Kafka's lastFetchableOffset); else the HW bounds. */
+export function offsetForTimestamp(p: ReplicaPartition, timestamp: number, read: Read, lastStableOffset?: number): OffsetAnswer {
   const log = p.log;
-  const hw = log.highWatermark;
-  const notAvailable = p.leaderEpochStartOffset > hw;
+  const notAvailable = p.leaderEpochStartOffset > log.highWatermark;
+  const hw = lastStableOffset ?? log.highWatermark;
   if (timestamp === LATEST_TIMESTAMP) {
     if (notAvailable) return { error: 'OFFSET_NOT_AVAILABLE', ...NOT_FOUND };
     return { error: 'NONE', timestamp: -1, offset: hw, leaderEpoch: p.leaderEpoch };

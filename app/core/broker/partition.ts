@@ -30,6 +30,8 @@ import { shared, type PendingIsr } from './isr-state.js';
 import { FETCH_OK, type FollowerFetchCheck, type LowWatermarkOutcome, type ProduceOutcome } from './partition-answers.js';
 import { keylessRecordErrors, produceRulesOf, type ProducedBatchValidator } from '../log/produced-batch.js';
 import { estimateBatchSize, type LogRecord, type RecordBatch } from '../log/records.js';
+import { markerBatch, type TxnMarker } from '../log/control-records.js';
+import type { VerificationGuard } from '../log/producer-state.js';
 import type { MetadataImage } from '../metadata/image.js';
 import type { LeaderRecoveryState, PartitionState } from '../metadata/records.js';
 import type { BrokerTraffic } from '../metrics.js';
@@ -223,7 +225,7 @@ export class ReplicaPartition {
    * retried batch an idempotent producer already wrote is answered with its original offsets
    * (and, with acks=-1, once those are committed) and is not written again.
    */
-  appendClientBatchAsLeader(raw: Uint8Array | null, produceVersion: number, acks: -1 | 0 | 1, timeoutMs: number, respond: (o: ProduceOutcome) => void): void {
+  appendClientBatchAsLeader(raw: Uint8Array | null, produceVersion: number, acks: -1 | 0 | 1, timeoutMs: number, respond: (o: ProduceOutcome) => void, guard?: VerificationGuard): void {
     if (this.role !== 'leader') return respond({ errorCode: 'NOT_LEADER_OR_FOLLOWER', baseOffset: -1 });
     const validator = this.host.producedBatches;
     if (!validator) return respond({ errorCode: 'INVALID_REQUEST', baseOffset: -1, errorMessage: 'This engine was created without a record batch validator: it takes no client batches.' });
@@ -234,12 +236,10 @@ export class ReplicaPartition {
     const base = this.log.logEndOffset;
     const v = validator.validate({ records: raw, produceVersion, baseOffset: base, leaderEpoch: this.leaderEpoch, nowMs: now, topicPartition: `${this.topic}-${this.partition}` }, produceRulesOf(cfg));
     if (!v.ok) return respond({ errorCode: v.error, baseOffset: -1, errorMessage: v.message, ...(v.recordErrors.length > 0 ? { recordErrors: v.recordErrors } : {}) });
-    if (v.transactional) {
-      return respond({ errorCode: 'INVALID_TXN_STATE', baseOffset: -1, errorMessage: 'Transactions are not supported by this cluster: a transactional batch cannot be written.' });
-    }
+    if (v.transactional && !v.producer) return respond({ errorCode: 'INVALID_RECORD', baseOffset: -1, errorMessage: 'A transactional record batch needs a producer id' });
     const count = v.records.length;
     if (v.producer) {
-      const verdict = this.log.producerState().check({ ...v.producer, count }, base);
+      const verdict = this.log.producerState().check({ ...v.producer, count, transactional: v.transactional }, base, guard);
       if (verdict.kind === 'error') return respond({ errorCode: verdict.error, baseOffset: -1, errorMessage: verdict.message });
       if (verdict.kind === 'duplicate') return this.answerDuplicate(verdict.firstOffset, verdict.lastOffset, acks, timeoutMs, respond);
     }
@@ -252,10 +252,61 @@ export class ReplicaPartition {
       sizeBytes: v.bytes.length,
       encoded: v.bytes,
       ...(v.producer ? { producer: v.producer } : {}),
+      ...(v.transactional ? { transactional: true } : {}),
     };
     const sizeBefore = this.log.sizeBytes();
     this.host.beforeLeaderAppend(this);
     this.log.appendPreparedAsLeader(batch, now, cfg);
+    this.afterLeaderAppend(batch, sizeBefore, acks, timeoutMs, respond);
+  }
+
+  /**
+   * KIP-890 part 1: the guard a producer's transactional write here must carry once the
+   * transaction coordinator confirmed the partition is in its transaction; null when none is
+   * needed (its transaction is already open here). Kafka's UnifiedLog.maybeStartTransactionVerification.
+   */
+  startTxnVerification(producerId: number, producerEpoch: number): VerificationGuard | null {
+    const state = this.log.producerState();
+    return state.hasOpenTransaction(producerId) ? null : state.startVerification(producerId, producerEpoch);
+  }
+
+  /**
+   * A COMMIT or ABORT marker from the transaction coordinator (WriteTxnMarkers, or an admin's
+   * abort), appended as a control batch with acks=-1: refused with INVALID_PRODUCER_EPOCH or
+   * TRANSACTION_COORDINATOR_FENCED when a newer producer or coordinator epoch was seen here.
+   */
+  appendMarkerAsLeader(producer: { producerId: number; producerEpoch: number }, marker: TxnMarker, timeoutMs: number, respond: (o: ProduceOutcome) => void): void {
+    if (this.role !== 'leader') return respond({ errorCode: 'NOT_LEADER_OR_FOLLOWER', baseOffset: -1 });
+    const refusal = this.minIsrRefusal(-1);
+    if (refusal) return respond(refusal);
+    const base = this.log.logEndOffset;
+    const verdict = this.log.producerState().checkMarker(producer.producerId, producer.producerEpoch, marker.coordinatorEpoch, base);
+    if (verdict.kind === 'error') return respond({ errorCode: verdict.error, baseOffset: -1, errorMessage: verdict.message });
+    this.appendBuilt(markerBatch(base, this.leaderEpoch, this.now(), producer, marker), -1, timeoutMs, respond);
+  }
+
+  /**
+   * Records a coordinator writes inside a producer's transaction (the group coordinator's
+   * TxnOffsetCommit): a transactional batch of that producer id and epoch, epoch-checked but not
+   * sequence-checked (Kafka's AppendOrigin.COORDINATOR).
+   */
+  appendTxnRecordsAsLeader(records: LogRecord[], producer: { producerId: number; producerEpoch: number }, timeoutMs: number, respond: (o: ProduceOutcome) => void, guard?: VerificationGuard): void {
+    if (this.role !== 'leader') return respond({ errorCode: 'NOT_LEADER_OR_FOLLOWER', baseOffset: -1 });
+    const refusal = this.minIsrRefusal(-1);
+    if (refusal) return respond(refusal);
+    const base = this.log.logEndOffset;
+    const info = { ...producer, baseSequence: 0 };
+    const verdict = this.log.producerState().check({ ...info, count: records.length, transactional: true }, base, guard, 'coordinator');
+    if (verdict.kind === 'error') return respond({ errorCode: verdict.error, baseOffset: -1, errorMessage: verdict.message });
+    const now = this.now();
+    const batch: RecordBatch = { baseOffset: base, lastOffset: base + records.length - 1, leaderEpoch: this.leaderEpoch, appendTimeMs: now, records, sizeBytes: estimateBatchSize(records), producer: info, transactional: true };
+    this.appendBuilt(batch, -1, timeoutMs, respond);
+  }
+
+  private appendBuilt(batch: RecordBatch, acks: -1 | 0 | 1, timeoutMs: number, respond: (o: ProduceOutcome) => void): void {
+    const sizeBefore = this.log.sizeBytes();
+    this.host.beforeLeaderAppend(this);
+    this.log.appendPreparedAsLeader(batch, batch.appendTimeMs, this.config());
     this.afterLeaderAppend(batch, sizeBefore, acks, timeoutMs, respond);
   }
 

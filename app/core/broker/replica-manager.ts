@@ -319,6 +319,22 @@ export class ReplicaManager {
   }
 
   /** Read a replica's log; a corrupt batch takes that replica offline and returns null. */
+  /**
+   * The replica's last stable offset, which may build its producer state from the log (the first
+   * read_committed read after a restart); a corrupt batch takes the replica offline and gives null.
+   */
+  lastStableOffsetOrOffline(p: ReplicaPartition): number | null {
+    try {
+      return p.log.lastStableOffset;
+    } catch (e) {
+      if (e instanceof KafkaError && e.code === 'CORRUPT_MESSAGE') {
+        this.replicaOffline(p, e);
+        return null;
+      }
+      throw e;
+    }
+  }
+
   readOrOffline(p: ReplicaPartition, from: number, until: number, maxBytes: number): RecordBatch[] | null {
     try {
       return p.log.read(from, until, maxBytes);

@@ -95,6 +95,7 @@ export class ClusterContext {
       disk: this.opts.storage.broker(id),
       staticConfigs: this.staticConfigs,
       groupRecords: this.opts.groupRecords,
+      ...(this.opts.txnRecords ? { txnRecords: this.opts.txnRecords } : {}),
       ...(this.opts.producedBatches ? { producedBatches: this.opts.producedBatches } : {}),
       ...(this.opts.cleanedBatches ? { cleanedBatches: this.opts.cleanedBatches } : {}),
       emit: (e) => this.emit(this.withTopicName(e)),

@@ -10,6 +10,7 @@
  * group's rebalance timeout, so its client timeout is that plus a margin, as the Java consumer's.
  */
 import type { GroupApiRequest, GroupNetworkRequest, GroupResponseOf } from '../group/messages.js';
+import type { TxnApiRequest, TxnNetworkRequest, TxnResponseOf } from '../txn/messages.js';
 import { CLIENT, type ClusterContext } from './context.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS as REQUEST_TIMEOUT_MS, type BrokerAnswer } from './kafka-requests.js';
 
@@ -38,4 +39,17 @@ export class GroupRequests {
       (reason) => done({ kind: 'unreachable', reason }),
     );
   }
+}
+
+/** The transaction APIs addressed to one broker (AddPartitionsToTxn, EndTxn, …), answered as a group request is. */
+export function sendTxnRequest<R extends TxnApiRequest>(ctx: ClusterContext, brokerId: number, request: R, done: (answer: BrokerAnswer<TxnResponseOf<R>>) => void, requestTimeoutMs = REQUEST_TIMEOUT_MS): void {
+  const message: TxnNetworkRequest = { type: 'txn', ...request };
+  ctx.network.request(
+    CLIENT,
+    brokerId,
+    message,
+    requestTimeoutMs,
+    (response) => done({ kind: 'response', response: response as TxnResponseOf<R> }),
+    (reason) => done({ kind: 'unreachable', reason }),
+  );
 }

@@ -3,6 +3,7 @@
  * vocabulary, Kafka's names); the contract's DTOs (`…View` in app/api) are built from them by the
  * service, so neither side borrows the other's names.
  */
+import type { TxnRecordCodec } from '../txn/record-codec.js';
 import type { BrokerState } from '../../api/events.js';
 import type { KafkaErrorName } from '../../api/errors.js';
 import type { OngoingReassignment } from '../controller/reassign-command.js';
@@ -38,6 +39,12 @@ export interface EngineOptions {
    * product passes app/protocol's `groupRecordCodec`).
    */
   groupRecords: GroupRecordCodec;
+  /**
+   * The codecs of the transaction coordinator's records in `__transaction_state` (Kafka's
+   * schemas; the product passes app/protocol's `txnRecordCodec`). Without it no transactional id
+   * is served (FindCoordinator answers COORDINATOR_NOT_AVAILABLE).
+   */
+  txnRecords?: TxnRecordCodec;
   /**
    * Validates the record batches Kafka clients produce (app/protocol implements it; a host
    * serving the wire protocol must pass one). Without it, client batches are refused.

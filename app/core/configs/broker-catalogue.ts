@@ -154,21 +154,31 @@ const CLEANER_CONFIGS: readonly BrokerConfigDef[] = [
 ];
 
 /**
- * The transaction coordinator's state topic (apache/kafka `TransactionLogConfig`), all read-only
- * as in Kafka. Replica Studio has no transactions, so `__transaction_state` is never created.
+ * The transaction coordinator (apache/kafka `TransactionLogConfigs`, `TransactionStateManagerConfigs`):
+ * its state topic `__transaction_state`, created with these on the first FindCoordinator for a
+ * transactional id, and its timeouts. Read-only as in Kafka, but for partition verification.
  */
-const NO_TRANSACTIONS = ' Replica Studio has no transactions, so __transaction_state is never created and this changes nothing here.';
-const TRANSACTION_LOG_CONFIGS: readonly BrokerConfigDef[] = [
+const TRANSACTION_CONFIGS: readonly BrokerConfigDef[] = [
   broker('transaction.state.log.load.buffer.size', HIGH, 'int', '5242880', atLeast(1), RO,
-    `Batch size for reading the transaction log segments when loading producer ids and transactions.${NO_TRANSACTIONS}`),
+    'Batch size for reading the transaction log segments when loading producer ids and transactions into the cache.'),
   broker('transaction.state.log.min.isr', HIGH, 'int', '2', atLeast(1), RO,
-    `min.insync.replicas of the transaction topic.${NO_TRANSACTIONS}`),
+    'min.insync.replicas of the transaction topic: a transaction state write needs this many in-sync replicas.'),
   broker('transaction.state.log.num.partitions', HIGH, 'int', '50', atLeast(1), RO,
-    `Partitions of the transaction topic (should not change after deployment).${NO_TRANSACTIONS}`),
+    'Partitions of the transaction topic (should not change after deployment); a transactional id belongs to the partition its hash names.'),
   broker('transaction.state.log.replication.factor', HIGH, 'short', '3', atLeast(1), RO,
-    `Replication factor of the transaction topic; its creation fails until the cluster has this many brokers.${NO_TRANSACTIONS}`),
+    'Replication factor of the transaction topic; its creation fails until the cluster has this many brokers, and transactional producers wait.'),
   broker('transaction.state.log.segment.bytes', HIGH, 'int', '104857600', atLeast(1), RO,
-    `Segment size of the transaction topic, kept small for faster loading.${NO_TRANSACTIONS}`),
+    'Segment size of the transaction topic, kept small for faster log compaction and cache loads.'),
+  broker('transaction.max.timeout.ms', HIGH, 'int', '900000', atLeast(1), RO,
+    "The largest transaction.timeout.ms a producer may ask for; a larger one fails InitProducerId with INVALID_TRANSACTION_TIMEOUT, so a client cannot hold the partitions' last stable offset for longer."),
+  broker('transactional.id.expiration.ms', HIGH, 'int', '604800000', atLeast(1), RO,
+    'How long the coordinator keeps a transactional id whose producer sent no transaction status update; then its state is removed (a tombstone in __transaction_state) and the next producer with that id starts afresh.'),
+  broker('transaction.abort.timed.out.transaction.cleanup.interval.ms', LOW, 'int', '10000', atLeast(1), RO,
+    'How often the coordinator looks for transactions open longer than their timeout and aborts them (fencing their producer epoch).'),
+  broker('transaction.remove.expired.transaction.cleanup.interval.ms', LOW, 'int', '3600000', atLeast(1), RO,
+    'How often the coordinator removes transactional ids whose transactional.id.expiration.ms has passed.'),
+  broker('transaction.partition.verification.enable', LOW, 'boolean', 'true', ANY, CW,
+    'Whether a partition leader asks the transaction coordinator that a partition was added to the transaction before it writes the transaction\'s first records there (KIP-890): a late write of an ended transaction is then refused instead of leaving a hanging transaction.'),
 ];
 
 /** Replication, liveness and cluster behaviour. */
@@ -292,4 +302,4 @@ const SECURITY_CONFIGS: readonly BrokerConfigDef[] = [
   broker('controller.quota.window.size.seconds', LOW, 'int', '1', atLeast(1), RO, 'Length of each controller mutation quota sample.'),
 ];
 
-export const BROKER_CONFIGS: readonly BrokerConfigDef[] = [...LOG_CONFIGS, ...CLEANER_CONFIGS, ...SERVER_CONFIGS, ...GROUP_COORDINATOR_CONFIGS, ...TRANSACTION_LOG_CONFIGS, ...SECURITY_CONFIGS];
+export const BROKER_CONFIGS: readonly BrokerConfigDef[] = [...LOG_CONFIGS, ...CLEANER_CONFIGS, ...SERVER_CONFIGS, ...GROUP_COORDINATOR_CONFIGS, ...TRANSACTION_CONFIGS, ...SECURITY_CONFIGS];

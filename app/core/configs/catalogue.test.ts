@@ -124,6 +124,7 @@ describe('config catalogue', () => {
       'transaction.state.log.num.partitions': ['int', '50', 'high', 'read-only'],
       'transaction.state.log.segment.bytes': ['int', '104857600', 'high', 'read-only'],
       'transaction.state.log.load.buffer.size': ['int', '5242880', 'high', 'read-only'],
+      'transaction.max.timeout.ms': ['int', '900000', 'high', 'read-only'],
     };
     for (const [name, [type, value, importance, mode]] of Object.entries(expected)) {
       const def = brokerConfigDef(name);
@@ -134,7 +135,7 @@ describe('config catalogue', () => {
     expect(() => parseConfigValue(brokerConfigDef('log.flush.offset.checkpoint.interval.ms')!, '-1')).toThrow('Value must be at least 0');
     // What the engine does not have, the docs line says so.
     expect(brokerConfigDef('log.cleaner.dedupe.buffer.size')!.doc).toContain('24 bytes');
-    expect(brokerConfigDef('transaction.state.log.min.isr')!.doc).toContain('no transactions');
+    expect(brokerConfigDef('transaction.max.timeout.ms')!.doc).toContain('INVALID_TRANSACTION_TIMEOUT');
     expect(brokerConfigDef('num.recovery.threads.per.data.dir')!.doc).toContain('half or more than double');
   });
 

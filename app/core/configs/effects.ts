@@ -338,6 +338,22 @@ export const BROKER_EFFECTS: Readonly<Record<string, ConfigEffect>> = {
     durability: 'Transaction state is kept on this many brokers, so its coordinator can fail over without losing it.',
     availability: 'Until this many brokers are running, __transaction_state cannot be created and no transactional producer can start.',
   },
+  'transaction.max.timeout.ms': {
+    availability: "A lower maximum bounds how long a stuck producer's open transaction can hold back every read_committed consumer of its partitions before the coordinator aborts it.",
+  },
+  'transactional.id.expiration.ms': {
+    durability: 'Once a transactional id expires, a zombie of its last producer is no longer fenced by epoch on a new InitProducerId: the new producer starts a new producer id.',
+  },
+  'transaction.abort.timed.out.transaction.cleanup.interval.ms': {
+    availability: 'A transaction past its timeout is aborted at the next check, so read_committed consumers wait at most its timeout plus this interval behind it.',
+  },
+  'transaction.remove.expired.transaction.cleanup.interval.ms': {
+    performance: 'How often expired transactional ids leave the coordinator\'s memory and __transaction_state.',
+  },
+  'transaction.partition.verification.enable': {
+    durability: 'Verification stops a delayed write of a transaction that already ended from opening a new, hanging transaction that would hold the last stable offset until an operator aborts it.',
+    performance: 'A producer\'s first write to each partition of a transaction waits for one round trip to the transaction coordinator.',
+  },
   'transaction.state.log.segment.bytes': {
     performance: 'Segment size of __transaction_state; Kafka keeps it small so that compaction and a new coordinator\'s load stay quick.',
   },

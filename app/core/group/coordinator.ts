@@ -19,7 +19,7 @@
  */
 import type { KafkaErrorName } from '../../api/errors.js';
 import { type ClassicGroup, splitTpKey, tpKey } from './group.js';
-import { GroupStore } from './group-store.js';
+import { GroupStore, offsetCommitError } from './group-store.js';
 import { OFFSETS_TOPIC, type CoordinatorHost } from './host.js';
 import { Membership } from './membership.js';
 import {
@@ -38,6 +38,8 @@ import {
   type OffsetDeleteResponse,
   type OffsetFetchRequest,
   type OffsetFetchResponse,
+  type TxnOffsetCommitRequest,
+  type TxnOffsetCommitResponse,
 } from './messages.js';
 import type { OffsetAndMetadata } from './record-codec.js';
 
@@ -99,17 +101,73 @@ export class GroupCoordinator {
         return reply(this.deleteGroups(req.groups));
       case 'offsetDelete':
         return reply(this.deleteOffsets(req));
+      case 'txnOffsetCommit':
+        return this.txnCommitOffsets(req, reply);
     }
+  }
+
+  /** A producer's COMMIT or ABORT marker is written to these `__consumer_offsets` partitions. */
+  onTransactionCompleted(producerId: number, partitions: readonly number[], isCommit: boolean): void {
+    this.store.handleTxnCompletion(producerId, new Set(partitions), isCommit);
+  }
+
+  // ================================================================ TxnOffsetCommit
+
+  /**
+   * Kafka's handleTxnCommitOffsets (KIP-98, KIP-447): a transactional producer commits a group's
+   * offsets inside its transaction. The group is created if it does not exist; the group's
+   * offsets partition is verified with the transaction coordinator (KIP-890); a member id or
+   * generation (v3+) is checked as for OffsetCommit, but a commit without them is allowed even in
+   * a group with members (older producers send none).
+   */
+  private txnCommitOffsets(req: TxnOffsetCommitRequest, reply: (r: TxnOffsetCommitResponse) => void): void {
+    const errors = new Map<string, KafkaErrorName>();
+    const offsets = new Map<string, OffsetAndMetadata>();
+    const now = this.host.scheduler.now();
+    for (const t of req.topics) {
+      const topic = this.host.image.topicsByName.get(t.name);
+      for (const p of t.partitions) {
+        const k = tpKey(t.name, p.partition);
+        if (!topic || !topic.partitions.has(p.partition)) errors.set(k, 'UNKNOWN_TOPIC_OR_PARTITION');
+        else offsets.set(k, { offset: p.offset, leaderEpoch: p.leaderEpoch, metadata: p.metadata ?? '', commitTimestampMs: now, expireTimestampMs: null });
+      }
+    }
+    const respond = (byKey: ReadonlyMap<string, KafkaErrorName>): void =>
+      reply({
+        topics: req.topics.map((t) => ({
+          name: t.name,
+          partitions: t.partitions.map((p) => {
+            const e = errors.get(tpKey(t.name, p.partition)) ?? byKey.get(tpKey(t.name, p.partition)) ?? 'NONE';
+            return { partition: p.partition, errorCode: req.apiVersion < 2 && e === 'COORDINATOR_LOAD_IN_PROGRESS' ? 'COORDINATOR_NOT_AVAILABLE' : e };
+          }),
+        })),
+      });
+    const all = (error: KafkaErrorName): Map<string, KafkaErrorName> => new Map([...offsets.keys()].map((k) => [k, error]));
+    if (offsets.size === 0) return respond(new Map());
+    const status = this.store.validateGroupStatus(req.groupId, false);
+    if (status) return respond(all(status));
+    const group = this.store.getOrCreate(req.groupId, true)!;
+    const producer = { producerId: req.producerId, producerEpoch: req.producerEpoch };
+    this.host.verifyTxnPartition(req.transactionalId, producer, this.store.partitionFor(req.groupId), (v) => {
+      if (!v.ok) return respond(all(offsetCommitError(v.error)));
+      const invalid = this.validateTxnOffsetCommit(group, req);
+      if (invalid) return respond(all(invalid));
+      this.store.storeTxnOffsets(group, producer, offsets, v.guard, respond);
+    });
+  }
+
+  private validateTxnOffsetCommit(group: ClassicGroup, req: TxnOffsetCommitRequest): KafkaErrorName | null {
+    if (group.is('Dead')) return 'COORDINATOR_NOT_AVAILABLE';
+    if (req.generationId < 0 && group.is('Empty')) return null;
+    if (req.generationId >= 0 || req.memberId !== '' || req.groupInstanceId !== null) return this.validateOffsetCommit(group, { ...req, api: 'offsetCommit', retentionTimeMs: -1, topics: [] });
+    return null;
   }
 
   // ================================================================ FindCoordinator
 
   private findCoordinator(req: FindCoordinatorRequest): FindCoordinatorResponse {
     const answer = (key: string, errorCode: KafkaErrorName, nodeId = -1, errorMessage: string | null = null) => ({ key, nodeId, errorCode, errorMessage });
-    if (req.keyType !== COORDINATOR_TYPE_GROUP) {
-      const message = req.keyType === 1 ? 'Transactions are not supported by this cluster.' : `Unknown coordinator type ${req.keyType}.`;
-      return { coordinators: req.keys.map((k) => answer(k, 'INVALID_REQUEST', -1, message)) };
-    }
+    if (req.keyType !== COORDINATOR_TYPE_GROUP) return { coordinators: req.keys.map((k) => answer(k, 'INVALID_REQUEST', -1, `Unknown coordinator type ${req.keyType}.`)) };
     const image = this.host.image;
     const topic = image.topicsByName.get(OFFSETS_TOPIC);
     if (!topic) {

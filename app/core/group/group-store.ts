@@ -14,6 +14,7 @@
  * - Loading replays the log in order, compacted or not: later records replace earlier ones per
  *   key and a tombstone (null value) removes; the cleaner has left at most one record per key
  *   below its checkpoint, so a compacted log loads the same groups from fewer records.
+ * - Transactional offsets (TxnOffsetCommit) wait per producer until its marker: txn-offsets.ts.
  * - Nothing here outlives the broker process: `shutdown` drops every group and every answer of
  *   the old incarnation is ignored.
  */
@@ -23,6 +24,7 @@ import type { TimerHandle } from '../time.js';
 import { ClassicGroup, type CommittedOffset, GroupMember, splitTpKey, tpKey } from './group.js';
 import { OFFSETS_TOPIC, type CoordinatorHost, type OffsetsPartition } from './host.js';
 import { offsetsPartitionFor } from './partition-for.js';
+import { OpenGroupsForProducer, pendOffset, type PendingLoad, replayMarker } from './txn-offsets.js';
 import type { OffsetAndMetadata, StoredGroup } from './record-codec.js';
 
 /** Kafka's offsets.load.buffer.size: how much of the log one read step loads. */
@@ -77,6 +79,7 @@ export interface GroupLifecycle {
 
 export class GroupStore {
   readonly groups = new Map<string, ClassicGroup>();
+  readonly openGroupsForProducer = new OpenGroupsForProducer();
   private readonly owned = new Map<number, number>();
   private readonly loading = new Map<number, number>();
   /** Bumped when the broker process ends: answers and timers of the old one do nothing. */
@@ -210,6 +213,7 @@ export class GroupStore {
   private load(replica: OffsetsPartition): ClassicGroup[] | null {
     const codec = this.host.groupRecords;
     const offsets = new Map<string, Map<string, CommittedOffset>>();
+    const pending: PendingLoad = new Map();
     const stored = new Map<string, StoredGroup | null>();
     let next = replica.logStartOffset;
     while (next < replica.logEndOffset) {
@@ -217,11 +221,20 @@ export class GroupStore {
       if (batches === null) return null;
       if (batches.length === 0) break;
       for (const batch of batches) {
+        if (batch.control) {
+          replayMarker(batch, pending, offsets);
+          next = batch.lastOffset + 1;
+          continue;
+        }
+        const txnProducer = batch.transactional ? batch.producer?.producerId : undefined;
         for (const record of batch.records) {
           if (!record.key) continue;
           try {
             const key = codec.readKey(record.key);
-            if (key.kind === 'offset') {
+            if (key.kind === 'offset' && txnProducer !== undefined) {
+              const c = record.value === null ? null : { offset: codec.readOffsetCommitValue(record.value), appendedAt: batch.baseOffset };
+              pendOffset(pending, txnProducer, key.group, tpKey(key.topic, key.partition), c);
+            } else if (key.kind === 'offset') {
               const byTp = offsets.get(key.group) ?? new Map<string, CommittedOffset>();
               offsets.set(key.group, byTp);
               if (record.value === null) byTp.delete(tpKey(key.topic, key.partition));
@@ -237,13 +250,27 @@ export class GroupStore {
         next = batch.lastOffset + 1;
       }
     }
+    // Offsets of transactions still open wait in their groups for the marker (GroupMetadata.initializeOffsets).
+    const pendingByGroup = new Map<string, Map<number, Map<string, CommittedOffset>>>();
+    for (const [producerId, byGroup] of pending) {
+      for (const [groupId, byTp] of byGroup) {
+        const live = new Map([...byTp].filter((e): e is [string, CommittedOffset] => e[1] !== null));
+        const forGroup = pendingByGroup.get(groupId) ?? new Map<number, Map<string, CommittedOffset>>();
+        pendingByGroup.set(groupId, forGroup);
+        forGroup.set(producerId, live);
+      }
+    }
     const loaded: ClassicGroup[] = [];
-    const ids = new Set([...offsets.keys(), ...[...stored].filter(([, v]) => v !== null).map(([k]) => k)]);
+    const ids = new Set([...offsets.keys(), ...pendingByGroup.keys(), ...[...stored].filter(([, v]) => v !== null).map(([k]) => k)]);
     for (const groupId of ids) {
       const meta = stored.get(groupId);
       const group = meta ? this.fromStored(groupId, meta) : new ClassicGroup(groupId, 'Empty', this.now());
       for (const [k, c] of offsets.get(groupId) ?? []) group.offsets.set(k, c);
-      if (!meta && group.offsets.size === 0) continue;
+      for (const [producerId, byTp] of pendingByGroup.get(groupId) ?? []) {
+        group.pendingTxnOffsetCommits.set(producerId, byTp);
+        this.openGroupsForProducer.add(producerId, groupId);
+      }
+      if (!meta && !group.hasOffsets) continue;
       if (this.add(group) === group) loaded.push(group);
     }
     return loaded;
@@ -273,6 +300,7 @@ export class GroupStore {
     for (const [id, g] of [...this.groups]) {
       if (this.partitionFor(id) !== partition) continue;
       this.groups.delete(id);
+      this.openGroupsForProducer.removeGroup(id);
       this.lifecycle.onGroupUnloaded(g);
     }
   }
@@ -287,6 +315,7 @@ export class GroupStore {
       for (const m of g.members.values()) this.host.scheduler.cancel(m.heartbeatTimer);
     }
     this.groups.clear();
+    this.openGroupsForProducer.clear();
     this.owned.clear();
     this.loading.clear();
     this.host.scheduler.cancel(this.expirationTimer);
@@ -363,6 +392,54 @@ export class GroupStore {
   }
 
   /**
+   * TxnOffsetCommit's write (GroupMetadataManager.storeOffsets for a producer): the offsets as a
+   * transactional batch of the producer, pending in the group until the producer's marker.
+   */
+  storeTxnOffsets(group: ClassicGroup, producer: { producerId: number; producerEpoch: number }, offsets: ReadonlyMap<string, OffsetAndMetadata>, guard: object | undefined, done: (errors: Map<string, KafkaErrorName>) => void): void {
+    const maxMetadata = this.host.brokerConfig().groups.offsetMetadataMaxBytes;
+    const valid = new Map([...offsets].filter(([, o]) => o.metadata.length <= maxMetadata));
+    const answer = (error: KafkaErrorName): void => done(new Map([...offsets.keys()].map((k) => [k, valid.has(k) ? error : 'OFFSET_METADATA_TOO_LARGE'])));
+    if (valid.size === 0) return answer('OFFSET_METADATA_TOO_LARGE');
+    const replica = this.leaderPartition(group.groupId);
+    if (!replica) return answer('NOT_COORDINATOR');
+    const codec = this.host.groupRecords;
+    const records = [...valid].map(([k, o]) => {
+      const { topic, partition } = splitTpKey(k);
+      return this.record(codec.offsetCommitKey(group.groupId, topic, partition), codec.offsetCommitValue(o));
+    });
+    this.openGroupsForProducer.add(producer.producerId, group.groupId);
+    group.prepareTxnOffsetCommit(producer.producerId, valid);
+    const incarnation = this.incarnation;
+    const timeoutMs = this.host.brokerConfig().groups.offsetCommitTimeoutMs;
+    replica.appendTransactional(
+      records,
+      producer,
+      timeoutMs,
+      (o) => {
+        if (incarnation !== this.incarnation) return;
+        if (!group.is('Dead')) {
+          for (const [k, off] of valid) {
+            if (o.errorCode === 'NONE') group.onTxnOffsetCommitAppend(producer.producerId, k, off, o.baseOffset);
+            else group.failPendingTxnOffsetCommit(producer.producerId, k);
+          }
+          if (!group.pendingTxnOffsetCommits.has(producer.producerId)) this.openGroupsForProducer.remove(producer.producerId, group.groupId);
+        }
+        answer(o.errorCode === 'NONE' ? 'NONE' : offsetCommitError(o.errorCode));
+      },
+      guard,
+    );
+  }
+
+  /** A producer's marker reached these offsets partitions (GroupMetadataManager.handleTxnCompletion). */
+  handleTxnCompletion(producerId: number, partitions: ReadonlySet<number>, isCommit: boolean): void {
+    for (const groupId of this.openGroupsForProducer.groupsIn(producerId, partitions, (g) => this.partitionFor(g))) {
+      const group = this.groups.get(groupId);
+      if (group && !group.is('Dead')) group.completePendingTxnOffsetCommit(producerId, isCommit);
+      this.openGroupsForProducer.remove(producerId, groupId);
+    }
+  }
+
+  /**
    * Remove offsets chosen by `select` from each group (Kafka's cleanupGroupMetadata): an Empty
    * group left without offsets dies and is forgotten; tombstones go to the log without waiting.
    * Returns how many offsets were removed.
@@ -411,7 +488,7 @@ export class GroupStore {
       return out;
     }
     for (const k of keys ?? [...group.offsets.keys()]) {
-      if (requireStable && group.pendingOffsetCommits.has(k)) out.set(k, { offset: null, errorCode: 'UNSTABLE_OFFSET_COMMIT' });
+      if (requireStable && group.hasPendingOffsetCommitsFor(k)) out.set(k, { offset: null, errorCode: 'UNSTABLE_OFFSET_COMMIT' });
       else out.set(k, { offset: group.offsets.get(k)?.offset ?? null, errorCode: 'NONE' });
     }
     return out;

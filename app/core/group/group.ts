@@ -112,6 +112,11 @@ export class ClassicGroup {
   subscribedTopics: Set<string> | null = null;
   readonly offsets = new Map<string, CommittedOffset>();
   readonly pendingOffsetCommits = new Map<string, OffsetAndMetadata>();
+  /**
+   * TxnOffsetCommit offsets per producer id, visible only once the producer's transaction commits
+   * (GroupMetadata.pendingTransactionalOffsetCommits); `appendedAt` null until replicated.
+   */
+  readonly pendingTxnOffsetCommits = new Map<number, Map<string, CommittedOffset>>();
   /** The delayed join or sync operation of the current phase (one at a time). */
   rebalanceTimer: TimerHandle | null = null;
   /** The watched delayed join is the initial delay, which never completes early. */
@@ -347,7 +352,7 @@ export class ClassicGroup {
   }
 
   get hasOffsets(): boolean {
-    return this.offsets.size > 0 || this.pendingOffsetCommits.size > 0;
+    return this.offsets.size > 0 || this.pendingOffsetCommits.size > 0 || this.pendingTxnOffsetCommits.size > 0;
   }
 
   /** Remove these offsets; returns the keys that were there. */
@@ -356,8 +361,49 @@ export class ClassicGroup {
     for (const k of keys) {
       if (this.offsets.delete(k)) removed.push(k);
       this.pendingOffsetCommits.delete(k);
+      for (const pending of this.pendingTxnOffsetCommits.values()) pending.delete(k);
     }
     return removed;
+  }
+
+  // ---------------------------------------------------------------- transactional offsets (KIP-98)
+
+  prepareTxnOffsetCommit(producerId: number, offsets: ReadonlyMap<string, OffsetAndMetadata>): void {
+    const pending = this.pendingTxnOffsetCommits.get(producerId) ?? new Map<string, CommittedOffset>();
+    this.pendingTxnOffsetCommits.set(producerId, pending);
+    for (const [k, offset] of offsets) pending.set(k, { offset, appendedAt: null });
+  }
+
+  onTxnOffsetCommitAppend(producerId: number, k: string, offset: OffsetAndMetadata, appendedAt: number): void {
+    const c = this.pendingTxnOffsetCommits.get(producerId)?.get(k);
+    if (c && c.offset === offset) c.appendedAt = appendedAt;
+  }
+
+  /** The commit record was not written: the client retries (GroupMetadata.failPendingTxnOffsetCommit). */
+  failPendingTxnOffsetCommit(producerId: number, k: string): void {
+    const pending = this.pendingTxnOffsetCommits.get(producerId);
+    if (!pending) return;
+    pending.delete(k);
+    if (pending.size === 0) this.pendingTxnOffsetCommits.delete(producerId);
+  }
+
+  /** The producer's marker is written: COMMIT makes its offsets the group's (unless a later commit already is), ABORT drops them. */
+  completePendingTxnOffsetCommit(producerId: number, isCommit: boolean): void {
+    const pending = this.pendingTxnOffsetCommits.get(producerId);
+    this.pendingTxnOffsetCommits.delete(producerId);
+    if (!pending || !isCommit) return;
+    for (const [k, c] of pending) {
+      if (c.appendedAt === null) continue; // never written: nothing was committed
+      const current = this.offsets.get(k);
+      if (!current || current.appendedAt === null || current.appendedAt < c.appendedAt) this.offsets.set(k, c);
+    }
+  }
+
+  /** OffsetFetch with require_stable answers UNSTABLE_OFFSET_COMMIT while this holds (KIP-447). */
+  hasPendingOffsetCommitsFor(k: string): boolean {
+    if (this.pendingOffsetCommits.has(k)) return true;
+    for (const pending of this.pendingTxnOffsetCommits.values()) if (pending.has(k)) return true;
+    return false;
   }
 
   /**

@@ -49,6 +49,11 @@ export interface OffsetsPartition {
   read(from: number, maxBytes: number): RecordBatch[] | null;
   /** Append as leader; acks=-1 answers once the high watermark passes the batch. */
   append(records: LogRecord[], acks: -1 | 0, timeoutMs: number, done: (o: AppendOutcome) => void): void;
+  /**
+   * Append as leader inside a producer's transaction (TxnOffsetCommit), acks=-1; `guard`: the
+   * KIP-890 verification the write carries, if any.
+   */
+  appendTransactional(records: LogRecord[], producer: { producerId: number; producerEpoch: number }, timeoutMs: number, done: (o: AppendOutcome) => void, guard?: object): void;
 }
 
 export interface CoordinatorHost {
@@ -67,5 +72,10 @@ export interface CoordinatorHost {
   offsetsPartition(partition: number): OffsetsPartition | undefined;
   /** Ask the controller to create `__consumer_offsets` for this client (Kafka's AutoTopicCreationManager); fire and forget. */
   requestOffsetsTopic(clientId: string): void;
+  /**
+   * KIP-890 for TxnOffsetCommit: ask the transactional id's coordinator whether this offsets
+   * partition is in the producer's transaction; the guard to write with, or the error.
+   */
+  verifyTxnPartition(transactionalId: string, producer: { producerId: number; producerEpoch: number }, partition: number, done: (r: { ok: true; guard?: object } | { ok: false; error: KafkaErrorName }) => void): void;
   emit(event: EngineEvent): void;
 }

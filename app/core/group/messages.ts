@@ -1,7 +1,7 @@
 /**
  * The group APIs as a broker answers them: Kafka's FindCoordinator, JoinGroup, SyncGroup,
- * Heartbeat, LeaveGroup, OffsetCommit, OffsetFetch, ListGroups, DescribeGroups, DeleteGroups and
- * OffsetDelete, in one shape per API whatever the wire version (the wire handlers map versions
+ * Heartbeat, LeaveGroup, OffsetCommit, OffsetFetch, ListGroups, DescribeGroups, DeleteGroups,
+ * OffsetDelete and TxnOffsetCommit, in one shape per API whatever the wire version (the wire handlers map versions
  * onto these; a field an old version lacks takes Kafka's default). Errors are Kafka's names.
  *
  * Every request travels to one broker over the in-process network as `{ type: 'group', api, … }`.
@@ -206,6 +206,25 @@ export interface OffsetDeleteResponse {
   topics: { name: string; partitions: { partition: number; errorCode: KafkaErrorName }[] }[];
 }
 
+export interface TxnOffsetCommitRequest {
+  api: 'txnOffsetCommit';
+  /** The request's version: below 2 COORDINATOR_LOAD_IN_PROGRESS is answered COORDINATOR_NOT_AVAILABLE, as Kafka does. */
+  apiVersion: number;
+  transactionalId: string;
+  groupId: string;
+  producerId: number;
+  producerEpoch: number;
+  /** v3+ (KIP-447): the consumer's generation and member id, -1 and "" before. */
+  generationId: number;
+  memberId: string;
+  groupInstanceId: string | null;
+  topics: { name: string; partitions: { partition: number; offset: number; leaderEpoch: number; metadata: string | null }[] }[];
+}
+
+export interface TxnOffsetCommitResponse {
+  topics: { name: string; partitions: { partition: number; errorCode: KafkaErrorName }[] }[];
+}
+
 /** Each group API's request and response, by name. */
 export interface GroupApis {
   findCoordinator: { request: FindCoordinatorRequest; response: FindCoordinatorResponse };
@@ -219,6 +238,7 @@ export interface GroupApis {
   describeGroups: { request: DescribeGroupsRequest; response: DescribeGroupsResponse };
   deleteGroups: { request: DeleteGroupsRequest; response: DeleteGroupsResponse };
   offsetDelete: { request: OffsetDeleteRequest; response: OffsetDeleteResponse };
+  txnOffsetCommit: { request: TxnOffsetCommitRequest; response: TxnOffsetCommitResponse };
 }
 
 export type GroupApiName = keyof GroupApis;

@@ -30,7 +30,7 @@ import {
   type RackImpactView,
   type StopImpactView,
 } from '../../api/impact-contract.js';
-import { changeContextFor, leaveIsrChange, type ElectionConfig } from '../controller/change-context.js';
+import { acceptableLeaders, changeContextFor, leaveIsrChange, type ElectionConfig } from '../controller/change-context.js';
 import { elrEnabled } from '../controller/features.js';
 import { offsetsPartitionFor } from '../group/partition-for.js';
 import type { ClusterMetadata, TopicImage } from '../metadata/image.js';
@@ -86,15 +86,15 @@ function zeroCounts(): OutcomeCounts {
 
 /** The state of one partition after `stop` leave it, one broker at a time, by the controller's change code. */
 function afterStop(image: ClusterMetadata, cfg: ElectionConfig, state: PartitionState, stop: readonly number[], position: ReadonlyMap<number, number>) {
-  const key = `${state.topicId}:${state.partition}`;
   let current = state;
   let unclean = false;
   let electedFrom: ElectedFromView | null = null;
   for (let i = 0; i < stop.length; i++) {
     const b = stop[i]!;
     if (!current.isr.includes(b)) continue;
-    // Brokers stopped before this one are fenced by now; this one is the controller's `excluded`.
-    const acceptable = (x: number): boolean => x !== b && !((position.get(x) ?? Infinity) < i) && image.isActive(x, key);
+    // The controller's own test with this broker as its `excluded`; brokers stopped before it are fenced by now.
+    const controllers = acceptableLeaders(image, b, current);
+    const acceptable = i === 0 ? controllers : (x: number): boolean => controllers(x) && !((position.get(x) ?? Infinity) < i);
     const change = leaveIsrChange(current, b, changeContextFor(image, cfg, current, acceptable));
     if (!change) continue;
     current = change.state;

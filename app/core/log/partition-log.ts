@@ -1,8 +1,8 @@
 /**
- * One replica's log as the broker uses it: records, leader-epoch cache, high watermark, log
- * start offset and flushed offset over a ReplicaLogStore.
+ * One replica's log as the broker uses it: records, leader-epoch cache, high watermark, last
+ * stable offset (producer-state.ts), log start offset and flushed offset over a ReplicaLogStore.
  *
- * Invariants: logStartOffset <= highWatermark <= logEndOffset; the epoch cache never names an
+ * Invariants: logStartOffset <= lastStableOffset <= highWatermark <= logEndOffset; the epoch cache never names an
  * offset at or past the log end except the newest entry (a leader's epoch start with no writes
  * yet); on recovery after a power loss everything at or above the flushed offset is gone, and the
  * log is never truncated to its high watermark (KIP-101).
@@ -36,9 +36,9 @@
  */
 import { LeaderEpochCache } from './epoch-cache.js';
 import type { ReplicaCheckpoint, ReplicaLogStore, SegmentInfo } from './log-store.js';
-import { ProducerStateManager } from './producer-state.js';
+import { type AbortedTxn, ProducerStateManager, trackProducer } from './producer-state.js';
 import { deleteOldSegments, type RetentionConfig } from './log-retention.js';
-import { estimateBatchSize, offsetSpan, type LogRecord, type RecordBatch } from './records.js';
+import { estimateBatchSize, type LogRecord, type RecordBatch } from './records.js';
 
 /** What rolling needs from the topic config (a TopicRuntimeConfig will do). */
 export interface SegmentRollConfig {
@@ -51,9 +51,6 @@ export interface SegmentRollConfig {
 
 export type RangeStats = ReturnType<ReplicaLogStore['rangeStats']>;
 export type { RetentionConfig } from './log-retention.js';
-
-/** Bytes read per step when the producer state is rebuilt from the log. */
-const PRODUCER_SCAN_BYTES = 4 * 1024 * 1024;
 
 /** A running total of record-batch bytes stored by a set of logs (one broker's disk use). */
 export interface StoredBytes {
@@ -87,7 +84,7 @@ export class PartitionLog {
   private activeCreatedStale = false;
   /** The checkpoint as last read or written. */
   private savedCheckpoint: ReplicaCheckpoint | null = null;
-  /** Idempotent producers, once built from the log (see producerState()). */
+  /** Idempotent and transactional producers, once built from the log (see producerState()). */
   private producers: ProducerStateManager | null = null;
   /** The cleaner's checkpoint as last read or written (undefined: not read yet). */
   private cleanerOffset: number | null | undefined;
@@ -231,21 +228,32 @@ export class PartitionLog {
    * to are never scanned.
    */
   producerState(): ProducerStateManager {
-    if (!this.producers) {
-      const state = new ProducerStateManager(this.name);
-      let next = this.startOffset;
-      while (next < this.leo) {
-        const batches = this.store.read(next, this.leo, PRODUCER_SCAN_BYTES);
-        if (batches.length === 0) break;
-        for (const b of batches) {
-          // The offsets a batch spans, not its records: a cleaned batch keeps its last sequence.
-          if (b.producer) state.append({ ...b.producer, count: offsetSpan(b) }, b.baseOffset, b.lastOffset);
-          next = b.lastOffset + 1;
-        }
-      }
-      this.producers = state;
-    }
+    this.producers ??= ProducerStateManager.fromLog(this.name, (from, until, max) => this.store.read(from, until, max), this.startOffset, this.leo);
     return this.producers;
+  }
+
+  /**
+   * The last stable offset (KIP-98): read_committed consumers read below it. The high watermark,
+   * or the first offset of a transaction still open here (or closed by a marker the HW has not
+   * passed), whichever is lower; never below the log start.
+   */
+  get lastStableOffset(): number {
+    const first = this.producerState().firstUnstableOffset(this.hw);
+    return first === null ? this.hw : Math.max(this.startOffset, Math.min(first, this.hw));
+  }
+
+  /**
+   * The last stable offset without building the producer state from the log: exact once it is
+   * built (any producer wrote here since the log was opened, or a read_committed reader asked),
+   * else the high watermark. What a read_uncommitted fetch reports, which no client acts on.
+   */
+  get lastStableOffsetIfKnown(): number {
+    return this.producers ? this.lastStableOffset : this.hw;
+  }
+
+  /** The aborted transactions a read_committed fetch of [from, until) must be told of. */
+  abortedTransactions(from: number, until: number): AbortedTxn[] {
+    return this.producerState().abortedTransactions(from, until);
   }
 
   /** Append what a fetch returned; like Kafka, one roll check for the whole chunk. */
@@ -280,7 +288,7 @@ export class PartitionLog {
       this.activeFirstTimestamp = maxTimestampOf(batch.records);
     }
     this.resize(() => this.store.append(batch));
-    if (batch.producer) this.producers?.append({ ...batch.producer, count: offsetSpan(batch) }, batch.baseOffset, batch.lastOffset);
+    if (batch.producer && this.producers) trackProducer(this.producers, batch);
     this.assignEpochStart(batch.leaderEpoch, batch.baseOffset);
     this.leo = batch.lastOffset + 1;
     this.activeBytes += batch.sizeBytes;
@@ -350,7 +358,7 @@ export class PartitionLog {
     if (this.epochCache.truncateFromEnd(target)) this.store.saveEpochs(this.epochCache.entries());
     this.hw = Math.min(this.hw, target);
     this.flushed = Math.min(this.flushed, target);
-    this.producers?.truncateTo(target);
+    if (this.producers && !this.producers.truncateTo(target)) this.producers = null;
     this.truncateCleanerCheckpoint(target);
     this.saveCheckpoint();
     return removed;

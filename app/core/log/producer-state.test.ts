@@ -50,7 +50,7 @@ describe('ProducerStateManager (idempotent producer, per partition)', () => {
     expect(produce(state, log, batch(1, 1, 0))).toMatchObject({ kind: 'error', error: 'INVALID_PRODUCER_EPOCH' });
     expect(produce(state, log, batch(5, 1, 2))).toMatchObject({ kind: 'error', error: 'OUT_OF_ORDER_SEQUENCE_NUMBER' });
     expect(produce(state, log, batch(0, 1, 2))).toEqual({ kind: 'append' });
-    expect(state.describe()).toEqual([{ producerId: 1000, epoch: 2, lastSequence: 0, lastOffset: 1 }]);
+    expect(state.describe()).toMatchObject([{ producerId: 1000, epoch: 2, lastSequence: 0, lastOffset: 1 }]);
   });
 
   it('accepts any sequence from a producer it does not know (new, or its batches gone), and non-idempotent batches always', () => {

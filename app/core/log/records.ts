@@ -56,6 +56,17 @@ export interface RecordBatch {
   /** Record i's offset minus baseOffset, when the records are not dense (a cleaned batch); see the header. */
   offsetDeltas?: readonly number[];
   /**
+   * Attribute bit 4: written inside a transaction (KIP-98). Its records are invisible to
+   * read_committed consumers until their producer's marker; an aborted one is skipped for good.
+   */
+  transactional?: boolean;
+  /**
+   * Attribute bit 5: a control batch, a transaction marker (COMMIT or ABORT) written by the
+   * coordinator's WriteTxnMarkers; its one record is a control record (control-records.ts) that
+   * consumers never see. Always transactional too.
+   */
+  control?: boolean;
+  /**
    * Set by the first cleaning that kept a tombstone in this batch (KIP-534): the time from which
    * the cleaner may remove its tombstones (the clean's time + delete.retention.ms). Kafka stores
    * it as the batch's base timestamp with attribute bit 6.
@@ -121,6 +132,8 @@ export function sliceBatch(batch: RecordBatch, from: number, until: number, deta
   };
   if (offsetDeltas) slice.offsetDeltas = offsetDeltas;
   if (batch.deleteHorizonMs !== undefined) slice.deleteHorizonMs = batch.deleteHorizonMs;
+  if (batch.transactional) slice.transactional = true;
+  if (batch.control) slice.control = true;
   if (!detach) slice.source = whole;
   // Sequences are dense like offsets: the slice's first record has the sequence of its offset.
   if (batch.producer) slice.producer = { ...batch.producer, baseSequence: (batch.producer.baseSequence + lo - batch.baseOffset) % 0x80000000 };

@@ -41,7 +41,14 @@ export const ADVERTISED_VERSIONS: Readonly<Record<number, readonly [number, numb
   [ApiKey.CreateTopics]: [0, 4],
   [ApiKey.DeleteTopics]: [0, 3],
   [ApiKey.DeleteRecords]: [0, 1],
-  [ApiKey.InitProducerId]: [0, 1],
+  [ApiKey.InitProducerId]: [0, 4],
+  [ApiKey.AddPartitionsToTxn]: [0, 3],
+  [ApiKey.AddOffsetsToTxn]: [0, 3],
+  [ApiKey.EndTxn]: [0, 3],
+  [ApiKey.TxnOffsetCommit]: [0, 3],
+  [ApiKey.DescribeProducers]: [0, 0],
+  [ApiKey.DescribeTransactions]: [0, 0],
+  [ApiKey.ListTransactions]: [0, 1],
   [ApiKey.OffsetForLeaderEpoch]: [2, 3],
   [ApiKey.DescribeConfigs]: [0, 3],
   [ApiKey.DescribeLogDirs]: [0, 4],
@@ -71,11 +78,7 @@ export const ADVERTISED_VERSIONS: Readonly<Record<number, readonly [number, numb
  * SaslAuthenticate are not here: only a SASL listener has handlers for them (main/kafka/sasl-gate.ts).
  */
 export const NEVER_ADVERTISED: ReadonlySet<number> = new Set([
-  24, // AddPartitionsToTxn
-  25, // AddOffsetsToTxn
-  26, // EndTxn
-  27, // WriteTxnMarkers
-  28, // TxnOffsetCommit
+  27, // WriteTxnMarkers (between brokers: the coordinator sends markers inside the engine)
   68, // ConsumerGroupHeartbeat (KIP-848)
   69, // ConsumerGroupDescribe (KIP-848)
 ]);

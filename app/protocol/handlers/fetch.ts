@@ -14,8 +14,9 @@
  * (KIP-227, v7+) are the broker's (app/core/broker/client-fetch-sessions.ts): a full fetch may
  * open one, an incremental fetch is answered with the partitions that changed only, and a wrong
  * session id or epoch with FETCH_SESSION_ID_NOT_FOUND / INVALID_FETCH_SESSION_EPOCH and no
- * partitions; read_committed reads up to the last stable offset, which is the high watermark (no
- * transactions, so no aborted transactions either); a batch read from its middle is sent whole
+ * partitions; read_committed reads up to the last stable offset (KIP-98: the first offset of an
+ * open transaction, else the high watermark) and lists the aborted transactions overlapping what
+ * it returns, whose records the client drops (control batches too); a batch read from its middle is sent whole
  * (the client skips the records below its offset), one cut at the high watermark as far as it.
  */
 import type { BrokerAnswer, ClientFetchPartitionResponse, ClientFetchResponse } from '../../core/engine.js';
@@ -57,7 +58,7 @@ function partitionData(r: ClientFetchPartitionResponse) {
     highWatermark: BigInt(r.highWatermark),
     lastStableOffset: BigInt(r.lastStableOffset),
     logStartOffset: BigInt(r.logStartOffset),
-    abortedTransactions: r.error === 'NONE' ? [] : null,
+    abortedTransactions: r.abortedTransactions ? r.abortedTransactions.map((t) => ({ producerId: BigInt(t.producerId), firstOffset: BigInt(t.firstOffset) })) : r.error === 'NONE' ? [] : null,
     preferredReadReplica: -1,
     records: recordsField(r.batches),
   };

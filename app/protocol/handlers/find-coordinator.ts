@@ -1,5 +1,5 @@
 /**
- * FindCoordinator (key 10): which broker coordinates a group. Any broker answers, from its own
+ * FindCoordinator (key 10): which broker coordinates a group or a transactional id. Any broker answers, from its own
  * metadata: the live leader of the group's `__consumer_offsets` partition, with the host and port
  * of that broker's listener (the same address Metadata advertises).
  *
@@ -11,7 +11,8 @@
  * Rules (Kafka's KafkaApis.handleFindCoordinatorRequest): the first request creates
  * `__consumer_offsets` and is answered COORDINATOR_NOT_AVAILABLE until its leaders exist; a
  * coordinator whose listener address is unknown is not available either; a failed lookup names
- * no node (-1, "", -1). Transaction coordinators are not served (no transactions here).
+ * no node (-1, "", -1). Key type 1 names a transactional id: its coordinator is the leader of the
+ * id's `__transaction_state` partition, which the first such request creates.
  */
 import type { FindCoordinatorResponse as EngineResponse } from '../../core/engine.js';
 import type { ApiHandler } from '../api-handler.js';

@@ -41,9 +41,9 @@ describe('InitProducerId (key 22)', () => {
     expect(ids).not.toContain(later.producerId);
   });
 
-  it('refuses a transactional id: transactions are not supported', async () => {
+  it('sends a transactional id to its coordinator: NOT_COORDINATOR on a broker that is not (transactions.test.ts goes on)', async () => {
     const w = new WireSim({ seed: 5 });
-    expect(await initProducerId(w, 1, 'tx')).toMatchObject({ errorCode: 53, producerId: -1n });
+    expect(await initProducerId(w, 1, 'tx')).toMatchObject({ errorCode: 16, producerId: -1n });
   });
 });
 

@@ -20,6 +20,7 @@ import { metadataHandler } from './metadata.js';
 import { offsetForLeaderEpochHandler } from './offset-for-leader-epoch.js';
 import { produceHandler } from './produce.js';
 import { guarded } from './security/index.js';
+import { TRANSACTION_HANDLERS } from './transactions.js';
 import { updateFeaturesHandler } from './update-features.js';
 
 export type { BrokerGateway, ListenerAddress } from './broker-gateway.js';
@@ -44,6 +45,8 @@ export const BROKER_HANDLERS: readonly ((gateway: BrokerGateway) => ApiHandler)[
   listGroupsHandler,
   describeGroupsHandler,
   deleteGroupsHandler,
+  // Transactions (KIP-98, KIP-447, KIP-664).
+  ...TRANSACTION_HANDLERS,
   // The admin APIs (issue 14).
   ...ADMIN_HANDLERS,
   // KIP-584 and KIP-966: feature levels and each partition's eligible leader replicas.

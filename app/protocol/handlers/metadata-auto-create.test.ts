@@ -83,10 +83,10 @@ describe('topic auto-creation (Metadata, FindCoordinator)', () => {
 
   it('names Kafka refuses and internal topics of coordinators this cluster lacks are never created', async () => {
     const w = new WireSim({ seed: 11 });
-    const m = await metadata(w, 1, 8, ['bad name!', '__transaction_state']);
+    const m = await metadata(w, 1, 8, ['bad name!', '__share_group_state']);
     expect(m.topics.map((t) => [t.name, t.errorCode, t.isInternal])).toEqual([
       ['bad name!', INVALID_TOPIC_EXCEPTION, false],
-      ['__transaction_state', UNKNOWN_TOPIC_OR_PARTITION, true],
+      ['__share_group_state', UNKNOWN_TOPIC_OR_PARTITION, true],
     ]);
     expect(w.sim.engine.metadata.topicsByName.size).toBe(0);
   });

@@ -134,16 +134,17 @@ describe('Produce (key 0) through a broker listener', () => {
     expect((await fetchAll(w, 1)).highWatermark).toBe(6n);
   });
 
-  it('refuses transactions: a transactional id with TRANSACTIONAL_ID_AUTHORIZATION_FAILED, a transactional batch with INVALID_TXN_STATE', async () => {
+  it('a transactional produce needs acks=-1 (INVALID_REQUIRED_ACKS), and its batch waits for the coordinator to confirm the partition (KIP-890)', async () => {
     const w = cluster();
-    const r = await w.respond(1, ApiKey.Produce, 8, { ...produceBody(clientBatch([clientRecord('a')])), transactionalId: 'tx-1' });
-    expect(r.responses[0]!.partitionResponses[0]!.errorCode).toBe(53);
     const batch = clientBatch([clientRecord('a')], { producer: { id: 5, epoch: 0, baseSequence: 0 } });
     const view = new DataView(batch.buffer);
     view.setInt16(21, view.getInt16(21) | 0x10);
     view.setUint32(17, crc32c(batch, 21, batch.length));
-    const t = await w.respond(1, ApiKey.Produce, 8, produceBody(batch));
-    expect(t.responses[0]!.partitionResponses[0]!.errorCode).toBe(48);
+    const r = await w.respond(1, ApiKey.Produce, 8, { ...produceBody(batch), acks: 1, transactionalId: 'tx-1' });
+    expect(r.responses[0]!.partitionResponses[0]!.errorCode).toBe(21);
+    // No coordinator for tx-1 (no __transaction_state): NOT_ENOUGH_REPLICAS, which clients retry.
+    const t = await w.respond(1, ApiKey.Produce, 8, { ...produceBody(batch), transactionalId: 'tx-1' });
+    expect(t.responses[0]!.partitionResponses[0]!.errorCode).toBe(19);
     expect((await fetchAll(w, 1)).highWatermark).toBe(0n);
   });
 });

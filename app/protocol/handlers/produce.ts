@@ -8,14 +8,15 @@
  *
  * Rules: v3+ only (magic 2; v0-2 are advertised for librdkafka's feature checks and answered
  * UNSUPPORTED_VERSION, as Kafka 4 does); acks=0 gets no response frame, and a write the broker
- * refused closes the connection instead; a transactional id is refused per partition with
- * TRANSACTIONAL_ID_AUTHORIZATION_FAILED (no transactions here); answers keep the request's order
- * of topics and partitions.
+ * refused closes the connection instead; a transactional produce must use acks=-1
+ * (INVALID_REQUIRED_ACKS), and its leader verifies each new partition with the producer's
+ * transaction coordinator first (KIP-890); answers keep the request's order of topics and partitions.
  */
-import type { ClientProducePartitionResponse, ProduceAnswer } from '../../core/engine.js';
+import type { ClientProducePartitionResponse, ProduceAnswer, ProducerFields } from '../../core/engine.js';
 import { type ApiHandler, CloseConnection } from '../api-handler.js';
 import { errorCode } from '../error-codes.js';
 import { ApiKey, type ProduceRequest } from '../generated/index.js';
+import { batchHeader } from '../records/record-batch.js';
 import { ADVERTISED_VERSIONS } from './api-versions.js';
 import { answered, type BrokerGateway } from './broker-gateway.js';
 
@@ -43,19 +44,32 @@ function partitionAnswer(r: ClientProducePartitionResponse): Partition {
   };
 }
 
+/** The first batch's producer fields, which KIP-890 verification needs before the leader validates the batch (a malformed one: none, the validator refuses it). */
+function producerFieldsOf(records: Uint8Array | null): { producer?: ProducerFields } {
+  if (!records || records.length === 0) return {};
+  try {
+    const h = batchHeader(records);
+    return { producer: { producerId: h.producerId, producerEpoch: h.producerEpoch, baseSequence: h.baseSequence, transactional: h.isTransactional } };
+  } catch {
+    return {};
+  }
+}
+
 export function produceHandler(gateway: BrokerGateway): ApiHandler<typeof ApiKey.Produce> {
   return {
     apiKey: ApiKey.Produce,
     advertised: ADVERTISED_VERSIONS[ApiKey.Produce]!,
     implemented: [3, 8],
     async handle(request, ctx) {
-      if (request.transactionalId !== null) {
+      if (request.transactionalId !== null && request.acks !== -1) {
+        // Kafka refuses a transactional produce without acks=all (InvalidRequiredAcks); acks=0 cannot be answered.
         if (request.acks === 0) throw new CloseConnection('a transactional produce with acks=0');
-        return everyPartition(request, errorCode('TRANSACTIONAL_ID_AUTHORIZATION_FAILED'), 'Transactions are not supported by this cluster.');
+        return everyPartition(request, errorCode('INVALID_REQUIRED_ACKS'), 'A transactional produce must use acks=-1.');
       }
-      const partitions = request.topicData.flatMap((t) => t.partitionData.map((p) => ({ topic: t.name, partition: p.index, wire: p.records })));
+      const partitions = request.topicData.flatMap((t) => t.partitionData.map((p) => ({ topic: t.name, partition: p.index, wire: p.records, ...producerFieldsOf(p.records) })));
+      const transactionalId = request.transactionalId;
       const answer = await gateway.call<ProduceAnswer>((done) =>
-        gateway.engine.produceRequest(gateway.brokerId, { type: 'produce', apiVersion: ctx.apiVersion, acks: request.acks, timeoutMs: request.timeoutMs, partitions }, done),
+        gateway.engine.produceRequest(gateway.brokerId, { type: 'produce', apiVersion: ctx.apiVersion, acks: request.acks, timeoutMs: request.timeoutMs, transactionalId, partitions }, done),
       );
       if (answer.kind === 'no-response') return null;
       if (answer.kind === 'connection-closed') throw new CloseConnection(`acks=0 write refused with ${answer.error}`);

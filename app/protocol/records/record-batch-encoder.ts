@@ -12,12 +12,14 @@ import { utf8Encode } from '../runtime/text.js';
 import { CODECS, type CompressionCodec, type CompressionCodecs } from './compression.js';
 import {
   ATTRIBUTES_OFFSET,
+  CONTROL_BIT,
   CRC_OFFSET,
   DELETE_HORIZON_BIT,
   LOG_OVERHEAD,
   MAGIC,
   RECORD_BATCH_HEADER_SIZE,
   TIMESTAMP_TYPE_BIT,
+  TRANSACTIONAL_BIT,
   crc32c,
   viewOf,
   type TimestampType,
@@ -152,7 +154,8 @@ export function encodeRecordBatch(batch: RecordBatch, options: EncodeOptions = {
   view.setInt32(8, size - LOG_OVERHEAD);
   view.setInt32(12, batch.leaderEpoch);
   view.setInt8(16, MAGIC);
-  view.setInt16(ATTRIBUTES_OFFSET, (logAppendTime ? TIMESTAMP_TYPE_BIT : 0) | (horizon !== undefined ? DELETE_HORIZON_BIT : 0) | CODECS.indexOf(compression));
+  const txnBits = (batch.transactional ? TRANSACTIONAL_BIT : 0) | (batch.control ? CONTROL_BIT : 0);
+  view.setInt16(ATTRIBUTES_OFFSET, (logAppendTime ? TIMESTAMP_TYPE_BIT : 0) | (horizon !== undefined ? DELETE_HORIZON_BIT : 0) | txnBits | CODECS.indexOf(compression));
   view.setInt32(23, lastOffsetDelta);
   writeInt64BE(view, 27, baseTimestamp);
   writeInt64BE(view, 35, maxTimestamp);

@@ -31,9 +31,10 @@
  * {@link DecodeContext.denseOffsets} refuses them (a client's batch must be dense). Like Kafka's
  * reader, it gives every record of a LogAppendTime batch the batch's
  * maxTimestamp. Compressed batches decode when {@link DecodeContext.codecs} is given (the records
- * after byte 61 are then one compressed blob); without it, and for control batches, which a
- * RecordBatch cannot hold, decoding fails with INVALID_REQUEST; {@link batchHeader} tells them
- * apart without decoding. Pure: byte arrays and DataViews, no Node Buffer, so the wire protocol
+ * after byte 61 are then one compressed blob); without it decoding fails with INVALID_REQUEST;
+ * {@link batchHeader} tells them apart without decoding. The transactional and control bits
+ * travel as {@link RecordBatch.transactional} and {@link RecordBatch.control} both ways: a
+ * control batch (a transaction marker) decodes with its control record as its one record. Pure: byte arrays and DataViews, no Node Buffer, so the wire protocol
  * and storage share it.
  *
  * This file reads batches; the encoder and a leader's in-place patches are in
@@ -284,10 +285,6 @@ function decodeBody(b: Uint8Array, start: number, header: RecordBatchHeader, ctx
     const computed = crc32c(b, start + ATTRIBUTES_OFFSET, start + header.sizeBytes);
     if (computed !== header.crc) throw fail(`CRC32C ${hex(computed)} does not match the stored ${hex(header.crc)}`);
   }
-  // Valid Kafka that a RecordBatch cannot hold: not corruption, so not CORRUPT_MESSAGE.
-  if (header.isControl) {
-    throw batchError('INVALID_REQUEST', ctx, baseOffset, start, 'is a control batch (transaction markers), which a RecordBatch cannot hold');
-  }
   if (header.compression === 'none' && count > (header.sizeBytes - RECORD_BATCH_HEADER_SIZE) / MIN_RECORD_SIZE) {
     throw fail(`record count ${count} cannot fit in ${header.sizeBytes - RECORD_BATCH_HEADER_SIZE} bytes`);
   }
@@ -305,6 +302,8 @@ function decodeBody(b: Uint8Array, start: number, header: RecordBatchHeader, ctx
   };
   if (header.producerId >= 0) batch.producer = { producerId: header.producerId, producerEpoch: header.producerEpoch, baseSequence: header.baseSequence };
   if (header.deleteHorizonMs !== null) batch.deleteHorizonMs = header.deleteHorizonMs;
+  if (header.isTransactional) batch.transactional = true;
+  if (header.isControl) batch.control = true;
   const dense = ctx.denseOffsets === true;
   if (ctx.lazyRecords && header.compression === 'none') {
     // The same checks as decoding, with nothing built; so building them later cannot fail.

@@ -13,7 +13,8 @@ import { KafkaError } from '../../api/errors.js';
 import type { KafkaConnectionConfig } from '../../kafka-client/config.js';
 import type { StoredConnection, StoredExternalSettings, StoredSecrets } from '../../config-dir/config-files.js';
 import type { ClusterDriver } from '../cluster-driver.js';
-import { KAFKA_MISSING } from '../kafka-driver/kafka-driver.js';
+import { kafkaMissing } from '../kafka-driver/kafka-driver.js';
+import type { ExternalRegistryConfig } from '../kafka-driver/registry-client.js';
 import { builtInProfiles } from '../built-in-profiles.js';
 import type { ConnectionsServiceOptions } from './connections-options.js';
 
@@ -126,6 +127,14 @@ export class ConnectionList {
     return c;
   }
 
+  /** A saved external connection's Schema Registry, secrets included (undefined: none). */
+  registryConfig(c: StoredConnection): ExternalRegistryConfig | undefined {
+    const r = c.external?.schemaRegistry;
+    if (!r) return undefined;
+    const secrets = this.deps.secrets.get(c.id) ?? {};
+    return { url: r.url, ...(r.username !== undefined ? { username: r.username, password: secrets.registryPassword ?? '' } : {}), ...(secrets.registryToken !== undefined ? { token: secrets.registryToken } : {}) };
+  }
+
   /** How the client reaches a saved external connection, secrets included. */
   kafkaConfig(c: StoredConnection): KafkaConnectionConfig {
     return this.configFrom(c.external!, this.deps.secrets.get(c.id) ?? {});
@@ -144,11 +153,19 @@ export class ConnectionList {
     const security = securityOf(settings);
     const sasl = security.startsWith('SASL') && settings.sasl ? { mechanism: settings.sasl.mechanism, username: settings.sasl.username } : undefined;
     const { keyPassphrase: _secret, ...tls } = settings.tls ?? {};
-    return { bootstrapServers: [...settings.bootstrapServers], security, ...(sasl ? { sasl } : {}), ...(security.endsWith('SSL') && settings.tls ? { tls } : {}) };
+    const r = settings.schemaRegistry;
+    const schemaRegistry = r ? { url: r.url, ...(r.username !== undefined ? { username: r.username } : {}) } : undefined;
+    return { bootstrapServers: [...settings.bootstrapServers], security, ...(sasl ? { sasl } : {}), ...(security.endsWith('SSL') && settings.tls ? { tls } : {}), ...(schemaRegistry ? { schemaRegistry } : {}) };
   }
 
   private secretsIn(settings: ExternalSettingsInput): StoredSecrets {
-    return { ...(settings.sasl?.password !== undefined ? { saslPassword: settings.sasl.password } : {}), ...(settings.tls?.keyPassphrase !== undefined ? { keyPassphrase: settings.tls.keyPassphrase } : {}) };
+    const r = settings.schemaRegistry;
+    return {
+      ...(settings.sasl?.password !== undefined ? { saslPassword: settings.sasl.password } : {}),
+      ...(settings.tls?.keyPassphrase !== undefined ? { keyPassphrase: settings.tls.keyPassphrase } : {}),
+      ...(r?.password !== undefined ? { registryPassword: r.password } : {}),
+      ...(r?.token !== undefined ? { registryToken: r.token } : {}),
+    };
   }
 
   /** Keep the saved secrets unless new ones are given; drop the ones the settings no longer use. */
@@ -157,6 +174,8 @@ export class ConnectionList {
     const merged: StoredSecrets = { ...this.deps.secrets.get(id), ...this.secretsIn(settings) };
     if (!security.startsWith('SASL')) delete merged.saslPassword;
     if (!security.endsWith('SSL') || settings.tls?.keyFile === undefined) delete merged.keyPassphrase;
+    if (settings.schemaRegistry?.username === undefined) delete merged.registryPassword;
+    if (settings.schemaRegistry === undefined) delete merged.registryToken;
     this.deps.secrets.set(id, merged);
   }
 
@@ -178,6 +197,7 @@ export class ConnectionList {
       security: s.security,
       ...(s.sasl ? { sasl: { ...s.sasl, passwordSaved: secrets.saslPassword !== undefined } } : {}),
       ...(s.tls ? { tls: { ...s.tls, keyPassphraseSaved: secrets.keyPassphrase !== undefined } } : {}),
+      ...(s.schemaRegistry ? { schemaRegistry: { ...s.schemaRegistry, passwordSaved: secrets.registryPassword !== undefined, tokenSaved: secrets.registryToken !== undefined } } : {}),
     };
   }
 
@@ -190,7 +210,7 @@ export class ConnectionList {
       ...(local ? { dataDir: c.dataDir! } : { external: this.externalView(c.external!, this.deps.secrets.get(c.id) ?? {}) }),
       isDefault,
       open: isDefault || this.deps.isOpen(c.id),
-      capabilities: local ? capabilityViews() : capabilityViews(KAFKA_MISSING),
+      capabilities: local ? capabilityViews() : capabilityViews(kafkaMissing(c.external?.schemaRegistry !== undefined)),
     };
   }
 

@@ -3,6 +3,7 @@
  * cluster the host serves, and how a local or an external cluster's driver is made. A file of its
  * own, read by both connections-service.ts and connection-list.ts.
  */
+import type { ExternalRegistryConfig } from '../kafka-driver/registry-client.js';
 import type { ConnectionTestView } from '../../api/connections.js';
 import type { EngineService, ErrorLogger } from '../../api/service.js';
 import type { KafkaConnectionConfig } from '../../kafka-client/config.js';
@@ -32,7 +33,7 @@ export interface ConnectionsServiceOptions {
   /** Start the engine of a local cluster (creating it: from `profile`, or `brokers` bare brokers). */
   openLocal(dataDir: string, how: { profile?: string; brokers?: number }): Promise<ClusterDriver>;
   /** A driver for an external cluster (not connected yet). */
-  connectExternal(config: KafkaConnectionConfig, id: string): ClusterDriver;
+  connectExternal(config: KafkaConnectionConfig, id: string, schemaRegistry?: ExternalRegistryConfig): ClusterDriver;
   /** One connection attempt, reported (connections.test). */
   testExternal(config: KafkaConnectionConfig): Promise<ConnectionTestView>;
   /** Delete a local cluster's data directory; `owned`: the app created it in `clustersDir`. */

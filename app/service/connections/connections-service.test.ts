@@ -144,6 +144,24 @@ describe('connections: the list of clusters one console manages', () => {
     expect(readFileSync(secrets, 'utf8')).not.toContain(added.id);
   });
 
+  it("keeps an external connection's Schema Registry URL in the list and its password or token with the secrets", async () => {
+    const { service, configDir } = hostWithConnections();
+    const secrets = join(configDir, 'secrets.json');
+    const ext = await ok(service.call('connections.addExternal', { name: 'with-registry', settings: { bootstrapServers: ['127.0.0.1:1'], schemaRegistry: { url: 'https://registry.example:8081', username: 'svc', password: 'registry-secret' } } }));
+    expect(ext.external?.schemaRegistry).toEqual({ url: 'https://registry.example:8081', username: 'svc', passwordSaved: true, tokenSaved: false });
+    expect(ext.capabilities.find((c) => c.name === 'schemaRegistry')?.available).toBe(true);
+    expect(readFileSync(secrets, 'utf8')).toContain(ext.id);
+    expect(JSON.stringify(await ok(service.call('connections.list', {})))).not.toContain('registry-secret');
+    // Updated without the password: kept; without a registry: dropped with its secret.
+    const kept = await ok(service.call('connections.updateExternal', { id: ext.id, settings: { bootstrapServers: ['127.0.0.1:1'], schemaRegistry: { url: 'https://registry.example:8081', username: 'svc' } } }));
+    expect(kept.external?.schemaRegistry?.passwordSaved).toBe(true);
+    const dropped = await ok(service.call('connections.updateExternal', { id: ext.id, settings: { bootstrapServers: ['127.0.0.1:1'] } }));
+    expect(dropped.external?.schemaRegistry).toBeUndefined();
+    expect(dropped.capabilities.find((c) => c.name === 'schemaRegistry')?.available).toBe(false);
+    const bad = await service.call('connections.addExternal', { name: 'bad', settings: { bootstrapServers: ['127.0.0.1:1'], schemaRegistry: { url: 'ftp://x' } } });
+    expect(bad.ok ? null : bad.error.code).toBe('INVALID_INPUT');
+  });
+
   it('answers what a real cluster cannot do with UNSUPPORTED_FOR_CONNECTION and the reason, before connecting', async () => {
     const { service } = hostWithConnections();
     const ext = await ok(service.call('connections.addExternal', { name: 'remote', settings: { bootstrapServers: ['127.0.0.1:1'] } }));

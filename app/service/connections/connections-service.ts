@@ -85,7 +85,7 @@ export function createConnectionsService(options: ConnectionsServiceOptions): Co
     if (!pending) {
       const c = list.stored(id);
       pending = (async () => {
-        const driver = c.kind === 'local' ? await options.openLocal(c.dataDir!, {}) : options.connectExternal(list.kafkaConfig(c), c.id);
+        const driver = c.kind === 'local' ? await options.openLocal(c.dataDir!, {}) : options.connectExternal(list.kafkaConfig(c), c.id, list.registryConfig(c));
         return adopt(id, driver);
       })().finally(() => opening.delete(id));
       opening.set(id, pending);

@@ -35,9 +35,10 @@ export function createHostConnections(options: HostConnectionsOptions): Connecti
     clustersDir: join(options.configDir, 'clusters'),
     ...(options.profilesDir ? { profilesDir: options.profilesDir } : {}),
     openLocal: options.openLocal,
-    connectExternal: (config, id) =>
+    connectExternal: (config, id, schemaRegistry) =>
       createKafkaDriver(config, {
         connection: id,
+        ...(schemaRegistry ? { schemaRegistry } : {}),
         ...(options.logger ? { logger: options.logger } : {}),
         ...(options.profilesDir ? { profilesDir: options.profilesDir } : {}),
         importedProfiles: { load: () => dir.loadProfiles(), save: (name, json) => dir.saveProfile(name, json) },

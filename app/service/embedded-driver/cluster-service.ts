@@ -11,56 +11,34 @@
  *   it after, so work the call scheduled runs on time); in manual mode the caller steps the
  *   ManualScheduler, or `fastForwardMs` runs the virtual clock until the answer.
  * - API strings travel to the engine as UTF-8 bytes and back.
+ *
+ * The methods themselves are in the `*-methods.ts` files beside it, one per area, as the Kafka
+ * driver's are in kafka-driver/; this file builds the table and is the door around it.
  */
 import { KafkaError, type ErrorView } from '../../api/errors.js';
-import {
-  RECENT_EVENTS_CAPACITY,
-  targetsCluster,
-  type ClockView,
-  type ClusterMethodName,
-  type ClusterView,
-  type MethodParsedInput,
-  type MethodResult,
-  type Result,
-} from '../../api/contract.js';
+import { RECENT_EVENTS_CAPACITY, targetsCluster, type ClockView, type ClusterMethodName, type Result } from '../../api/contract.js';
 import type { EngineEvent, EventName } from '../../api/events.js';
 import { checkCall, type EngineEventListener, type EngineService, type ErrorLogger } from '../../api/service.js';
-import { brokerStaticConfigs, describeBrokerConfigs, describeTopicConfigs, type ResolvedConfig } from '../../core/configs/resolve.js';
-import type { ConsumeResult, Engine, ProduceResult } from '../../core/engine.js';
-import { CLUSTER_DEFAULT } from '../../core/metadata/image.js';
-import type { ManualScheduler } from '../../core/time.js';
-import {
-  brokerView,
-  configEntryViews,
-  consumedRecordView,
-  findBroker,
-  mergeConfigs,
-  minIsrResolver,
-  plannedPartitionView,
-  produceBatchView,
-  requireTopic,
-  clusterHealth,
-  reassignmentResultView,
-  topicSummaryView,
-  topicView,
-} from '../cluster-views.js';
-import { adminMethods } from './admin-methods.js';
-import { consumerMethods } from './consumer-methods.js';
-import { groupMethods } from './group-methods.js';
-import { balanceMethods } from './balance-runs.js';
-import { profileMethods } from './profile-methods.js';
-import { recordsDeleteMethod } from './records-delete.js';
-import { workbenchMethods } from './workbench-methods.js';
-import { securityMethods } from './security-methods.js';
-import { compactionMethods } from './compaction-methods.js';
-import { impactMethods } from '../impact-methods.js';
-import { resolveTopicRuntimeConfig } from '../../core/runtime-config.js';
-import { RecentEvents, UNBUFFERED_EVENTS } from './recent-events.js';
-import type { RealtimeClock } from './realtime-clock.js';
-import { ProducerPartitioner } from '../producer-partitioner.js';
-import { TrafficHistory } from './traffic-history.js';
+import type { Engine } from '../../core/engine.js';
 import { seededRandom, type Random } from '../../core/random.js';
-import type { LogRecord } from '../../core/log/records.js';
+import { resolveTopicRuntimeConfig } from '../../core/runtime-config.js';
+import type { ManualScheduler } from '../../core/time.js';
+import { impactMethods } from '../impact-methods.js';
+import { adminMethods } from './admin-methods.js';
+import { balanceMethods } from './balance-runs.js';
+import { clusterMethods } from './cluster-methods.js';
+import { compactionMethods } from './compaction-methods.js';
+import { consumerMethods } from './consumer-methods.js';
+import type { EmbeddedMethods } from './embedded-methods.js';
+import { groupMethods } from './group-methods.js';
+import { profileMethods } from './profile-methods.js';
+import type { RealtimeClock } from './realtime-clock.js';
+import { RecentEvents, UNBUFFERED_EVENTS } from './recent-events.js';
+import { recordMethods } from './record-methods.js';
+import { recordsDeleteMethod } from './records-delete.js';
+import { securityMethods } from './security-methods.js';
+import { TrafficHistory } from './traffic-history.js';
+import { workbenchMethods } from './workbench-methods.js';
 
 /** Where the service reports its own bugs (INTERNAL errors) and failing event listeners. */
 export type ServiceLogger = ErrorLogger;
@@ -109,8 +87,6 @@ export interface ClusterService extends EngineService {
    */
   publish(event: EngineEvent): void;
 }
-
-type Methods = { [M in ClusterMethodName]: (input: MethodParsedInput<M>) => MethodResult<M> | Promise<MethodResult<M>> };
 
 const defaultLogger: ServiceLogger = {
   error: (message, error) => console.error(message, error),
@@ -170,69 +146,13 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     return pending;
   }
 
-  function describeConfigs(type: 'topic' | 'broker', name: string, set: Readonly<Record<string, string | null>> = {}): ResolvedConfig[] {
-    if (type === 'topic') {
-      const topic = requireTopic(engine, name);
-      return describeTopicConfigs(mergeConfigs(topic.configs, set), image.clusterConfigs(), staticConfigs);
-    }
-    if (name === CLUSTER_DEFAULT) return describeBrokerConfigs({}, mergeConfigs(image.clusterConfigs(), set), staticConfigs);
-    const id = /^\d+$/.test(name) ? Number(name) : NaN;
-    if (!engine.hasBroker(id) && !image.brokers.has(id)) {
-      throw new KafkaError('BROKER_NOT_FOUND', `Broker ${JSON.stringify(name)} is not a member of this cluster ('' names the cluster-wide default).`);
-    }
-    // node.id, broker.id and broker.rack are each broker's own server.properties lines (its rack as it registered).
-    const rack = engine.members().find((m) => m.id === id)?.rack ?? image.brokers.get(id)?.rack ?? null;
-    const ownStatic = brokerStaticConfigs(staticConfigs, id, rack);
-    return describeBrokerConfigs(mergeConfigs(image.brokerConfigs.get(name) ?? {}, set), image.clusterConfigs(), ownStatic);
-  }
-
-  /**
-   * Counts and health of every partition, kept until the next metadata record (they are the
-   * image's alone): a console polling cluster.describe at 100,000 partitions walked them all on
-   * every call, in the engine's one thread.
-   */
-  let health: { offset: number; totals: ReturnType<typeof clusterHealth> } | null = null;
-  function healthNow(): ReturnType<typeof clusterHealth> {
-    if (health?.offset !== image.offset) {
-      const minIsr = minIsrResolver(image.clusterConfigs(), staticConfigs);
-      health = { offset: image.offset, totals: clusterHealth(image.topicsByName.values(), (topic) => minIsr(topic)) };
-    }
-    return health.totals;
-  }
-
+  /** The engine's time, not real time's: a busy engine catches up in steps, and what calls return or emit next is at or after it. */
   function clockView(): ClockView {
-    return clock ? { nowMs: clock.now(), scale: clock.scale, mode: 'realtime' } : { nowMs: scheduler.now(), scale: null, mode: 'manual' };
-  }
-
-  function fault(act: (id: number) => void) {
-    return ({ brokerId }: { brokerId: number }) => {
-      act(brokerId);
-      return findBroker(engine, brokerId);
-    };
-  }
-
-  const partitioner = new ProducerPartitioner(options.random ?? seededRandom(Date.now()));
-
-  /**
-   * The records of one produce request grouped by partition (first-appearance order): all of them
-   * when a partition is named or the topic is unknown (the engine answers that), else each where
-   * Kafka's producer partitioner puts it.
-   */
-  function groupByPartition(topic: string, named: number | undefined, records: LogRecord[]): { partition: number | undefined; indexes: number[] }[] {
-    const t = image.topicsByName.get(topic);
-    if (named !== undefined || !t) return [{ partition: named, indexes: records.map((_, i) => i) }];
-    const partitions = [...t.partitions.values()].sort((a, b) => a.partition - b.partition).map((p) => ({ partition: p.partition, hasLeader: p.leader >= 0 }));
-    const groups = new Map<number, number[]>();
-    partitioner.assign(topic, partitions, records).forEach((p, i) => {
-      const g = groups.get(p);
-      if (g) g.push(i);
-      else groups.set(p, [i]);
-    });
-    return [...groups].map(([partition, indexes]) => ({ partition, indexes }));
+    return { nowMs: scheduler.now(), scale: clock ? clock.scale : null, mode: clock ? 'realtime' : 'manual' };
   }
 
   const workbench = workbenchMethods(engine, answerLater, { call: (method: string, input: unknown) => call(method, input) } as Pick<EngineService, 'call'>);
-  const methods: Methods = {
+  const methods: EmbeddedMethods = {
     ...adminMethods(engine),
     ...groupMethods(engine, answer),
     ...consumerMethods(engine),
@@ -246,165 +166,8 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     ...balanceMethods(engine, publish),
     ...profileMethods(engine, staticConfigs, options.profilesDir),
     ...securityMethods(engine),
-    'cluster.describe': () => {
-      const brokers = engine.listBrokers().map(brokerView);
-      const view: ClusterView = {
-        clusterId,
-        bootstrapServers: brokers.flatMap((b) => (b.listener ? [`${b.listener.host}:${b.listener.port}`] : [])).join(','),
-        autoCreateTopics: engine.clusterConfig().autoCreateTopicsEnable,
-        controllerId: engine.controllerId,
-        brokers,
-        fencedBrokers: [...image.brokers.values()].filter((b) => b.fenced).length,
-        ...healthNow(),
-      };
-      return view;
-    },
-
-    'cluster.features': () => engine.describeFeatures().map((f) => ({ ...f })),
-    'cluster.updateFeatures': ({ updates, validateOnly }) =>
-      engine.updateFeatures(
-        updates.map((u) => ({ feature: u.feature, maxVersionLevel: u.maxVersionLevel, ...(u.upgradeType ? { upgradeType: u.upgradeType } : {}) })),
-        validateOnly ?? false,
-      ).map((r) => ({ feature: r.feature, errorCode: r.errorCode, ...(r.message !== undefined ? { message: r.message } : {}) })),
-    'brokers.list': () => engine.listBrokers().map(brokerView),
-    'brokers.add': ({ id, rack }) => findBroker(engine, engine.addBroker({ ...(id !== undefined ? { id } : {}), rack: rack ?? null })),
-    'brokers.remove': ({ brokerId }) => {
-      engine.removeBroker(brokerId);
-      return { brokerId };
-    },
-    'brokers.stop': fault((id) => engine.stopBroker(id)),
-    'brokers.start': fault((id) => engine.startBroker(id)),
-    'brokers.kill': fault((id) => engine.killBroker(id)),
-    'brokers.powerLoss': fault((id) => engine.powerLossBroker(id)),
-    'brokers.isolate': fault((id) => engine.isolateBroker(id)),
-    'brokers.heal': fault((id) => engine.healBroker(id)),
-    'brokers.stallFollower': ({ brokerId, stalled }) => fault((id) => engine.stallFollower(id, stalled))({ brokerId }),
-
-    'topics.list': () => {
-      const minIsr = minIsrResolver(image.clusterConfigs(), staticConfigs);
-      return [...image.topicsByName.values()]
-        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-        .map((t) => topicSummaryView(t, minIsr(t)));
-    },
-    'topics.describe': ({ name }) => topicView(engine, requireTopic(engine, name)),
-    'topics.describeMany': ({ names }) => {
-      if (names === undefined) return [...image.topicsByName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((t) => topicView(engine, t));
-      const unknown = names.filter((n) => !image.topicsByName.has(n));
-      if (unknown.length > 0) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Unknown topic${unknown.length === 1 ? '' : 's'}: ${unknown.join(', ')}.`, { names: unknown });
-      return names.map((n) => topicView(engine, image.topicsByName.get(n)!));
-    },
-    'topics.stats': ({ names }) =>
-      names.flatMap((name) => {
-        const t = image.topicsByName.get(name);
-        if (!t) return [];
-        let records = 0;
-        let sizeBytes = 0;
-        for (const p of t.partitions.keys()) {
-          const d = engine.describePartition(name, p);
-          if (d) records += Math.max(0, d.highWatermark - d.logStartOffset);
-          sizeBytes += engine.partitionSizeBytes(name, p);
-        }
-        return [{ name, records, sizeBytes, recordsPerSec: traffic.committedPerSec(name, 60_000) }];
-      }),
-    'topics.create': (input) => {
-      const created = engine.createTopic({
-        name: input.name,
-        partitions: input.partitions,
-        replicationFactor: input.replicationFactor,
-        configs: input.configs,
-        assignments: input.assignments,
-        validateOnly: input.validateOnly ?? false,
-      });
-      if (!input.validateOnly) return topicView(engine, requireTopic(engine, input.name));
-      return { name: input.name, topicId: created.topicId, configs: { ...(input.configs ?? {}) }, partitions: created.partitions.map(plannedPartitionView) };
-    },
-    'topics.delete': ({ name }) => {
-      const { topicId } = requireTopic(engine, name);
-      engine.deleteTopic(name);
-      return { name, topicId };
-    },
-
-    'partitions.add': ({ topic, totalCount, assignments, validateOnly }) => {
-      const added = engine.createPartitions(topic, totalCount, assignments, validateOnly ?? false);
-      return topicView(engine, requireTopic(engine, topic), validateOnly ? added : []);
-    },
-
-    'configs.describe': ({ resource }) => configEntryViews(resource.type, describeConfigs(resource.type, resource.name)),
-    'configs.alter': ({ resource, set, validateOnly }) => {
-      // Resolve the resource first so an unknown one reads the same as in configs.describe.
-      describeConfigs(resource.type, resource.name);
-      engine.alterConfigs(resource.type, resource.name, set, validateOnly ?? false);
-      return configEntryViews(resource.type, describeConfigs(resource.type, resource.name, validateOnly ? set : {}));
-    },
-
-    'leaders.elect': ({ type, partitions, validateOnly }) => {
-      // Read before the election changes them.
-      const before = new Map([...image.allPartitions()].map(({ topic, state }) => [`${topic.name}/${state.partition}`, state.leader]));
-      return engine.electLeaders(type, partitions, validateOnly ?? false).map((r) => ({
-        topic: r.topic,
-        partition: r.partition,
-        leader: r.leader,
-        previousLeader: before.get(`${r.topic}/${r.partition}`) ?? -1,
-        errorCode: r.errorCode,
-        ...(r.message !== undefined ? { message: r.message } : {}),
-      }));
-    },
-
-    'reassignments.execute': ({ partitions, throttleBytesPerSec }) =>
-      engine
-        .executeReassignment({
-          partitions: partitions.map((p) => ({ topic: p.topic, partition: p.partition, replicas: [...p.replicas] })),
-          ...(throttleBytesPerSec !== undefined ? { throttleBytesPerSec } : {}),
-        })
-        .map(reassignmentResultView),
-    'reassignments.list': () =>
-      engine.listReassignments().map((r) => ({
-        topic: r.topic,
-        partition: r.partition,
-        replicas: [...r.replicas],
-        addingReplicas: [...r.addingReplicas],
-        removingReplicas: [...r.removingReplicas],
-        progress: { ...r.progress, addingReplicas: r.progress.addingReplicas.map((a) => ({ ...a })) },
-      })),
-    'reassignments.cancel': ({ partitions }) => engine.cancelReassignment(partitions).map(reassignmentResultView),
-    'reassignments.verify': ({ partitions }) =>
-      engine
-        .verifyReassignment(partitions.map((p) => ({ topic: p.topic, partition: p.partition, replicas: [...p.replicas] })))
-        .map((r) => ({ topic: r.topic, partition: r.partition, status: r.status, replicas: [...r.replicas], message: r.message })),
-
-    'records.produce': async (input) => {
-      const converted = workbench.producedRecords(input, scheduler.now());
-      const records = Array.isArray(converted) ? converted : await converted;
-      const groups = groupByPartition(input.topic, input.partition, records);
-      const batches = await Promise.all(
-        groups.map(async ({ partition, indexes }) => {
-          const result = await answerLater<ProduceResult>((done) =>
-            engine.produce(
-              {
-                topic: input.topic,
-                ...(partition !== undefined ? { partition } : {}),
-                acks: input.acks,
-                records: indexes.map((i) => records[i]!),
-                ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
-              },
-              done,
-            ),
-          );
-          return { ...produceBatchView(result), records: indexes };
-        }),
-      );
-      const headline = batches.find((b) => b.errorCode !== 'NONE') ?? batches[0]!;
-      const { records: _indexes, ...fields } = headline;
-      return { ...fields, batches };
-    },
-    'records.consume': async (input) => {
-      const result = await answer<ConsumeResult>((done) =>
-        engine.consume({ topic: input.topic, partition: input.partition, offset: input.offset, ...(input.maxRecords !== undefined ? { maxRecords: input.maxRecords } : {}) }, done),
-      );
-      if (result.errorCode !== 'NONE') throw consumeError(input, result);
-      return { records: result.records.map(consumedRecordView), nextOffset: result.nextOffset, highWatermark: result.highWatermark, logStartOffset: result.logStartOffset };
-    },
-
+    ...clusterMethods({ engine, staticConfigs, clusterId, traffic }),
+    ...recordMethods({ engine, scheduler, answer, answerLater, producedRecords: workbench.producedRecords, random: options.random ?? seededRandom(Date.now()) }),
     'metrics.get': ({ historyMs }) => ({ ...structuredClone(engine.latestMetrics()), ...(historyMs !== undefined ? { history: traffic.metrics(historyMs) } : {}) }),
     'events.recent': ({ limit, types }) => structuredClone(recentEvents.recent(limit ?? 500, types)),
 
@@ -474,17 +237,3 @@ function notRouted(connection: string): ErrorView {
   return { code: 'CONNECTION_NOT_FOUND', message: `This service runs one cluster and knows no connection ${JSON.stringify(connection)}; connections are routed by the host.`, retriable: false };
 }
 
-function consumeError(input: { topic: string; partition: number; offset: number }, r: ConsumeResult): KafkaError {
-  const tp = `${input.topic}-${input.partition}`;
-  const details = { highWatermark: r.highWatermark, logStartOffset: r.logStartOffset };
-  switch (r.errorCode) {
-    case 'OFFSET_OUT_OF_RANGE':
-      return new KafkaError(r.errorCode, `Offset ${input.offset} is out of range for ${tp} (log start ${r.logStartOffset}, high watermark ${r.highWatermark}).`, details);
-    case 'UNKNOWN_TOPIC_OR_PARTITION':
-      return new KafkaError(r.errorCode, `This server does not host this topic-partition: ${tp}`);
-    case 'LEADER_NOT_AVAILABLE':
-      return new KafkaError(r.errorCode, `Partition ${tp} has no leader (offline).`);
-    default:
-      return new KafkaError(r.errorCode, `Fetching ${tp} at offset ${input.offset} failed with ${r.errorCode}.`, details);
-  }
-}

@@ -13,13 +13,14 @@ import { KafkaError } from '../../api/errors.js';
 import type { Engine } from '../../core/engine.js';
 import { CLIENT_QUOTA_KEYS } from '../../core/security/client-quotas.js';
 import type { QuotaEntity, ScramMechanism } from '../../core/security/types.js';
+import { clientProduce } from '../client-produce.js';
 import { scramKeys } from '../scram-keys.js';
 import { bindingView, checkAccess, exportSecurity, filterOf, requireEntity, saltPassword, sortBindings } from '../security-views.js';
 import { MATCH_ANY } from '../../core/security/acl.js';
 
-type SecurityMethod<M extends 'acls.list' | 'acls.create' | 'acls.delete' | 'acls.check' | 'users.list' | 'users.upsert' | 'users.delete' | 'quotas.list' | 'quotas.alter' | 'quotas.throttles' | 'security.export'> = (
+type SecurityMethod<M extends 'clients.produce' | 'acls.list' | 'acls.create' | 'acls.delete' | 'acls.check' | 'users.list' | 'users.upsert' | 'users.delete' | 'quotas.list' | 'quotas.alter' | 'quotas.throttles' | 'security.export'> = (
   input: MethodParsedInput<M>,
-) => MethodResult<M>;
+) => MethodResult<M> | Promise<MethodResult<M>>;
 
 function requireAuthorizer(engine: Engine): void {
   if (!engine.security.config.enabled) throw new KafkaError('SECURITY_DISABLED', 'No Authorizer is configured.');
@@ -39,6 +40,7 @@ export function securityMethods(engine: Engine): {
   'quotas.alter': SecurityMethod<'quotas.alter'>;
   'quotas.throttles': SecurityMethod<'quotas.throttles'>;
   'security.export': SecurityMethod<'security.export'>;
+  'clients.produce': SecurityMethod<'clients.produce'>;
 } {
   const sec = engine.security;
   const authorizerView = () => ({ enabled: sec.config.enabled, superUsers: [...sec.config.superUsers].sort(), allowEveryoneIfNoAclFound: sec.config.allowEveryoneIfNoAclFound });
@@ -91,6 +93,8 @@ export function securityMethods(engine: Engine): {
         },
         bootstrapServers ?? ([...engine.listenerAddresses().values()].map((a) => `${a.host}:${a.port}`).join(',') || 'localhost:9092'),
       ),
+    // The listeners the host bound are PLAINTEXT unless it was started with TLS; a TLS one is tried as SSL.
+    'clients.produce': (input) => clientProduce({ bootstrapServers: [...engine.listenerAddresses().values()].map((a) => `${a.host}:${a.port}`), security: 'PLAINTEXT' }, input),
     'quotas.throttles': () => {
       const now = engine.scheduler.now();
       return sec.quotaSensors().flatMap(({ brokerId, sensors }) =>

@@ -11,15 +11,17 @@ import { SUPPORTED_FEATURES } from '../../core/engine.js';
 import { placeReplicas } from '../../core/placement/index.js';
 import { seededRandom } from '../../core/random.js';
 import type { KafkaAdminClient } from '../../kafka-client/admin-client.js';
-import { FEATURE_UPDATES_UNAVAILABLE_REASON, updateFeatures } from '../../kafka-client/feature-requests.js';
+import { FEATURE_UPDATES_UNAVAILABLE_REASON, updateFeatures, ZERO_TOPIC_ID } from '../../kafka-client/feature-requests.js';
 import { unsupported } from '../cluster-driver.js';
-import { clusterHealth, partitionView, topicSummaryView, toLogRecord } from '../cluster-views.js';
+import { clusterHealth, partitionView, topicSummaryView } from '../cluster-views.js';
 import { ProducerPartitioner } from '../producer-partitioner.js';
 import { kafkaConfigEntryViews } from './config-views.js';
 import type { KafkaMethods } from './kafka-methods.js';
-import { readSnapshot, topicNumber, type KafkaSnapshot } from './snapshot.js';
+import { readSnapshot, TOPIC_ID_UNAVAILABLE_REASON, topicNumber, type KafkaSnapshot } from './snapshot.js';
 import { lastOffsetPerPartition } from '../embedded-driver/records-delete.js';
 import { searchRecords } from '../workbench/search.js';
+import { producedRecords } from '../workbench/produce-encoding.js';
+import type { SchemaLookup } from '../workbench/payload.js';
 import { kafkaRecordSource } from './kafka-record-source.js';
 
 type KafkaClusterMethod =
@@ -64,6 +66,16 @@ type KafkaClusterMethod =
   | 'clock.get'
   | 'clock.setScale';
 
+const PARTITION_EPOCH_REASON = "Kafka's Metadata answer carries each partition's leader epoch but not its partition epoch (the controller's count of its changes).";
+
+/** Why the active controller is not shown: what Metadata names is any live broker in KRaft. */
+function controllerReason(named: number | null): string {
+  return (
+    `Over the Kafka protocol a KRaft cluster does not name its active controller: Metadata and DescribeCluster ${named === null ? 'name no broker' : `name broker ${named}`}, ` +
+    'which in KRaft is any live broker (it forwards admin requests to the controller quorum). kafka-metadata-quorum.sh describe --status asks the quorum itself.'
+  );
+}
+
 const REPLICA_STATES_REASON = 'The Kafka protocol does not report each replica’s log end offset, high watermark or flushed offset (brokers publish them as JMX metrics).';
 
 function minIsrOf(s: KafkaSnapshot, topic: string): number {
@@ -90,7 +102,8 @@ function brokerViews(s: KafkaSnapshot, logBytes: Map<number, number>): BrokerVie
       listener: s.listeners.get(b.id) ?? null,
       isolated: false,
       fetcherStalled: false,
-      isController: b.id === s.controllerId,
+      // The active controller is not known over the Kafka protocol (controllerReason).
+      isController: false,
       brokerEpoch: b.brokerEpoch,
       logBytes: logBytes.get(b.id) ?? -1,
     }));
@@ -103,7 +116,19 @@ async function brokerLogBytes(client: KafkaAdminClient, s: KafkaSnapshot): Promi
   return new Map(dirs.map((d) => [d.brokerId, d.logDirs.reduce((sum, dir) => sum + dir.replicas.filter((r) => !r.isFuture).reduce((a, r) => a + r.sizeBytes, 0), 0)]));
 }
 
+/** Bytes of each partition's leader replica of `topics` (one DescribeLogDirs of their leaders), by "topic\0partition"; empty when the brokers cannot say. */
+async function leaderSizes(client: KafkaAdminClient, s: KafkaSnapshot, topics: string[]): Promise<Map<string, number>> {
+  const leaderOf = (topic: string, partition: number): number | undefined => s.image.topicsByName.get(topic)?.partitions.get(partition)?.leader;
+  const leaders = new Set<number>();
+  for (const name of topics) for (const p of s.image.topicsByName.get(name)?.partitions.values() ?? []) if (p.leader >= 0) leaders.add(p.leader);
+  const dirs = await client.describeLogDirs([...leaders]).catch(() => []);
+  const out = new Map<string, number>();
+  for (const d of dirs) for (const dir of d.logDirs) for (const r of dir.replicas) if (!r.isFuture && leaderOf(r.topic, r.partition) === d.brokerId) out.set(`${r.topic}\u0000${r.partition}`, r.sizeBytes);
+  return out;
+}
+
 async function topicViews(client: KafkaAdminClient, s: KafkaSnapshot, names: string[]): Promise<TopicView[]> {
+  const sizes = await leaderSizes(client, s, names);
   return Promise.all(
     names.map(async (name) => {
       const topic = s.image.topicsByName.get(name);
@@ -112,8 +137,19 @@ async function topicViews(client: KafkaAdminClient, s: KafkaSnapshot, names: str
       // No replica states: the protocol does not report followers' logs (`unavailable` says so).
       const partitions: PartitionView[] = [...topic.partitions.values()]
         .sort((a, b) => a.partition - b.partition)
-        .map((p) => partitionView({ ...p, highWatermark: offsets.get(p.partition)?.highWatermark ?? -1, logStartOffset: offsets.get(p.partition)?.logStartOffset ?? -1, replicaStates: [] }));
-      return { name, topicId: topic.topicId, configs: { ...topic.configs }, partitions, unavailable: { replicaStates: REPLICA_STATES_REASON, ...(s.elrUnavailable ? { eligibleLeaderReplicas: s.elrUnavailable } : {}) } };
+        .map((p) => {
+          const view = partitionView({ ...p, highWatermark: offsets.get(p.partition)?.highWatermark ?? -1, logStartOffset: offsets.get(p.partition)?.logStartOffset ?? -1, replicaStates: [] });
+          const size = sizes.get(`${name}\u0000${p.partition}`);
+          return size === undefined ? view : { ...view, sizeBytes: size };
+        });
+      return {
+        name,
+        topicId: topic.topicId,
+        configs: { ...topic.configs },
+        partitions,
+        unavailable: { replicaStates: REPLICA_STATES_REASON, ...(s.elrUnavailable ? { eligibleLeaderReplicas: s.elrUnavailable } : {}) },
+        unreported: { partitionEpoch: PARTITION_EPOCH_REASON, ...(topic.topicId === ZERO_TOPIC_ID ? { topicId: s.topicIdsUnavailable ?? TOPIC_ID_UNAVAILABLE_REASON } : {}) },
+      };
     }),
   );
 }
@@ -136,7 +172,7 @@ function plannedTopic(s: KafkaSnapshot, input: { name: string; partitions?: numb
   };
 }
 
-export function kafkaClusterMethods(client: KafkaAdminClient, missing: (capability: Capability) => never, connection?: string): Pick<KafkaMethods, KafkaClusterMethod> {
+export function kafkaClusterMethods(client: KafkaAdminClient, missing: (capability: Capability) => never, connection?: string, lookup: SchemaLookup | null = null): Pick<KafkaMethods, KafkaClusterMethod> {
   const partitioner = new ProducerPartitioner(seededRandom(Date.now()));
   /** Per topic, the high watermarks' sum at each read of topics.stats (the last minute's): the commit rate between reads. */
   const hwSamples = new Map<string, { atMs: number; sum: number }[]>();
@@ -174,7 +210,8 @@ export function kafkaClusterMethods(client: KafkaAdminClient, missing: (capabili
       const s = await readSnapshot(client);
       const view: ClusterView = {
         clusterId: s.clusterId,
-        controllerId: s.controllerId,
+        controllerId: null,
+        unreported: { controller: controllerReason(s.controllerId) },
         brokers: brokerViews(s, await brokerLogBytes(client, s)),
         bootstrapServers: [...s.listeners.entries()].sort(([a], [b]) => a - b).map(([, l]) => `${l.host}:${l.port}`).join(','),
         // Brokers that replicas name but Metadata does not list (not live: fenced or down).
@@ -263,12 +300,12 @@ export function kafkaClusterMethods(client: KafkaAdminClient, missing: (capabili
     'configs.describe': async ({ resource }) => {
       const [d] = await client.describeConfigs([resource]);
       if (d!.errorCode !== 'NONE') throw new KafkaError(d!.errorCode, d!.errorMessage ?? `Describing ${resource.type} '${resource.name}' failed.`);
-      return kafkaConfigEntryViews(resource.type, d!.entries);
+      return kafkaConfigEntryViews(resource.type, d!.entries, resource.name);
     },
     'configs.alter': async ({ resource, set, validateOnly }) => {
       await client.incrementalAlterConfigs(resource, set, validateOnly ?? false);
       const [d] = await client.describeConfigs([resource]);
-      const views = kafkaConfigEntryViews(resource.type, d!.entries);
+      const views = kafkaConfigEntryViews(resource.type, d!.entries, resource.name);
       if (!validateOnly) return views;
       // As the change would leave them: the set keys at their new value and layer.
       const layer = resource.type === 'topic' ? 'DYNAMIC_TOPIC_CONFIG' : resource.name === '' ? 'DYNAMIC_DEFAULT_BROKER_CONFIG' : 'DYNAMIC_BROKER_CONFIG';
@@ -279,7 +316,8 @@ export function kafkaClusterMethods(client: KafkaAdminClient, missing: (capabili
       const s = await readSnapshot(client, [input.topic]);
       const t = s.image.topicsByName.get(input.topic)!;
       const now = Date.now();
-      const records = input.records.map((r) => toLogRecord(r, now));
+      // Text or base64 bytes as on a local cluster (an export imports back byte for byte).
+      const records = await producedRecords(input, now, null);
       const groups = new Map<number, number[]>();
       const targets =
         input.partition !== undefined
@@ -293,7 +331,11 @@ export function kafkaClusterMethods(client: KafkaAdminClient, missing: (capabili
             input.topic,
             partition,
             acks,
-            indexes.map((i) => ({ key: input.records[i]!.key ?? null, value: input.records[i]!.value, headers: input.records[i]!.headers ?? [], ...(input.records[i]!.timestamp !== undefined ? { timestamp: input.records[i]!.timestamp } : {}) })),
+            indexes.map((i) => {
+              const r = records[i]!;
+              const bytes = (b: Uint8Array | null) => (b === null ? null : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+              return { key: bytes(r.key), value: bytes(r.value), headers: r.headers.map((h) => ({ key: h.key, value: bytes(h.value) })), ...(input.records[i]!.timestamp !== undefined ? { timestamp: input.records[i]!.timestamp } : {}) };
+            }),
             input.timeoutMs ?? 30_000,
           );
           const leaderEpoch = r.errorCode === 'NONE' && acks !== 0 ? (t.partitions.get(partition)?.leaderEpoch ?? -1) : -1;
@@ -312,7 +354,7 @@ export function kafkaClusterMethods(client: KafkaAdminClient, missing: (capabili
     },
 
     'records.delete': ({ partitions, timeoutMs }) => client.deleteRecords([...lastOffsetPerPartition(partitions).values()], timeoutMs ?? 30_000),
-    'records.search': (input) => searchRecords(kafkaRecordSource(client), input, null),
+    'records.search': (input) => searchRecords(kafkaRecordSource(client), input, lookup),
     'schemas.list': () => missing('schemaRegistry'),
     'schemas.check': () => missing('schemaRegistry'),
     'schemas.register': () => missing('schemaRegistry'),

@@ -26,6 +26,9 @@ import { kafkaGroupMethods } from './group-methods.js';
 import { impactMethods } from '../impact-methods.js';
 import { readImpactSource } from './impact-source.js';
 import { kafkaSecurityMethods } from './security-methods.js';
+import { RegistryClient, type ExternalRegistryConfig } from './registry-client.js';
+import { externalLookup, externalSchemasMethods } from './schemas-methods.js';
+import { kafkaRecordSource } from './kafka-record-source.js';
 
 /** What a Kafka cluster reached over the Kafka protocol cannot offer, and why. */
 export const KAFKA_MISSING: Partial<Record<Capability, string>> = {
@@ -41,14 +44,23 @@ export const KAFKA_MISSING: Partial<Record<Capability, string>> = {
   metrics: 'Produce, consume and replication throughput per broker are JMX metrics, which the Kafka protocol does not carry.',
   // Kafka has this (UpdateFeatures): not built yet for external clusters.
   inAppConsumers: "The console's in-app consumers are a drill tool of the clusters it runs; against a real cluster, run your own consumers.",
-  schemaRegistry: "A real cluster's Schema Registry is a server of its own; registries by URL on a connection are not built yet.",
+  schemaRegistry: "A real cluster's Schema Registry is a server of its own: give its URL in the connection's settings (schemaRegistry) to see its subjects and decode records framed by it.",
   quotaThrottles:
     "A real cluster reports each client's throttle as JMX metrics (kafka.server type Produce, Fetch and Request, by user and client id), which the Kafka protocol does not carry; its quotas themselves are read and changed here.",
   compaction:
     "A Kafka broker's log cleaner shows its state (checkpoints, dirty ratios, cleanings) only in JMX metrics and its log, not over the Kafka protocol; a topic's cleanup policy and compaction configs, and its log-dir sizes, are shown with its configs.",
 };
 
+/** What an external connection cannot do: the registry too, unless the connection names one. */
+export function kafkaMissing(hasRegistry: boolean): Partial<Record<Capability, string>> {
+  if (!hasRegistry) return KAFKA_MISSING;
+  const { schemaRegistry: _registry, ...rest } = KAFKA_MISSING;
+  return rest;
+}
+
 export interface KafkaDriverOptions {
+  /** The cluster's Schema Registry by URL (schemas.*, decoding framed records). */
+  schemaRegistry?: ExternalRegistryConfig;
   /** The connection's id, named in UNSUPPORTED_FOR_CONNECTION details. */
   connection?: string;
   logger?: ErrorLogger;
@@ -73,12 +85,15 @@ export function createKafkaDriver(config: KafkaConnectionConfig, options: KafkaD
 /** The driver over an admin client. */
 export function kafkaDriverOver(client: KafkaAdminClient, options: KafkaDriverOptions = {}): KafkaDriver {
   const logger = options.logger ?? defaultLogger;
-  const capabilities: CapabilityView[] = capabilityViews(KAFKA_MISSING);
+  const notHere = kafkaMissing(options.schemaRegistry !== undefined);
+  const capabilities: CapabilityView[] = capabilityViews(notHere);
   const missing = (capability: Capability): never => {
-    throw unsupported(capability, KAFKA_MISSING[capability]!, options.connection);
+    throw unsupported(capability, notHere[capability]!, options.connection);
   };
+  const registry = options.schemaRegistry ? new RegistryClient(options.schemaRegistry) : null;
   const methods: KafkaMethods = {
-    ...kafkaClusterMethods(client, missing, options.connection),
+    ...kafkaClusterMethods(client, missing, options.connection, registry ? externalLookup(registry) : null),
+    ...(registry ? externalSchemasMethods(registry, kafkaRecordSource(client)) : {}),
     ...kafkaGroupMethods(client),
     ...kafkaSecurityMethods(client, missing),
     ...kafkaAdminMethods(client, { ...(options.profilesDir ? { profilesDir: options.profilesDir } : {}), ...(options.importedProfiles ? { importedProfiles: options.importedProfiles } : {}) }),

@@ -15,10 +15,11 @@ import type { KafkaAdminClient } from '../../kafka-client/admin-client.js';
 import { alterQuotas, alterScramUsers, createAcls, deleteAcls, describeAcls, describeQuotas, describeScramUsers } from '../../kafka-client/security-requests.js';
 import type { AclBinding } from '../../core/security/acl.js';
 import type { QuotaEntity } from '../../core/security/types.js';
+import { clientProduce } from '../client-produce.js';
 import { checkAccess, exportSecurity, filterOf, requireEntity, saltPassword, sortBindings } from '../security-views.js';
 import type { KafkaMethods } from './kafka-methods.js';
 
-type SecurityMethodName = 'acls.list' | 'acls.create' | 'acls.delete' | 'acls.check' | 'users.list' | 'users.upsert' | 'users.delete' | 'quotas.list' | 'quotas.alter' | 'quotas.throttles' | 'security.export';
+type SecurityMethodName = 'clients.produce' | 'acls.list' | 'acls.create' | 'acls.delete' | 'acls.check' | 'users.list' | 'users.upsert' | 'users.delete' | 'quotas.list' | 'quotas.alter' | 'quotas.throttles' | 'security.export';
 
 const ASSUMED =
   "super.users and allow.everyone.if.no.acl.found are static broker configs the Kafka protocol does not return: this check assumes Kafka's defaults (no super users, false).";
@@ -29,6 +30,7 @@ export function kafkaSecurityMethods(client: KafkaAdminClient, missing: (capabil
     throw new KafkaError('SECURITY_DISABLED', 'No Authorizer is configured.');
   };
   return {
+    'clients.produce': (input) => clientProduce(client.config, input),
     'acls.list': async ({ filter }) => {
       const bindings = await describeAcls(client, filterOf(filter));
       return { authorizer: { enabled: bindings !== null, superUsers: null, allowEveryoneIfNoAclFound: null }, bindings: sortBindings(bindings ?? []) };

@@ -12,7 +12,7 @@
 import type { EngineEvent, EventMap, EventName } from '../../../app/api/contract.js';
 
 export type Severity = 'default' | 'success' | 'info' | 'warning' | 'error';
-export type EventGroup = 'brokers' | 'replication' | 'topics' | 'reassignments' | 'groups';
+export type EventGroup = 'brokers' | 'replication' | 'topics' | 'reassignments' | 'groups' | 'transactions';
 
 export interface Narration {
   /** Short tag: "ISR shrunk", "Unclean election". */
@@ -189,6 +189,20 @@ const RULES: { [K in EventName]: Rule<K> } = {
     severity: () => 'info',
     text: (e) =>
       `Broker ${e.brokerId} is the group coordinator of __consumer_offsets-${e.offsetsPartition} (leader epoch ${e.leaderEpoch}) and loaded ${e.groups.length === 0 ? 'no groups' : `${plural(e.groups.length, 'group')}: ${e.groups.join(', ')}`}`,
+  },
+  'transaction.stateChanged': {
+    group: 'transactions',
+    label: (e) => (e.state === 'CompleteCommit' ? 'Committed' : e.state === 'CompleteAbort' ? 'Aborted' : e.state === 'Dead' ? 'Transactional id expired' : 'Transaction'),
+    severity: (e) => (e.state === 'CompleteCommit' ? 'success' : e.state === 'CompleteAbort' || e.state === 'PrepareAbort' ? 'warning' : 'info'),
+    text: (e) =>
+      `Transactional id ${e.transactionalId}: ${e.previous} → ${e.state}, producer ${e.producerId} epoch ${e.producerEpoch}, ${plural(e.partitions, 'partition')}, on coordinator ${e.coordinatorId}${e.reason ? ` (${e.reason})` : ''}`,
+  },
+  'txnCoordinator.loaded': {
+    group: 'transactions',
+    label: () => 'Transaction coordinator',
+    severity: () => 'info',
+    text: (e) =>
+      `Broker ${e.brokerId} is the transaction coordinator of __transaction_state-${e.txnPartition} (coordinator epoch ${e.coordinatorEpoch}) and loaded ${plural(e.transactionalIds.length, 'transactional id')}${e.completing.length > 0 ? `; it finishes ${e.completing.join(', ')}` : ''}`,
   },
   'balance.progress': {
     group: 'reassignments',

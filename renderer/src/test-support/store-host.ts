@@ -16,10 +16,10 @@ export interface StoreHost {
   close(): Promise<void>;
 }
 
-export async function startStoreHost(): Promise<StoreHost> {
+export async function startStoreHost(extraArgs: string[] = []): Promise<StoreHost> {
   // A new cluster with Kafka's own defaults (3 brokers, no racks, no profile): the store tests'
   // expectations (min.insync.replicas 1 from DEFAULT_CONFIG, …) are Kafka's defaults.
-  const host = await startServe({ extraArgs: ['--brokers', '3'] });
+  const host = await startServe({ extraArgs: ['--brokers', '3', ...extraArgs] });
   const client = createClient(
     createHttpTransport({
       baseUrl: host.origin,

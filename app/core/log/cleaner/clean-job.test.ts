@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CompactedTestLog, kv } from '../../test-support/cleaner-harness.js';
+import { markerBatch } from '../control-records.js';
 import { CleanAbortedError, groupSegmentsBySize } from './clean-job.js';
 
 describe('one cleaning (Kafka LogCleanerTest)', () => {
@@ -233,5 +234,56 @@ describe('one cleaning (Kafka LogCleanerTest)', () => {
     expect(t.log.cleanerCheckpoint()).toBeNull();
     expect(t.log.logEndOffset).toBe(25);
     expect(t.offsets().every((o) => o < 25)).toBe(true);
+  });
+});
+
+describe('transactions in a compacted log (Kafka LogCleanerTest)', () => {
+  const PID = 7;
+  /** Append a transactional batch of producer 7 at the log end; returns its offset. */
+  function txn(t: CompactedTestLog, seq: number, records: ReturnType<typeof kv>[]): number {
+    const base = t.log.logEndOffset;
+    t.log.appendPreparedAsLeader({ baseOffset: base, lastOffset: base + records.length - 1, leaderEpoch: 0, appendTimeMs: t.nowMs, records, sizeBytes: 61 + records.length * 20, producer: { producerId: PID, producerEpoch: 0, baseSequence: seq }, transactional: true }, t.nowMs, t.roll);
+    t.log.maybeIncreaseHighWatermark(t.log.logEndOffset);
+    return base;
+  }
+  function marker(t: CompactedTestLog, type: 'COMMIT' | 'ABORT'): number {
+    const base = t.log.logEndOffset;
+    t.log.appendPreparedAsLeader(markerBatch(base, 0, t.nowMs, { producerId: PID, producerEpoch: 0 }, { type, coordinatorEpoch: 0 }), t.nowMs, t.roll);
+    t.log.maybeIncreaseHighWatermark(t.log.logEndOffset);
+    return base;
+  }
+
+  it('drops aborted records without letting them hide a committed value, and keeps every marker (testAbortedTransactionRemoval, testCommitMarkerRetention)', () => {
+    const t = new CompactedTestLog();
+    t.log.producerState();
+    t.append([kv(1, 'v1')]);
+    txn(t, 0, [kv(1, 'aborted')]);
+    marker(t, 'ABORT');
+    txn(t, 1, [kv(2, 'c2')]);
+    marker(t, 'COMMIT');
+    txn(t, 2, [kv(3, 'c3')]);
+    marker(t, 'COMMIT');
+    t.rollNow();
+    t.append([kv(9, 'active')]);
+    t.clean();
+    const kept = t.batches().filter((b) => b.baseOffset < 7);
+    expect(kept.filter((b) => b.control).map((b) => b.baseOffset)).toEqual([2, 4, 6]);
+    expect(t.records().filter(([o]) => o < 7 && ![2, 4, 6].includes(o))).toEqual([
+      [0, '1', 'v1'],
+      [3, '2', 'c2'],
+      [5, '3', 'c3'],
+    ]);
+  });
+
+  it('does not clean at or past the first offset of an open transaction (the last stable offset)', () => {
+    const t = new CompactedTestLog(200);
+    t.log.producerState();
+    t.fillTo(2, (o) => kv(o % 2, o));
+    const open = txn(t, 0, [kv(0, 'open')]);
+    t.fillTo(5, (o) => kv(o % 2, o));
+    expect(t.log.lastStableOffset).toBe(open);
+    const ltc = t.logToClean();
+    const segmentOfOpen = t.log.segmentStats().filter((s) => s.baseOffset <= open).at(-1)!.baseOffset;
+    expect(ltc.firstUncleanableOffset).toBe(segmentOfOpen);
   });
 });

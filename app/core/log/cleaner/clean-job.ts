@@ -24,6 +24,7 @@
  * groups already swapped stay (each is a complete, correct cleaning), the checkpoint does not
  * move, and a later cleaning starts again from it (Kafka aborts on truncation the same way).
  */
+import type { AbortedTxn } from '../producer-state.js';
 import type { RecordBatch } from '../records.js';
 import { recordOffset } from '../records.js';
 import { type CleanableLog, type CompactionConfig, type LogToClean, type SegmentStats, segmentsBetween } from './cleanable.js';
@@ -35,6 +36,8 @@ const INT_MAX = 2 ** 31 - 1;
 /** A log as a cleaning job uses it (a PartitionLog). */
 export interface JobLog extends CleanableLog {
   readonly changes: number;
+  /** The aborted transactions overlapping [from, until) (a log no transaction wrote to has none). */
+  abortedTransactions?(from: number, until: number): readonly AbortedTxn[];
   replaceCleaned(fromOffset: number, untilOffset: number, batches: readonly RecordBatch[]): void;
 }
 
@@ -133,6 +136,7 @@ export class CleanJob {
   private output: RecordBatch[] = [];
   private activeProducers: ReadonlyMap<number, number> = new Map();
   private readonly scan: (batch: RecordBatch, visit: RecordVisitor) => void;
+  private readonly aborted: readonly AbortedTxn[];
 
   constructor(
     readonly log: JobLog,
@@ -155,6 +159,18 @@ export class CleanJob {
     const dirty = segmentsBetween(segments, toClean.firstDirtyOffset, toClean.firstUncleanableOffset);
     this.dirty = dirty.map((s, i) => ({ from: s.baseOffset, until: dirty[i + 1]?.baseOffset ?? toClean.firstUncleanableOffset }));
     this.mapPos = toClean.firstDirtyOffset;
+    this.aborted = log.abortedTransactions?.(log.logStartOffset, toClean.firstUncleanableOffset) ?? [];
+  }
+
+  /**
+   * Kafka's cleaner discards the records of aborted transactions and never lets them into the
+   * offset map (a later aborted value must not hide a committed one). Markers are kept: Kafka
+   * removes one only once its transaction's records are gone and delete.retention.ms has passed.
+   */
+  private isAborted(batch: RecordBatch): boolean {
+    if (!batch.transactional || batch.control || !batch.producer || this.aborted.length === 0) return false;
+    const pid = batch.producer.producerId;
+    return this.aborted.some((t) => t.producerId === pid && t.firstOffset <= batch.baseOffset && batch.lastOffset <= t.lastOffset);
   }
 
   get done(): boolean {
@@ -180,7 +196,8 @@ export class CleanJob {
     let bytes = 0;
     let full = false;
     for (const batch of batches) {
-      this.scan(batch, (i, key) => {
+      const skip = batch.control || this.isAborted(batch);
+      if (!skip) this.scan(batch, (i, key) => {
         const offset = recordOffset(batch, i);
         if (key !== null && offset >= start) {
           // Kafka stops at a full map whatever the key (it cannot tell a new key from a known one cheaply).
@@ -260,6 +277,11 @@ export class CleanJob {
 
   /** Kafka's cleanInto filter for one batch: the batch to write, or null to drop it. */
   private filter(batch: RecordBatch): RecordBatch | null {
+    if (batch.control) {
+      this.stats.bytesRead += batch.sizeBytes;
+      return batch;
+    }
+    const aborted = this.isAborted(batch);
     const map = this.map;
     const now = this.nowMs;
     const horizon = batch.deleteHorizonMs;
@@ -271,7 +293,8 @@ export class CleanJob {
       count++;
       const offset = recordOffset(batch, i);
       let retain: boolean;
-      if (offset > map.latestOffset) retain = true;
+      if (aborted) retain = false;
+      else if (offset > map.latestOffset) retain = true;
       else if (key === null) {
         this.stats.invalidRecords++;
         retain = false;

@@ -31,6 +31,8 @@ export interface CleanableLog {
   readonly logStartOffset: number;
   readonly logEndOffset: number;
   readonly highWatermark: number;
+  /** The first offset of an open transaction, else the HW (KIP-98): the cleaner stops before it, as Kafka's. */
+  readonly lastStableOffset?: number;
   /** Segments oldest first; the last is the active one. */
   segmentStats(): SegmentStats[];
   read(fromOffset: number, untilOffset: number, maxBytes: number): RecordBatch[];
@@ -92,7 +94,8 @@ export function cleanableOffsets(log: CleanableLog, segments: readonly SegmentSt
   const firstDirtyOffset = invalid ? logStart : checkpoint;
   const active = segments[segments.length - 1]!;
   let bound: UncleanableBound = 'high-watermark';
-  let uncleanable = log.highWatermark;
+  // Kafka never cleans at or past the last stable offset: an open transaction may still abort.
+  let uncleanable = Math.min(log.highWatermark, log.lastStableOffset ?? Infinity);
   if (active.baseOffset < uncleanable) {
     uncleanable = active.baseOffset;
     bound = 'active-segment';

@@ -1,7 +1,8 @@
 /**
  * The port through which the cleaner writes a batch it kept only some records of (Kafka's
  * MemoryRecords.filterTo). Kafka rebuilds such a batch with the original's base and last offset,
- * leader epoch, producer id, epoch and base sequence, timestamp type and compression, each kept
+ * leader epoch, producer id, epoch and base sequence, transactional and control bits, timestamp
+ * type and compression, each kept
  * record at its own offset, and the delete horizon as its base timestamp when one is set; a batch
  * kept with no record is an empty header (uncompressed, no horizon). The bytes need the
  * compression codecs, which the core may not import: app/protocol implements the port
@@ -53,6 +54,8 @@ export function plainCleanedBatch(original: RecordBatch, keep: readonly number[]
   };
   if (offsetDeltas) batch.offsetDeltas = offsetDeltas;
   if (original.producer) batch.producer = original.producer;
+  if (original.transactional) batch.transactional = true;
+  if (original.control) batch.control = true;
   if (deleteHorizonMs !== undefined && records.length > 0) batch.deleteHorizonMs = deleteHorizonMs;
   return batch;
 }

@@ -86,7 +86,7 @@ function waitOf(ltc: LogToClean, logBytes: number, cfg: CompactionConfig, view: 
   if (logBytes <= 0) return { state: 'empty', reason: 'The log holds no record.' };
   if (ltc.cleanableBytes <= 0) {
     if (ltc.bound === 'min-compaction-lag') return { state: 'min-compaction-lag', reason: `The dirty segments are younger than min.compaction.lag.ms (${cfg.minCompactionLagMs} ms).` };
-    if (ltc.bound === 'high-watermark') return { state: 'high-watermark', reason: 'The dirty records are not below the high watermark yet.' };
+    if (ltc.bound === 'high-watermark') return { state: 'high-watermark', reason: 'The dirty records are not below the high watermark (or an open transaction\'s first offset) yet.' };
     return { state: 'active-segment', reason: 'Every dirty record is in the active segment, which is never cleaned (segment.ms or segment.bytes rolls it).' };
   }
   if (ltc.needCompactionNow) return { state: 'eligible', reason: `Dirty for longer than max.compaction.lag.ms: the next cleaner run takes it whatever its ratio.` };

@@ -80,6 +80,26 @@ describe('the authorizer on the data path', () => {
   });
 });
 
+describe('the authorizer on transactions', () => {
+  it('the transaction APIs need WRITE on the transactional id (TRANSACTIONAL_ID_AUTHORIZATION_FAILED), AddPartitionsToTxn WRITE on each topic too', async () => {
+    const w = secured();
+    const ids = { producerId: 0n, producerEpoch: 0 };
+    expect(await w.request(1, ApiKey.EndTxn, 1, { transactionalId: 'tx', ...ids, committed: true }, { session: alice })).toMatchObject({ body: { errorCode: 53 } });
+    expect(await w.request(1, ApiKey.AddOffsetsToTxn, 1, { transactionalId: 'tx', ...ids, groupId: 'g' }, { session: alice })).toMatchObject({ body: { errorCode: 53 } });
+    const txnProduce = { ...produce('orders'), transactionalId: 'tx' };
+    expect(await w.request(1, ApiKey.Produce, 8, txnProduce, { session: alice })).toMatchObject({ body: { responses: [{ partitionResponses: [{ errorCode: 53 }] }] } });
+    const add = { transactions: [], v3AndBelowTransactionalId: 'tx', v3AndBelowProducerId: 0n, v3AndBelowProducerEpoch: 0, v3AndBelowTopics: [{ name: 'orders', partitions: [0] }, { name: 'payments', partitions: [0] }] };
+    expect(await w.request(1, ApiKey.AddPartitionsToTxn, 1, add, { session: alice })).toMatchObject({ body: { resultsByTopicV3AndBelow: [{ resultsByPartition: [{ partitionErrorCode: 53 }] }, { resultsByPartition: [{ partitionErrorCode: 53 }] }] } });
+    await grant(w, creation({ resourceType: 5, resourceName: 'tx', operation: 4 }), creation({ operation: 4 }));
+    // WRITE on tx and on orders, not on payments: payments is refused and orders not attempted.
+    expect(await w.request(1, ApiKey.AddPartitionsToTxn, 1, add, { session: alice })).toMatchObject({
+      body: { resultsByTopicV3AndBelow: [{ name: 'orders', resultsByPartition: [{ partitionErrorCode: 55 }] }, { name: 'payments', resultsByPartition: [{ partitionErrorCode: 29 }] }] },
+    });
+    // Allowed through: the coordinator answers (no such producer on this broker).
+    expect(await w.request(1, ApiKey.EndTxn, 1, { transactionalId: 'tx', ...ids, committed: true }, { session: alice })).not.toMatchObject({ body: { errorCode: 53 } });
+  });
+});
+
 describe('the authorizer on groups and admin APIs', () => {
   it('group APIs need their group permission (GROUP_AUTHORIZATION_FAILED) and OffsetCommit READ on the topic too', async () => {
     const w = secured();

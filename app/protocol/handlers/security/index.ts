@@ -30,11 +30,21 @@ import {
 } from './group-guards.js';
 import type { Handle } from './guard-kit.js';
 import { guardDescribeTopicPartitions, guardMetadata } from './metadata-guards.js';
+import {
+  guardAddOffsetsToTxn,
+  guardAddPartitionsToTxn,
+  guardDescribeProducers,
+  guardDescribeTransactions,
+  guardEndTxn,
+  guardListTransactions,
+  guardTransactionalProduce,
+  guardTxnOffsetCommit,
+} from './txn-guards.js';
 
 type Guard = (gateway: BrokerGateway, inner: ApiHandler) => Handle<never, unknown>;
 
 const GUARDS: Partial<Record<number, Guard>> = {
-  [ApiKey.Produce]: guardProduce as Guard,
+  [ApiKey.Produce]: ((g, h) => guardTransactionalProduce(g, h, guardProduce(g, h as never) as never)) as Guard,
   [ApiKey.Fetch]: guardFetch as Guard,
   [ApiKey.ListOffsets]: listOffsetsGuard as Guard,
   [ApiKey.Metadata]: guardMetadata as Guard,
@@ -65,6 +75,13 @@ const GUARDS: Partial<Record<number, Guard>> = {
   [ApiKey.UpdateFeatures]: (g, h) => guardCluster(g, h, 'ALTER'),
   [ApiKey.DescribeLogDirs]: guardDescribeLogDirs as Guard,
   [ApiKey.DescribeCluster]: guardDescribeCluster as Guard,
+  [ApiKey.AddPartitionsToTxn]: guardAddPartitionsToTxn as Guard,
+  [ApiKey.AddOffsetsToTxn]: guardAddOffsetsToTxn as Guard,
+  [ApiKey.EndTxn]: guardEndTxn as Guard,
+  [ApiKey.TxnOffsetCommit]: guardTxnOffsetCommit as Guard,
+  [ApiKey.DescribeProducers]: guardDescribeProducers as Guard,
+  [ApiKey.DescribeTransactions]: guardDescribeTransactions as Guard,
+  [ApiKey.ListTransactions]: guardListTransactions as Guard,
 };
 
 /** The handler with its API's guard in front (the same handler when the API has none). */

@@ -8,7 +8,7 @@ import { SCENARIOS, scenarioById } from './scenarios.js';
 import { nextDrillTopicName } from './steps.js';
 
 describe('drill scenario definitions', () => {
-  it('offers the six drills, each explained, with every wait bounded in cluster time', () => {
+  it('offers the eight drills, each explained, with every wait bounded in cluster time', () => {
     expect(SCENARIOS.map((s) => s.name)).toEqual([
       'Leader failover',
       'acks=all with too few replicas',
@@ -16,6 +16,8 @@ describe('drill scenario definitions', () => {
       'Power loss with default flush settings',
       'The coordinator’s broker dies while a group consumes',
       'Log compaction: updates, deletes, then the cleaner',
+      'A client without permission',
+      'A producer over its quota, throttled',
     ]);
     for (const s of SCENARIOS) {
       expect(s.explanation.length).toBeGreaterThan(200);

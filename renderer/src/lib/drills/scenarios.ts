@@ -5,6 +5,7 @@
  */
 import { COORDINATOR_FAILOVER } from './group-scenarios.js';
 import { compactionScenario } from './compaction-scenario.js';
+import { ACCESS_DENIED, QUOTA_THROTTLE } from './security-scenarios.js';
 import type { DrillScenario, DrillStep } from './runner.js';
 import {
   createTopicStep,
@@ -114,6 +115,8 @@ export const SCENARIOS: DrillScenario[] = [
   },
   COORDINATOR_FAILOVER,
   compactionScenario(),
+  ACCESS_DENIED,
+  QUOTA_THROTTLE,
 ];
 
 export function scenarioById(id: string): DrillScenario | undefined {
