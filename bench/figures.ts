@@ -9,6 +9,7 @@ import { cpus, loadavg, platform, release } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sqliteVersion } from './produce-throughput.js';
+import type { UiTopicDetailResult } from './ui-topic-detail.js';
 import type { UiTopicsResult } from './ui-topics.js';
 
 /** Throughput figures pass at value / limit ≥ GOAL. */
@@ -164,3 +165,31 @@ export function uiFigures(prefix: string, ui: UiTopicsResult, openLimitMs: numbe
   return out;
 }
 
+
+/** The topic page of one wide topic (ui-topic-detail.ts): its first render and the partition table's scroll. */
+export function topicDetailFigures(prefix: string, r: UiTopicDetailResult, firstRenderLimitMs: number): Figure[] {
+  return [
+    latencyFigure(`${prefix}.first-render`, r.firstRenderMs, firstRenderLimitMs, {
+      minMs: round(Math.min(...r.loadsMs)),
+      maxMs: round(Math.max(...r.loadsMs)),
+      rowsInDom: r.rowsInDom,
+      largestApiBytes: r.largestApiBytes,
+      domContentLoadedMs: round(r.phases.domContentLoadedMs),
+      describeSentMs: round(r.phases.describeSentMs),
+      describeReceivedMs: round(r.phases.describeReceivedMs),
+      partitions: r.partitions,
+      loadAverage: r.loadAverage,
+    }),
+    latencyFigure(`${prefix}.scroll-frame-p95`, r.frames.p95Ms, round(UI_FRAME_LATE_INTERVALS * r.frames.idleIntervalMs), {
+      p50Ms: round(r.frames.p50Ms),
+      maxMs: round(r.frames.maxMs),
+      idleFrameIntervalMs: round(r.frames.idleIntervalMs),
+      frames: r.frames.count,
+      framesOver50Ms: r.frames.over50Ms,
+      rowsScrolled: r.frames.scrolledRows,
+      mainThreadCpuMsPerFrame: round(r.frames.mainThreadCpuMsPerFrame),
+      partitions: r.partitions,
+      loadAverage: r.loadAverage,
+    }),
+  ];
+}

@@ -18,12 +18,20 @@
  * `scale.100k.ui.overview.behind-host`: how far the Overview is behind the host while the busiest
  * broker stops and starts (ui-live.ts; limit 1,000 ms).
  *
- * `wire.produce.rf3.acks-all.100B.records` (see wire-produce.ts) is produce through the Kafka
- * listener of an engine in a child process, 100 B records, as a ratio to the engine's in-process
- * produce of 100 B records measured just before (goal ≥ 0.5); its produce latencies, a
- * consumer's catch-up rate and both sides' records per CPU second (the engine process's from
- * /proc: on a shared machine the fairer reading of what the listener path costs) are reported
- * beside it. `npm run bench -- wire` runs these two alone, then the client figures below.
+ * The topic page of one topic with 1,000 partitions (see ui-topic-detail.ts):
+ * `ui.topic-detail.first-render` (navigation → first partition row, limit 1,000 ms, issue 34) and
+ * `ui.topic-detail.scroll-frame-p95` (the partition table scrolled, limit 1.5 × the display's frame
+ * interval). `npm run bench -- topic-detail` runs these two alone.
+ *
+ * `wire.produce.rf3.acks-all.<size>[.lz4].records` and `…records-per-cpu-second` (see
+ * wire-figures.ts) are produce through the Kafka listener of an engine in a child process, 100 B
+ * and 1 KiB records, uncompressed and lz4, as ratios to the engine's in-process produce of
+ * records of the same size measured just before (goal ≥ 0.85, issue 36); p50 and p99 latency
+ * beside them; `wire.consume.100B.records` is a consumer reading the 100 B log back through the
+ * listener (goal ≥ 1,000,000 records/s). `npm run bench -- wire [--sizes 100,1024] [--codecs none,lz4]`
+ * runs the in-process produce and these alone, then the client figures below
+ * (`BENCH_ENGINE_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR"` profiles the engine's process and
+ * prints the window's place in the profile).
  *
  * Kafka clients (see wire-clients.ts): `fetch.idle-1000p.incremental.requests`, back-to-back
  * fetches of an idle consumer of 1,000 partitions in a fetch session (KIP-227) against the same
@@ -59,22 +67,26 @@ import {
   type WindowOptions,
 } from './produce-throughput.js';
 import { PROBE_EVERY_MS, PRODUCERS, RECORDS, VALUE_BYTES, measureDescribeUnderLoad } from './describe-under-load.js';
-import { measureWireProduce } from './wire-produce.js';
+import { WIRE_LOADS, wireFigures, type InProcessProduce } from './wire-figures.js';
 import { clientFigures } from './wire-clients.js';
 import { measureWorkbenchScan } from './workbench-scan.js';
 import { LOADS, PARTITIONS_PER_TOPIC, REPLICATION_FACTOR as UI_RF, SCROLL_MS, SCROLL_STEP_PX, TOPICS, measureUiTopics } from './ui-topics.js';
+import { DETAIL_LOADS, DETAIL_PARTITIONS, DETAIL_RF, DETAIL_SCROLL_MS, DETAIL_SCROLL_STEP_PX, measureUiTopicDetail } from './ui-topic-detail.js';
 import { BROKERS as SCALE_BROKERS, formatTable, runLadder, type RungResult } from './scale.js';
 import { PLAN_BROKERS, PLAN_PARTITIONS, measureBalancePlan } from './balance-plan.js';
 import { IMPACT_BROKERS, IMPACT_PARTITIONS, measureImpact } from './impact.js';
 import { FAILOVER_BROKERS, FAILOVER_PARTITIONS, measureFailover } from './failover.js';
 import { COMPACTION_MB, KEYS as COMPACTION_KEYS, LOAD_COMMITS, LOAD_PARTITIONS, SEGMENT_MB, measureCleanerThroughput, measureCoordinatorLoad } from './compaction.js';
-import { RESULTS_FILE, UI_FRAME_LATE_INTERVALS, atLeastFigure, figure, fmt, latencyFigure, machine, pct, printTable, round, uiFigures, withinFigure, writeResults, type Figure } from './figures.js';
+import { RESULTS_FILE, UI_FRAME_LATE_INTERVALS, atLeastFigure, figure, fmt, latencyFigure, machine, pct, printTable, round, topicDetailFigures, uiFigures, withinFigure, writeResults, type Figure } from './figures.js';
 
 /** The Topics page benchmark: building the console, 2,000 topics over HTTP, Chromium. */
 const UI_TOPICS_BUDGET_MS = 150_000;
 /** Skip it rather than start it with less than this left. */
 const UI_TOPICS_MIN_MS = 60_000;
 const UI_FIRST_RENDER_LIMIT_MS = 2_000;
+/** The topic page of 1,000 partitions (issue 34): first render within 1 s. */
+const UI_DETAIL_BUDGET_MS = 120_000;
+const UI_DETAIL_FIRST_RENDER_LIMIT_MS = 1_000;
 /** The console at the scale ladder's size (issue 17: 100,000 partitions): first render and pages within 1 s. */
 const SCALE_UI_PARTITIONS = 100_000;
 const SCALE_UI_PER_TOPIC = 100;
@@ -87,13 +99,13 @@ const SCALE_UI_BUDGET_MS = 240_000;
  * handles each event of a controlled shutdown and restart as a task of its own falls far behind.
  */
 const SCALE_UI_BEHIND_LIMIT_MS = 1_000;
-/** The wire produce phase: an engine process to start, warm-up, window, catch-up. */
-const WIRE_BUDGET_MS = 30_000;
+/** The wire produce phase: per load an engine process to start, warm-up, window, catch-up. */
+const WIRE_BUDGET_MS = WIRE_LOADS.length * 20_000;
 /** Fetch sessions (two windows) and kcat's produce and consume of 200,000 records. */
 const CLIENTS_BUDGET_MS = 60_000;
 /** The compaction figures: a 64 MB log written and cleaned, a million commits written and loaded twice. */
 const COMPACTION_BUDGET_MS = 90_000;
-const BUDGET_MS = 60_000 + WIRE_BUDGET_MS + CLIENTS_BUDGET_MS + COMPACTION_BUDGET_MS + UI_TOPICS_BUDGET_MS;
+const BUDGET_MS = 60_000 + WIRE_BUDGET_MS + CLIENTS_BUDGET_MS + COMPACTION_BUDGET_MS + UI_TOPICS_BUDGET_MS + UI_DETAIL_BUDGET_MS;
 const WINDOW: WindowOptions = { warmupMs: 1_000, windowMs: 3_000 };
 const SIZES = [
   { label: '100B', bytes: 100 },
@@ -217,71 +229,50 @@ async function scaleMain(argv: string[]): Promise<void> {
 }
 
 /**
- * `npm run bench -- wire`: the in-process 100 B produce and the wire produce alone (the limit
- * the wire figure is a ratio to is measured in the same run, as in the full bench). With
- * NODE_OPTIONS=--cpu-prof the engine's child process writes a CPU profile too.
+ * `npm run bench -- wire [--sizes 100,1024] [--codecs none,lz4] [--warmup-ms 1000] [--window-ms 3000]`: the
+ * in-process produce of each record size and the wire figures of those sizes and codecs alone (the
+ * limits the wire figures are ratios to are measured in the same run, as in the full bench).
  */
-async function wireMain(): Promise<void> {
+async function wireMain(argv: string[]): Promise<void> {
+  const arg = (name: string): string[] | undefined => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1]?.split(',') : undefined;
+  };
+  const sizes = (arg('--sizes') ?? ['100', '1024']).map(Number);
+  // A longer warm-up and window for back-to-back comparisons of two builds on a busy machine.
+  const window: WindowOptions = { warmupMs: Number(arg('--warmup-ms')?.[0] ?? WINDOW.warmupMs), windowMs: Number(arg('--window-ms')?.[0] ?? WINDOW.windowMs) };
+  const codecs = arg('--codecs') ?? ['none', 'lz4'];
+  const loads = WIRE_LOADS.filter((l) => sizes.includes(l.valueBytes) && codecs.includes(l.compression));
   const m = machine();
   console.log(`machine: ${m.cpu}, ${m.cores} cores, node ${m.node}, SQLite ${m.sqlite}, ${m.platform}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  const { engine, cpu } = await measureProduce(100, WINDOW);
-  console.log(
-    `  in-process 100B: ${fmt(Math.round(engine.recordsPerSec))} records/s (${engine.requests} requests acked, ${engine.errors} errors, ` +
-      `${engine.batchesPerTransaction.toFixed(2)} batches per transaction per file); ${fmt(Math.round(cpu.engineRecordsPerCpuSec))} records per CPU second`,
-  );
-  const figures = [await wireFigure(engine.recordsPerSec, cpu.engineRecordsPerCpuSec)].filter((f): f is Figure => f !== null);
-  figures.push(...(await clientFigures(engine.recordsPerSec, WINDOW)));
+  const inProcess = new Map<number, InProcessProduce>();
+  for (const bytes of new Set(loads.map((l) => l.valueBytes))) {
+    const { engine, cpu } = await measureProduce(bytes, window);
+    console.log(
+      `  in-process ${bytes} B: ${fmt(Math.round(engine.recordsPerSec))} records/s (${engine.requests} requests acked, ${engine.errors} errors, ` +
+        `${engine.batchesPerTransaction.toFixed(2)} batches per transaction per file); ${fmt(Math.round(cpu.engineRecordsPerCpuSec))} records per CPU second`,
+    );
+    inProcess.set(bytes, { recordsPerSec: engine.recordsPerSec, recordsPerCpuSec: cpu.engineRecordsPerCpuSec });
+  }
+  const figures = await wireFigures(inProcess, window, loads);
+  figures.push(...(await clientFigures(inProcess.get(100)?.recordsPerSec ?? 0, window)));
   console.log(`(load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')})\n`);
   printTable(figures);
   const results = writeResults(m, figures);
   console.log(`\nwrote ${results.figures.length} figures to ${RESULTS_FILE}`);
 }
 
-/** Produce through the Kafka listener, against the in-process figure of the same run. */
-async function wireFigure(inProcess100B: number, inProcessPerCpuSec: number): Promise<Figure | null> {
-  console.log(
-    `wire produce: engine in a child process with Kafka listeners, RF=${REPLICATION_FACTOR}, acks=all, min.insync.replicas=${MIN_INSYNC_REPLICAS}, 1 partition; ` +
-      `our load generator: ${MAX_IN_FLIGHT} connections to the leader, one Produce v7 of ${RECORDS_PER_REQUEST} × 100 B records outstanding on each; then one consumer catches up with Fetch v11`,
-  );
-  try {
-    const w = await measureWireProduce(100, WINDOW);
-    console.log(
-      `  wire: ${fmt(Math.round(w.recordsPerSec))} records/s (${w.requests} requests acked, ${w.errors} errors), latency p50 ${w.p50Ms.toFixed(1)} ms, p99 ${w.p99Ms.toFixed(1)} ms; ` +
-        `in-process ${fmt(Math.round(inProcess100B))} records/s; consumer catch-up ${fmt(Math.round(w.catchUpRecordsPerSec))} records/s over ${fmt(w.catchUpRecords)} records`,
-    );
-    console.log(
-      `        per CPU second: the engine's process ${fmt(Math.round(w.recordsPerEngineCpuSec))} records (it had the CPU ${pct(w.engineCpuShare)} of the window), ` +
-        `in-process ${fmt(Math.round(inProcessPerCpuSec))} (ratio ${(w.recordsPerEngineCpuSec / inProcessPerCpuSec).toFixed(3)})`,
-    );
-    return {
-      ...figure('wire.produce.rf3.acks-all.100B.records', w.recordsPerSec, 'records/s', inProcess100B),
-      context: {
-        p50Ms: round(w.p50Ms),
-        p99Ms: round(w.p99Ms),
-        errors: w.errors,
-        catchUpRecordsPerSec: Math.round(w.catchUpRecordsPerSec),
-        recordsPerEngineCpuSec: Math.round(w.recordsPerEngineCpuSec),
-        inProcessRecordsPerCpuSec: Math.round(inProcessPerCpuSec),
-      },
-    };
-  } catch (e) {
-    console.warn(`wire.produce failed, no figure: ${e instanceof Error ? e.message : String(e)}`);
-    return null;
-  }
-}
-
 /**
  * The in-process produce figures (100 B and 1 KiB records), each against the raw SQLite limit
- * measured in the same run; also the 100 B throughput the wire figure is compared with.
+ * measured in the same run; also the limits of the wire figures (wire-figures.ts).
  */
-async function produceFigures(budgetLeft: () => number): Promise<{ figures: Figure[]; inProcess100B: number; inProcess100BPerCpuSec: number }> {
+async function produceFigures(budgetLeft: () => number): Promise<{ figures: Figure[]; inProcess: Map<number, InProcessProduce> }> {
   console.log(
     `produce: RF=${REPLICATION_FACTOR}, acks=all, min.insync.replicas=${MIN_INSYNC_REPLICAS}, 1 partition, ${RECORDS_PER_REQUEST} records per request, ` +
       `${MAX_IN_FLIGHT} requests in flight, WAL + synchronous=NORMAL; ${WINDOW.warmupMs} ms warm-up, ${WINDOW.windowMs} ms window each for engine and raw limit, in alternating slices; MB = 10^6 value bytes`,
   );
   const figures: Figure[] = [];
-  let inProcess100B = 0;
-  let inProcess100BPerCpuSec = 0;
+  const inProcess = new Map<number, InProcessProduce>();
   for (const size of SIZES) {
     // Engine and raw limit each take warm-up + window (plus set-up): stop rather than overrun.
     if (budgetLeft() < 2.5 * (WINDOW.warmupMs + WINDOW.windowMs)) {
@@ -302,16 +293,13 @@ async function produceFigures(budgetLeft: () => number): Promise<{ figures: Figu
       console.warn(`        warning: the engine's grouping moved from its warm-up (${rawBatchesPerTransaction.toFixed(2)}) to the window (${engine.batchesPerTransaction.toFixed(2)})`);
     }
     if (engine.errors > 0) console.warn(`        warning: ${engine.errors} produce requests failed`);
-    if (size.bytes === 100) {
-      inProcess100B = engine.recordsPerSec;
-      inProcess100BPerCpuSec = cpu.engineRecordsPerCpuSec;
-    }
+    inProcess.set(size.bytes, { recordsPerSec: engine.recordsPerSec, recordsPerCpuSec: cpu.engineRecordsPerCpuSec });
     const base = `produce.rf3.acks-all.isr2.${size.label}`;
     figures.push(figure(`${base}.records`, engine.recordsPerSec, 'records/s', raw.recordsPerSec));
     figures.push(figure(`${base}.throughput`, engine.mbPerSec, 'MB/s', raw.mbPerSec));
     if (size.bytes === 100) figures.push(atLeastFigure(`${base}.vs-kafka-2014`, engine.recordsPerSec, 'records/s', KAFKA_2014_RECORDS_PER_SEC));
   }
-  return { figures, inProcess100B, inProcess100BPerCpuSec };
+  return { figures, inProcess };
 }
 
 /** The log cleaner against the raw SQLite write limit, and a coordinator's load before and after cleaning. */
@@ -378,25 +366,22 @@ async function workbenchMain(): Promise<void> {
 
 async function main(): Promise<void> {
   if (process.argv[2] === 'scale') return scaleMain(process.argv.slice(3));
-  if (process.argv[2] === 'wire') return wireMain();
+  if (process.argv[2] === 'wire') return wireMain(process.argv.slice(3));
   if (process.argv[2] === 'produce') return produceMain();
+  if (process.argv[2] === 'topic-detail') return topicDetailMain();
   if (process.argv[2] === 'workbench') return workbenchMain();
   if (process.argv[2] === 'compaction') return compactionMain();
   const started = performance.now();
   const budgetLeft = (): number => BUDGET_MS - (performance.now() - started);
   const m = machine();
   console.log(`machine: ${m.cpu}, ${m.cores} cores, node ${m.node}, SQLite ${m.sqlite}, ${m.platform}; load average ${loadavg()[0]!.toFixed(2)}`);
-  const { figures, inProcess100B, inProcess100BPerCpuSec } = await produceFigures(budgetLeft);
-  // Produce through the Kafka listener, against the in-process figure of the same run.
-  if (inProcess100B <= 0 || budgetLeft() < WIRE_BUDGET_MS + UI_TOPICS_MIN_MS) {
-    console.warn(`skipping wire.produce: ${inProcess100B <= 0 ? 'no in-process 100B figure to compare with' : 'not enough of the budget left'}`);
-  } else {
-    const wire = await wireFigure(inProcess100B, inProcess100BPerCpuSec);
-    if (wire) figures.push(wire);
-  }
+  const { figures, inProcess } = await produceFigures(budgetLeft);
+  // Produce through the Kafka listener, against the in-process figures of the same run.
+  if (budgetLeft() < WIRE_BUDGET_MS + UI_TOPICS_MIN_MS) console.warn('skipping wire.produce: not enough of the budget left');
+  else figures.push(...(await wireFigures(inProcess, WINDOW)));
   // What Kafka clients get: fetch sessions, kcat's produce and consume.
   if (budgetLeft() < CLIENTS_BUDGET_MS + UI_TOPICS_MIN_MS) console.warn('skipping the client figures: not enough of the budget left');
-  else figures.push(...(await clientFigures(inProcess100B, WINDOW)));
+  else figures.push(...(await clientFigures(inProcess.get(100)?.recordsPerSec ?? 0, WINDOW)));
   // The host under load: HTTP in this process, the engine in a child (as `npm run serve`).
   if (budgetLeft() < 5 * DESCRIBE_WINDOW_MS) {
     console.warn(`skipping host.cluster-describe: not enough of the ${BUDGET_MS / 1000} s budget left`);
@@ -441,10 +426,41 @@ async function main(): Promise<void> {
       console.warn(`ui.topics failed, no figures: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
+  if (budgetLeft() < UI_DETAIL_BUDGET_MS / 2) console.warn(`skipping ui.topic-detail: not enough of the ${BUDGET_MS / 1000} s budget left`);
+  else {
+    const detail = await topicDetailFigure(Math.min(UI_DETAIL_BUDGET_MS, budgetLeft() - 5_000));
+    figures.push(...detail);
+  }
   console.log('');
   printTable(figures);
   const results = writeResults(m, figures);
   console.log(`\nwrote ${results.figures.length} figures to ${RESULTS_FILE} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** The topic page of one topic with 1,000 partitions: first render and the partition table's scroll. */
+async function topicDetailFigure(budgetMs: number): Promise<Figure[]> {
+  console.log(
+    `Topic page: npm run serve with one topic of ${DETAIL_PARTITIONS} partitions, RF=${DETAIL_RF}; Chromium at 1400×900; first render = navigation start → first partition row in the DOM, ` +
+      `median of ${DETAIL_LOADS} fresh loads; scroll = ${DETAIL_SCROLL_STEP_PX} px per animation frame for ${DETAIL_SCROLL_MS} ms while the page polls the topic`,
+  );
+  try {
+    const r = await measureUiTopicDetail(budgetMs, (line) => console.log(`  ${line}`));
+    return topicDetailFigures('ui.topic-detail', r, UI_DETAIL_FIRST_RENDER_LIMIT_MS);
+  } catch (e) {
+    console.warn(`ui.topic-detail failed, no figures: ${e instanceof Error ? e.message : String(e)}`);
+    return [];
+  }
+}
+
+/** `npm run bench -- topic-detail`: the topic page figures alone, merged into the results file. */
+async function topicDetailMain(): Promise<void> {
+  const m = machine();
+  console.log(`machine: ${m.cpu}, ${m.cores} cores, node ${m.node}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  const figures = await topicDetailFigure(UI_DETAIL_BUDGET_MS);
+  console.log(`(load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')})\n`);
+  printTable(figures);
+  const results = writeResults(m, figures);
+  console.log(`\nwrote ${results.figures.length} figures to ${RESULTS_FILE}`);
 }
 
 process.on('exit', removeAllTempDirs);

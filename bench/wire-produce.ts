@@ -8,11 +8,14 @@
  * leader (5, as Kafka's max.in.flight.requests.per.connection), each with one Produce v7 request
  * (the version librdkafka and kafkajs send) outstanding at a time — a Kafka broker handles one
  * request per connection at a time, so this is what 5 in flight can be — of RECORDS_PER_REQUEST
- * records of `valueBytes` each in one uncompressed batch, acks=all. The batch is encoded once and
- * sent again and again (the broker assigns offsets; the client's record building is not what is
- * measured). Latency = request written → its response read.
+ * records of `valueBytes` each in one batch, uncompressed or lz4, acks=all. The values are text
+ * as an application would send (JSON-like, random fields: lz4 takes them to about half), each
+ * record its own. The batch is encoded once and sent again and again (the broker assigns
+ * offsets; the client's record building is not what is measured). Latency = request written →
+ * its response read.
  *
- * Catch-up: after the window, one consumer fetches (Fetch v11, max.bytes 50 MB per request)
+ * Catch-up: after the window, one consumer fetches (Fetch v11 with a Kafka consumer's defaults:
+ * fetch.max.bytes 50 MiB, max.partition.fetch.bytes 1 MiB, so about 1 MiB per request)
  * from offset 0 until it has every acknowledged record: records/s over that time.
  */
 import { type Socket, connect } from 'node:net';
@@ -21,17 +24,27 @@ import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import type { ClusterView } from '../app/api/views.js';
 import { ApiKey, apiDefinition, readFetchResponse, readProduceResponse, readResponseHeader, requestHeaderVersion, writeRequestHeader } from '../app/protocol/generated/index.js';
-import { encodeRecordBatch, decodeRecordBatches } from '../app/protocol/records/record-batch.js';
+import { RECORD_BATCH_HEADER_SIZE, batchHeader, encodeRecordBatch } from '../app/protocol/records/record-batch.js';
+import { createCompressionCodecs } from '../app/protocol/records/compression.js';
 import { FrameReader } from '../app/protocol/framing/frame-reader.js';
 import { Reader, Writer } from '../app/protocol/runtime/index.js';
 import { startRemoteService } from '../main/engine/forked-engine.js';
-import { MAX_IN_FLIGHT, MIN_INSYNC_REPLICAS, RECORDS_PER_REQUEST, REPLICATION_FACTOR, makeTempDir, removeTempDir, type WindowOptions } from './produce-throughput.js';
+import { MAX_IN_FLIGHT, MIN_INSYNC_REPLICAS, RECORDS_PER_REQUEST, REPLICATION_FACTOR, WARMUP_CPU_MS, WARMUP_MAX_MS, makeTempDir, removeTempDir, type WindowOptions } from './produce-throughput.js';
 
 const TOPIC = 'wire';
 const PRODUCE_VERSION = 7;
 const FETCH_VERSION = 11;
-/** The largest response frame the load generator accepts (a 50 MB fetch and its headers). */
+/** A Kafka consumer's defaults (fetch.max.bytes, max.partition.fetch.bytes): what librdkafka and the Java client ask for. */
+const FETCH_MAX_BYTES = 52_428_800;
+const MAX_PARTITION_FETCH_BYTES = 1_048_576;
+/** The largest response frame the load generator accepts (a 50 MiB fetch and its headers). */
 const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+/** What the load generator sends: value size and the batch's codec. */
+export interface WireLoad {
+  valueBytes: number;
+  compression: 'none' | 'lz4';
+}
 
 export interface WireProduce {
   recordsPerSec: number;
@@ -41,6 +54,10 @@ export interface WireProduce {
   p99Ms: number;
   catchUpRecordsPerSec: number;
   catchUpRecords: number;
+  /** Records the consumer read per second of the engine process's CPU time in the catch-up. */
+  catchUpRecordsPerEngineCpuSec: number;
+  /** Bytes of one produce request's batch on the wire (after compression). */
+  batchBytes: number;
   /**
    * Records acknowledged per second of the engine process's CPU time (user + system) in the
    * window: what the listener path costs, whatever share of the machine the run got. NaN where
@@ -101,7 +118,31 @@ function percentile(sorted: number[], p: number): number {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-export async function measureWireProduce(valueBytes: number, window: WindowOptions): Promise<WireProduce> {
+/**
+ * RECORDS_PER_REQUEST values of `size` bytes: JSON-like text with random fields, padded with
+ * random words — what lz4 has to work with in an application's records (about half its size),
+ * where random bytes would not compress at all and one value repeated would vanish.
+ */
+function textValues(size: number): Uint8Array[] {
+  const words = Array.from({ length: 64 }, () => randomBytes(3 + (randomBytes(1)[0]! % 6)).toString('base64url').replace(/[-_]/g, 'x'));
+  const pick = (): string => words[randomBytes(1)[0]! % words.length]!;
+  return Array.from({ length: RECORDS_PER_REQUEST }, (_, i) => {
+    let text = `{"id":${1_000_000 + i},"user":"${pick()}","amount":${(randomBytes(2).readUInt16BE(0) / 100).toFixed(2)},"note":"`;
+    while (text.length < size) text += `${pick()} `;
+    return new Uint8Array(Buffer.from(text.slice(0, size - 2) + '"}'));
+  });
+}
+
+/**
+ * When the engine runs with extra flags (BENCH_ENGINE_NODE_ARGS, e.g. "--cpu-prof"), the window's start and end
+ * on the monotonic clock (µs, as the profile's timestamps), so a reading can keep to the window.
+ */
+function markWindow(edge: 'start' | 'end' | 'catch-up start' | 'catch-up end'): void {
+  if (process.env.BENCH_ENGINE_NODE_ARGS) console.log(`  profile window ${edge}: ${process.hrtime.bigint() / 1000n} µs`);
+}
+
+export async function measureWireProduce(load: WireLoad, window: WindowOptions): Promise<WireProduce> {
+  const { valueBytes, compression } = load;
   const dataDir = makeTempDir('replica-bench-wire-');
   // BENCH_ENGINE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p" profiles the engine's process.
   const nodeArgs = process.env.BENCH_ENGINE_NODE_ARGS?.split(' ').filter((a) => a !== '') ?? [];
@@ -114,9 +155,9 @@ export async function measureWireProduce(valueBytes: number, window: WindowOptio
     const leader = created.value.partitions[0]!.leader;
     const port = view.value.brokers.find((b) => b.id === leader)!.listener!.port;
 
-    const value = new Uint8Array(randomBytes(valueBytes));
-    const records = Array.from({ length: RECORDS_PER_REQUEST }, () => ({ key: null, value, headers: [], timestamp: Date.now() }));
-    const batch = encodeRecordBatch({ baseOffset: 0, lastOffset: RECORDS_PER_REQUEST - 1, leaderEpoch: -1, appendTimeMs: 0, records, sizeBytes: 0 });
+    const now = Date.now();
+    const records = textValues(valueBytes).map((value) => ({ key: null, value, headers: [], timestamp: now }));
+    const batch = encodeRecordBatch({ baseOffset: 0, lastOffset: RECORDS_PER_REQUEST - 1, leaderEpoch: -1, appendTimeMs: 0, records, sizeBytes: 0 }, { compression, codecs: createCompressionCodecs() });
     const template = frame(ApiKey.Produce, PRODUCE_VERSION, { acks: -1, timeoutMs: 30_000, topicData: [{ name: TOPIC, partitionData: [{ index: 0, records: batch }] }] }, 0);
 
     // One request outstanding on each of MAX_IN_FLIGHT connections: a Kafka broker handles one
@@ -159,13 +200,19 @@ export async function measureWireProduce(valueBytes: number, window: WindowOptio
       });
       send();
     }
+    // Warm-up: wall time, and CPU time of the engine's process (see WARMUP_CPU_MS).
+    const warmStart = performance.now();
+    const warmCpu = processCpuMs(engine.pid);
     await new Promise((r) => setTimeout(r, window.warmupMs));
+    while (processCpuMs(engine.pid) - warmCpu < WARMUP_CPU_MS && performance.now() - warmStart < WARMUP_MAX_MS) await new Promise((r) => setTimeout(r, 100));
     counting = true;
     const started = performance.now();
     const engineCpu0 = processCpuMs(engine.pid);
+    markWindow('start');
     await new Promise((r) => setTimeout(r, window.windowMs));
     const elapsed = performance.now() - started;
     const engineCpuMs = processCpuMs(engine.pid) - engineCpu0;
+    markWindow('end');
     counting = false;
     const recordsPerSec = (acked * 1000) / elapsed;
     stopped = true;
@@ -182,10 +229,12 @@ export async function measureWireProduce(valueBytes: number, window: WindowOptio
     let highWatermark = Infinity;
     let fetched = 0;
     const catchUpStart = performance.now();
+    const catchUpCpu0 = processCpuMs(engine.pid);
+    markWindow('catch-up start');
     await new Promise<void>((resolve, reject) => {
       const fetchNext = (): void => {
         consumer.write(
-          frame(ApiKey.Fetch, FETCH_VERSION, { replicaId: -1, maxWaitMs: 0, minBytes: 1, maxBytes: 50_000_000, isolationLevel: 0, topics: [{ topic: TOPIC, partitions: [{ partition: 0, fetchOffset: BigInt(next), partitionMaxBytes: 50_000_000, currentLeaderEpoch: -1 }] }] }, 1),
+          frame(ApiKey.Fetch, FETCH_VERSION, { replicaId: -1, maxWaitMs: 0, minBytes: 1, maxBytes: FETCH_MAX_BYTES, isolationLevel: 0, topics: [{ topic: TOPIC, partitions: [{ partition: 0, fetchOffset: BigInt(next), partitionMaxBytes: MAX_PARTITION_FETCH_BYTES, currentLeaderEpoch: -1 }] }] }, 1),
         );
       };
       consumer.once('error', reject);
@@ -196,9 +245,14 @@ export async function measureWireProduce(valueBytes: number, window: WindowOptio
         const p = readFetchResponse(r, FETCH_VERSION).responses[0]!.partitions[0]!;
         if (p.errorCode !== 0) return reject(new Error(`fetch error ${p.errorCode}`));
         highWatermark = Number(p.highWatermark);
-        for (const b of decodeRecordBatches(p.records ?? new Uint8Array(0), { allowPartialTail: true })) {
+        // Whole batches by their headers (a consumer's decoding of the records is the client's
+        // cost, not the broker's); a batch cut at the byte limit ends the walk.
+        let rest = p.records ?? new Uint8Array(0);
+        while (rest.length >= RECORD_BATCH_HEADER_SIZE && new DataView(rest.buffer, rest.byteOffset + 8, 4).getInt32(0) + 12 <= rest.length) {
+          const b = batchHeader(rest);
           for (let o = b.baseOffset; o <= b.lastOffset; o++) if (o >= next) fetched++;
           next = Math.max(next, b.lastOffset + 1);
+          rest = rest.subarray(b.sizeBytes);
         }
         if (next >= highWatermark) resolve();
         else fetchNext();
@@ -206,6 +260,8 @@ export async function measureWireProduce(valueBytes: number, window: WindowOptio
       fetchNext();
     });
     const catchUpMs = performance.now() - catchUpStart;
+    const catchUpCpuMs = processCpuMs(engine.pid) - catchUpCpu0;
+    markWindow('catch-up end');
     consumer.destroy();
     const sorted = [...latencies].sort((a, b) => a - b);
     return {
@@ -214,7 +270,13 @@ export async function measureWireProduce(valueBytes: number, window: WindowOptio
       recordsPerSec,
       requests,
       errors,
-      p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), catchUpRecordsPerSec: (fetched * 1000) / catchUpMs, catchUpRecords: fetched };
+      p50Ms: percentile(sorted, 50),
+      p99Ms: percentile(sorted, 99),
+      catchUpRecordsPerSec: (fetched * 1000) / catchUpMs,
+      catchUpRecords: fetched,
+      catchUpRecordsPerEngineCpuSec: (fetched * 1000) / catchUpCpuMs,
+      batchBytes: batch.length,
+    };
   } finally {
     await engine.close();
     removeTempDir(dataDir);

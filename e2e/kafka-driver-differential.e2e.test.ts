@@ -91,7 +91,8 @@ describe('the same admin scenario through the embedded driver and the Kafka driv
     const plan = await value(run<{ partitions: unknown[]; balancedness: { before: number; after: number } }>('balance.plan', { leadersOnly: true }));
     out.planShape = { hasScore: typeof plan.balancedness.before === 'number' && typeof plan.balancedness.after === 'number' };
     const cluster = await value(run<ClusterView>('cluster.describe', {}));
-    out.cluster = { brokers: cluster.brokers.map((b) => [b.id, b.rack]), controllerKnown: cluster.controllerId !== null, offline: cluster.offlinePartitions, underMinIsr: cluster.underMinIsrPartitions };
+    // The controller: known on the embedded side; over the Kafka protocol it is not (compared apart, below).
+    out.cluster = { brokers: cluster.brokers.map((b) => [b.id, b.rack]), offline: cluster.offlinePartitions, underMinIsr: cluster.underMinIsrPartitions };
     const produced = await value(run<{ errorCode: string; baseOffset: number }>('records.produce', { topic: 'diff', partition: 1, acks: 'all', records: [1, 2, 3, 4, 5].map((i) => ({ key: `k${i}`, value: `v${i}` })) }));
     out.produced = [produced.errorCode, produced.baseOffset];
     const consumed = await value(run<{ records: { offset: number; value: string | null }[]; highWatermark: number }>('records.consume', { topic: 'diff', partition: 1, offset: 0 }));
@@ -188,6 +189,26 @@ describe('the same admin scenario through the embedded driver and the Kafka driv
     } finally {
       await consumer.disconnect();
     }
+  });
+
+  it('says what Kafka does not tell instead of inventing it: the active controller, the partition epoch; the topic id comes from DescribeTopicPartitions', async () => {
+    const own = await hosts.external.describe();
+    expect(own.controllerId).not.toBeNull();
+    const via = await value(call<ClusterView>('cluster.describe', { connection: hosts.connection }));
+    // Metadata names some live broker as controller; in KRaft that is not the active controller, so none is claimed.
+    expect(via.controllerId).toBeNull();
+    expect(via.brokers.some((b) => b.isController)).toBe(false);
+    expect(via.unreported?.controller).toMatch(/does not name its active controller/);
+    expect(own.unreported).toBeUndefined();
+    await api(hosts.external.host, 'topics.create', { name: 'ids', partitions: 1, replicationFactor: 1 });
+    const ownTopic = await hosts.external.topic('ids');
+    const viaTopic = await value(call<TopicView>('topics.describe', { name: 'ids', connection: hosts.connection }));
+    // The second host serves Metadata up to v8 (no topic ids) but DescribeTopicPartitions, which carries the id.
+    expect(viaTopic.topicId).toBe(ownTopic.topicId);
+    expect(viaTopic.unreported?.topicId).toBeUndefined();
+    expect(viaTopic.partitions[0]!.partitionEpoch).toBe(-1);
+    expect(viaTopic.unreported?.partitionEpoch).toMatch(/partition epoch/);
+    expect(ownTopic.unreported).toBeUndefined();
   });
 
   it('answers what a real cluster cannot do with UNSUPPORTED_FOR_CONNECTION and the reason', async () => {

@@ -50,8 +50,10 @@ describe('the topic detail page in Chromium against npm run serve', () => {
     const { page, pageErrors, foreignRequests } = await openConsole(browser, host, '/topics/payments');
     await goToTopic(page, 'payments');
 
-    // Header and partitions.
-    await page.getByTestId('partition-0').waitFor({ timeout: 20_000 });
+    // Header and partitions: a row each; partition 0's row opens to its card.
+    await page.getByTestId('partition-row-0').waitFor({ timeout: 20_000 });
+    await page.getByTestId('partition-expand-0').click();
+    await page.getByTestId('partition-0').waitFor({ timeout: 10_000 });
     expect(await text(page, 'topic-partition-count')).toBe('3');
     expect(await text(page, 'topic-rf')).toBe('3');
     await expect.poll(() => text(page, 'partition-0-explainer'), { timeout: 10_000 }).toContain('healthy');
@@ -152,7 +154,7 @@ describe('the topic detail page in Chromium against npm run serve', () => {
     await api(host, 'topics.create', { name: 'audit', partitions: 2, replicationFactor: 2 });
     const { page, pageErrors } = await openConsole(browser, host, '/topics/audit');
     await goToTopic(page, 'audit');
-    await page.getByTestId('partition-1').waitFor({ timeout: 20_000 });
+    await page.getByTestId('partition-row-1').waitFor({ timeout: 20_000 });
 
     // Add partitions: previewed as the count changes, then applied.
     await page.getByTestId('add-partitions').click();
@@ -163,7 +165,7 @@ describe('the topic detail page in Chromium against npm run serve', () => {
     await shot(page, 'add-partitions');
     await page.getByTestId('add-partitions-apply').click();
     await expect.poll(() => text(page, 'topic-partition-count'), { timeout: 10_000 }).toBe('4');
-    await page.getByTestId('partition-3').waitFor({ timeout: 10_000 });
+    await page.getByTestId('partition-row-3').waitFor({ timeout: 10_000 });
     expect((await api<{ partitions: unknown[] }>(host, 'topics.describe', { name: 'audit' })).partitions).toHaveLength(4);
 
     // Replication factor: the plan first (nothing moves), then the reassignment.
@@ -217,6 +219,7 @@ describe('the topic detail page in Chromium against npm run serve', () => {
     await api(host, 'topics.create', { name: 'fencing', assignments: [[victim, ...others]] });
     const { page, pageErrors } = await openConsole(browser, host, '/topics/fencing');
     await goToTopic(page, 'fencing');
+    await page.getByTestId('partition-expand-0').click();
     await expect.poll(() => text(page, 'partition-0-explainer'), { timeout: 15_000 }).toContain('healthy');
 
     await api(host, 'brokers.kill', { brokerId: victim });
@@ -237,6 +240,40 @@ describe('the topic detail page in Chromium against npm run serve', () => {
     await shot(page, 'killed-not-yet-fenced');
     // Then the controller fences it and the metadata catches up with what the page said.
     await expect.poll(() => text(page, 'partition-0-leader'), { timeout: 30_000 }).toBe(String(others[0]));
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('shows a topic of many partitions as a compact table: sortable, virtualized, a row opening to its card', async () => {
+    await api(host, 'topics.create', { name: 'wide', partitions: 60, replicationFactor: 2 });
+    // Partition 7 gets the most bytes, partition 0 none.
+    await api(host, 'records.produce', { topic: 'wide', partition: 7, acks: 'all', records: Array.from({ length: 40 }, (_, i) => ({ value: `big ${i} ${'x'.repeat(200)}` })) });
+    await api(host, 'records.produce', { topic: 'wide', partition: 3, acks: 'all', records: [{ value: 'small' }] });
+    const { page, pageErrors } = await openConsole(browser, host, '/topics/wide');
+    await goToTopic(page, 'wide');
+    await page.getByTestId('partition-row-0').waitFor({ timeout: 20_000 });
+    // Only the rows in view are in the DOM, not 60 cards of ~370 px.
+    const inDom = await page.locator('[data-testid^="partition-row-"]').count();
+    expect(inDom).toBeGreaterThan(5);
+    expect(inDom).toBeLessThan(60);
+    expect(await page.locator('section.partition-card').count()).toBe(0);
+    // Sort by size, largest first: partition 7 leads, then 3; the header says how it is sorted.
+    await page.getByTestId('partition-sort-size').click();
+    const firstRows = async (): Promise<string[]> => (await page.locator('[data-testid^="partition-row-"]').evaluateAll((rows) => rows.slice(0, 2).map((r) => r.getAttribute('data-testid') ?? '')));
+    await expect.poll(firstRows, { timeout: 10_000 }).toEqual(['partition-row-7', 'partition-row-3']);
+    expect(await page.getByTestId('partition-sort-size').locator('xpath=..').getAttribute('aria-sort')).toBe('descending');
+    // Its skew against the topic's mean: far above average.
+    expect(await page.getByTestId('partition-row-7').textContent()).toMatch(/×\d\d?\.\d/);
+    // The row opens to the card (explainer included) and closes again.
+    await page.getByTestId('partition-expand-7').click();
+    await expect.poll(() => text(page, 'partition-7-explainer'), { timeout: 10_000 }).toContain('healthy');
+    expect(await page.getByTestId('partition-expand-7').getAttribute('aria-expanded')).toBe('true');
+    await shot(page, 'wide-sorted-expanded');
+    await page.getByTestId('partition-expand-7').click();
+    await page.getByTestId('partition-7').waitFor({ state: 'detached' });
+    // Scrolled to the end, the last partition is there.
+    await page.getByTestId('partition-sort-partition').click();
+    await page.getByTestId('partition-scroller').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+    await page.getByTestId('partition-row-59').waitFor({ timeout: 10_000 });
     expect(pageErrors).toEqual([]);
   });
 

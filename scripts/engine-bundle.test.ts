@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ENGINE_BUNDLE, ENGINE_SOURCE, engineEntry, HOST_BUNDLE, hostEntry, readManifest, staleReason } from '../main/engine/bundle-entry.js';
+import { BUNDLE_SCRIPT, ENGINE_BUNDLE, ENGINE_SOURCE, engineEntry, HOST_BUNDLE, hostEntry, readManifest, staleReason } from '../main/engine/bundle-entry.js';
 import { buildEngineBundle } from './engine-bundle.js';
 import { ZSTD_ASMJS_MARKER } from './bundle-omissions.js';
 import { startRemoteService } from '../main/engine/forked-engine.js';
@@ -54,7 +54,8 @@ describe('the engine bundle a forked engine runs', () => {
     const entry = await engineEntry({ bundle: p.bundle, entry: p.entry, env: {} });
     expect(entry).toEqual({ file: p.bundle, execArgv: [], bundled: true });
     const manifest = readManifest(p.bundle)!;
-    expect(manifest.inputs.sort()).toEqual([p.entry, p.part].sort());
+    // Every file esbuild read, and the build script (its options shape the bundle too).
+    expect(manifest.inputs.sort()).toEqual([p.entry, p.part, BUNDLE_SCRIPT].sort());
     expect(staleReason(p.bundle)).toBeUndefined();
     // ASCII only (V8 keeps a source with one wider character as a two-byte string), and it still
     // prints the arrow; no esbuild service process is left beside this one.

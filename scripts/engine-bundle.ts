@@ -14,7 +14,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import esMain from 'es-main';
-import { ENGINE_BUNDLE, ENGINE_SOURCE, HOST_BUNDLE, HOST_SOURCE, MANIFEST_PREFIX, staleReason, type BundleManifest } from '../main/engine/bundle-entry.js';
+import { BUNDLE_SCRIPT, ENGINE_BUNDLE, ENGINE_SOURCE, HOST_BUNDLE, HOST_SOURCE, MANIFEST_PREFIX, staleReason, type BundleManifest } from '../main/engine/bundle-entry.js';
 import { ZSTD_ASMJS_FILE, ZSTD_ASMJS_STANDIN } from './bundle-omissions.js';
 
 /**
@@ -40,7 +40,10 @@ export async function buildEngineBundle(outFile = ENGINE_BUNDLE, entry = ENGINE_
     format: 'esm',
     target: 'node20',
     external: ['better-sqlite3'],
-    keepNames: true,
+    // No keepNames: its __name() wrapper redefines `name` on every closure a hot path creates (6.8 %
+    // of what the engine allocated under wire produce); V8 infers the names from the source anyway,
+    // and the Electron engine bundle (Vite) never had the wrapper.
+    keepNames: false,
     plugins: [{ name: 'omit-zstd-asmjs', setup: (b) => b.onLoad({ filter: ZSTD_ASMJS_FILE }, () => ({ contents: ZSTD_ASMJS_STANDIN, loader: 'js' })) }],
     write: false,
     metafile: true,
@@ -61,7 +64,8 @@ export async function buildEngineBundle(outFile = ENGINE_BUNDLE, entry = ENGINE_
   }).finally(() => stop());
   const code = result.outputFiles.find((f) => f.path.endsWith('.mjs'));
   if (!code) throw new Error('esbuild wrote no bundle');
-  const manifest: BundleManifest = { builtAtMs, inputs: Object.keys(result.metafile.inputs).map((f) => resolve(f)) };
+  // This script is an input too: a bundle built with other options is stale.
+  const manifest: BundleManifest = { builtAtMs, inputs: [...Object.keys(result.metafile.inputs).map((f) => resolve(f)), BUNDLE_SCRIPT] };
   mkdirSync(dirname(outFile), { recursive: true });
   const tmp = `${outFile}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   writeFileSync(tmp, asciiOnly(`${MANIFEST_PREFIX}${JSON.stringify(manifest)}\n${code.text}`));

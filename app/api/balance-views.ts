@@ -43,6 +43,12 @@ export interface BalanceGoalView {
   reason: string | null;
   /** The goal's band per alive, non-excluded broker, when it has a single one. */
   band: { lower: number; upper: number } | null;
+  /**
+   * Its weight in the balancedness score (0–100, two decimals): goals in priority order weigh
+   * 1.1× the next, a hard goal 1.5× more, normalised to sum to 100. "After" is 100 minus the
+   * weights of the goals still violated; "before" also subtracts those that had to move anything.
+   */
+  weight: number;
 }
 
 /** One entry of the reassignment JSON's `partitions` list, with the list it replaces. */

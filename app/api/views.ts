@@ -55,7 +55,10 @@ export interface ClusterView {
    * auto.create.topics.enable); absent where it is not known (an external cluster).
    */
   autoCreateTopics?: boolean;
-  /** Broker hosting the active controller; null while a controller election is in progress. */
+  /**
+   * Broker hosting the active controller; null while a controller election is in progress, or
+   * when the connection cannot tell (`unreported.controller` then says why).
+   */
   controllerId: number | null;
   brokers: BrokerView[];
   topicCount: number;
@@ -67,6 +70,12 @@ export interface ClusterView {
   fencedBrokers: number;
   /** Partitions with no leader (leader -1), Kafka's `OfflinePartitionsCount`. */
   offlinePartitions: number;
+  /**
+   * What the connection does not report, with the reason (an external cluster): `controller` —
+   * a KRaft broker's Metadata and DescribeCluster name any live broker as controller, so the
+   * active controller is not known and `controllerId` is null.
+   */
+  unreported?: { controller?: string };
   /**
    * Partitions whose ISR is smaller than their replica set without the replicas being added by a
    * reassignment (Kafka's `UnderReplicatedPartitions`).
@@ -119,6 +128,11 @@ export interface PartitionView {
   highWatermark: number;
   logStartOffset: number;
   replicaStates: ReplicaStateView[];
+  /**
+   * Bytes of the leader's log (record batches as stored, Kafka's `kafka.log:type=Log,name=Size` of
+   * that replica); absent where it was not read (a planned partition, a leader that cannot say).
+   */
+  sizeBytes?: number;
 }
 
 /** A topic a client's request created (Kafka's topic auto-creation): which API, which client, when. */
@@ -145,6 +159,12 @@ export interface TopicView {
    * log states (`replicaStates` is then empty because it is unknown, not because there are none).
    */
   unavailable?: Partial<Record<Capability, string>>;
+  /**
+   * Fields the connection does not report, with the reason (an external cluster): `topicId` —
+   * Metadata below v10 carries none and the cluster does not serve DescribeTopicPartitions (the id
+   * is then the zero uuid); `partitionEpoch` — Metadata carries no partition epoch (it is then -1).
+   */
+  unreported?: { topicId?: string; partitionEpoch?: string };
 }
 
 /** One line of `topics.list`. */
@@ -203,6 +223,13 @@ export interface ConfigEntryView {
    * where the connection reports them (an external cluster does).
    */
   synonyms?: { name: string; value: string; source: ConfigSourceView }[];
+  /**
+   * The value and layer this config would take without the resource's own setting — a topic
+   * without its override, a broker without its dynamic config, the cluster-wide default without
+   * its dynamic default: deleting the override gives exactly this. What the console calls the
+   * config's default. Absent where the connection reports no synonyms to tell it from.
+   */
+  inherited?: { value: string; source: ConfigSourceView };
 }
 
 /** A config's effect, one plain sentence per aspect (each absent where it has none). */

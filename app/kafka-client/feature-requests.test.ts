@@ -45,6 +45,9 @@ describe('the Kafka driver reads ELR and updates features over the Kafka protoco
     if (!('elr' in read)) throw new Error(read.unavailable);
     expect(read.elr.get('wide')!.size).toBe(2_050);
     expect(read.elr.get('t')!.get(0)).toEqual({ elr: [2], lastKnownElr: [] });
+    // The same answer carries each topic's id (Metadata below v10 carries none).
+    expect(read.topicIds.get('t')).toBe(w.sim.engine.metadata.topicsByName.get('t')!.topicId);
+    expect(read.topicIds.get('t')).not.toBe('AAAAAAAAAAAAAAAAAAAAAA');
     expect(client.sent.filter((k) => k === 75)).toHaveLength(2);
   });
 

@@ -11,10 +11,14 @@
  * can say the data is unavailable instead of showing nothing.
  */
 import { ApiKey, type DescribeTopicPartitionsResponse } from '../protocol/generated/index.js';
+import { ZERO_UUID } from '../protocol/runtime/index.js';
 import type { KafkaAdminClient } from './admin-client.js';
 import { errorName } from './errors.js';
 
 type Client = Pick<KafkaAdminClient, 'send' | 'apiVersions'>;
+
+/** The topic id Kafka sends where it has none (Metadata below v10): the zero uuid. */
+export const ZERO_TOPIC_ID: string = ZERO_UUID;
 
 /** One partition's eligible leader replicas and last known ELR. */
 export interface PartitionElrData {
@@ -43,17 +47,23 @@ export const ELR_UNAVAILABLE_REASON =
 export const FEATURE_UPDATES_UNAVAILABLE_REASON = "This cluster's brokers do not serve UpdateFeatures (API key 57, KIP-584): its feature levels cannot be changed over the Kafka protocol.";
 
 /**
- * ELR per topic and partition of `topics` (all when absent), or the reason it cannot be read.
- * Topics Kafka reports with an error are left out.
+ * ELR per topic and partition of `topics` (all when absent), and each topic's id as the same
+ * answer carries it (Metadata carries none below v10), or the reason it cannot be read. Topics
+ * Kafka reports with an error are left out.
  */
-export async function describeElr(client: Client, topics?: string[]): Promise<{ elr: Map<string, Map<number, PartitionElrData>> } | { unavailable: string }> {
+export async function describeElr(
+  client: Client,
+  topics?: string[],
+): Promise<{ elr: Map<string, Map<number, PartitionElrData>>; topicIds: Map<string, string> } | { unavailable: string }> {
   if (!(await advertises(client, ApiKey.DescribeTopicPartitions))) return { unavailable: ELR_UNAVAILABLE_REASON };
   const elr = new Map<string, Map<number, PartitionElrData>>();
+  const topicIds = new Map<string, string>();
   let cursor: { topicName: string; partitionIndex: number } | null = null;
   for (let page = 0; page < MAX_PAGES; page++) {
     const r: DescribeTopicPartitionsResponse = await client.send(undefined, ApiKey.DescribeTopicPartitions, [0, 0], { topics: (topics ?? []).map((name) => ({ name })), cursor }, 'Reading eligible leader replicas');
     for (const t of r.topics) {
       if (t.errorCode !== 0 || t.name === null) continue;
+      topicIds.set(t.name, t.topicId);
       const parts = elr.get(t.name) ?? new Map<number, PartitionElrData>();
       for (const p of t.partitions) parts.set(p.partitionIndex, { elr: [...(p.eligibleLeaderReplicas ?? [])], lastKnownElr: [...(p.lastKnownElr ?? [])] });
       elr.set(t.name, parts);
@@ -61,7 +71,7 @@ export async function describeElr(client: Client, topics?: string[]): Promise<{ 
     if (!r.nextCursor) break;
     cursor = r.nextCursor;
   }
-  return { elr };
+  return { elr, topicIds };
 }
 
 /**

@@ -11,6 +11,7 @@ import { KafkaError } from '../api/errors.js';
 import type {
   BrokerView,
   ConfigEntryView,
+  ConfigSourceView,
   ConsumedRecordView,
   PartitionView,
   ProduceBatchResultView,
@@ -212,16 +213,20 @@ export function topicView(engine: Engine, topic: TopicImage, planned: PartitionS
   const partitions: PartitionView[] = [];
   for (const p of [...topic.partitions.keys()].sort((a, b) => a - b)) {
     const view = engine.describePartition(topic.name, p);
-    if (view) partitions.push(partitionView(view));
+    if (view) partitions.push({ ...partitionView(view), sizeBytes: engine.partitionSizeBytes(topic.name, p) });
   }
   for (const state of planned) partitions.push(plannedPartitionView(state));
   return { name: topic.name, topicId: topic.topicId, ...(topic.createdBy ? { createdBy: { ...topic.createdBy } } : {}), configs: { ...topic.configs }, partitions };
 }
 
-/** Described configs with their type, validity rule, Kafka's importance and their effect. */
-export function configEntryViews(scope: 'topic' | 'broker', resolved: ResolvedConfig[]): ConfigEntryView[] {
+/**
+ * Described configs with their type, validity rule, Kafka's importance and their effect, and —
+ * given `inherited` — the value and layer each would take without the resource's own setting.
+ */
+export function configEntryViews(scope: 'topic' | 'broker', resolved: ResolvedConfig[], inherited?: ReadonlyMap<string, { value: string; source: ConfigSourceView }>): ConfigEntryView[] {
   return resolved.map((c) => {
     const def = configDef(scope, c.name);
+    const without = inherited?.get(c.name);
     return {
       name: c.name,
       value: c.value,
@@ -234,6 +239,7 @@ export function configEntryViews(scope: 'topic' | 'broker', resolved: ResolvedCo
       validValues: def ? validValuesText(def.rule) : '',
       importance: c.importance,
       ...(c.effect !== undefined ? { effect: { ...c.effect } } : {}),
+      ...(without ? { inherited: { ...without } } : {}),
     };
   });
 }

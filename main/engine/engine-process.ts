@@ -22,7 +22,10 @@
  *                    { id, result }           the envelope `service.call` answered
  *                    { events: [...] }        engine events, oldest first: those of one turn of the
  *                                            event loop go together (a bounded number a message;
- *                                            `main/events/event-batcher.ts` says why)
+ *                                            `main/events/event-batcher.ts` says why), and each
+ *                                            partition's high-watermark moves of a short window as
+ *                                            one event (`main/events/event-outbox.ts`); any other
+ *                                            message sends what is held first
  *                    { fatal: message }       opening failed (e.g. the data dir is locked); exit 1
  *
  * If the parent goes away (the Node channel disconnects; Electron ends a utility process itself),
@@ -32,7 +35,7 @@
  * `UtilityProcess.kill()` sends) closes in order like `{ close: true }`.
  */
 import { currentParentChannel, type ChildMessage, type ParentChannel, type ParentMessage } from './engine-channel.js';
-import { EventBatcher } from '../events/event-batcher.js';
+import { EventOutbox } from '../events/event-outbox.js';
 import { openCluster, type OpenCluster, type OpenClusterOptions } from './open-cluster.js';
 import { startMemorySettler } from './memory-settler.js';
 
@@ -54,13 +57,14 @@ function oneLine(e: unknown): string {
 
 /** Run the engine for the parent at the other end of `channel`. */
 export function runEngineProcess(options: EngineProcessOptions, channel: ParentChannel): void {
-  // Events wait for the end of the current turn (one engine step) and leave in batches; any
-  // other message flushes them first, so the parent sees everything in the order it happened.
+  // Events wait for the end of the current turn (one engine step), high-watermark moves for a
+  // short window, and leave in batches; any other message flushes them first, so the parent sees
+  // everything in the order it happened.
   // Events handed to the channel and not yet written out: a burst (a controlled shutdown at
   // 100,000 partitions sends ~33,000) holds the clock until it is out, so an answer sent after it
   // is not left waiting behind the steps that follow (open-cluster's `outputBacklogged`).
   let unwritten = 0;
-  const events = new EventBatcher({
+  const events = new EventOutbox({
     send: (batch) => {
       if (!channel.connected) return;
       const n = batch.length;
@@ -111,7 +115,7 @@ export function runEngineProcess(options: EngineProcessOptions, channel: ParentC
     // Leave once the channel has flushed and closed (the channel exits then); the timer, which
     // holds the loop open, is the bound if it never says so.
     process.exitCode = 0;
-    events.flush();
+    events.close();
     channel.close();
     setTimeout(() => process.exit(0), 2_000);
   };

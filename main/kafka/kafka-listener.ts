@@ -115,8 +115,12 @@ function serve(socket: Socket, options: KafkaListenerOptions): void {
     around ? { dispatch: (frame) => around(() => gated.dispatch(frame)) } : gated,
     {
       write: (parts) => {
+        if (parts.length === 1) return socket.write(parts[0]!);
+        // One write of the whole response (writev), not a system call per part.
+        socket.cork();
         let ok = true;
         for (const part of parts) ok = socket.write(part);
+        socket.uncork();
         return ok;
       },
       close: (reason) => {

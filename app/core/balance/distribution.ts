@@ -65,6 +65,11 @@ function outsideBand(state: ClusterState, value: Value, band: Band, what: string
   return `${shown.join(', ')}${out.length > 4 ? ` and ${out.length - 4} more brokers` : ''} (band ${fmt(band.lower)}–${fmt(band.upper)} per broker).`;
 }
 
+/** The live brokers outside a band, each below or above it (a drained broker still holding load is 'high'). */
+function sidesOutside(state: ClusterState, value: Value, band: Band): { id: number; side: 'low' | 'high' }[] {
+  return state.brokers.filter((b) => (b.drain ? value(b) > 0 : !inBand(value(b), band))).map((b) => ({ id: b.id, side: b.drain || value(b) > band.upper ? 'high' : 'low' }));
+}
+
 function candidateVariance(state: ClusterState, value: Value, drainLoaded: (b: BrokerLoad) => boolean): number | null {
   if (state.brokers.some((b) => b.drain && drainLoaded(b))) return null;
   return variance(state.candidates.map(value));
@@ -160,6 +165,9 @@ abstract class SingleBandGoal implements Goal {
   protected abstract readonly unit: string;
   unmet(): string | null {
     return outsideBand(this.state, (b) => this.value(b), this.band, this.unit);
+  }
+  outside(): { id: number; side: 'low' | 'high' }[] {
+    return sidesOutside(this.state, (b) => this.value(b), this.band);
   }
 }
 
@@ -281,6 +289,11 @@ export class TopicReplicaDistributionGoal implements Goal {
   }
   satisfied(): boolean {
     return this.state.topics.every((t) => bandSatisfied(this.state, this.count(t), this.bands.get(t)!));
+  }
+  outside(): { id: number; side: 'low' | 'high' }[] {
+    const seen = new Map<number, 'low' | 'high'>();
+    for (const t of this.state.topics) for (const o of sidesOutside(this.state, this.count(t), this.bands.get(t)!)) if (!seen.has(o.id)) seen.set(o.id, o.side);
+    return [...seen].map(([id, side]) => ({ id, side }));
   }
   unmet(): string | null {
     const off = this.state.topics.flatMap((t) => {

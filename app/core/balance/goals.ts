@@ -36,7 +36,12 @@ export interface Goal {
   /** What the goal's optimisation must not make worse; null when it cannot be compared (draining). */
   statistic(): number | null;
   optimize(run: Runner): void;
+  /** When not satisfied: the brokers outside it, each below ('low') or above ('high') what it asks. */
+  outside?(): { id: number; side: 'low' | 'high' }[];
 }
+
+/** Per vetoing goal, per broker an action touched (from or to): how many of a goal's actions it refused. */
+export type Vetoes = Map<Goal, Map<number, number>>;
 
 /** Applies actions for the goal being optimised, with the goals optimised before it as vetoes. */
 export class Runner {
@@ -45,6 +50,11 @@ export class Runner {
   readonly replicaPlacedBy = new Map<string, Goal>();
   /** Per partition index: the goal that last changed its leader. */
   readonly leaderSetBy = new Map<number, Goal>();
+  /**
+   * Per proposing goal, the goals before it that refused its actions and the brokers those actions
+   * touched: which higher goal binds when a goal is left unmet, and at which broker.
+   */
+  readonly vetoes = new Map<Goal, Vetoes>();
   constructor(
     readonly state: ClusterState,
     readonly leadersOnly: boolean,
@@ -53,7 +63,12 @@ export class Runner {
   tryApply(goal: Goal, a: Action): boolean {
     if (a.kind !== 'leadership' && this.leadersOnly) return false;
     if (!this.state.legit(a) || !goal.selfAccepts(a)) return false;
-    for (const g of this.prior) if (!g.accepts(a)) return false;
+    for (const g of this.prior) {
+      if (!g.accepts(a)) {
+        this.noteVeto(goal, g, a);
+        return false;
+      }
+    }
     const leaders = replicaMovesOf(a).filter((m) => m.p.leader === m.from).map((m) => m.p.index);
     this.state.apply(a);
     if (a.kind === 'leadership') {
@@ -66,6 +81,14 @@ export class Runner {
       for (const index of leaders) this.leaderSetBy.set(index, goal);
     }
     return true;
+  }
+
+  private noteVeto(goal: Goal, by: Goal, a: Action): void {
+    let byGoal = this.vetoes.get(goal);
+    if (!byGoal) this.vetoes.set(goal, (byGoal = new Map()));
+    let brokers = byGoal.get(by);
+    if (!brokers) byGoal.set(by, (brokers = new Map()));
+    for (const id of [a.from, a.to]) brokers.set(id, (brokers.get(id) ?? 0) + 1);
   }
 }
 

@@ -87,6 +87,28 @@ describe('balance.plan', () => {
     expect(plan.goals.reduce((n, g) => n + g.replicaMoves, 0)).toBeGreaterThanOrEqual(plan.replicaMoves);
   });
 
+  it('names the hard goal and the broker that keep a soft goal unmet: two brokers sharing a rack stay low under rack awareness', () => {
+    // Racks a: {1}, b: {2}, c: {3, 4}; RF 3 over 3 racks puts one replica in each rack, so brokers 1 and 2
+    // hold every partition and brokers 3 and 4 share rack c's: no move can even the counts out.
+    const rack = (id: number): string => (id === 1 ? 'a' : id === 2 ? 'b' : 'c');
+    const partitions = Array.from({ length: 12 }, (_, p) => {
+      const replicas = [1, 2, p % 2 === 0 ? 3 : 4];
+      return { topic: 't', partition: p, replicas, leader: replicas[p % 3]!, isr: [...replicas], bytes: 0 };
+    });
+    const plan = planBalance({ brokers: brokersOf([1, 2, 3, 4], rack), partitions });
+    const replicaGoal = plan.goals.find((g) => g.name === 'ReplicaDistributionGoal')!;
+    expect(replicaGoal.status).toBe('violated');
+    // The low brokers and why: they share rack c. The high ones and why: each is alone in its rack.
+    expect(replicaGoal.reason).toMatch(/RackAwareGoal, a hard goal above it, binds: it refused \d+ moves? onto broker ([34]) \(broker \1 shares rack c with broker [34]/);
+    expect(replicaGoal.reason).toMatch(/\d+ moves? off broker ([12]) \(broker \1 is the only broker of rack [ab]/);
+    // The score's weights: in priority order, each 1.1× the next, a hard goal 1.5× more; they add up to 100.
+    const total = plan.goals.reduce((n, g) => n + g.weight, 0);
+    expect(total).toBeCloseTo(100, 1);
+    const [rackAware, capacity] = plan.goals;
+    expect(rackAware!.weight).toBeGreaterThan(capacity!.weight);
+    expect(plan.balancedness.after).toBeCloseTo(100 - plan.goals.filter((g) => g.status === 'violated').reduce((n, g) => n + g.weight, 0), 1);
+  });
+
   it('warns when some brokers have a rack and others none, and says RackAwareGoal is met only as far as racks are known', () => {
     const model = { brokers: brokersOf([1, 2, 3, 4], (id) => (id <= 3 ? `rack-${id}` : null)), partitions: partitionsOf('t', 12, 3, [1, 2, 3]) };
     const plan = planBalance(model);

@@ -169,7 +169,11 @@ export function* planBalanceSteps(model: BalanceModel, options: BalanceOptions =
     const moves = g.replicaMoves + g.leadershipMoves;
     const status = !g.satisfied() ? 'violated' : moves > 0 ? 'optimized' : 'satisfied';
     const unmet = status === 'violated' ? g.unmet() : null;
-    let reason = unmet && !g.hard ? `${unmet} A soft goal: the balancer found no further move that the goals above it accept and that keeps every other broker inside the band, so the plan leaves it there.` : unmet;
+    const binding = unmet && !g.hard ? bindingReason(g, run, state) : null;
+    let reason =
+      unmet && !g.hard
+        ? `${unmet} ${binding ?? 'A soft goal: the balancer found no further move that the goals above it accept and that keeps every other broker inside the band, so the plan leaves it there.'}`
+        : unmet;
     if (g instanceof RackAwareGoal && mixedRacks && status !== 'violated') {
       reason = `Met only as far as racks are known: broker ${rackless.join(', ')} ${rackless.length === 1 ? 'has' : 'have'} no broker.rack, so each counts as a rack of its own.`;
     }
@@ -184,6 +188,7 @@ export function* planBalanceSteps(model: BalanceModel, options: BalanceOptions =
       planLeaderChanges: planLeaderChanges.get(g) ?? 0,
       reason,
       band: g.band ? { ...g.band } : null,
+      weight: 0,
     };
   });
   const warnings: string[] = [];
@@ -195,6 +200,7 @@ export function* planBalanceSteps(model: BalanceModel, options: BalanceOptions =
     );
   }
   const weights = balancednessWeights(goalViews);
+  goalViews.forEach((g, i) => (g.weight = Math.round(weights[i]! * 100) / 100));
   return {
     partitions,
     leaderChanges,
@@ -210,6 +216,52 @@ export function* planBalanceSteps(model: BalanceModel, options: BalanceOptions =
     warnings,
     manyMovesReason: whyManyMoves(before, replicaMoves, goalViews, exclude),
   };
+}
+
+/**
+ * Why a soft goal stays unmet, when a goal above it decided it: the goal that refused the most of
+ * its moves touching a broker left outside it, that broker, and — for rack awareness or the
+ * replica cap — the fact of the cluster that binds ("broker 4 shares rack c with broker 3").
+ * Null when no higher goal refused such a move (the goal ran out of moves of its own).
+ */
+export function bindingReason(goal: Goal, run: Runner, state: ClusterState): string | null {
+  const outside = goal.outside?.() ?? [];
+  const vetoes = run.vetoes.get(goal);
+  if (outside.length === 0 || !vetoes) return null;
+  // The goal that refused the most moves at the brokers left outside, then at each side its broker with the most.
+  let binding: { by: Goal; n: number } | null = null;
+  for (const [by, brokers] of vetoes) {
+    const n = outside.reduce((sum, o) => sum + (brokers.get(o.id) ?? 0), 0);
+    if (n > (binding?.n ?? 0)) binding = { by, n };
+  }
+  if (!binding) return null;
+  const { by } = binding;
+  const counts = vetoes.get(by)!;
+  const clauses: string[] = [];
+  for (const side of ['low', 'high'] as const) {
+    let top: { id: number; n: number } | null = null;
+    for (const o of outside) if (o.side === side && (counts.get(o.id) ?? 0) > (top?.n ?? 0)) top = { id: o.id, n: counts.get(o.id)! };
+    if (!top) continue;
+    const move = side === 'low' ? `onto broker ${top.id}` : `off broker ${top.id}`;
+    clauses.push(`${top.n} move${top.n === 1 ? '' : 's'} ${move}${bindingFact(by, top.id, side, state)}`);
+  }
+  return `${by.name}${by.hard ? ', a hard goal above it,' : ', a goal above it,'} binds: it refused ${clauses.join('; and ')}.`;
+}
+
+/** The fact behind a veto at broker `id`, as a clause (" (broker 4 shares rack c with broker 3, …)"), or ''. */
+function bindingFact(by: Goal, id: number, side: 'low' | 'high', state: ClusterState): string {
+  const b = state.broker(id);
+  if (by instanceof RackAwareGoal) {
+    if (b.rack === null) return ` (broker ${id} has no broker.rack, so it counts as a rack of its own)`;
+    const mates = state.candidates.filter((x) => x.rackKey === b.rackKey && x.id !== id).map((x) => x.id);
+    const racks = state.eligibleRacks.size;
+    if (mates.length === 0) {
+      return ` (broker ${id} is the only broker of rack ${b.rack}: a partition keeps its replicas spread over the ${racks} racks, so ${side === 'high' ? `it holds every replica rack ${b.rack} gets` : `rack ${b.rack} gets no more replicas than that spread allows`})`;
+    }
+    return ` (broker ${id} shares rack ${b.rack} with broker ${mates.join(', ')}: a partition keeps its replicas spread over the ${racks} racks, so the brokers of rack ${b.rack} share what a broker alone in its rack holds by itself)`;
+  }
+  if (by instanceof ReplicaCapacityGoal) return ' (it would take a broker over max.replicas.per.broker)';
+  return '';
 }
 
 /** A plan moving more than this share of all replicas says why. */

@@ -267,8 +267,7 @@ function recordBytes(b: Uint8Array, start: number, header: RecordBatchHeader, ct
     copy.set(b.subarray(from, end));
     return copy;
   }
-  const unsupported = batchError('INVALID_REQUEST', ctx, header.baseOffset, start, `is compressed with ${header.compression}; only uncompressed batches are decoded`);
-  if (!ctx.codecs) throw unsupported;
+  if (!ctx.codecs) throw batchError('INVALID_REQUEST', ctx, header.baseOffset, start, `is compressed with ${header.compression}; only uncompressed batches are decoded`);
   try {
     return ctx.codecs.decompress(header.compression, b.subarray(from, end), ctx.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED);
   } catch (e) {

@@ -5,7 +5,7 @@
  * broker as it is right after the fault.
  */
 import { KafkaError } from '../../api/errors.js';
-import type { ClusterView } from '../../api/contract.js';
+import type { ClusterView, ConfigEntryView } from '../../api/contract.js';
 import { brokerStaticConfigs, describeBrokerConfigs, describeTopicConfigs, type ResolvedConfig } from '../../core/configs/resolve.js';
 import type { Engine } from '../../core/engine.js';
 import { CLUSTER_DEFAULT } from '../../core/metadata/image.js';
@@ -48,10 +48,23 @@ export function clusterMethods({ engine, staticConfigs, clusterId, traffic }: Cl
     if (!engine.hasBroker(id) && !image.brokers.has(id)) {
       throw new KafkaError('BROKER_NOT_FOUND', `Broker ${JSON.stringify(name)} is not a member of this cluster ('' names the cluster-wide default).`);
     }
-    // node.id, broker.id and broker.rack are each broker's own server.properties lines (its rack as it registered).
+    return describeBrokerConfigs(mergeConfigs(image.brokerConfigs.get(name) ?? {}, set), image.clusterConfigs(), ownStatic(id));
+  }
+
+  /** A broker's own static configs: node.id, broker.id and broker.rack are its own server.properties lines (its rack as it registered). */
+  function ownStatic(id: number): Record<string, string> {
     const rack = engine.members().find((m) => m.id === id)?.rack ?? image.brokers.get(id)?.rack ?? null;
-    const ownStatic = brokerStaticConfigs(staticConfigs, id, rack);
-    return describeBrokerConfigs(mergeConfigs(image.brokerConfigs.get(name) ?? {}, set), image.clusterConfigs(), ownStatic);
+    return brokerStaticConfigs(staticConfigs, id, rack);
+  }
+
+  /**
+   * Every config with the value and layer it would take without the resource's own setting (a topic's
+   * override, a broker's dynamic config, the cluster's dynamic default): the console's default.
+   */
+  function describedViews(type: 'topic' | 'broker', name: string, set: Readonly<Record<string, string | null>> = {}): ConfigEntryView[] {
+    const resolved = describeConfigs(type, name, set);
+    const without = type === 'topic' ? describeTopicConfigs({}, image.clusterConfigs(), staticConfigs) : name === CLUSTER_DEFAULT ? describeBrokerConfigs({}, {}, staticConfigs) : describeBrokerConfigs({}, image.clusterConfigs(), ownStatic(Number(name)));
+    return configEntryViews(type, resolved, new Map(without.map((c) => [c.name, { value: c.value, source: c.source }])));
   }
 
   /**
@@ -159,12 +172,12 @@ export function clusterMethods({ engine, staticConfigs, clusterId, traffic }: Cl
       return topicView(engine, requireTopic(engine, topic), validateOnly ? added : []);
     },
 
-    'configs.describe': ({ resource }) => configEntryViews(resource.type, describeConfigs(resource.type, resource.name)),
+    'configs.describe': ({ resource }) => describedViews(resource.type, resource.name),
     'configs.alter': ({ resource, set, validateOnly }) => {
       // Resolve the resource first so an unknown one reads the same as in configs.describe.
       describeConfigs(resource.type, resource.name);
       engine.alterConfigs(resource.type, resource.name, set, validateOnly ?? false);
-      return configEntryViews(resource.type, describeConfigs(resource.type, resource.name, validateOnly ? set : {}));
+      return describedViews(resource.type, resource.name, validateOnly ? set : {});
     },
 
     'leaders.elect': ({ type, partitions, validateOnly }) => {

@@ -393,4 +393,27 @@ describe('the cluster service', () => {
     expect(ok(await svc.call('clock.get', {})).nowMs).toBe(3_000 + 300 * 60);
     clock.stop();
   });
+
+  it('reports the time the engine has reached while it catches up with a 60× clock: nothing that follows a clock.get is stamped before it', async () => {
+    let realNow = 0;
+    const scheduler = new ManualScheduler(0);
+    const engine = createEngine({ scheduler, random: seededRandom(12), storage: new MemoryStorage(), brokers: [{ id: 1 }, { id: 2 }, { id: 3 }], groupRecords: groupRecordCodec });
+    // Real timers never fire here: only the service calls move the engine, as on a machine too busy to run the clock's timer.
+    const clock = new RealtimeClock({ scheduler, scale: 60, realNow: () => realNow, setTimer: () => ({}), clearTimer: () => {} });
+    const svc = createClusterService({ engine, scheduler, clock });
+    const events: EngineEvent[] = [];
+    svc.subscribe((e) => events.push(e));
+    engine.start();
+    clock.start();
+    // A second of real time (a virtual minute) whose work takes longer than the clock's step: each task costs 5 real ms.
+    for (let t = 1_000; t <= 60_000; t += 1_000) scheduler.schedule(t, () => (realNow += 5));
+    realNow += 1_000;
+    const { nowMs } = ok(await svc.call('clock.get', {}));
+    // The state this is about: the engine is still behind the time real time has reached.
+    expect(scheduler.now()).toBeLessThan(clock.now());
+    ok(await svc.call('topics.create', { name: 'after', partitions: 1, replicationFactor: 3 }));
+    const created = events.find((e) => e.type === 'topic.created');
+    expect(created!.atMs).toBeGreaterThanOrEqual(nowMs);
+    clock.stop();
+  });
 });

@@ -146,8 +146,9 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     return pending;
   }
 
+  /** The engine's time, not real time's: a busy engine catches up in steps, and what calls return or emit next is at or after it. */
   function clockView(): ClockView {
-    return clock ? { nowMs: clock.now(), scale: clock.scale, mode: 'realtime' } : { nowMs: scheduler.now(), scale: null, mode: 'manual' };
+    return { nowMs: scheduler.now(), scale: clock ? clock.scale : null, mode: clock ? 'realtime' : 'manual' };
   }
 
   const workbench = workbenchMethods(engine, answerLater, { call: (method: string, input: unknown) => call(method, input) } as Pick<EngineService, 'call'>);

@@ -23,6 +23,26 @@ describe('configs.describe through the service', () => {
     expect(entries.every((c) => c.importance === 'medium')).toBe(true);
   });
 
+  it('says what each config would be without the resource’s own setting, and deleting the override gives exactly that', async () => {
+    const svc = createVirtualClusterService({ seed: 12 });
+    // The cluster-wide default says 2 (as the balanced profile sets it); the topic overrides it with 1.
+    ok(await svc.call('configs.alter', { resource: { type: 'broker', name: '' }, set: { 'min.insync.replicas': '2', 'log.retention.ms': '86400000' } }));
+    ok(await svc.call('topics.create', { name: 'orders', partitions: 1, replicationFactor: 3, configs: { 'min.insync.replicas': '1', 'retention.ms': '3600000' } }));
+    const entries = ok(await svc.call('configs.describe', { resource: { type: 'topic', name: 'orders' } }));
+    const byName = new Map(entries.map((c) => [c.name, c]));
+    // Kafka's own default is 1; without its override the topic would take the cluster default, 2.
+    expect(byName.get('min.insync.replicas')).toMatchObject({ value: '1', default: '1', source: 'DYNAMIC_TOPIC_CONFIG', inherited: { value: '2', source: 'DYNAMIC_DEFAULT_BROKER_CONFIG' } });
+    expect(byName.get('retention.ms')!.inherited).toEqual({ value: '86400000', source: 'DYNAMIC_DEFAULT_BROKER_CONFIG' });
+    expect(byName.get('segment.bytes')!.inherited).toEqual({ value: byName.get('segment.bytes')!.value, source: 'DEFAULT_CONFIG' });
+    const after = ok(await svc.call('configs.alter', { resource: { type: 'topic', name: 'orders' }, set: { 'min.insync.replicas': null, 'retention.ms': null } }));
+    expect(after.find((c) => c.name === 'min.insync.replicas')).toMatchObject({ value: '2', source: 'DYNAMIC_DEFAULT_BROKER_CONFIG' });
+    expect(after.find((c) => c.name === 'retention.ms')).toMatchObject({ value: '86400000', source: 'DYNAMIC_DEFAULT_BROKER_CONFIG' });
+    // A broker's dynamic config: without it, the cluster-wide default.
+    ok(await svc.call('configs.alter', { resource: { type: 'broker', name: '1' }, set: { 'min.insync.replicas': '3' } }));
+    const broker = ok(await svc.call('configs.describe', { resource: { type: 'broker', name: '1' } }));
+    expect(broker.find((c) => c.name === 'min.insync.replicas')).toMatchObject({ value: '3', inherited: { value: '2', source: 'DYNAMIC_DEFAULT_BROKER_CONFIG' } });
+  });
+
   it('shows them for broker configs, where synonyms of topic configs rank as Kafka ranks them', async () => {
     const svc = createVirtualClusterService({ seed: 11 });
     const entries = ok(await svc.call('configs.describe', { resource: { type: 'broker', name: '1' } }));

@@ -11,13 +11,13 @@ import { SUPPORTED_FEATURES } from '../../core/engine.js';
 import { placeReplicas } from '../../core/placement/index.js';
 import { seededRandom } from '../../core/random.js';
 import type { KafkaAdminClient } from '../../kafka-client/admin-client.js';
-import { FEATURE_UPDATES_UNAVAILABLE_REASON, updateFeatures } from '../../kafka-client/feature-requests.js';
+import { FEATURE_UPDATES_UNAVAILABLE_REASON, updateFeatures, ZERO_TOPIC_ID } from '../../kafka-client/feature-requests.js';
 import { unsupported } from '../cluster-driver.js';
 import { clusterHealth, partitionView, topicSummaryView } from '../cluster-views.js';
 import { ProducerPartitioner } from '../producer-partitioner.js';
 import { kafkaConfigEntryViews } from './config-views.js';
 import type { KafkaMethods } from './kafka-methods.js';
-import { readSnapshot, topicNumber, type KafkaSnapshot } from './snapshot.js';
+import { readSnapshot, TOPIC_ID_UNAVAILABLE_REASON, topicNumber, type KafkaSnapshot } from './snapshot.js';
 import { lastOffsetPerPartition } from '../embedded-driver/records-delete.js';
 import { searchRecords } from '../workbench/search.js';
 import { producedRecords } from '../workbench/produce-encoding.js';
@@ -66,6 +66,16 @@ type KafkaClusterMethod =
   | 'clock.get'
   | 'clock.setScale';
 
+const PARTITION_EPOCH_REASON = "Kafka's Metadata answer carries each partition's leader epoch but not its partition epoch (the controller's count of its changes).";
+
+/** Why the active controller is not shown: what Metadata names is any live broker in KRaft. */
+function controllerReason(named: number | null): string {
+  return (
+    `Over the Kafka protocol a KRaft cluster does not name its active controller: Metadata and DescribeCluster ${named === null ? 'name no broker' : `name broker ${named}`}, ` +
+    'which in KRaft is any live broker (it forwards admin requests to the controller quorum). kafka-metadata-quorum.sh describe --status asks the quorum itself.'
+  );
+}
+
 const REPLICA_STATES_REASON = 'The Kafka protocol does not report each replica’s log end offset, high watermark or flushed offset (brokers publish them as JMX metrics).';
 
 function minIsrOf(s: KafkaSnapshot, topic: string): number {
@@ -92,7 +102,8 @@ function brokerViews(s: KafkaSnapshot, logBytes: Map<number, number>): BrokerVie
       listener: s.listeners.get(b.id) ?? null,
       isolated: false,
       fetcherStalled: false,
-      isController: b.id === s.controllerId,
+      // The active controller is not known over the Kafka protocol (controllerReason).
+      isController: false,
       brokerEpoch: b.brokerEpoch,
       logBytes: logBytes.get(b.id) ?? -1,
     }));
@@ -105,7 +116,19 @@ async function brokerLogBytes(client: KafkaAdminClient, s: KafkaSnapshot): Promi
   return new Map(dirs.map((d) => [d.brokerId, d.logDirs.reduce((sum, dir) => sum + dir.replicas.filter((r) => !r.isFuture).reduce((a, r) => a + r.sizeBytes, 0), 0)]));
 }
 
+/** Bytes of each partition's leader replica of `topics` (one DescribeLogDirs of their leaders), by "topic\0partition"; empty when the brokers cannot say. */
+async function leaderSizes(client: KafkaAdminClient, s: KafkaSnapshot, topics: string[]): Promise<Map<string, number>> {
+  const leaderOf = (topic: string, partition: number): number | undefined => s.image.topicsByName.get(topic)?.partitions.get(partition)?.leader;
+  const leaders = new Set<number>();
+  for (const name of topics) for (const p of s.image.topicsByName.get(name)?.partitions.values() ?? []) if (p.leader >= 0) leaders.add(p.leader);
+  const dirs = await client.describeLogDirs([...leaders]).catch(() => []);
+  const out = new Map<string, number>();
+  for (const d of dirs) for (const dir of d.logDirs) for (const r of dir.replicas) if (!r.isFuture && leaderOf(r.topic, r.partition) === d.brokerId) out.set(`${r.topic}\u0000${r.partition}`, r.sizeBytes);
+  return out;
+}
+
 async function topicViews(client: KafkaAdminClient, s: KafkaSnapshot, names: string[]): Promise<TopicView[]> {
+  const sizes = await leaderSizes(client, s, names);
   return Promise.all(
     names.map(async (name) => {
       const topic = s.image.topicsByName.get(name);
@@ -114,8 +137,19 @@ async function topicViews(client: KafkaAdminClient, s: KafkaSnapshot, names: str
       // No replica states: the protocol does not report followers' logs (`unavailable` says so).
       const partitions: PartitionView[] = [...topic.partitions.values()]
         .sort((a, b) => a.partition - b.partition)
-        .map((p) => partitionView({ ...p, highWatermark: offsets.get(p.partition)?.highWatermark ?? -1, logStartOffset: offsets.get(p.partition)?.logStartOffset ?? -1, replicaStates: [] }));
-      return { name, topicId: topic.topicId, configs: { ...topic.configs }, partitions, unavailable: { replicaStates: REPLICA_STATES_REASON, ...(s.elrUnavailable ? { eligibleLeaderReplicas: s.elrUnavailable } : {}) } };
+        .map((p) => {
+          const view = partitionView({ ...p, highWatermark: offsets.get(p.partition)?.highWatermark ?? -1, logStartOffset: offsets.get(p.partition)?.logStartOffset ?? -1, replicaStates: [] });
+          const size = sizes.get(`${name}\u0000${p.partition}`);
+          return size === undefined ? view : { ...view, sizeBytes: size };
+        });
+      return {
+        name,
+        topicId: topic.topicId,
+        configs: { ...topic.configs },
+        partitions,
+        unavailable: { replicaStates: REPLICA_STATES_REASON, ...(s.elrUnavailable ? { eligibleLeaderReplicas: s.elrUnavailable } : {}) },
+        unreported: { partitionEpoch: PARTITION_EPOCH_REASON, ...(topic.topicId === ZERO_TOPIC_ID ? { topicId: s.topicIdsUnavailable ?? TOPIC_ID_UNAVAILABLE_REASON } : {}) },
+      };
     }),
   );
 }
@@ -176,7 +210,8 @@ export function kafkaClusterMethods(client: KafkaAdminClient, missing: (capabili
       const s = await readSnapshot(client);
       const view: ClusterView = {
         clusterId: s.clusterId,
-        controllerId: s.controllerId,
+        controllerId: null,
+        unreported: { controller: controllerReason(s.controllerId) },
         brokers: brokerViews(s, await brokerLogBytes(client, s)),
         bootstrapServers: [...s.listeners.entries()].sort(([a], [b]) => a - b).map(([, l]) => `${l.host}:${l.port}`).join(','),
         // Brokers that replicas name but Metadata does not list (not live: fenced or down).
@@ -265,12 +300,12 @@ export function kafkaClusterMethods(client: KafkaAdminClient, missing: (capabili
     'configs.describe': async ({ resource }) => {
       const [d] = await client.describeConfigs([resource]);
       if (d!.errorCode !== 'NONE') throw new KafkaError(d!.errorCode, d!.errorMessage ?? `Describing ${resource.type} '${resource.name}' failed.`);
-      return kafkaConfigEntryViews(resource.type, d!.entries);
+      return kafkaConfigEntryViews(resource.type, d!.entries, resource.name);
     },
     'configs.alter': async ({ resource, set, validateOnly }) => {
       await client.incrementalAlterConfigs(resource, set, validateOnly ?? false);
       const [d] = await client.describeConfigs([resource]);
-      const views = kafkaConfigEntryViews(resource.type, d!.entries);
+      const views = kafkaConfigEntryViews(resource.type, d!.entries, resource.name);
       if (!validateOnly) return views;
       // As the change would leave them: the set keys at their new value and layer.
       const layer = resource.type === 'topic' ? 'DYNAMIC_TOPIC_CONFIG' : resource.name === '' ? 'DYNAMIC_DEFAULT_BROKER_CONFIG' : 'DYNAMIC_BROKER_CONFIG';

@@ -47,10 +47,31 @@ export function synonymInUnitOf(configName: string, synonymName: string, value: 
   return String(n * factor);
 }
 
-export function kafkaConfigEntryViews(scope: 'topic' | 'broker', entries: ConfigEntryData[]): ConfigEntryView[] {
+/** The layer a resource's own setting lives in (the one `configs.alter` on it writes). */
+function ownSource(scope: 'topic' | 'broker', resourceName: string | undefined): number {
+  if (scope === 'topic') return 1;
+  return resourceName === '' ? 3 : 2;
+}
+
+/**
+ * The value a config would take without the resource's own setting: the first synonym of another
+ * layer, in the config's unit (retention.ms from log.retention.hours; a negative retention.ms
+ * from a broker synonym is -1, as Kafka's LogConfig reads it). Undefined without synonyms.
+ */
+function inheritedOf(scope: 'topic' | 'broker', resourceName: string | undefined, e: ConfigEntryData): ConfigEntryView['inherited'] {
+  const own = ownSource(scope, resourceName);
+  const next = e.synonyms.find((s) => s.source !== own && s.value !== null);
+  if (!next) return undefined;
+  let value = synonymInUnitOf(e.name, next.name, next.value!);
+  if (e.name === 'retention.ms' && Number(value) < 0) value = '-1';
+  return { value, source: sourceView(next.source) };
+}
+
+export function kafkaConfigEntryViews(scope: 'topic' | 'broker', entries: ConfigEntryData[], resourceName?: string): ConfigEntryView[] {
   return entries
     .map((e) => {
       const def = configDef(scope, e.name);
+      const inherited = inheritedOf(scope, resourceName, e);
       const defaultSynonym = e.synonyms.find((s) => s.source === 5 && s.value !== null);
       const kafkaDefault = defaultSynonym ? synonymInUnitOf(e.name, defaultSynonym.name, defaultSynonym.value!) : undefined;
       return {
@@ -66,6 +87,7 @@ export function kafkaConfigEntryViews(scope: 'topic' | 'broker', entries: Config
         importance: def?.importance ?? 'low',
         ...(def?.effect !== undefined ? { effect: { ...def.effect } } : {}),
         synonyms: e.synonyms.map((s) => ({ name: s.name, value: s.value ?? '', source: sourceView(s.source) })),
+        ...(inherited ? { inherited } : {}),
       } satisfies ConfigEntryView;
     })
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

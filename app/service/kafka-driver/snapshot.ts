@@ -8,17 +8,24 @@
  * - Metadata lists live brokers only. A broker that replicas name but Metadata does not list is
  *   down (or fenced): it is in the image as fenced, with no rack (Kafka does not say).
  * - Partition epochs, broker epochs and leader recovery states are not in Metadata: -1 and
- *   RECOVERED.
+ *   RECOVERED (the views say the partition epoch is not reported).
+ * - The active controller: in KRaft, Metadata and DescribeCluster name any live broker (which
+ *   forwards to the controller quorum), so `controllerId` is what they name, not the controller.
+ * - Topic ids: Metadata carries them from v10; below that (and where it sends zeros) the id comes
+ *   from DescribeTopicPartitions when the cluster serves it, else it is not known.
  * - Reassignments come from ListPartitionReassignments: the full replica set and what it adds
  *   and removes.
  * - Eligible leader replicas and the last known ELR come from DescribeTopicPartitions (KIP-966);
  *   a cluster that does not serve it leaves them empty and `elrUnavailable` says why.
  */
 import type { KafkaAdminClient } from '../../kafka-client/admin-client.js';
-import { describeElr, type PartitionElrData } from '../../kafka-client/feature-requests.js';
+import { describeElr, ZERO_TOPIC_ID as ZERO_UUID, type PartitionElrData } from '../../kafka-client/feature-requests.js';
 import type { ClusterMetadataData, ConfigEntryData, OngoingReassignmentData } from '../../kafka-client/types.js';
 import { MetadataImage, CLUSTER_DEFAULT } from '../../core/metadata/image.js';
 import { KafkaError } from '../../api/errors.js';
+
+export const TOPIC_ID_UNAVAILABLE_REASON =
+  "This cluster's Metadata answers carry no topic ids (Metadata v10+ does) and its brokers do not serve DescribeTopicPartitions, so the topic's id is not known here.";
 
 /** Kafka's ConfigSource numbers. */
 export const CONFIG_SOURCE = { DYNAMIC_TOPIC: 1, DYNAMIC_BROKER: 2, DYNAMIC_DEFAULT_BROKER: 3, STATIC_BROKER: 4, DEFAULT: 5 } as const;
@@ -26,8 +33,10 @@ export const CONFIG_SOURCE = { DYNAMIC_TOPIC: 1, DYNAMIC_BROKER: 2, DYNAMIC_DEFA
 export interface KafkaSnapshot {
   image: MetadataImage;
   clusterId: string;
-  /** The broker Metadata names as controller (in KRaft: a live broker that forwards to it), null when none. */
+  /** The broker Metadata names as controller (in KRaft: any live broker, which forwards to the quorum), null when none. */
   controllerId: number | null;
+  /** Why some topics' ids are not known (zeros): Metadata below v10 and no DescribeTopicPartitions; absent when every id was read. */
+  topicIdsUnavailable?: string;
   listeners: Map<number, { host: string; port: number }>;
   /** Effective topic configs (every key, whatever its source), by topic. */
   topicConfigs: Map<string, Map<string, string>>;
@@ -54,6 +63,7 @@ export function buildImage(
   topicOverrides: Map<string, Record<string, string>>,
   clusterDefaults: Record<string, string>,
   elr: ReadonlyMap<string, ReadonlyMap<number, PartitionElrData>> = new Map(),
+  topicIds: ReadonlyMap<string, string> = new Map(),
 ): MetadataImage {
   const image = new MetadataImage();
   for (const b of metadata.brokers) {
@@ -62,11 +72,12 @@ export function buildImage(
   const moving = new Map(reassignments.map((r) => [`${r.topic}\u0000${r.partition}`, r]));
   for (const t of metadata.topics) {
     if (t.errorCode !== 'NONE' && t.partitions.length === 0) continue;
-    const topic = { name: t.name, topicId: t.topicId, partitions: new Map(), configs: topicOverrides.get(t.name) ?? {} };
+    const topicId = t.topicId !== ZERO_UUID ? t.topicId : (topicIds.get(t.name) ?? ZERO_UUID);
+    const topic = { name: t.name, topicId, partitions: new Map(), configs: topicOverrides.get(t.name) ?? {} };
     for (const p of t.partitions) {
       const r = moving.get(`${t.name}\u0000${p.partition}`);
       topic.partitions.set(p.partition, {
-        topicId: t.topicId,
+        topicId,
         partition: p.partition,
         replicas: r ? [...r.replicas] : [...p.replicas],
         isr: [...p.isr],
@@ -108,8 +119,11 @@ export async function readSnapshot(client: KafkaAdminClient, topics?: string[]):
     topicOverrides.set(d.resource.name, overrides(d.entries, CONFIG_SOURCE.DYNAMIC_TOPIC));
     topicConfigs.set(d.resource.name, new Map(d.entries.filter((e) => e.value !== null).map((e) => [e.name, e.value!])));
   }
+  const image = buildImage(metadata, reassignments, topicOverrides, clusterDefaults, 'elr' in elr ? elr.elr : new Map(), 'elr' in elr ? elr.topicIds : new Map());
+  const idsUnknown = [...image.topicsByName.values()].some((t) => t.topicId === ZERO_UUID);
   return {
-    image: buildImage(metadata, reassignments, topicOverrides, clusterDefaults, 'elr' in elr ? elr.elr : new Map()),
+    image,
+    ...(idsUnknown ? { topicIdsUnavailable: TOPIC_ID_UNAVAILABLE_REASON } : {}),
     clusterId: metadata.clusterId ?? '',
     controllerId: metadata.controllerId >= 0 ? metadata.controllerId : null,
     listeners: new Map(metadata.brokers.map((b) => [b.id, { host: b.host, port: b.port }])),

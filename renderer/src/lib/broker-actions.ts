@@ -7,6 +7,7 @@
  * state does not allow with INVALID_STATE anyway; `unavailable` only saves the round trip and
  * says why.
  */
+import type { Capability } from '../../../app/api/capabilities.js';
 import type { BrokerView, MethodName, Result } from '../../../app/api/contract.js';
 import type { BrokerState } from '../../../app/api/events.js';
 import type { Call } from '../api/client.js';
@@ -17,6 +18,8 @@ export interface BrokerActionSpec {
   action: BrokerAction;
   /** The contract method it calls. */
   method: MethodName;
+  /** What the connection must offer (an external cluster offers neither: the button is disabled with its reason). */
+  capability: Extract<Capability, 'faults' | 'brokerMembership'>;
   label: string;
   /** What Kafka does when this happens, in one paragraph. */
   kafka: string;
@@ -42,6 +45,7 @@ const TABLE: BrokerActionSpec[] = [
   {
     action: 'start',
     method: 'brokers.start',
+    capability: 'faults',
     label: 'Start',
     kafka: 'Starts a new incarnation: it recovers its logs from disk, registers with a new broker epoch, is unfenced and catches up as a follower (leadership returns with a preferred election or auto.leader.rebalance).',
     done: 'started',
@@ -50,6 +54,7 @@ const TABLE: BrokerActionSpec[] = [
   {
     action: 'stop',
     method: 'brokers.stop',
+    capability: 'faults',
     label: 'Controlled shutdown',
     kafka: 'The controller moves leadership off the broker first, then it flushes every log and stops, so clients see a leader change rather than errors and nothing is lost.',
     done: 'shut down (controlled)',
@@ -58,6 +63,7 @@ const TABLE: BrokerActionSpec[] = [
   {
     action: 'kill',
     method: 'brokers.kill',
+    capability: 'faults',
     label: 'Kill',
     kafka: 'SIGKILL: the process dies at once; the partitions it leads stay offline until its session (broker.session.timeout.ms) expires and the controller elects new leaders. Its writes survive in the OS page cache.',
     done: 'killed',
@@ -71,6 +77,7 @@ const TABLE: BrokerActionSpec[] = [
   {
     action: 'powerLoss',
     method: 'brokers.powerLoss',
+    capability: 'faults',
     label: 'Power loss',
     kafka: 'The machine loses power: like a kill, and every log also loses its unflushed tail (above the flushed offset, per log.flush.interval.*); on restart the broker truncates and re-fetches from the leaders, and records only it held are gone.',
     done: 'lost power',
@@ -81,6 +88,7 @@ const TABLE: BrokerActionSpec[] = [
   {
     action: 'isolate',
     method: 'brokers.isolate',
+    capability: 'faults',
     label: 'Isolate',
     kafka: 'Network partition: every link of the broker is cut while the process keeps running. It misses heartbeats and is fenced; its replicas drop out of the ISR after replica.lag.time.max.ms.',
     done: 'isolated from the network',
@@ -89,6 +97,7 @@ const TABLE: BrokerActionSpec[] = [
   {
     action: 'heal',
     method: 'brokers.heal',
+    capability: 'faults',
     label: 'Heal',
     kafka: 'Restores every network link (and resumes stalled fetchers): the broker heartbeats again, is unfenced, and its followers catch up and rejoin the ISR.',
     done: 'healed (links restored, fetchers resumed)',
@@ -97,6 +106,7 @@ const TABLE: BrokerActionSpec[] = [
   {
     action: 'stall',
     method: 'brokers.stallFollower',
+    capability: 'faults',
     label: 'Stall fetchers',
     kafka: 'Stops the broker’s replica fetchers while it keeps heartbeating: it stays registered, but its follower replicas fall behind and leave the ISR after replica.lag.time.max.ms.',
     done: 'fetchers stalled',
@@ -105,6 +115,7 @@ const TABLE: BrokerActionSpec[] = [
   {
     action: 'unstall',
     method: 'brokers.stallFollower',
+    capability: 'faults',
     label: 'Resume fetchers',
     kafka: 'Resumes the broker’s replica fetchers: its followers catch up to the leaders’ log end offsets and rejoin the ISR.',
     done: 'fetchers resumed',
@@ -113,6 +124,7 @@ const TABLE: BrokerActionSpec[] = [
   {
     action: 'remove',
     method: 'brokers.remove',
+    capability: 'brokerMembership',
     label: 'Remove',
     kafka: 'Unregisters a stopped broker from the cluster. Kafka refuses while it still hosts replicas: drain it first with a balance plan that excludes it.',
     done: 'removed from the cluster',

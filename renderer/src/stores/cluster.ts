@@ -39,6 +39,15 @@ export const useClusterStore = defineStore('cluster', () => {
     return !!c && c.offlinePartitions === 0 && c.underReplicatedPartitions === 0 && c.underMinIsrPartitions === 0;
   });
   const error = computed(() => (query.error.value ? describeError(query.error.value).message : null));
+  /** Why the connection does not say which broker hosts the active controller (an external KRaft cluster), or null. */
+  const controllerUnreported = computed(() => cluster.value?.unreported?.controller ?? null);
+  /** The controller in words: "broker 2", "electing…" (null: an election), or "not reported". */
+  const controllerText = computed(() => {
+    const c = cluster.value;
+    if (!c) return null;
+    if (c.controllerId !== null) return `broker ${c.controllerId}`;
+    return controllerUnreported.value ? 'not reported' : 'electing…';
+  });
 
   async function setScale(scale: number): Promise<void> {
     try {
@@ -54,6 +63,8 @@ export const useClusterStore = defineStore('cluster', () => {
     clock,
     brokers,
     healthy,
+    controllerUnreported,
+    controllerText,
     loading: query.loading,
     error,
     refresh: query.refresh,

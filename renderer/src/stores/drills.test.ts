@@ -38,7 +38,7 @@ describe('drills store against a real host', () => {
     const r = await store.produce('all', 4);
     expect(r).toMatchObject({ partition: 0, baseOffset: 0, errorCode: 'NONE' });
     expect(store.acknowledgedHere.map((a) => a.offset)).toEqual([0, 1, 2, 3]);
-    await until(() => store.replicas.every((x) => x.logEndOffset === 4 && x.highWatermark === 4));
+    await until(() => store.replicas.every((x) => x.log?.logEndOffset === 4 && x.log.highWatermark === 4));
     expect(store.partition?.highWatermark).toBe(4);
   });
 

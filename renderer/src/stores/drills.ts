@@ -39,10 +39,8 @@ export interface ReplicaRow {
   brokerId: number;
   leader: boolean;
   inIsr: boolean;
-  logEndOffset: number;
-  highWatermark: number;
-  flushedOffset: number;
-  logStartOffset: number;
+  /** The replica's own log as its broker sees it; null where the connection does not report it (an external cluster). */
+  log: { logEndOffset: number; highWatermark: number; flushedOffset: number; logStartOffset: number } | null;
   broker: ReturnType<typeof useBrokersStore>['brokers'][number] | undefined;
 }
 
@@ -114,6 +112,8 @@ export const useDrillsStore = defineStore('drills', () => {
   /** Broker id → the action in flight on it. */
   const pending = computed(() => brokersStore.pending);
 
+  /** Why the replicas' own logs are not shown (the connection does not report them), or null. */
+  const replicaStatesUnavailable = computed(() => topic.value?.unavailable?.replicaStates ?? null);
   const partition = computed<PartitionView | null>(() => topic.value?.partitions.find((p) => p.partition === watched.value?.partition) ?? null);
 
   const replicas = computed<ReplicaRow[]>(() => {
@@ -125,10 +125,7 @@ export const useDrillsStore = defineStore('drills', () => {
         brokerId: id,
         leader: p.leader === id,
         inIsr: p.isr.includes(id),
-        logEndOffset: s?.logEndOffset ?? 0,
-        highWatermark: s?.highWatermark ?? 0,
-        flushedOffset: s?.flushedOffset ?? 0,
-        logStartOffset: s?.logStartOffset ?? 0,
+        log: s ? { logEndOffset: s.logEndOffset, highWatermark: s.highWatermark, flushedOffset: s.flushedOffset, logStartOffset: s.logStartOffset } : null,
         broker: brokersStore.byId.get(id),
       };
     });
@@ -334,6 +331,7 @@ export const useDrillsStore = defineStore('drills', () => {
     pending,
     creating,
     partition,
+    replicaStatesUnavailable,
     replicas,
     timeline,
     truncations,

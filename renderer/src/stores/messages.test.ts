@@ -63,6 +63,21 @@ describe('messages store against a real host', () => {
     expect(store.canLoadMore).toBe(false);
   });
 
+  it('keeps the consumed partition’s high watermark current after records are produced to it, so Load more reads them', async () => {
+    const store = useMessagesStore();
+    await store.consume({ topic: 'orders', partition: 0, offset: null, maxRecords: 100 });
+    const before = store.highWatermark!;
+    expect(store.canLoadMore).toBe(false);
+    await store.produce(form({ partition: 0, value: 'late {n}', count: 2 }));
+    await until(() => store.highWatermark === before + 2);
+    expect(store.canLoadMore).toBe(true);
+    await store.loadMore();
+    expect(store.records.slice(-2).map((r) => r.value)).toEqual(['late 0', 'late 1']);
+    // A produce to another partition leaves the consumed one's bounds alone.
+    await store.produce(form({ partition: 2, value: 'elsewhere' }));
+    expect(store.highWatermark).toBe(before + 2);
+  });
+
   it('lets the partitioner choose: records with one key land in one partition', async () => {
     const store = useMessagesStore();
     const a = await store.produce(form({ key: 'customer-42', value: 'a' }));

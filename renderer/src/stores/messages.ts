@@ -139,6 +139,9 @@ export const useMessagesStore = defineStore('messages', () => {
       for (const row of rows) row.id = ++rowIds;
       outcomes.value = [...rows, ...outcomes.value].slice(0, MAX_OUTCOMES);
       ledger.note(acknowledgedRecords(form.topic, form.acks, r, batch.map((rec) => rec.value)));
+      // The consumer's bounds are of the partition it read: records produced there move its high watermark.
+      const c = consumed.value;
+      if (c && c.topic === form.topic && rows.some((row) => row.partition === c.partition)) void refreshBounds();
       return rows;
     } catch (e) {
       produceError.value = e;
@@ -151,6 +154,24 @@ export const useMessagesStore = defineStore('messages', () => {
 
   function clearOutcomes(): void {
     outcomes.value = [];
+  }
+
+  /**
+   * Re-read the consumed partition's high watermark and log start offset (after a produce to it),
+   * so "Load more" and the bounds shown are the partition's as it is now, not as it was read.
+   */
+  async function refreshBounds(): Promise<void> {
+    const c = consumed.value;
+    if (!c) return;
+    try {
+      const t = await client().call('topics.describe', { name: c.topic });
+      const p = t.partitions.find((x) => x.partition === c.partition);
+      if (!p || consumed.value !== c) return;
+      highWatermark.value = p.highWatermark;
+      logStartOffset.value = p.logStartOffset;
+    } catch {
+      // The bounds stay as last read; the next Consume reads them again.
+    }
   }
 
   /** The log start offset of a partition (where a consumer starting "from the beginning" reads). */
@@ -228,5 +249,6 @@ export const useMessagesStore = defineStore('messages', () => {
     clearOutcomes,
     consume,
     loadMore,
+    refreshBounds,
   };
 });

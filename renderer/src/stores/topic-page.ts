@@ -14,7 +14,7 @@ import { computed, ref, shallowRef } from 'vue';
 import type { DurabilityView, EngineEvent, ReplicationFactorChangeView, TopicView } from '../../../app/api/contract.js';
 import type { DeleteRecordsResultView } from '../../../app/api/records-delete-contract.js';
 import { client } from '../api/instance.js';
-import { explainPartition, type PartitionExplanation } from '../lib/topic-detail/partition-explainer.js';
+import { explainPartition, partitionSignature, type PartitionExplanation } from '../lib/topic-detail/partition-explainer.js';
 import { useLiveQuery, type LiveQuery } from '../composables/live-query.js';
 import { notifyError, notifySuccess } from '../lib/notify.js';
 import { useBrokersStore } from './brokers.js';
@@ -100,6 +100,13 @@ export const useTopicPageStore = defineStore('topic-page', () => {
     return p ? p.replicas.length - p.addingReplicas.length : 0;
   });
 
+  /**
+   * Each partition's explanation, kept from one read to the next while neither the partition (its
+   * signature) nor what the explainer reads beside it (brokers, configs, events) changed: a topic of
+   * 1,000 partitions is re-read every second, and explaining them all each time cost the page
+   * most of a frame (the partition table then stuttered while it scrolled).
+   */
+  let explained: { ctx: readonly unknown[]; byPartition: Map<number, { sig: string; x: PartitionExplanation }> } = { ctx: [], byPartition: new Map() };
   const explanations = computed(() => {
     const out = new Map<number, PartitionExplanation>();
     const t = topic.value;
@@ -112,7 +119,20 @@ export const useTopicPageStore = defineStore('topic-page', () => {
       brokerSessionTimeoutMs: brokerSessionTimeoutMs.value,
       events: events.data.value,
     };
-    for (const p of t.partitions) out.set(p.partition, explainPartition(p, ctx));
+    // The brokers list is re-read with every read of the topic: compare what the explainer reads of it, not its identity.
+    const brokersSig = [...ctx.brokers.values()].map((b) => `${b.id}:${b.state}:${b.isolated}:${b.fetcherStalled}`).join(',');
+    const key = [t.name, brokersSig, ctx.minInsyncReplicas, ctx.uncleanLeaderElectionEnable, ctx.replicaLagTimeMaxMs, ctx.brokerSessionTimeoutMs, ctx.events];
+    const same = key.length === explained.ctx.length && key.every((v, i) => v === explained.ctx[i]);
+    const previous = same ? explained.byPartition : new Map<number, { sig: string; x: PartitionExplanation }>();
+    const next = new Map<number, { sig: string; x: PartitionExplanation }>();
+    for (const p of t.partitions) {
+      const sig = partitionSignature(p);
+      const hit = previous.get(p.partition);
+      const x = hit && hit.sig === sig ? hit.x : explainPartition(p, ctx);
+      next.set(p.partition, { sig, x });
+      out.set(p.partition, x);
+    }
+    explained = { ctx: key, byPartition: next };
     return out;
   });
 
@@ -240,6 +260,17 @@ export const useTopicPageStore = defineStore('topic-page', () => {
     }
   }
 
+  /** The topic's durability (acks=all) now (`value` undefined), or as if `key` were `value`: a what-if, nothing changes. Null when it cannot be read. */
+  async function durabilityWith(key: string, value?: string): Promise<DurabilityView | null> {
+    const topicName = name.value;
+    if (!topicName) return null;
+    try {
+      return await client().call('topics.durability', { name: topicName, ...(value !== undefined ? { set: { [key]: value } } : {}) });
+    } catch {
+      return null;
+    }
+  }
+
   /** Check a config value without changing anything: the engine's error message, or null when valid. */
   async function validateConfig(key: string, value: string | null): Promise<string | null> {
     const topicName = name.value;
@@ -333,6 +364,7 @@ export const useTopicPageStore = defineStore('topic-page', () => {
     live,
     loadDurability,
     validateConfig,
+    durabilityWith,
     alterConfig,
     addPartitions,
     changeReplicationFactor,

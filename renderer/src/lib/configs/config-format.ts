@@ -53,9 +53,25 @@ export function humanValue(name: string, value: string): string | null {
   return null;
 }
 
-/** The value differs from Kafka's default ('' defaults defer to a synonym: any value differs). */
+/**
+ * A config's default as the console shows it: the value it would take without the resource's own
+ * setting, and the layer that value comes from (the cluster-wide default, server.properties or
+ * Kafka's) — what deleting the override gives. Kafka's own default where the connection cannot
+ * tell the layers apart.
+ */
+export function defaultOf(e: ConfigEntryView): { value: string; source: ConfigSourceView } {
+  return e.inherited ?? { value: e.default, source: 'DEFAULT_CONFIG' };
+}
+
+/** "2 (cluster-wide dynamic)": the default and where it comes from, in words. */
+export function defaultText(e: ConfigEntryView): string {
+  const d = defaultOf(e);
+  return `${d.value === '' ? '(none)' : d.value} (${SOURCE_INFO[d.source].label.toLowerCase()})`;
+}
+
+/** The value differs from its default ('' defaults defer to a synonym: any value differs). */
 export function differsFromDefault(e: ConfigEntryView): boolean {
-  return e.value.trim() !== e.default.trim();
+  return e.value.trim() !== defaultOf(e).value.trim();
 }
 
 /** Set somewhere (any layer above Kafka's default) or not at its default. */

@@ -63,6 +63,16 @@ export interface PartitionExplanation {
   details: string[];
 }
 
+/**
+ * Everything of a partition its explanation depends on, as one string: two reads with the same
+ * signature (and the same context) explain the same, so the page keeps the first explanation.
+ */
+export function partitionSignature(p: PartitionView): string {
+  let s = `${p.leader}|${p.leaderEpoch}|${p.partitionEpoch}|${p.replicas.join(',')}|${p.isr.join(',')}|${p.addingReplicas.join(',')}|${p.removingReplicas.join(',')}|${p.leaderRecoveryState}|${p.eligibleLeaderReplicas.join(',')}|${p.lastKnownElr.join(',')}|${p.highWatermark}|${p.logStartOffset}`;
+  for (const r of p.replicaStates) s += `|${r.brokerId}:${r.logEndOffset}:${r.highWatermark}:${r.logStartOffset}:${r.flushedOffset}`;
+  return s;
+}
+
 function list(ids: readonly number[]): string {
   return ids.length ? ids.join(', ') : 'none';
 }

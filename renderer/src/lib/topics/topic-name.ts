@@ -50,3 +50,18 @@ export function checkTopicName(name: string, existing: Iterable<string>): TopicN
   if (name.startsWith('__')) warnings.push("Names starting with '__' are by convention Kafka's internal topics.");
   return { warnings };
 }
+
+/**
+ * Whether a topic is one of Kafka's internal topics (`__consumer_offsets`, `__transaction_state`):
+ * by Kafka's convention their names start with "__". Clients do not produce to them, so a form
+ * never picks one by itself.
+ */
+export function isInternalTopic(name: string): boolean {
+  return name.startsWith('__');
+}
+
+/** The topic a form starts on: the first that is not internal, or null when there is none (the user chooses). */
+export function firstUserTopic(names: Iterable<string>): string | null {
+  for (const n of names) if (!isInternalTopic(n)) return n;
+  return null;
+}
