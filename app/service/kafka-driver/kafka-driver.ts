@@ -26,6 +26,7 @@ import { kafkaGroupMethods } from './group-methods.js';
 import { impactMethods } from '../impact-methods.js';
 import { readImpactSource } from './impact-source.js';
 import { kafkaSecurityMethods } from './security-methods.js';
+import { kafkaTxnMethods } from './txn-backend.js';
 import { RegistryClient, type ExternalRegistryConfig } from './registry-client.js';
 import { externalLookup, externalSchemasMethods } from './schemas-methods.js';
 import { kafkaRecordSource } from './kafka-record-source.js';
@@ -96,6 +97,7 @@ export function kafkaDriverOver(client: KafkaAdminClient, options: KafkaDriverOp
     ...(registry ? externalSchemasMethods(registry, kafkaRecordSource(client)) : {}),
     ...kafkaGroupMethods(client),
     ...kafkaSecurityMethods(client, missing),
+    ...kafkaTxnMethods(client),
     ...kafkaAdminMethods(client, { ...(options.profilesDir ? { profilesDir: options.profilesDir } : {}), ...(options.importedProfiles ? { importedProfiles: options.importedProfiles } : {}) }),
     ...impactMethods(
       () => readImpactSource(client),
