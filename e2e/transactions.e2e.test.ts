@@ -4,7 +4,8 @@
  * producer holds one partition's LSO open, and the page lists it with its age and explains the
  * LSO; a transactional batch whose producer id no coordinator knows hangs on the other partition,
  * find-hanging flags it once the threshold allows, and it is aborted from the page after a preview
- * that says how the LSO moves; a read_committed kafkajs consumer then reads past it.
+ * that says how the LSO moves; a read_committed kafkajs consumer then reads past it. The Groups
+ * page shows a group's read_committed lag against the LSO while the transactions are open.
  */
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import type { Browser, Page } from 'playwright-core';
@@ -107,6 +108,17 @@ describe('Transactions page in Chromium against npm run serve', () => {
     const p1 = page.getByTestId('txn-partition-1');
     expect(await p1.getByTestId('lso-explainer').textContent()).toContain(`The LSO is held at 3 by producer ${ghost}'s open transaction, which no transaction coordinator knows`);
     await shot(page, 'open');
+
+    // A group that committed offset 0: on the Groups page its read_committed lag counts to the LSO (2 and 3), its lag to the HW.
+    await api(host, 'groups.resetOffsets', { groupId: 'audit', topics: [{ topic: TOPIC }], to: { offset: 0 }, dryRun: false });
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Groups', exact: true }).click();
+    await page.getByText('audit', { exact: true }).first().click();
+    await expect.poll(() => page.getByTestId('partition-committed-lag').allTextContents(), { timeout: 20_000 }).toEqual(['2', '3']);
+    expect(await page.getByTestId('partition-lso').allTextContents()).toEqual(['2', '3']);
+    await shot(page, 'group-read-committed-lag');
+    await nav.getByRole('link', { name: 'Transactions', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Transactions' }).waitFor();
 
     // Both wrote a moment ago: nothing is hanging at find-hanging's default 15 minutes; with 0 the ghost is.
     // Every topic's partitions are searched, as the tool does without --topic (the internal topics too).

@@ -47,6 +47,14 @@ export interface GroupPartitionView {
   logEndOffset: number;
   /** logEndOffset − committedOffset; null without a committed offset. */
   lag: number | null;
+  /**
+   * The last stable offset (ListOffsets read_committed): a read_committed consumer reads below it,
+   * so it is below the high watermark while a transaction is open there (-1 when the partition no
+   * longer exists).
+   */
+  lastStableOffset: number;
+  /** lastStableOffset − committedOffset: what a read_committed consumer can read now; null without a committed offset. */
+  readCommittedLag: number | null;
   /** The member it is assigned to, if any. */
   memberId: string | null;
   clientId: string | null;

@@ -166,6 +166,13 @@ describe('the transactions methods over HTTP and through the Kafka driver', () =
     // payments-1: three plain records, the hanging transaction's two, two plain records after it.
     expect(parts[1]).toMatchObject({ partition: 1, offsets: { lastStableOffset: 3, highWatermark: 7, logEndOffset: 7 }, lsoHeldBy: ghost });
     expect(parts[1]!.producers.find((p) => p.producerId === ghost)).toMatchObject({ currentTxnStartOffset: 3, transactionalId: null, transaction: null, coordinatorEpoch: -1 });
+    // A group that committed offset 0 on both: its lag counts to the HW, its read_committed lag to the LSO.
+    await ok('groups.resetOffsets', { groupId: 'audit', topics: [{ topic: TOPIC }], to: { offset: 0 }, dryRun: false });
+    const audit = await ok('groups.describe', { groupId: 'audit' });
+    expect(audit.partitions.map((p) => [p.partition, p.committedOffset, p.logEndOffset, p.lag, p.lastStableOffset, p.readCommittedLag])).toEqual([
+      [0, 0, 4, 4, 2, 2],
+      [1, 0, 7, 7, 3, 3],
+    ]);
     const missing = await post('transactions.producers', { topic: 'nope' });
     expect(missing.body).toMatchObject({ ok: false, error: { code: 'UNKNOWN_TOPIC_OR_PARTITION' } });
   }, 90_000);
@@ -190,6 +197,7 @@ describe('the transactions methods over HTTP and through the Kafka driver', () =
     expect(parts.map((p) => ({ ...p, offsets: { ...p.offsets!, logEndOffset: 4 } }))[0]).toEqual((await ok('transactions.producers', { topic: TOPIC }))[0]);
     expect(parts[1]!.offsets).toEqual({ logStartOffset: 0, lastStableOffset: 3, highWatermark: 7, logEndOffset: null });
     expect((await viaKafka('transactions.findHanging', { maxTransactionTimeoutMs: 0 })).hanging.map((h) => [h.topic, h.partition, h.producerId])).toEqual([[TOPIC, 1, ghost]]);
+    expect(await viaKafka('groups.describe', { groupId: 'audit' })).toEqual(await ok('groups.describe', { groupId: 'audit' }));
   }, 60_000);
 
   it('previews the abort, refuses a start offset no transaction starts at, and aborts by WriteTxnMarkers from the Kafka driver', async () => {

@@ -12,7 +12,18 @@
 import { KafkaError, type KafkaErrorName } from '../../api/errors.js';
 import type { MethodParsedInput, MethodResult } from '../../api/contract.js';
 import type { GroupPartitionView, GroupStateView, OffsetResetPartitionView, TopicPartitionsView } from '../../api/groups.js';
-import { OFFSETS_TOPIC, type Engine, type GroupAnswer, type GroupApiRequest, type GroupResponseOf, type ListOffsetsResult } from '../../core/engine.js';
+import {
+  LATEST_TIMESTAMP,
+  NO_LEADER_EPOCH,
+  OFFSETS_TOPIC,
+  type BrokerAnswer,
+  type ClientListOffsetsResponse,
+  type Engine,
+  type GroupAnswer,
+  type GroupApiRequest,
+  type GroupResponseOf,
+  type ListOffsetsResult,
+} from '../../core/engine.js';
 
 type GroupMethod = 'groups.list' | 'groups.describe' | 'groups.resetOffsets' | 'groups.delete';
 export type GroupMethods = { [M in GroupMethod]: (input: MethodParsedInput<M>) => Promise<MethodResult<M>> };
@@ -44,6 +55,8 @@ export interface GroupBackend {
   brokers(): Promise<number[]>;
   /** The high watermark and log start of a partition (-1 when it no longer exists). */
   logRange(topic: string, partition: number): Promise<{ logStartOffset: number; logEndOffset: number }>;
+  /** The last stable offset (ListOffsets read_committed) of a partition; -1 when it no longer exists or has no leader. */
+  lastStableOffset(topic: string, partition: number): Promise<number>;
   /** A topic's partitions, ascending; undefined when it does not exist. */
   partitions(topic: string): Promise<number[] | undefined>;
   /** ListOffsets by timestamp: the first offset at or after it (-1 when none). */
@@ -65,6 +78,15 @@ export function groupMethods(engine: Engine, answer: Answer): GroupMethods {
     async logRange(topic, partition) {
       const d = engine.describePartition(topic, partition);
       return d ? { logStartOffset: d.logStartOffset, logEndOffset: d.highWatermark } : { logStartOffset: -1, logEndOffset: -1 };
+    },
+    async lastStableOffset(topic, partition) {
+      const leader = engine.metadata.topicsByName.get(topic)?.partitions.get(partition)?.leader ?? -1;
+      if (leader < 0) return -1;
+      const a = await answer<BrokerAnswer<ClientListOffsetsResponse>>((done) =>
+        engine.listOffsetsRequest(leader, { type: 'listOffsets', isolationLevel: 'read_committed', partitions: [{ topic, partition, timestamp: LATEST_TIMESTAMP, currentLeaderEpoch: NO_LEADER_EPOCH }] }, done),
+      );
+      const p = a.kind === 'response' ? a.response.partitions[0] : undefined;
+      return p && p.error === 'NONE' ? p.offset : -1;
     },
     async partitions(topic) {
       const image = engine.metadata.topicsByName.get(topic);
@@ -162,16 +184,20 @@ export function groupMethodsOver(backend: GroupBackend): GroupMethods {
       for (const m of members) for (const a of m.assignment) for (const p of a.partitions) keys.set(tp(a.topic, p), { topic: a.topic, partition: p });
       for (const [k, o] of offsets) keys.set(k, o);
       const ranges = await Promise.all([...keys.values()].map(({ topic, partition }) => logRange(topic, partition)));
+      const stable = await Promise.all([...keys.values()].map(({ topic, partition }) => backend.lastStableOffset(topic, partition)));
       const partitions: GroupPartitionView[] = [...keys]
         .map(([k, { topic, partition }], i) => {
           const committedOffset = offsets.get(k)?.offset ?? null;
           const { logEndOffset } = ranges[i]!;
+          const lastStableOffset = stable[i]!;
           return {
             topic,
             partition,
             committedOffset,
             logEndOffset,
             lag: committedOffset === null || logEndOffset < 0 ? null : Math.max(0, logEndOffset - committedOffset),
+            lastStableOffset,
+            readCommittedLag: committedOffset === null || lastStableOffset < 0 ? null : Math.max(0, lastStableOffset - committedOffset),
             memberId: owner.get(k)?.memberId ?? null,
             clientId: owner.get(k)?.clientId ?? null,
           };

@@ -12,6 +12,7 @@
 import type { KafkaErrorName } from '../../api/errors.js';
 import { offsetsPartitionFor } from '../../core/group/partition-for.js';
 import type { KafkaAdminClient } from '../../kafka-client/admin-client.js';
+import { latestOffsets } from '../../kafka-client/txn-requests.js';
 import { ADMIN_GROUP_APIS, assignedPartitions, kafkaGroupRequest, type GroupRequestData } from '../../kafka-client/group-requests.js';
 import { groupMethodsOver, type GroupMethods } from '../embedded-driver/group-methods.js';
 
@@ -26,6 +27,23 @@ export function kafkaGroupMethods(client: KafkaAdminClient): GroupMethods {
     if (hit && now - hit.at < OFFSETS_TTL_MS) return hit.value;
     const value = client.offsets(topic).catch(() => null);
     offsets.set(topic, { at: now, value });
+    return value;
+  }
+  /** Each partition's last stable offset (ListOffsets read_committed to its leader), read once per topic per 500 ms. */
+  const stable = new Map<string, { at: number; value: Promise<Map<number, number>> }>();
+  function stableOf(topic: string): Promise<Map<number, number>> {
+    const now = Date.now();
+    const hit = stable.get(topic);
+    if (hit && now - hit.at < OFFSETS_TTL_MS) return hit.value;
+    const value = (async () => {
+      const t = (await client.metadata([topic])).topics.find((x) => x.name === topic);
+      const byLeader = new Map<number, number[]>();
+      for (const p of t?.partitions ?? []) if (p.leader >= 0) byLeader.set(p.leader, [...(byLeader.get(p.leader) ?? []), p.partition]);
+      const out = new Map<number, number>();
+      for (const [leader, ps] of byLeader) for (const [p, o] of await latestOffsets(client, leader, topic, ps, 1)) if (o.errorCode === 'NONE') out.set(p, o.offset);
+      return out;
+    })().catch(() => new Map<number, number>());
+    stable.set(topic, { at: now, value });
     return value;
   }
   async function partitionsOf(topic: string): Promise<number[] | undefined> {
@@ -43,6 +61,7 @@ export function kafkaGroupMethods(client: KafkaAdminClient): GroupMethods {
       const p = (await offsetsOf(topic))?.find((x) => x.partition === partition);
       return p ? { logStartOffset: p.logStartOffset, logEndOffset: p.highWatermark } : { logStartOffset: -1, logEndOffset: -1 };
     },
+    lastStableOffset: async (topic, partition) => (await stableOf(topic)).get(partition) ?? -1,
     partitions: partitionsOf,
     async offsetForTime(topic, partition, timestamp) {
       const p = (await client.offsetsForTime(topic, timestamp)).find((x) => x.partition === partition);
