@@ -29,6 +29,7 @@ import { kafkaSecurityMethods } from './security-methods.js';
 import { RegistryClient, type ExternalRegistryConfig } from './registry-client.js';
 import { externalLookup, externalSchemasMethods } from './schemas-methods.js';
 import { kafkaRecordSource } from './kafka-record-source.js';
+import { clientTxnMethods } from '../client-transactions.js';
 
 /** What a Kafka cluster reached over the Kafka protocol cannot offer, and why. */
 export const KAFKA_MISSING: Partial<Record<Capability, string>> = {
@@ -96,6 +97,7 @@ export function kafkaDriverOver(client: KafkaAdminClient, options: KafkaDriverOp
     ...(registry ? externalSchemasMethods(registry, kafkaRecordSource(client)) : {}),
     ...kafkaGroupMethods(client),
     ...kafkaSecurityMethods(client, missing),
+    ...clientTxnMethods(() => client.config),
     ...kafkaAdminMethods(client, { ...(options.profilesDir ? { profilesDir: options.profilesDir } : {}), ...(options.importedProfiles ? { importedProfiles: options.importedProfiles } : {}) }),
     ...impactMethods(
       () => readImpactSource(client),
