@@ -70,7 +70,8 @@ export interface RawFetchedRecord {
 const text = (b: Buffer | null | undefined): string | null => (b === null || b === undefined ? null : b.toString('utf8'));
 
 export class RecordsClient {
-  private producer: Producer | undefined;
+  /** Connecting or connected: concurrent first produces (one per partition) share one connect. */
+  private producer: Promise<Producer> | undefined;
 
   constructor(
     private readonly cluster: Cluster,
@@ -78,11 +79,15 @@ export class RecordsClient {
     private readonly retry: RetryOptions,
   ) {}
 
-  private async connectedProducer(): Promise<Producer> {
-    if (!this.producer) {
-      this.producer = createProducer({ cluster: this.cluster, logger: this.logger, retry: { ...this.retry, retries: 0 } });
-      await this.producer.connect();
-    }
+  private connectedProducer(): Promise<Producer> {
+    this.producer ??= (async () => {
+      const producer = createProducer({ cluster: this.cluster, logger: this.logger, retry: { ...this.retry, retries: 0 } });
+      await producer.connect();
+      return producer;
+    })().catch((e: unknown) => {
+      this.producer = undefined; // the next produce tries again
+      throw e;
+    });
     return this.producer;
   }
 
@@ -201,7 +206,8 @@ export class RecordsClient {
   }
 
   async close(): Promise<void> {
-    await this.producer?.disconnect();
+    const producer = this.producer;
     this.producer = undefined;
+    if (producer) await (await producer.catch(() => null))?.disconnect();
   }
 }

@@ -27,7 +27,7 @@ import { impactMethods } from '../impact-methods.js';
 import { readImpactSource } from './impact-source.js';
 import { kafkaSecurityMethods } from './security-methods.js';
 import { RegistryClient, type ExternalRegistryConfig } from './registry-client.js';
-import { externalLookup, externalSchemasMethods } from './schemas-methods.js';
+import { externalSchemas, externalSchemasMethods } from './schemas-methods.js';
 import { kafkaRecordSource } from './kafka-record-source.js';
 import { clientTxnMethods } from '../client-transactions.js';
 
@@ -92,8 +92,9 @@ export function kafkaDriverOver(client: KafkaAdminClient, options: KafkaDriverOp
     throw unsupported(capability, notHere[capability]!, options.connection);
   };
   const registry = options.schemaRegistry ? new RegistryClient(options.schemaRegistry) : null;
+  const schemas = registry ? externalSchemas(registry) : null;
   const methods: KafkaMethods = {
-    ...kafkaClusterMethods(client, missing, options.connection, registry ? externalLookup(registry) : null),
+    ...kafkaClusterMethods(client, missing, options.connection, schemas),
     ...(registry ? externalSchemasMethods(registry, kafkaRecordSource(client)) : {}),
     ...kafkaGroupMethods(client),
     ...kafkaSecurityMethods(client, missing),
