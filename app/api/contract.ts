@@ -72,6 +72,7 @@ import { clientTxnMethods } from './client-txn-contract.js';
 import { compactionMethods } from './compaction-contract.js';
 import { impactMethods } from './impact-contract.js';
 import { groupsMethods } from './groups-contract.js';
+import { transactionsMethods } from './transactions-contract.js';
 
 /** The DTOs (`…View`) every result is made of; see `views.ts` and `balance-views.ts`. */
 export type * from './views.js';
@@ -83,6 +84,7 @@ export type * from './impact-contract.js';
 export type * from './records-search-contract.js';
 export type * from './schemas-contract.js';
 export type * from './security-contract.js';
+export type * from './transactions-contract.js';
 export type * from './client-txn-contract.js';
 
 // ================================================================ envelope
@@ -408,6 +410,8 @@ export const contract = {
 
   // ACLs, SCRAM users and client quotas (security-contract.ts).
   ...securityMethods,
+  // transactions.*: kafka-transactions.sh's list, describe-producers, find-hanging and abort (transactions-contract.ts).
+  ...transactionsMethods,
   // Transactional producers and consumers' fetches as clients of their own (client-txn-contract.ts).
   ...clientTxnMethods,
 

@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { methodNames, targetsCluster, type BrokerView, type MethodInput, type MethodName, type MethodResult, type Result, type TopicView } from '../../app/api/contract.js';
 import { securityMethods } from '../../app/api/security-contract.js';
+import { transactionsMethods } from '../../app/api/transactions-contract.js';
 import { clientTxnMethods } from '../../app/api/client-txn-contract.js';
 import { startHttpHost, type HttpHost } from './http-host.js';
 import { openCluster, type OpenCluster } from '../engine/open-cluster.js';
@@ -709,7 +710,7 @@ describe('every contract method over HTTP on a real data directory', () => {
     expect(c.topicCount).toBe(5);
   });
 
-  it('called every method in methodNames that targets a cluster over HTTP (connections-http.test.ts calls the connections.* ones, security-http.test.ts the security ones, client-txn-http.test.ts the transactional clients)', () => {
-    expect([...called].sort()).toEqual(methodNames.filter((m) => targetsCluster(m) && !(m in securityMethods) && !(m in clientTxnMethods)).sort());
+  it('called every method in methodNames that targets a cluster over HTTP (connections-http.test.ts calls the connections.* ones, security-http.test.ts the security ones, transactions-http.test.ts the transactions ones, client-txn-http.test.ts the transactional clients)', () => {
+    expect([...called].sort()).toEqual(methodNames.filter((m) => targetsCluster(m) && !(m in securityMethods) && !(m in transactionsMethods) && !(m in clientTxnMethods)).sort());
   });
 });

@@ -26,6 +26,7 @@ import { kafkaGroupMethods } from './group-methods.js';
 import { impactMethods } from '../impact-methods.js';
 import { readImpactSource } from './impact-source.js';
 import { kafkaSecurityMethods } from './security-methods.js';
+import { kafkaTxnMethods } from './txn-backend.js';
 import { RegistryClient, type ExternalRegistryConfig } from './registry-client.js';
 import { externalSchemas, externalSchemasMethods } from './schemas-methods.js';
 import { kafkaRecordSource } from './kafka-record-source.js';
@@ -98,6 +99,7 @@ export function kafkaDriverOver(client: KafkaAdminClient, options: KafkaDriverOp
     ...(registry ? externalSchemasMethods(registry, kafkaRecordSource(client)) : {}),
     ...kafkaGroupMethods(client),
     ...kafkaSecurityMethods(client, missing),
+    ...kafkaTxnMethods(client),
     ...clientTxnMethods(() => client.config),
     ...kafkaAdminMethods(client, { ...(options.profilesDir ? { profilesDir: options.profilesDir } : {}), ...(options.importedProfiles ? { importedProfiles: options.importedProfiles } : {}) }),
     ...impactMethods(
