@@ -7,7 +7,7 @@
  */
 import { Kafka, logLevel } from 'kafkajs';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ClusterView } from '../app/api/views.js';
 import { api, launchBrowser, openConsole, removeDir, screenshotter, startServe, type ServedHost } from './support/harness.js';
 
@@ -15,11 +15,26 @@ async function fill(page: Page, testId: string, value: string): Promise<void> {
   await page.getByTestId(testId).locator('input').first().fill(value);
 }
 
-/** Pick an option of a select (typing it first narrows a filterable one to it). */
+/**
+ * Pick an option of a select (typing it first narrows a filterable one to it), and see it chosen.
+ * The page re-reads its lists every few seconds; a menu that closed before its option was clicked
+ * (twice in a full clean-clone run on a loaded machine, never alone) is opened again.
+ */
 async function choose(page: Page, testId: string, option: string, filterable = false): Promise<void> {
-  await page.getByTestId(testId).click();
-  if (filterable) await page.keyboard.type(option);
-  await page.locator('.n-base-select-option:visible', { hasText: new RegExp(`^${option}$`) }).first().click();
+  const select = page.getByTestId(testId);
+  const pattern = new RegExp(`^${option}$`);
+  await vi.waitFor(
+    async () => {
+      if (await page.locator('.n-base-select-menu:visible').count()) await page.keyboard.press('Escape');
+      await select.click();
+      if (filterable) await page.keyboard.type(option.replace(/\\/g, ''));
+      await page.locator('.n-base-select-option:visible', { hasText: pattern }).first().click({ timeout: 5_000 });
+      const input = select.locator('input');
+      const shown = `${await select.innerText()} ${(await input.count()) > 0 ? await input.first().inputValue() : ''}`;
+      expect(shown).toMatch(new RegExp(`(^|\\s)${option}(\\s|$)`));
+    },
+    { timeout: 30_000, interval: 250 },
+  );
 }
 
 describe('Security page in Chromium against npm run serve', () => {
