@@ -71,6 +71,7 @@ import { securityMethods } from './security-contract.js';
 import { compactionMethods } from './compaction-contract.js';
 import { impactMethods } from './impact-contract.js';
 import { groupsMethods } from './groups-contract.js';
+import { transactionsMethods } from './transactions-contract.js';
 
 /** The DTOs (`…View`) every result is made of; see `views.ts` and `balance-views.ts`. */
 export type * from './views.js';
@@ -83,6 +84,7 @@ export type * from './records-search-contract.js';
 export type * from './schemas-contract.js';
 export type * from './security-contract.js';
 export type * from './twin-contract.js';
+export type * from './transactions-contract.js';
 
 // ================================================================ envelope
 
@@ -405,6 +407,8 @@ export const contract = {
 
   // ACLs, SCRAM users and client quotas (security-contract.ts).
   ...securityMethods,
+  // transactions.*: kafka-transactions.sh's list, describe-producers, find-hanging and abort (transactions-contract.ts).
+  ...transactionsMethods,
 
   // The connections.* methods: the list of clusters, not a cluster (connections-contract.ts).
   ...connectionMethods,
