@@ -30,6 +30,7 @@ import { kafkaTxnMethods } from './txn-backend.js';
 import { RegistryClient, type ExternalRegistryConfig } from './registry-client.js';
 import { externalSchemas, externalSchemasMethods } from './schemas-methods.js';
 import { kafkaRecordSource } from './kafka-record-source.js';
+import { clientTxnMethods } from '../client-transactions.js';
 
 /** What a Kafka cluster reached over the Kafka protocol cannot offer, and why. */
 export const KAFKA_MISSING: Partial<Record<Capability, string>> = {
@@ -99,6 +100,7 @@ export function kafkaDriverOver(client: KafkaAdminClient, options: KafkaDriverOp
     ...kafkaGroupMethods(client),
     ...kafkaSecurityMethods(client, missing),
     ...kafkaTxnMethods(client),
+    ...clientTxnMethods(() => client.config),
     ...kafkaAdminMethods(client, { ...(options.profilesDir ? { profilesDir: options.profilesDir } : {}), ...(options.importedProfiles ? { importedProfiles: options.importedProfiles } : {}) }),
     ...impactMethods(
       () => readImpactSource(client),
