@@ -31,3 +31,9 @@ declare module 'kafkajs/src/network/socketFactory.js' {
   const defaultSocketFactory: () => ISocketFactory;
   export default defaultSocketFactory;
 }
+
+declare module 'kafkajs/src/protocol/message/compression/index.js' {
+  /** Codec by attributes value (1 gzip … 4 zstd): a factory of `{ compress(encoder), decompress(buffer) }`. */
+  export const Codecs: Record<number, () => unknown>;
+  export const Types: { None: 0; GZIP: 1; Snappy: 2; LZ4: 3; ZSTD: 4 };
+}
