@@ -13,7 +13,7 @@ import createProducer from 'kafkajs/src/producer/index.js';
 import { CompressionError, type CompressionCodec } from '../protocol/records/compression.js';
 import { installKafkajsCodecs, kafkajsCompression } from './kafkajs-codecs.js';
 import { errorName, rootCause, toKafkaError } from './errors.js';
-import type { KafkaErrorName } from '../api/errors.js';
+import { KafkaError, type KafkaErrorName } from '../api/errors.js';
 
 export interface ProduceRecordData {
   key: string | Buffer | null;
@@ -51,6 +51,8 @@ interface KafkajsFetchedMessage {
   value: Buffer | null;
   headers?: Record<string, Buffer | Buffer[] | null | undefined>;
   timestamp: string;
+  /** kafkajs keeps a control batch's record (a transaction marker) and says so here. */
+  isControlRecord?: boolean;
   batchContext?: { partitionLeaderEpoch?: number; firstOffset?: string; producerId?: string; producerEpoch?: number; firstSequence?: number; timestampType?: number; inTransaction?: boolean };
 }
 
@@ -153,6 +155,20 @@ export class RecordsClient {
     } catch (e) {
       const cause = rootCause(e) as { code?: number };
       if (typeof cause?.code === 'number') return { errorCode: errorName(cause.code), highWatermark: -1, records: [] };
+      throw toKafkaError(e, `Fetching ${topic}-${partition}`);
+    }
+  }
+
+  /** Each record's offset, producer id and whether it is a transaction marker (a control record), from one Fetch at `offset`, below the high watermark. */
+  async fetchProducers(topic: string, partition: number, offset: number, maxBytes: number): Promise<{ offset: number; producerId: number; control: boolean }[]> {
+    try {
+      const p = await this.fetchPartition(topic, partition, offset, maxBytes);
+      if (!p) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Topic ${topic} has no partition ${partition}.`);
+      if (p.errorCode !== 0) throw new KafkaError(errorName(p.errorCode), `Fetching ${topic}-${partition} at offset ${offset} failed with ${errorName(p.errorCode)}.`);
+      return p.messages
+        .filter((m) => Number(m.offset) >= offset && Number(m.offset) < Number(p.highWatermark))
+        .map((m) => ({ offset: Number(m.offset), producerId: Number(m.batchContext?.producerId ?? -1), control: m.isControlRecord === true }));
+    } catch (e) {
       throw toKafkaError(e, `Fetching ${topic}-${partition}`);
     }
   }

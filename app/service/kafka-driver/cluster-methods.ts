@@ -36,6 +36,7 @@ type KafkaClusterMethod =
   | 'brokers.isolate'
   | 'brokers.heal'
   | 'brokers.stallFollower'
+  | 'brokers.cutLink'
   | 'topics.list'
   | 'topics.stats'
   | 'cluster.features'
@@ -239,6 +240,7 @@ export function kafkaClusterMethods(
     'brokers.isolate': () => missing('faults'),
     'brokers.heal': () => missing('faults'),
     'brokers.stallFollower': () => missing('faults'),
+    'brokers.cutLink': () => missing('faults'),
 
     'topics.list': async () => {
       const s = await readSnapshot(client);
