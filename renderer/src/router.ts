@@ -4,6 +4,7 @@
  * only pays for the page it shows.
  */
 import { createRouter, createWebHashHistory, type RouteRecordRaw } from 'vue-router';
+import { useTopicStore } from './stores/topic.js';
 
 export const routes: RouteRecordRaw[] = [
   { path: '/', name: 'overview', component: () => import('./views/OverviewView.vue'), meta: { title: 'Overview' } },
@@ -30,9 +31,13 @@ export const routes: RouteRecordRaw[] = [
  * The page shows the store's answer; a failure here is the page's own read's to report.
  */
 function prefetchTopic(name: string): void {
-  import('./stores/topic.js')
-    .then((m) => m.useTopicStore(name).refresh())
-    .catch(() => {});
+  try {
+    useTopicStore(name)
+      .refresh()
+      .catch(() => {});
+  } catch {
+    // No store to read into (no Pinia yet): the page reads the topic itself.
+  }
 }
 
 export function createAppRouter() {
