@@ -39,6 +39,9 @@
  * acks=all, RF 3, lz4) and a consumer reading it back, `wire.kcat.produce…` and
  * `wire.kcat.consume…`, beside the in-process 100 B produce (goal ≥ 0.5).
  *
+ * `npm run bench -- txn` runs the transaction figures alone (txn.ts): kafkajs's transactional
+ * produce against its idempotent produce, read_committed consume against read_uncommitted.
+ *
  * `npm run bench -- workbench` runs the Messages workbench's scan alone: `records.search` over
  * 1,000,000 records with a CEL filter against a plain scan (workbench-scan.ts).
  *
@@ -77,6 +80,7 @@ import { PLAN_BROKERS, PLAN_PARTITIONS, measureBalancePlan } from './balance-pla
 import { IMPACT_BROKERS, IMPACT_PARTITIONS, measureImpact } from './impact.js';
 import { FAILOVER_BROKERS, FAILOVER_PARTITIONS, measureFailover } from './failover.js';
 import { COMPACTION_MB, KEYS as COMPACTION_KEYS, LOAD_COMMITS, LOAD_PARTITIONS, SEGMENT_MB, measureCleanerThroughput, measureCoordinatorLoad } from './compaction.js';
+import { TXN_BUDGET_MS, txnFigures, txnMain } from './txn.js';
 import { RESULTS_FILE, UI_FRAME_LATE_INTERVALS, atLeastFigure, figure, fmt, latencyFigure, machine, pct, printTable, round, topicDetailFigures, uiFigures, withinFigure, writeResults, type Figure } from './figures.js';
 
 /** The Topics page benchmark: building the console, 2,000 topics over HTTP, Chromium. */
@@ -371,6 +375,7 @@ async function main(): Promise<void> {
   if (process.argv[2] === 'topic-detail') return topicDetailMain();
   if (process.argv[2] === 'workbench') return workbenchMain();
   if (process.argv[2] === 'compaction') return compactionMain();
+  if (process.argv[2] === 'txn') return txnMain();
   const started = performance.now();
   const budgetLeft = (): number => BUDGET_MS - (performance.now() - started);
   const m = machine();
@@ -382,6 +387,8 @@ async function main(): Promise<void> {
   // What Kafka clients get: fetch sessions, kcat's produce and consume.
   if (budgetLeft() < CLIENTS_BUDGET_MS + UI_TOPICS_MIN_MS) console.warn('skipping the client figures: not enough of the budget left');
   else figures.push(...(await clientFigures(inProcess.get(100)?.recordsPerSec ?? 0, WINDOW)));
+  if (budgetLeft() < TXN_BUDGET_MS + UI_TOPICS_MIN_MS) console.warn('skipping the transaction figures: not enough of the budget left');
+  else figures.push(...(await txnFigures()));
   // The host under load: HTTP in this process, the engine in a child (as `npm run serve`).
   if (budgetLeft() < 5 * DESCRIBE_WINDOW_MS) {
     console.warn(`skipping host.cluster-describe: not enough of the ${BUDGET_MS / 1000} s budget left`);

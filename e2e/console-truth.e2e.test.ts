@@ -106,6 +106,7 @@ describe('the console says what is true (issue 34), on a local cluster', () => {
       ['Schemas', 'Alt+-'],
       ['Groups', 'Alt+='],
       ['Security', null],
+      ['Transactions', null],
       ['Connections', 'Alt+`'],
     ]);
   });

@@ -23,6 +23,7 @@ const GROUPS: readonly { prefix: string; title: string }[] = [
   { prefix: 'produce', title: 'Produce in process (`npm run bench -- produce`)' },
   { prefix: 'wire', title: 'Produce and consume through the Kafka listeners (`npm run bench -- wire`)' },
   { prefix: 'fetch', title: 'Fetch sessions for consumers (`npm run bench -- wire`)' },
+  { prefix: 'txn', title: 'Transactions through the Kafka listeners (`npm run bench -- txn`)' },
   { prefix: 'host', title: 'The HTTP host under load' },
   { prefix: 'ui.topic-detail', title: 'The topic page of one topic with 1,000 partitions (`npm run bench -- topic-detail`)' },
   { prefix: 'ui', title: 'The console with 2,000 topics' },

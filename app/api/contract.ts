@@ -68,9 +68,11 @@ import { recordsDeleteMethods } from './records-delete-contract.js';
 import { recordsSearchMethods } from './records-search-contract.js';
 import { schemasMethods } from './schemas-contract.js';
 import { securityMethods } from './security-contract.js';
+import { clientTxnMethods } from './client-txn-contract.js';
 import { compactionMethods } from './compaction-contract.js';
 import { impactMethods } from './impact-contract.js';
 import { groupsMethods } from './groups-contract.js';
+import { transactionsMethods } from './transactions-contract.js';
 
 /** The DTOs (`…View`) every result is made of; see `views.ts` and `balance-views.ts`. */
 export type * from './views.js';
@@ -82,6 +84,8 @@ export type * from './impact-contract.js';
 export type * from './records-search-contract.js';
 export type * from './schemas-contract.js';
 export type * from './security-contract.js';
+export type * from './transactions-contract.js';
+export type * from './client-txn-contract.js';
 
 // ================================================================ envelope
 
@@ -160,6 +164,8 @@ export const contract = {
   'brokers.heal': method(brokerTarget, returns<BrokerView>()),
   /** Stall (or resume) the broker's replica fetchers while it keeps heartbeating. */
   'brokers.stallFollower': method(z.strictObject({ brokerId: brokerIdSchema, stalled: z.boolean() }), returns<BrokerView>()),
+  /** Cut (or restore) the network link between two brokers; each keeps its other links. `brokers.heal` restores every link of a broker. */
+  'brokers.cutLink': method(z.strictObject({ brokerId: brokerIdSchema, peerId: brokerIdSchema, cut: z.boolean() }), returns<{ brokerId: number; peerId: number; cut: boolean }>()),
 
   /** Every topic with its partition count, RF and health counts. */
   'topics.list': method(empty, returns<TopicSummaryView[]>()),
@@ -404,6 +410,10 @@ export const contract = {
 
   // ACLs, SCRAM users and client quotas (security-contract.ts).
   ...securityMethods,
+  // transactions.*: kafka-transactions.sh's list, describe-producers, find-hanging and abort (transactions-contract.ts).
+  ...transactionsMethods,
+  // Transactional producers and consumers' fetches as clients of their own (client-txn-contract.ts).
+  ...clientTxnMethods,
 
   // The connections.* methods: the list of clusters, not a cluster (connections-contract.ts).
   ...connectionMethods,

@@ -55,11 +55,14 @@ export type {
   DescribeTransactionsRequest,
   DescribeTransactionsResponse,
   EndTxnRequest,
+  ListedTransaction,
   ListTransactionsRequest,
   ListTransactionsResponse,
   TxnApiRequest,
   TxnErrorResponse,
   TxnResponseOf,
+  WriteTxnMarkersRequest,
+  WriteTxnMarkersResponse,
 } from './txn/messages.js';
 export type { TxnRecordCodec } from './txn/record-codec.js';
 export { COORDINATOR_TYPE_TRANSACTION } from './txn/coordinator.js';

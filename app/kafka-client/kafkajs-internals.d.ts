@@ -17,7 +17,7 @@ declare module 'kafkajs/src/admin/index.js' {
 
 declare module 'kafkajs/src/producer/index.js' {
   import type { Cluster, ICustomPartitioner, Producer, RetryOptions } from 'kafkajs';
-  const createProducer: (options: { logger: unknown; retry?: RetryOptions; cluster: Cluster; createPartitioner?: ICustomPartitioner; idempotent?: boolean }) => Producer;
+  const createProducer: (options: { logger: unknown; retry?: RetryOptions; cluster: Cluster; createPartitioner?: ICustomPartitioner; idempotent?: boolean; transactionalId?: string; transactionTimeout?: number }) => Producer;
   export default createProducer;
 }
 
@@ -30,4 +30,14 @@ declare module 'kafkajs/src/network/socketFactory.js' {
   import type { ISocketFactory } from 'kafkajs';
   const defaultSocketFactory: () => ISocketFactory;
   export default defaultSocketFactory;
+}
+
+declare module 'kafkajs/src/consumer/batch.js' {
+  // kafkajs' own read_committed filter (aborted transactions' records and markers dropped).
+  const Batch: new (
+    topic: string,
+    fetchedOffset: string,
+    partitionData: { partition: number; highWatermark: string; abortedTransactions?: { producerId: string; firstOffset: string }[]; messages: unknown[] },
+  ) => { messages: { offset: string; key: Buffer | null; value: Buffer | null }[] };
+  export default Batch;
 }

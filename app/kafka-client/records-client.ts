@@ -11,7 +11,7 @@
 import type { Cluster, Producer, RetryOptions } from 'kafkajs';
 import createProducer from 'kafkajs/src/producer/index.js';
 import { errorName, rootCause, toKafkaError } from './errors.js';
-import type { KafkaErrorName } from '../api/errors.js';
+import { KafkaError, type KafkaErrorName } from '../api/errors.js';
 
 export interface ProduceRecordData {
   key: string | Buffer | null;
@@ -49,6 +49,8 @@ interface KafkajsFetchedMessage {
   value: Buffer | null;
   headers?: Record<string, Buffer | Buffer[] | null | undefined>;
   timestamp: string;
+  /** kafkajs keeps a control batch's record (a transaction marker) and says so here. */
+  isControlRecord?: boolean;
   batchContext?: { partitionLeaderEpoch?: number; firstOffset?: string; producerId?: string; producerEpoch?: number; firstSequence?: number; timestampType?: number; inTransaction?: boolean };
 }
 
@@ -70,7 +72,8 @@ export interface RawFetchedRecord {
 const text = (b: Buffer | null | undefined): string | null => (b === null || b === undefined ? null : b.toString('utf8'));
 
 export class RecordsClient {
-  private producer: Producer | undefined;
+  /** Connecting or connected: concurrent first produces (one per partition) share one connect. */
+  private producer: Promise<Producer> | undefined;
 
   constructor(
     private readonly cluster: Cluster,
@@ -78,11 +81,15 @@ export class RecordsClient {
     private readonly retry: RetryOptions,
   ) {}
 
-  private async connectedProducer(): Promise<Producer> {
-    if (!this.producer) {
-      this.producer = createProducer({ cluster: this.cluster, logger: this.logger, retry: { ...this.retry, retries: 0 } });
-      await this.producer.connect();
-    }
+  private connectedProducer(): Promise<Producer> {
+    this.producer ??= (async () => {
+      const producer = createProducer({ cluster: this.cluster, logger: this.logger, retry: { ...this.retry, retries: 0 } });
+      await producer.connect();
+      return producer;
+    })().catch((e: unknown) => {
+      this.producer = undefined; // the next produce tries again
+      throw e;
+    });
     return this.producer;
   }
 
@@ -145,6 +152,20 @@ export class RecordsClient {
     }
   }
 
+  /** Each record's offset, producer id and whether it is a transaction marker (a control record), from one Fetch at `offset`, below the high watermark. */
+  async fetchProducers(topic: string, partition: number, offset: number, maxBytes: number): Promise<{ offset: number; producerId: number; control: boolean }[]> {
+    try {
+      const p = await this.fetchPartition(topic, partition, offset, maxBytes);
+      if (!p) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Topic ${topic} has no partition ${partition}.`);
+      if (p.errorCode !== 0) throw new KafkaError(errorName(p.errorCode), `Fetching ${topic}-${partition} at offset ${offset} failed with ${errorName(p.errorCode)}.`);
+      return p.messages
+        .filter((m) => Number(m.offset) >= offset && Number(m.offset) < Number(p.highWatermark))
+        .map((m) => ({ offset: Number(m.offset), producerId: Number(m.batchContext?.producerId ?? -1), control: m.isControlRecord === true }));
+    } catch (e) {
+      throw toKafkaError(e, `Fetching ${topic}-${partition}`);
+    }
+  }
+
   private async fetchPartition(topic: string, partition: number, offset: number, maxBytes: number) {
     await this.cluster.addTargetTopic(topic);
     await this.cluster.refreshMetadataIfNecessary();
@@ -201,7 +222,8 @@ export class RecordsClient {
   }
 
   async close(): Promise<void> {
-    await this.producer?.disconnect();
+    const producer = this.producer;
     this.producer = undefined;
+    if (producer) await (await producer.catch(() => null))?.disconnect();
   }
 }

@@ -65,9 +65,10 @@ describe('Dispatcher: ApiVersions', () => {
     expect(readResponse(ApiKey.ApiVersions, 3, outcome.parts).body).toMatchObject({ errorCode: 42, apiKeys: [] });
   });
 
-  it('never advertises WriteTxnMarkers, SASL or KIP-848 groups, advertises the client transaction APIs below KIP-890 part 2, and Produce from v0', () => {
-    // DescribeCluster (60) is served since issue 14 (admin APIs); WriteTxnMarkers is between brokers only.
-    for (const key of [17, 27, 36, 68]) expect(ADVERTISED_VERSIONS[key]).toBeUndefined();
+  it('never advertises SASL or KIP-848 groups, advertises WriteTxnMarkers 0-1 (Admin.abortTransaction, KIP-664) and the client transaction APIs below KIP-890 part 2, and Produce from v0', () => {
+    // DescribeCluster (60) is served since issue 14 (admin APIs).
+    for (const key of [17, 36, 68]) expect(ADVERTISED_VERSIONS[key]).toBeUndefined();
+    expect(ADVERTISED_VERSIONS[ApiKey.WriteTxnMarkers]).toEqual([0, 1]);
     for (const key of [24, 25, 26, 28]) expect(ADVERTISED_VERSIONS[key]).toEqual([0, 3]);
     expect(ADVERTISED_VERSIONS[ApiKey.InitProducerId]).toEqual([0, 4]);
     expect(ADVERTISED_VERSIONS[ApiKey.Produce]).toEqual([0, 8]);

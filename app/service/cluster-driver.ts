@@ -34,6 +34,7 @@ export const METHOD_CAPABILITY: Partial<Record<ClusterMethodName, Capability>> =
   'brokers.isolate': 'faults',
   'brokers.heal': 'faults',
   'brokers.stallFollower': 'faults',
+  'brokers.cutLink': 'faults',
   'brokers.add': 'brokerMembership',
   'brokers.remove': 'brokerMembership',
   'events.recent': 'timeline',

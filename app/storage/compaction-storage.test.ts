@@ -90,10 +90,47 @@ describe('compacted logs in a broker file', () => {
     log.appendAsFollower([at(0, 4, [2, 4]), at(9, 12, [12])], 0, ROLL);
     expect(() => log.appendAsFollower([at(11, 13, [13])], 0, ROLL)).toThrow(/follower append at 11/);
     expect(log.logEndOffset).toBe(13);
+    expect(contents(log.read(0, 13, 1 << 20))).toEqual([
+      [2, '2', '2'],
+      [4, '4', '4'],
+      [12, '12', '12'],
+    ]);
     s.close();
     const reopened = new PartitionLog(storage(dir).s.broker(2).replica('t:0'), 0);
     expect(reopened.logEndOffset).toBe(13);
     expect(contents(reopened.read(5, 13, 1 << 20))).toEqual([[12, '12', '12']]);
+  });
+
+  it("keeps a compacted leader's cleaned batches as they are on a follower: records at their own offsets, the delete horizon, read from its tail and after a reopen", () => {
+    const { s, dir } = storage();
+    const leader = new PartitionLog(s.broker(1).replica('t:0'), 0);
+    const b0 = leader.appendAsLeader([kv(1, 'a'), kv(2, 'a'), kv(1, 'b')], 0, 0, ROLL); // 0..2
+    const b1 = leader.appendAsLeader([kv(3, 'a'), kv(2, null)], 0, 0, ROLL); // 3..4
+    leader.rollActiveSegment(0);
+    leader.appendAsLeader([kv(9, 'z')], 0, 0, ROLL); // 5, active segment
+    leader.replaceCleaned(0, 5, [writer.retain(b0, [2], undefined), writer.retain(b1, [1], 5000)]);
+    const expected = [
+      [2, '1', 'b'],
+      [4, '2', null],
+      [5, '9', 'z'],
+    ];
+    expect(contents(leader.read(0, 6, 1 << 20))).toEqual(expected);
+    // A follower that was behind fetches the cleaned batches (read from the leader's file) and the active one.
+    const follower = new PartitionLog(s.broker(2).replica('t:0'), 0);
+    follower.appendAsFollower(leader.read(0, 6, 1 << 20), 0, ROLL);
+    expect(follower.logEndOffset).toBe(6);
+    const fromTail = follower.read(0, 6, 1 << 20);
+    expect(contents(fromTail)).toEqual(expected);
+    expect(fromTail[1]!.deleteHorizonMs).toBe(5000);
+    expect(follower.read(3, 6, 1 << 20)[0]!.baseOffset).toBe(3); // from a removed offset: the batch that holds the next record
+    s.close();
+    const reopened = new PartitionLog(storage(dir).s.broker(2).replica('t:0'), 0);
+    expect(contents(reopened.read(0, 6, 1 << 20))).toEqual(expected);
+    expect(reopened.read(0, 6, 1 << 20).map((b) => [b.baseOffset, b.lastOffset])).toEqual([
+      [0, 2],
+      [3, 4],
+      [5, 5],
+    ]);
   });
 
   it('swaps all or nothing: a failure inside the swap leaves the batches and segments on disk as they were', () => {

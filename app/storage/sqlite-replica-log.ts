@@ -13,7 +13,7 @@
  */
 import type { EpochEntry } from '../core/log/epoch-cache.js';
 import type { ReplicaCheckpoint, ReplicaLogStore, SegmentInfo } from '../core/log/log-store.js';
-import { sliceBatch, type RecordBatch } from '../core/log/records.js';
+import { batchMaxTimestamp, sliceBatch, type RecordBatch } from '../core/log/records.js';
 import type { BatchRow, BrokerStatements, ReplicaRow } from './broker-file-statements.js';
 import { decodeRecordBatch, STORAGE_CODECS, storedBytes } from './record-batch-codec.js';
 import { guard } from './sqlite-errors.js';
@@ -56,14 +56,31 @@ export interface BrokerFile {
   dropSummary(): void;
 }
 
-/** The largest record timestamp, -1 when there is none (the `max_timestamp` column). */
-function maxTimestampOf(records: readonly { timestamp: number }[]): number {
-  let max = -1;
-  for (let i = 0; i < records.length; i++) {
-    const t = records[i]!.timestamp;
-    if (t > max) max = t;
-  }
-  return max;
+/**
+ * The batch as the tail keeps it: the appended batch itself when it is whole and carries exactly
+ * the bytes stored (a client's batch, or the leader's batch a follower copies) — its records,
+ * built only if someone reads them, stay so, and a cleaned batch keeps its offsets — else a batch
+ * of its fields without the `source` of a slice (built field by field: a rest/spread copy is
+ * generic and this runs for every batch every replica appends).
+ */
+function storedForm(batch: RecordBatch, data: Buffer): RecordBatch {
+  const e = batch.encoded;
+  if (batch.source === undefined && e !== undefined && e.buffer === data.buffer && e.byteOffset === data.byteOffset && e.length === data.length && batch.sizeBytes === data.length) return batch;
+  const stored: RecordBatch = {
+    baseOffset: batch.baseOffset,
+    lastOffset: batch.lastOffset,
+    leaderEpoch: batch.leaderEpoch,
+    appendTimeMs: batch.appendTimeMs,
+    records: batch.records,
+    sizeBytes: data.length,
+    encoded: data,
+  };
+  if (batch.producer) stored.producer = batch.producer;
+  if (batch.offsetDeltas) stored.offsetDeltas = batch.offsetDeltas;
+  if (batch.deleteHorizonMs !== undefined) stored.deleteHorizonMs = batch.deleteHorizonMs;
+  if (batch.transactional) stored.transactional = true;
+  if (batch.control) stored.control = true;
+  return stored;
 }
 
 export class SqliteReplicaLog implements ReplicaLogStore {
@@ -152,30 +169,15 @@ export class SqliteReplicaLog implements ReplicaLogStore {
     // instead of encoding the batch again (the CRC-32C of the whole batch dominates encoding);
     // a Kafka client's batch is stored as the client sent it.
     const data = storedBytes(batch);
-    const records = batch.records;
-    const maxTimestamp = maxTimestampOf(records);
+    const maxTimestamp = batchMaxTimestamp(batch);
     this.file.write('append to', () =>
       this.store.statements.insertBatch.run(this.id, batch.baseOffset, batch.lastOffset, batch.leaderEpoch, batch.appendTimeMs, maxTimestamp, data.length, data),
     );
     if (this.maxTimestamp !== undefined) this.maxTimestamp = Math.max(this.maxTimestamp, maxTimestamp);
     if (this.maxAppendTimeMs !== undefined) this.maxAppendTimeMs = Math.max(this.maxAppendTimeMs, batch.appendTimeMs);
-    // The batch as stored, without the `source` of a slice (built field by field: a rest/spread
-    // copy is generic and this runs for every batch every replica appends).
-    const stored: RecordBatch = {
-      baseOffset: batch.baseOffset,
-      lastOffset: batch.lastOffset,
-      leaderEpoch: batch.leaderEpoch,
-      appendTimeMs: batch.appendTimeMs,
-      records,
-      sizeBytes: data.length,
-      encoded: data,
-    };
-    if (batch.producer) stored.producer = batch.producer;
-    if (batch.transactional) stored.transactional = true;
-    if (batch.control) stored.control = true;
     this.end = batch.lastOffset + 1;
     this.bytes += data.length;
-    this.tail.push(stored);
+    this.tail.push(storedForm(batch, data));
   }
 
   /**
@@ -275,7 +277,7 @@ export class SqliteReplicaLog implements ReplicaLogStore {
 
   private reinsert(batch: RecordBatch): void {
     const data = storedBytes(batch);
-    const maxTimestamp = maxTimestampOf(batch.records);
+    const maxTimestamp = batchMaxTimestamp(batch);
     this.store.statements.insertBatch.run(this.id, batch.baseOffset, batch.lastOffset, batch.leaderEpoch, batch.appendTimeMs, maxTimestamp, data.length, data);
   }
 

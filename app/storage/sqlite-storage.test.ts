@@ -9,6 +9,8 @@ import { recordText, Simulation, textRecord } from '../sim/simulation.js';
 import { latestVersion, migrate } from './migrations.js';
 import { SqliteStorage } from './sqlite-storage.js';
 import { DEFAULT_CACHE_KIB } from './sqlite-file.js';
+import { encodeRecordBatch } from './record-batch-codec.js';
+import type { LogRecord, RecordBatch } from '../core/log/records.js';
 import { kafkaErrorOf } from '../core/test-support/kafka-error.js';
 
 const dirs: string[] = [];
@@ -203,6 +205,35 @@ describe('SQLite storage', () => {
     expect(again.broker(1).hasReplica('t:0')).toBe(false);
     expect(again.broker(1).totalBytes()).toBeGreaterThan(61);
     again.close();
+  });
+
+  it("stores a batch that carries its bytes (a client's, or the leader's a follower copies) as those bytes, its largest timestamp from their header, never building its records", () => {
+    const storage = SqliteStorage.open(tempDir());
+    try {
+      const sent = batch(0, 3, 0, 100);
+      const encoded = encodeRecordBatch({ ...sent, records: [sent.records[2]!, sent.records[0]!, sent.records[1]!] }); // the largest first
+      const lazy: RecordBatch = {
+        baseOffset: 0,
+        lastOffset: 2,
+        leaderEpoch: 0,
+        appendTimeMs: 100,
+        get records(): LogRecord[] {
+          throw new Error('the records were built');
+        },
+        sizeBytes: encoded.length,
+        encoded,
+      };
+      const leader = storage.broker(1).replica('t:0');
+      leader.append(lazy);
+      const follower = storage.broker(2).replica('t:0');
+      follower.append(leader.read(0, 3, 1 << 20)[0]!);
+      for (const log of [leader, follower]) {
+        expect(log.rangeStats(0, 3)).toEqual({ bytes: encoded.length, maxTimestamp: 102, maxAppendTimeMs: 100 });
+        expect(Buffer.from(log.read(0, 3, 1 << 20)[0]!.encoded!)).toEqual(encoded);
+      }
+    } finally {
+      storage.close();
+    }
   });
 
   it('replica logs opened after listing them (one bulk read) are the logs as stored: end, size, checkpoint, epochs, segments, range stats', () => {

@@ -20,6 +20,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { methodNames, targetsCluster, type BrokerView, type MethodInput, type MethodName, type MethodResult, type Result, type TopicView } from '../../app/api/contract.js';
 import { securityMethods } from '../../app/api/security-contract.js';
+import { transactionsMethods } from '../../app/api/transactions-contract.js';
+import { clientTxnMethods } from '../../app/api/client-txn-contract.js';
 import { startHttpHost, type HttpHost } from './http-host.js';
 import { openCluster, type OpenCluster } from '../engine/open-cluster.js';
 import { loadOrCreateToken } from './token.js';
@@ -503,6 +505,16 @@ describe('every contract method over HTTP on a real data directory', () => {
     await settled('orders');
   });
 
+  it('brokers.cutLink cuts one link between two brokers and restores it; a broker named twice or unknown is refused', async () => {
+    expect(await ok('brokers.cutLink', { brokerId: 2, peerId: 3, cut: true })).toEqual({ brokerId: 2, peerId: 3, cut: true });
+    // Each keeps its other links: both stay running (their heartbeats reach the controller).
+    expect((await broker(2))!.state).toBe('running');
+    expect((await post('brokers.cutLink', { brokerId: 2, peerId: 2, cut: true })).body).toMatchObject({ ok: false, error: { code: 'INVALID_REQUEST' } });
+    expect((await post('brokers.cutLink', { brokerId: 2, peerId: 99, cut: true })).body).toMatchObject({ ok: false, error: { code: 'BROKER_NOT_FOUND' } });
+    expect(await ok('brokers.cutLink', { brokerId: 3, peerId: 2, cut: false })).toEqual({ brokerId: 3, peerId: 2, cut: false });
+    await settled('orders');
+  });
+
   it('brokers.remove removes a stopped broker that hosts no replicas', async () => {
     const added = await ok('brokers.add', {});
     expect(added.id).toBe(5);
@@ -698,7 +710,7 @@ describe('every contract method over HTTP on a real data directory', () => {
     expect(c.topicCount).toBe(5);
   });
 
-  it('called every method in methodNames that targets a cluster over HTTP (connections-http.test.ts calls the connections.* ones, security-http.test.ts the security ones)', () => {
-    expect([...called].sort()).toEqual(methodNames.filter((m) => targetsCluster(m) && !(m in securityMethods)).sort());
+  it('called every method in methodNames that targets a cluster over HTTP (connections-http.test.ts calls the connections.* ones, security-http.test.ts the security ones, transactions-http.test.ts the transactions ones, client-txn-http.test.ts the transactional clients)', () => {
+    expect([...called].sort()).toEqual(methodNames.filter((m) => targetsCluster(m) && !(m in securityMethods) && !(m in transactionsMethods) && !(m in clientTxnMethods)).sort());
   });
 });

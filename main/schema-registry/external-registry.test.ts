@@ -85,6 +85,31 @@ describe('an external Schema Registry by URL, through the Kafka driver', () => {
     expect(await ok(d.call('schemas.usage', { topic: 'orders' }))).toEqual({ topic: 'orders', scanned: 2, unframed: 1, complete: true, ids: [{ id: v2, part: 'value', records: 1, subjects: ['orders-value'] }] });
   }, 60_000);
 
+  it('produces with a schema through the Kafka driver: framed with the id the registry gave, decoded by the cluster itself', async () => {
+    const d = driver({ username: 'alice', password: 'alice-secret' });
+    const { id } = await ok(d.call('schemas.register', { subject: 'shipments-value', schema: V1 }));
+    await ok(d.call('topics.create', { name: 'shipments', partitions: 2, replicationFactor: 3 }));
+    // The driver's first produce, to both partitions at once: one producer connects for both batches.
+    const keys = ['s-1', 's-2', 's-3', 's-4'];
+    const sent = await ok(d.call('records.produce', { topic: 'shipments', acks: 'all', records: keys.map((k) => ({ key: k, value: JSON.stringify({ id: k }) })), schemas: { value: { subject: 'shipments-value' } } }));
+    expect(sent.batches.map((b) => [b.partition, b.errorCode]).sort()).toEqual([[0, 'NONE'], [1, 'NONE']]);
+    // Read by the cluster's own service (not the driver): Confluent's magic byte 0, then the id.
+    const read = await ok(cluster.service.call('records.search', { topic: 'shipments', from: { beginning: true } }));
+    expect(read.records.map((r) => r.key?.text).sort()).toEqual(keys);
+    for (const r of read.records) {
+      const bytes = Buffer.from(r.value!.base64, 'base64');
+      expect([bytes[0], bytes.readInt32BE(1)]).toEqual([0, id]);
+      expect(parseSchema('AVRO', V1).decode(bytes.subarray(5))).toEqual({ id: r.key!.text });
+    }
+    // By id too, and a value that does not fit, or a subject the registry does not know, is refused naming why.
+    await ok(d.call('records.produce', { topic: 'shipments', partition: 1, acks: 'all', records: [{ value: '{"id": "s-5"}' }], schemas: { value: { id } } }));
+    const misfit = await d.call('records.produce', { topic: 'shipments', acks: 'all', records: [{ value: '{"id": 7}' }], schemas: { value: { subject: 'shipments-value' } } });
+    expect(misfit.ok ? null : misfit.error).toMatchObject({ code: 'INVALID_INPUT', details: { issues: [{ path: ['records', 0, 'value'] }] } });
+    const unknown = await d.call('records.produce', { topic: 'shipments', acks: 'all', records: [{ value: '{}' }], schemas: { value: { subject: 'nobody-value' } } });
+    expect(unknown.ok ? '' : unknown.error.message).toMatch(/40401/);
+    expect((await ok(cluster.service.call('records.search', { topic: 'shipments', from: { beginning: true } }))).records).toHaveLength(5);
+  }, 60_000);
+
   it('says when the registry refuses the credentials, and without a registry answers UNSUPPORTED_FOR_CONNECTION', async () => {
     const wrong = await driver({ username: 'alice', password: 'nope' }).call('schemas.list', {});
     expect(wrong.ok ? null : wrong.error).toMatchObject({ code: 'INVALID_REQUEST', details: { status: 401 } });

@@ -22,6 +22,7 @@ export const routes: RouteRecordRaw[] = [
   { path: '/messages', name: 'messages', component: () => import('./views/MessagesView.vue'), meta: { title: 'Messages' } },
   { path: '/schemas', name: 'schemas', component: () => import('./views/SchemasView.vue'), meta: { title: 'Schemas' } },
   { path: '/security/:tab?', name: 'security', component: () => import('./views/SecurityView.vue'), meta: { title: 'Security' } },
+  { path: '/transactions', name: 'transactions', component: () => import('./views/TransactionsView.vue'), meta: { title: 'Transactions' } },
   { path: '/:pathMatch(.*)*', name: 'not-found', component: () => import('./views/NotFoundView.vue'), meta: { title: 'Not found' } },
 ];
 

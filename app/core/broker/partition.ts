@@ -30,7 +30,7 @@ import { FollowerStates, type FollowerState } from './follower-states.js';
 import { isIsrEligible, shared, type PendingIsr } from './isr-state.js';
 import { FETCH_OK, type FollowerFetchCheck, type LowWatermarkOutcome, type ProduceOutcome } from './partition-answers.js';
 import { keylessRecordErrors, produceRulesOf, type ProducedBatchValidator } from '../log/produced-batch.js';
-import { estimateBatchSize, type LogRecord, type RecordBatch } from '../log/records.js';
+import { estimateBatchSize, recordCount, withRecordsOnFirstRead, type LogRecord, type RecordBatch } from '../log/records.js';
 import type { VerificationGuard } from '../log/producer-state.js';
 import type { MetadataImage } from '../metadata/image.js';
 import type { LeaderRecoveryState, PartitionState } from '../metadata/records.js';
@@ -237,23 +237,17 @@ export class ReplicaPartition {
     const v = validator.validate({ records: raw, produceVersion, baseOffset: base, leaderEpoch: this.leaderEpoch, nowMs: now, topicPartition: `${this.topic}-${this.partition}` }, produceRulesOf(cfg));
     if (!v.ok) return respond({ errorCode: v.error, baseOffset: -1, errorMessage: v.message, ...(v.recordErrors.length > 0 ? { recordErrors: v.recordErrors } : {}) });
     if (v.transactional && !v.producer) return respond({ errorCode: 'INVALID_RECORD', baseOffset: -1, errorMessage: 'A transactional record batch needs a producer id' });
-    const count = v.records.length;
+    const count = v.count;
     if (v.producer) {
       const verdict = this.log.producerState().check({ ...v.producer, count, transactional: v.transactional }, base, guard);
       if (verdict.kind === 'error') return respond({ errorCode: verdict.error, baseOffset: -1, errorMessage: verdict.message });
       if (verdict.kind === 'duplicate') return this.answerDuplicate(verdict.firstOffset, verdict.lastOffset, acks, timeoutMs, respond);
     }
-    const batch: RecordBatch = {
-      baseOffset: base,
-      lastOffset: base + count - 1,
-      leaderEpoch: this.leaderEpoch,
-      appendTimeMs: now,
-      records: v.records,
-      sizeBytes: v.bytes.length,
-      encoded: v.bytes,
-      ...(v.producer ? { producer: v.producer } : {}),
-      ...(v.transactional ? { transactional: true } : {}),
-    };
+    // Stored, replicated and fetched as its bytes: its records are decoded only if something reads them.
+    const fields: Omit<RecordBatch, 'records'> = { baseOffset: base, lastOffset: base + count - 1, leaderEpoch: this.leaderEpoch, appendTimeMs: now, sizeBytes: v.bytes.length, encoded: v.bytes };
+    if (v.producer) fields.producer = v.producer;
+    if (v.transactional) fields.transactional = true;
+    const batch = withRecordsOnFirstRead(fields, () => v.records);
     this.appendBuilt(batch, acks, timeoutMs, respond);
   }
 
@@ -283,7 +277,7 @@ export class ReplicaPartition {
       respond(o);
     };
     // Counted as the log stores it, acknowledged or not (Kafka's MessagesInPerSec / BytesInPerSec).
-    this.host.traffic.produceRecords += batch.records.length;
+    this.host.traffic.produceRecords += recordCount(batch);
     this.host.traffic.produceBytes += this.log.sizeBytes() - sizeBefore;
     this.log.maybeFlush(now, cfg.flushMessages, cfg.flushMs);
     this.maybeIncrementHighWatermark();

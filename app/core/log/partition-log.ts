@@ -38,8 +38,8 @@ import { LeaderEpochCache } from './epoch-cache.js';
 import type { ReplicaCheckpoint, ReplicaLogStore, SegmentInfo } from './log-store.js';
 import { type AbortedTxn, ProducerStateManager, trackProducer } from './producer-state.js';
 import { deleteOldSegments, type RetentionConfig } from './log-retention.js';
-import { estimateBatchSize, type LogRecord, type RecordBatch } from './records.js';
-import { fitSegments, maxTimestampOf, shouldRoll, type SegmentRollConfig } from './segment-roll.js';
+import { batchMaxTimestamp, estimateBatchSize, type LogRecord, type RecordBatch } from './records.js';
+import { fitSegments, shouldRoll, type SegmentRollConfig } from './segment-roll.js';
 
 export type { SegmentRollConfig } from './segment-roll.js';
 
@@ -194,7 +194,7 @@ export class PartitionLog {
   /** Append a batch the leader built at the log end (a client's validated batch, with its bytes). */
   appendPreparedAsLeader(batch: RecordBatch, nowMs: number, roll: SegmentRollConfig): RecordBatch {
     if (batch.baseOffset !== this.leo) throw new Error(`leader append at ${batch.baseOffset} but the log ends at ${this.leo}`);
-    this.maybeRoll(batch.sizeBytes, maxTimestampOf(batch.records), nowMs, roll);
+    this.maybeRoll(batch.sizeBytes, batchMaxTimestamp(batch), nowMs, roll);
     this.appendBatch(batch, nowMs);
     return batch;
   }
@@ -251,7 +251,7 @@ export class PartitionLog {
     let maxTimestamp = -1;
     for (const b of fresh) {
       bytes += b.sizeBytes;
-      maxTimestamp = Math.max(maxTimestamp, maxTimestampOf(b.records));
+      maxTimestamp = Math.max(maxTimestamp, batchMaxTimestamp(b));
     }
     this.maybeRoll(bytes, maxTimestamp, nowMs, roll);
     for (const b of fresh) this.appendBatch(b, nowMs);
@@ -264,7 +264,7 @@ export class PartitionLog {
         this.activeCreatedStale = false;
         this.store.saveSegments(this.segmentList);
       }
-      this.activeFirstTimestamp = maxTimestampOf(batch.records);
+      this.activeFirstTimestamp = batchMaxTimestamp(batch);
     }
     this.resize(() => this.store.append(batch));
     if (batch.producer && this.producers) trackProducer(this.producers, batch);
@@ -278,7 +278,7 @@ export class PartitionLog {
     if (this.activeBytes === 0) return;
     if (this.activeFirstTimestamp === undefined) {
       const first = this.store.read(Math.max(this.activeSegment.baseOffset, this.startOffset), this.leo, 1)[0];
-      this.activeFirstTimestamp = first ? maxTimestampOf(first.records) : -1;
+      this.activeFirstTimestamp = first ? batchMaxTimestamp(first) : -1;
     }
     const active = { bytes: this.activeBytes, firstTimestamp: this.activeFirstTimestamp, createdMs: this.activeSegment.createdMs };
     if (shouldRoll(active, incomingBytes, incomingMaxTimestamp, nowMs, cfg)) this.roll(nowMs);

@@ -7,8 +7,11 @@
  *
  * Contract: `validate` never throws for client input. On success `bytes` is a private copy of
  * the batch exactly as the log stores it (base offset and leader epoch patched in, recompressed
- * when the topic's compression.type asks) and `records` are its records decoded, with the
- * timestamps a consumer will see; on failure the error is Kafka's for the first broken rule.
+ * when the topic's compression.type asks), `count` its number of records and `records` its records
+ * decoded, with the timestamps a consumer will see — decoded from `bytes` only when first read: the
+ * log stores and serves the bytes, and building a request's records (which the logs' tails then
+ * keep alive) was most of what a produce through the wire allocated. On failure the error is
+ * Kafka's for the first broken rule.
  */
 import type { KafkaErrorName } from '../../api/errors.js';
 import type { CompressionType, TopicRuntimeConfig } from '../runtime-config.js';
@@ -48,7 +51,9 @@ export type ProducedBatch =
   | {
       ok: true;
       bytes: Uint8Array;
-      records: LogRecord[];
+      count: number;
+      /** Decoded from `bytes` when first read (then kept). */
+      readonly records: LogRecord[];
       /** The idempotent producer's fields, when the batch carries a producer id. */
       producer: ProducerInfo | null;
       /** Attribute bit 4: the client asked for a transaction. */

@@ -85,6 +85,59 @@ export function offsetSpan(batch: RecordBatch): number {
   return batch.lastOffset - batch.baseOffset + 1;
 }
 
+// Where a v2 batch header keeps its maxTimestamp (int64) and recordCount (int32): see
+// app/protocol/records/record-batch.ts for the whole layout.
+const MAX_TIMESTAMP_AT = 35;
+const RECORD_COUNT_AT = 57;
+
+function headerView(bytes: Uint8Array): DataView {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/**
+ * How many records the batch holds: its header's recordCount when it carries its bytes (a
+ * client's batch, or one read from storage, whose records are built only if read), else its
+ * records. A cleaned batch holds fewer than it spans ({@link offsetSpan}).
+ */
+export function recordCount(batch: RecordBatch): number {
+  const bytes = batch.encoded;
+  return bytes === undefined ? batch.records.length : headerView(bytes).getInt32(RECORD_COUNT_AT);
+}
+
+/**
+ * The largest record timestamp of the batch, -1 when it holds no record or none has a larger one
+ * (the log's `max_timestamp`, what segment rolling and time lookups compare). A batch that carries
+ * its bytes has it in its header's maxTimestamp, which every writer sets so: the largest of a
+ * CreateTime batch's records (Kafka's LogValidator and MemoryRecordsBuilder, our encoder), and what
+ * every record of a LogAppendTime batch reads as; so its records need not be built for it.
+ */
+export function batchMaxTimestamp(batch: RecordBatch): number {
+  const bytes = batch.encoded;
+  if (bytes === undefined) {
+    const records = batch.records;
+    let max = -1;
+    for (let i = 0; i < records.length; i++) if (records[i]!.timestamp > max) max = records[i]!.timestamp;
+    return max;
+  }
+  const view = headerView(bytes);
+  if (view.getInt32(RECORD_COUNT_AT) === 0) return -1;
+  return Math.max(-1, view.getInt32(MAX_TIMESTAMP_AT) * 2 ** 32 + view.getUint32(MAX_TIMESTAMP_AT + 4));
+}
+
+/**
+ * Gives `batch` records built by `load` when first read (then kept; assigning replaces them): a
+ * property of its own, so a spread copy reads them.
+ */
+export function withRecordsOnFirstRead(batch: Omit<RecordBatch, 'records'>, load: () => LogRecord[]): RecordBatch {
+  let built: LogRecord[] | null = null;
+  return Object.defineProperty(batch, 'records', {
+    enumerable: true,
+    configurable: true,
+    get: () => (built ??= load()),
+    set: (records: LogRecord[]) => void (built = records),
+  }) as RecordBatch;
+}
+
 /** Kafka v2 batch header (61 bytes) plus a per-record estimate; close to the real encoding. */
 export function estimateBatchSize(records: readonly LogRecord[]): number {
   let size = 61;

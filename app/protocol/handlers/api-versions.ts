@@ -49,6 +49,8 @@ export const ADVERTISED_VERSIONS: Readonly<Record<number, readonly [number, numb
   [ApiKey.DescribeProducers]: [0, 0],
   [ApiKey.DescribeTransactions]: [0, 0],
   [ApiKey.ListTransactions]: [0, 1],
+  // For Admin.abortTransaction (KIP-664); Kafka 3.x serves 0-1.
+  [ApiKey.WriteTxnMarkers]: [0, 1],
   [ApiKey.OffsetForLeaderEpoch]: [2, 3],
   [ApiKey.DescribeConfigs]: [0, 3],
   [ApiKey.DescribeLogDirs]: [0, 4],
@@ -78,7 +80,6 @@ export const ADVERTISED_VERSIONS: Readonly<Record<number, readonly [number, numb
  * SaslAuthenticate are not here: only a SASL listener has handlers for them (main/kafka/sasl-gate.ts).
  */
 export const NEVER_ADVERTISED: ReadonlySet<number> = new Set([
-  27, // WriteTxnMarkers (between brokers: the coordinator sends markers inside the engine)
   68, // ConsumerGroupHeartbeat (KIP-848)
   69, // ConsumerGroupDescribe (KIP-848)
 ]);

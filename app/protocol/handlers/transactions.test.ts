@@ -8,8 +8,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanUpStorages } from '../../sim/scenarios/support.js';
 import { ApiKey } from '../generated/index.js';
-import { decodeRecordBatches, encodeRecordBatch } from '../records/record-batch.js';
-import { clientRecord, codecs, WireSim } from '../test-support/wire-sim.js';
+import {
+  addPartitions as addPartitionsTo,
+  endTxn as endTxnOf,
+  fetchPartition,
+  findTxnCoordinator as findCoordinatorOf,
+  initProducerId as initProducerIdOf,
+  plainBatch,
+  produce as produceTo,
+  txnBatch,
+} from '../test-support/txn-wire.js';
+import { WireSim } from '../test-support/wire-sim.js';
 
 afterEach(cleanUpStorages);
 
@@ -22,78 +31,18 @@ function cluster(seed: number): WireSim {
   return w;
 }
 
-/** FindCoordinator (key type 1) until `__transaction_state` exists and the id's partition has a leader. */
-async function findTxnCoordinator(w: WireSim): Promise<number> {
-  for (let i = 0; i < 100; i++) {
-    const r = await w.respond(1, ApiKey.FindCoordinator, 1, { key: TXN_ID, keyType: 1, coordinatorKeys: [] });
-    if (r.errorCode === 0) return r.nodeId;
-    expect(r.errorCode).toBe(15); // COORDINATOR_NOT_AVAILABLE while the topic is being created
-    w.sim.advance(500);
-  }
-  throw new Error('no transaction coordinator');
-}
-
-function txnBatch(pid: bigint, epoch: number, seq: number, values: string[]): Uint8Array {
-  const records = values.map((v) => clientRecord(v));
-  return encodeRecordBatch({ baseOffset: 0, lastOffset: records.length - 1, leaderEpoch: -1, appendTimeMs: 0, records, sizeBytes: 0, transactional: true }, { codecs, producer: { id: Number(pid), epoch, baseSequence: seq } });
-}
-
-/** A batch of no producer (producer id -1), as a plain producer sends it. */
-function plainBatch(values: string[]): Uint8Array {
-  const records = values.map((v) => clientRecord(v));
-  return encodeRecordBatch({ baseOffset: 0, lastOffset: records.length - 1, leaderEpoch: -1, appendTimeMs: 0, records, sizeBytes: 0 }, { codecs });
-}
-
-async function produce(w: WireSim, batch: Uint8Array, transactionalId: string | null = TXN_ID, topic = 't', broker = 1) {
-  const r = await w.respond(broker, ApiKey.Produce, 7, { transactionalId, acks: -1, timeoutMs: 5_000, topicData: [{ name: topic, partitionData: [{ index: 0, records: batch }] }] });
-  return r.responses[0]!.partitionResponses[0]!;
-}
-
-async function fetch(w: WireSim, isolationLevel: 0 | 1, broker = 1) {
-  const r = await w.respond(broker, ApiKey.Fetch, 11, {
-    replicaId: -1,
-    maxWaitMs: 0,
-    minBytes: 1,
-    maxBytes: 10_000_000,
-    isolationLevel,
-    topics: [{ topic: 't', partitions: [{ partition: 0, fetchOffset: 0n, partitionMaxBytes: 10_000_000, currentLeaderEpoch: -1 }] }],
-  });
-  const p = r.responses[0]!.partitions[0]!;
-  const batches = decodeRecordBatches(p.records!, { codecs });
-  return {
-    hw: p.highWatermark,
-    lso: p.lastStableOffset,
-    aborted: p.abortedTransactions,
-    /** Data records as [offset, value]; markers as [offset, 'COMMIT' | 'ABORT']. */
-    records: batches.flatMap((b) =>
-      b.control ? [[b.baseOffset, new DataView(b.records[0]!.key!.buffer, b.records[0]!.key!.byteOffset).getInt16(2) === 1 ? 'COMMIT' : 'ABORT']] : b.records.map((rec, i) => [b.baseOffset + i, new TextDecoder().decode(rec.value!)]),
-    ),
-  };
-}
+const findTxnCoordinator = (w: WireSim): Promise<number> => findCoordinatorOf(w, TXN_ID);
+const produce = (w: WireSim, batch: Uint8Array, transactionalId: string | null = TXN_ID, topic = 't', broker = 1) => produceTo(w, batch, transactionalId, topic, broker);
+const fetch = (w: WireSim, isolationLevel: 0 | 1, broker = 1) => fetchPartition(w, isolationLevel, broker, 't');
 
 async function latest(w: WireSim, isolationLevel: 0 | 1): Promise<bigint> {
   const r = await w.respond(1, ApiKey.ListOffsets, 5, { replicaId: -1, isolationLevel, topics: [{ name: 't', partitions: [{ partitionIndex: 0, timestamp: -1n, currentLeaderEpoch: -1, maxNumOffsets: 1 }] }] });
   return r.topics[0]!.partitions[0]!.offset;
 }
 
-async function addPartitions(w: WireSim, coordinator: number, pid: bigint, epoch: number, topic = 't') {
-  const r = await w.respond(coordinator, ApiKey.AddPartitionsToTxn, 1, {
-    transactions: [],
-    v3AndBelowTransactionalId: TXN_ID,
-    v3AndBelowProducerId: pid,
-    v3AndBelowProducerEpoch: epoch,
-    v3AndBelowTopics: [{ name: topic, partitions: [0] }],
-  });
-  return r.resultsByTopicV3AndBelow[0]!.resultsByPartition[0]!.partitionErrorCode;
-}
-
-async function endTxn(w: WireSim, coordinator: number, pid: bigint, epoch: number, committed: boolean) {
-  return (await w.respond(coordinator, ApiKey.EndTxn, 1, { transactionalId: TXN_ID, producerId: pid, producerEpoch: epoch, committed })).errorCode;
-}
-
-async function initProducerId(w: WireSim, brokerId: number, transactionTimeoutMs = 60_000) {
-  return w.respond(brokerId, ApiKey.InitProducerId, 3, { transactionalId: TXN_ID, transactionTimeoutMs, producerId: -1n, producerEpoch: -1 });
-}
+const addPartitions = async (w: WireSim, coordinator: number, pid: bigint, epoch: number, topic = 't') => (await addPartitionsTo(w, coordinator, TXN_ID, pid, epoch, [{ name: topic, partitions: [0] }]))[0]!;
+const endTxn = (w: WireSim, coordinator: number, pid: bigint, epoch: number, committed: boolean) => endTxnOf(w, coordinator, TXN_ID, pid, epoch, committed);
+const initProducerId = (w: WireSim, brokerId: number, transactionTimeoutMs = 60_000) => initProducerIdOf(w, brokerId, TXN_ID, transactionTimeoutMs);
 
 /** Run the clock until the partition's LSO reaches its HW (the markers are written and replicated). */
 async function settle(w: WireSim): Promise<void> {

@@ -19,6 +19,14 @@
  *                           start_time_ms producer_id producer_epoch [topic [partition]]]
  *   ListTransactions     => [state_filter] [producer_id_filter] duration_filter(v1+)
  *                        <= error_code [unknown_state_filter] [transactional_id producer_id state]
+ *   WriteTxnMarkers      => [producer_id producer_epoch transaction_result [topic [partition]]
+ *                           coordinator_epoch] <= [producer_id [topic [partition error_code]]]
+ *
+ * WriteTxnMarkers is served to clients for what Kafka's Admin.abortTransaction sends (KIP-664:
+ * an ABORT marker for a hanging transaction, `kafka-transactions.sh abort`); a coordinator of
+ * this cluster writes its markers inside the engine. The partition leader checks the marker as
+ * for a coordinator's (a stale producer epoch INVALID_PRODUCER_EPOCH, a stale coordinator epoch
+ * TRANSACTION_COORDINATOR_FENCED).
  *
  * Rules: AddPartitionsToTxn v4+ (many transactions, KIP-890's broker-to-broker verification) and
  * the TRANSACTION_ABORTABLE versions (AddOffsetsToTxn, EndTxn, TxnOffsetCommit v4,
@@ -233,6 +241,34 @@ export function listTransactionsHandler(gateway: BrokerGateway): ApiHandler<type
 }
 
 /** Every transaction API a broker serves. */
+export function writeTxnMarkersHandler(gateway: BrokerGateway): ApiHandler<typeof ApiKey.WriteTxnMarkers> {
+  return {
+    apiKey: ApiKey.WriteTxnMarkers,
+    advertised: ADVERTISED_VERSIONS[ApiKey.WriteTxnMarkers]!,
+    async handle(request) {
+      const r = await askTxn(gateway, {
+        api: 'writeTxnMarkers',
+        markers: request.markers.map((m) => ({
+          producerId: toOffset(m.producerId),
+          producerEpoch: m.producerEpoch,
+          coordinatorEpoch: m.coordinatorEpoch,
+          result: m.transactionResult ? 'COMMIT' : 'ABORT',
+          topics: m.topics.map((t) => ({ name: t.name, partitions: t.partitionIndexes })),
+        })),
+      });
+      return {
+        markers: r.markers.map((m) => ({
+          producerId: BigInt(m.producerId),
+          topics: m.topics.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => ({ partitionIndex: p.partition, errorCode: errorCode(p.errorCode) })) })),
+        })),
+      };
+    },
+    errorResponse: (request, code) => ({
+      markers: request.markers.map((m) => ({ producerId: m.producerId, topics: m.topics.map((t) => ({ name: t.name, partitions: t.partitionIndexes.map((p) => ({ partitionIndex: p, errorCode: code })) })) })),
+    }),
+  };
+}
+
 export const TRANSACTION_HANDLERS = [
   addPartitionsToTxnHandler,
   addOffsetsToTxnHandler,
@@ -241,4 +277,5 @@ export const TRANSACTION_HANDLERS = [
   describeProducersHandler,
   describeTransactionsHandler,
   listTransactionsHandler,
+  writeTxnMarkersHandler,
 ] as const;

@@ -84,6 +84,45 @@ describe('LogValidator: what a leader accepts', () => {
   });
 });
 
+describe('LogValidator: the records of an accepted batch, decoded only when read', () => {
+  it('gives the records a consumer will read, from the stored bytes: CreateTime keeps their own, LogAppendTime reads the append time, a recompressed batch its new bytes', () => {
+    const records = [record('a', NOW - 5000), record('b', NOW - 4000, null)];
+    for (const compression of ['none', 'lz4'] as const) {
+      const sent = produced(records, { compression });
+      const kept = validateRecords(input(sent), topic(), codecs);
+      const stamped = validateRecords(input(sent), topic({ 'message.timestamp.type': 'LogAppendTime' }), codecs);
+      const recompressed = validateRecords(input(sent), topic({ 'compression.type': compression === 'none' ? 'gzip' : 'uncompressed' }), codecs);
+      if (!kept.ok || !stamped.ok || !recompressed.ok) throw new Error('refused');
+      sent.fill(0); // the request's buffer is the client's: nothing is read from it afterwards
+      expect([kept.count, stamped.count, recompressed.count]).toEqual([2, 2, 2]);
+      expect(kept.records, compression).toEqual(records);
+      expect(kept.records).toBe(kept.records); // decoded once, then kept
+      expect(stamped.records.map((r) => r.timestamp)).toEqual([NOW, NOW]);
+      expect(recompressed.records).toEqual(records);
+    }
+  });
+
+  it('accepts timestamps on the bounds, and -1 (no timestamp) however tight the bounds; keyed records on a compacted topic, compressed', () => {
+    const config = topic({ 'message.timestamp.before.max.ms': 10, 'message.timestamp.after.max.ms': 10, compacted: true });
+    const sent = produced([record('low', NOW - 10), record('none', -1), record('high', NOW + 10)], { compression: 'lz4' });
+    const result = validateRecords(input(sent), config, codecs);
+    if (!result.ok) throw new Error(result.message);
+    expect(result.header.maxTimestamp).toBe(NOW + 10);
+    const none = validateRecords(input(produced([record('none', -1)])), config, codecs);
+    expect(none.ok && none.header.maxTimestamp).toBe(-1);
+  });
+
+  it('keeps a transactional batch transactional, with its producer fields, kept as sent or recompressed', () => {
+    const sent = encodeRecordBatch({ baseOffset: 0, lastOffset: 1, leaderEpoch: -1, appendTimeMs: 0, records: [record('a'), record('b')], sizeBytes: 0, transactional: true }, { codecs, producer: { id: 31, epoch: 2, baseSequence: 40 } });
+    for (const config of [topic(), topic({ 'compression.type': 'lz4' })]) {
+      const result = validateRecords(input(sent), config, codecs);
+      if (!result.ok) throw new Error(result.message);
+      expect(result.header).toMatchObject({ isTransactional: true, isControl: false, producerId: 31, producerEpoch: 2, baseSequence: 40, count: 2 });
+      expect(decodeRecordBatch(result.batch, { codecs }).transactional).toBe(true);
+    }
+  });
+});
+
 describe('LogValidator: what a leader refuses, with Kafka error', () => {
   const refuse = (records: Uint8Array | null, config = topic(), over: Partial<ValidateRecordsInput> = {}) => {
     const result = validateRecords(input(records, over), config, codecs);
@@ -154,12 +193,22 @@ describe('LogValidator: what a leader refuses, with Kafka error', () => {
     expect(refuse(tamper(sent, (v) => (v.setInt32(23, 2), v.setInt32(57, 3)))).error).toBe('INVALID_RECORD');
   });
 
-  it('INVALID_RECORD with a RecordError per keyless record on a compacted topic', () => {
-    const sent = produced([record('a', NOW, 'k1'), record('b', NOW, null), record('c', NOW, null)]);
-    expect(refuse(sent, topic({ compacted: true }))).toMatchObject({
-      error: 'INVALID_RECORD',
-      recordErrors: [expect.objectContaining({ batchIndex: 1 }), expect.objectContaining({ batchIndex: 2 })],
-    });
+  it('INVALID_RECORD with a RecordError per keyless record on a compacted topic, uncompressed or compressed', () => {
+    for (const compression of ['none', 'lz4'] as const) {
+      const sent = produced([record('a', NOW, 'k1'), record('b', NOW, null), record('c', NOW, null)], { compression });
+      expect(refuse(sent, topic({ compacted: true }))).toMatchObject({
+        error: 'INVALID_RECORD',
+        recordErrors: [expect.objectContaining({ batchIndex: 1 }), expect.objectContaining({ batchIndex: 2 })],
+      });
+    }
+  });
+
+  it('INVALID_RECORD: records whose offset deltas are not 0, 1, 2, … (a cleaned batch is no client batch), the CRC being right', () => {
+    // Two records at offset deltas 1 and 2 under a header that says deltas 0 and 1.
+    const shifted = encodeRecordBatch({ baseOffset: 0, lastOffset: 2, leaderEpoch: -1, appendTimeMs: 0, records: [record('a'), record('b')], sizeBytes: 0, offsetDeltas: [1, 2] });
+    const result = refuse(tamper(shifted, (v) => v.setInt32(23, 1)));
+    expect(result.error).toBe('INVALID_RECORD');
+    expect(result.message).toMatch(/offsetDelta 1, expected 0/);
   });
 
   it('INVALID_TIMESTAMP: CreateTime before now - before.max.ms or after now + after.max.ms, naming each record', () => {

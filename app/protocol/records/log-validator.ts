@@ -23,12 +23,32 @@
  * the CRC) and, when it changes, the timestamp type and maxTimestamp (CRC resealed) —
  * LogAppendTime topics get the append time as maxTimestamp, the records keep theirs. Otherwise
  * the records are re-encoded with the topic's codec, keeping producer id, epoch and sequence.
+ *
+ * The records are checked in one scan of the batch's bytes (decompressed when compressed) that
+ * builds none of them: it reads what the per-record rules need (null keys, the smallest and
+ * largest timestamp). Only a batch those figures say breaks a rule is decoded, to name each
+ * broken record as Kafka does, and only a recompressed one is decoded to be encoded again. The
+ * result's `records` are decoded from the stored bytes when first read: the log stores and
+ * serves the bytes, so most batches are never decoded.
  */
 import { KafkaError } from '../../api/errors.js';
 import type { LogRecord } from '../../core/log/records.js';
 import type { ProtocolErrorName } from '../error-codes.js';
 import { type CompressionCodec, type CompressionCodecs, CompressionError } from './compression.js';
-import { type RecordBatchHeader, type TimestampType, RECORD_BATCH_HEADER_SIZE, assignOffsetAndEpoch, batchHeader, decodeRecordBatch, encodeRecordBatch, hasValidCrc, setMaxTimestamp } from './record-batch.js';
+import {
+  type DecodeContext,
+  type RecordBatchHeader,
+  type RecordScan,
+  type TimestampType,
+  RECORD_BATCH_HEADER_SIZE,
+  assignOffsetAndEpoch,
+  batchHeader,
+  decodeRecordBatch,
+  encodeRecordBatch,
+  hasValidCrc,
+  scanRecordBatch,
+  setMaxTimestamp,
+} from './record-batch.js';
 
 /** The topic configs that govern validation, spelled as Kafka spells them. */
 export interface LogValidatorConfig {
@@ -65,8 +85,10 @@ export type ValidateRecordsResult =
       /** The bytes to append: a private copy, never a view of the request. */
       batch: Uint8Array;
       header: RecordBatchHeader;
-      /** The records, decoded, with the timestamps a consumer reads (the append time on LogAppendTime topics). */
-      records: LogRecord[];
+      /** How many records the batch holds (its header's recordCount, checked against its offsets and records). */
+      count: number;
+      /** The records, decoded, with the timestamps a consumer reads (the append time on LogAppendTime topics): decoded from `batch` when first read. */
+      readonly records: LogRecord[];
       /** The append time for LogAppendTime topics, else -1 (ProduceResponse.LogAppendTimeMs). */
       logAppendTimeMs: number;
       /** Whether the records were re-encoded for the topic's codec. */
@@ -120,39 +142,23 @@ export function validateRecords(input: ValidateRecordsInput, config: LogValidato
   const batchError = checkBatch(header);
   if (batchError) return fail('INVALID_RECORD', batchError);
 
-  let decoded;
+  const context: DecodeContext = { codecs, maxDecompressedBytes: Math.max(64 * 1024 * 1024, config['max.message.bytes'] * 4), crcChecked: true, denseOffsets: true };
+  let scan: RecordScan;
   try {
-    decoded = decodeRecordBatch(found, { codecs, maxDecompressedBytes: Math.max(64 * 1024 * 1024, config['max.message.bytes'] * 4), crcChecked: true, denseOffsets: true });
+    scan = scanRecordBatch(found, context);
   } catch (e) {
     const details = e instanceof KafkaError ? (e.details as Record<string, unknown> | undefined) : undefined;
     return fail(details?.['decompression'] ? 'CORRUPT_MESSAGE' : 'INVALID_RECORD', (e as Error).message);
   }
-
-  const recordErrors: RecordError[] = [];
-  let invalidTimestamp = false;
-  let maxTimestamp = NO_TIMESTAMP;
   const lowest = input.nowMs - config['message.timestamp.before.max.ms'];
   const highest = input.nowMs + config['message.timestamp.after.max.ms'];
-  decoded.records.forEach((record, batchIndex) => {
-    if (config.compacted && record.key === null) {
-      recordErrors.push({ batchIndex, message: `Compacted topic cannot accept message without key in topic partition ${input.topicPartition ?? ''}`.trimEnd() });
-      return;
-    }
-    const ts = record.timestamp;
-    if (config['message.timestamp.type'] === 'CreateTime' && header.timestampType === 'CreateTime' && ts !== NO_TIMESTAMP && (ts < lowest || ts > highest)) {
-      invalidTimestamp = true;
-      recordErrors.push({ batchIndex, message: `Timestamp ${ts} of message with offset ${input.baseOffset + batchIndex} is out of range. The timestamp should be within [${lowest}, ${highest}]` });
-    } else if (header.timestampType === 'LogAppendTime') {
-      invalidTimestamp = true;
-      recordErrors.push({ batchIndex, message: 'Invalid timestamp type in message. Producer should not set timestamp type to LogAppendTime.' });
-    }
-    if (ts > maxTimestamp) maxTimestamp = ts;
-  });
-  if (recordErrors.length > 0) {
-    return invalidTimestamp
-      ? fail('INVALID_TIMESTAMP', 'One or more records have been rejected due to invalid timestamp', recordErrors)
-      : fail('INVALID_RECORD', `One or more records have been rejected due to ${recordErrors.length} record errors`, recordErrors);
+  const timestampsChecked = config['message.timestamp.type'] === 'CreateTime' && header.timestampType === 'CreateTime';
+  // Each of these breaks a per-record rule for at least one record (the count is at least 1).
+  if (header.timestampType === 'LogAppendTime' || (config.compacted && scan.nullKeys > 0) || (timestampsChecked && (scan.minTimestamp < lowest || scan.maxTimestamp > highest))) {
+    return recordErrors(decodeRecordBatch(found, context).records, header, config, input, lowest, highest);
   }
+  // The largest timestamp over every record, -1 counting as any other (Kafka's maxTimestamp).
+  const maxTimestamp = Math.max(NO_TIMESTAMP, scan.maxTimestamp);
 
   const logAppendTime = config['message.timestamp.type'] === 'LogAppendTime';
   const target = config['compression.type'] === 'producer' ? header.compression : config['compression.type'] === 'uncompressed' ? 'none' : config['compression.type'];
@@ -162,6 +168,7 @@ export function validateRecords(input: ValidateRecordsInput, config: LogValidato
     assignOffsetAndEpoch(batch, input.baseOffset, input.leaderEpoch);
     setMaxTimestamp(batch, logAppendTime ? 'LogAppendTime' : 'CreateTime', logAppendTime ? input.nowMs : maxTimestamp);
   } else {
+    const decoded = decodeRecordBatch(found, context);
     try {
       batch = encodeRecordBatch(
         { ...decoded, baseOffset: input.baseOffset, lastOffset: input.baseOffset + decoded.records.length - 1, leaderEpoch: input.leaderEpoch, appendTimeMs: input.nowMs },
@@ -175,8 +182,44 @@ export function validateRecords(input: ValidateRecordsInput, config: LogValidato
       return fail('MESSAGE_TOO_LARGE', `The record batch is ${batch.length} bytes after recompression with ${target}, larger than max.message.bytes (${config['max.message.bytes']})`);
     }
   }
-  const records = logAppendTime ? decoded.records.map((r) => ({ ...r, timestamp: input.nowMs })) : decoded.records;
-  return { ok: true, batch, header: batchHeader(batch), records, logAppendTimeMs: logAppendTime ? input.nowMs : -1, recompressed: target !== header.compression };
+  // Decoding the stored bytes gives what a consumer reads: a LogAppendTime batch's records read
+  // its maxTimestamp, the append time.
+  const stored = batch;
+  let records: LogRecord[] | null = null;
+  return {
+    ok: true,
+    batch,
+    header: batchHeader(batch),
+    count: header.count,
+    get records(): LogRecord[] {
+      return (records ??= decodeRecordBatch(stored, { codecs, crcChecked: true, denseOffsets: true }).records);
+    },
+    logAppendTimeMs: logAppendTime ? input.nowMs : -1,
+    recompressed: target !== header.compression,
+  };
+}
+
+/** Kafka's per-record rules, each broken one a RecordError: the refusal of a batch the scan found breaks one. */
+function recordErrors(records: readonly LogRecord[], header: RecordBatchHeader, config: LogValidatorConfig, input: ValidateRecordsInput, lowest: number, highest: number): ValidateRecordsResult {
+  const errors: RecordError[] = [];
+  let invalidTimestamp = false;
+  records.forEach((record, batchIndex) => {
+    if (config.compacted && record.key === null) {
+      errors.push({ batchIndex, message: `Compacted topic cannot accept message without key in topic partition ${input.topicPartition ?? ''}`.trimEnd() });
+      return;
+    }
+    const ts = record.timestamp;
+    if (config['message.timestamp.type'] === 'CreateTime' && header.timestampType === 'CreateTime' && ts !== NO_TIMESTAMP && (ts < lowest || ts > highest)) {
+      invalidTimestamp = true;
+      errors.push({ batchIndex, message: `Timestamp ${ts} of message with offset ${input.baseOffset + batchIndex} is out of range. The timestamp should be within [${lowest}, ${highest}]` });
+    } else if (header.timestampType === 'LogAppendTime') {
+      invalidTimestamp = true;
+      errors.push({ batchIndex, message: 'Invalid timestamp type in message. Producer should not set timestamp type to LogAppendTime.' });
+    }
+  });
+  return invalidTimestamp
+    ? fail('INVALID_TIMESTAMP', 'One or more records have been rejected due to invalid timestamp', errors)
+    : fail('INVALID_RECORD', `One or more records have been rejected due to ${errors.length} record errors`, errors);
 }
 
 /** LogValidator.validateBatch for a client's batch; the reason it is invalid, or null. */

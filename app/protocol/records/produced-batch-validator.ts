@@ -37,7 +37,11 @@ export function createProducedBatchValidator(codecs: CompressionCodecs = createC
       return {
         ok: true,
         bytes: result.batch,
-        records: result.records,
+        count: result.count,
+        // Read through, never copied here: the records are decoded only if someone reads them.
+        get records() {
+          return result.records;
+        },
         producer: h.producerId >= 0 ? { producerId: h.producerId, producerEpoch: h.producerEpoch, baseSequence: h.baseSequence } : null,
         transactional: h.isTransactional,
         logAppendTimeMs: result.logAppendTimeMs,

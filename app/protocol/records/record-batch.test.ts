@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LogRecord, RecordBatch } from '../../core/log/records.js';
 import { createCompressionCodecs } from './compression.js';
-import { assignOffsetAndEpoch, batchHeader, crc32c, decodeRecordBatch, encodeRecordBatch, hasValidCrc, setLogAppendTime } from './record-batch.js';
+import { assignOffsetAndEpoch, batchHeader, crc32c, decodeRecordBatch, encodeRecordBatch, hasValidCrc, scanRecordBatch, setLogAppendTime } from './record-batch.js';
 
 const codecs = createCompressionCodecs();
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -101,5 +101,36 @@ describe('records built on first read (a stored batch served as its bytes)', () 
     const batch = decodeRecordBatch(bytes, { codecs, lazyRecords: true });
     expect(Object.getOwnPropertyDescriptor(batch, 'records')?.get).toBeUndefined();
     expect(batch.records).toEqual(records);
+  });
+});
+
+describe("a leader's scan of a client's batch (what validation needs of its records, none built)", () => {
+  const records = [record('a', 500, 'k'), record('b', -1), record('c', 200, 'k'), record('d', 900), record('e', -1, 'k')];
+  const reseal = (bytes: Uint8Array): Uint8Array => (new DataView(bytes.buffer, bytes.byteOffset).setUint32(17, crc32c(bytes, 21, bytes.length)), bytes);
+
+  it('counts null keys and finds the smallest and largest timestamp other than -1, uncompressed and compressed', () => {
+    for (const compression of ['none', 'lz4', 'gzip'] as const) {
+      const bytes = encodeRecordBatch(batchOf(records, 10), { compression, codecs });
+      expect(scanRecordBatch(bytes, { codecs, denseOffsets: true }), compression).toEqual({ nullKeys: 2, minTimestamp: 200, maxTimestamp: 900 });
+    }
+    expect(scanRecordBatch(encodeRecordBatch(batchOf([record('x', -1, 'k')])))).toEqual({ nullKeys: 0, minTimestamp: Infinity, maxTimestamp: -Infinity });
+  });
+
+  it('refuses what decoding refuses, as decoding does: records that do not parse, a CRC mismatch, offsets that are not dense, a compressed batch without codecs', () => {
+    const garbled = encodeRecordBatch(batchOf(records));
+    garbled[61] = 0x7e; // the first record's length varint: 63 bytes, past its record
+    expect(() => scanRecordBatch(reseal(garbled))).toThrow(expect.objectContaining({ code: 'CORRUPT_MESSAGE' }));
+    const flipped = encodeRecordBatch(batchOf(records));
+    flipped[70] = flipped[70]! ^ 0x01;
+    expect(() => scanRecordBatch(flipped)).toThrow(/CRC32C/);
+    // Records at offsets 0 and 2 of a batch spanning 3: what a cleaner writes, never a client.
+    const sparse = encodeRecordBatch({ ...batchOf([records[0]!, records[2]!]), lastOffset: 2, offsetDeltas: [0, 2] });
+    expect(scanRecordBatch(sparse).nullKeys).toBe(0);
+    expect(() => scanRecordBatch(sparse, { denseOffsets: true })).toThrow(/does not match 2 dense records/);
+    // Its header says 2 dense offsets, its records say 1 and 2.
+    const shifted = encodeRecordBatch({ ...batchOf([records[0]!, records[2]!]), lastOffset: 2, offsetDeltas: [1, 2] });
+    new DataView(shifted.buffer).setInt32(23, 1);
+    expect(() => scanRecordBatch(reseal(shifted), { denseOffsets: true })).toThrow(/offsetDelta 1, expected 0/);
+    expect(() => scanRecordBatch(encodeRecordBatch(batchOf(records), { compression: 'lz4', codecs }))).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST' }));
   });
 });

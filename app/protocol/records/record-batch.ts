@@ -277,10 +277,9 @@ function recordBytes(b: Uint8Array, start: number, header: RecordBatchHeader, ct
   }
 }
 
-function decodeBody(b: Uint8Array, start: number, header: RecordBatchHeader, ctx: DecodeContext): RecordBatch {
+/** What decoding checks of a batch before its records: the CRC (unless checked), a count that fits, offsets that fit the count. */
+function checkBody(b: Uint8Array, start: number, header: RecordBatchHeader, ctx: DecodeContext, fail: (what: string) => KafkaError): void {
   const { baseOffset, count } = header;
-  const fail = (what: string): KafkaError => corrupt(ctx, baseOffset, start, what);
-
   if (!ctx.crcChecked) {
     const computed = crc32c(b, start + ATTRIBUTES_OFFSET, start + header.sizeBytes);
     if (computed !== header.crc) throw fail(`CRC32C ${hex(computed)} does not match the stored ${hex(header.crc)}`);
@@ -292,6 +291,39 @@ function decodeBody(b: Uint8Array, start: number, header: RecordBatchHeader, ctx
   if (ctx.denseOffsets ? count > 0 && lastOffsetDelta !== count - 1 : count > lastOffsetDelta + 1) {
     throw fail(`lastOffsetDelta ${lastOffsetDelta} does not match ${count} ${ctx.denseOffsets ? 'dense ' : ''}records`);
   }
+}
+
+/** What a leader's validation needs of a batch's records (LogValidator's per-record rules), read without building them. */
+export interface RecordScan {
+  /** Records whose key is null. */
+  nullKeys: number;
+  /** The smallest and largest record timestamp other than -1 (none: Infinity and -Infinity). */
+  minTimestamp: number;
+  maxTimestamp: number;
+}
+
+/**
+ * Checks the one batch filling `buf` exactly as {@link decodeRecordBatch} does with the same
+ * context (a compressed one is decompressed to be checked), and returns what validation needs of
+ * its records without building any: a leader stores and serves a client's bytes as they are.
+ */
+export function scanRecordBatch(buf: Uint8Array, context: DecodeContext = {}): RecordScan {
+  const header = readHeader(buf, viewOf(buf), 0, context);
+  const fail = (what: string): KafkaError => corrupt(context, header.baseOffset, 0, what);
+  if (header.sizeBytes !== buf.length) throw fail(`batchLength says ${header.sizeBytes} bytes, but ${buf.length} were given`);
+  checkBody(buf, 0, header, context, fail);
+  // Nothing read here outlives the scan, so an uncompressed batch's records are read in place.
+  const bytes = header.compression === 'none' ? buf.subarray(RECORD_BATCH_HEADER_SIZE) : recordBytes(buf, 0, header, context);
+  if (header.count > bytes.length / MIN_RECORD_SIZE) throw fail(`record count ${header.count} cannot fit in ${bytes.length} record bytes`);
+  const scan: RecordScan = { nullKeys: 0, minTimestamp: Infinity, maxTimestamp: -Infinity };
+  readRecords(bytes, header, fail, context.denseOffsets === true, false, scan);
+  return scan;
+}
+
+function decodeBody(b: Uint8Array, start: number, header: RecordBatchHeader, ctx: DecodeContext): RecordBatch {
+  const { baseOffset, count } = header;
+  const fail = (what: string): KafkaError => corrupt(ctx, baseOffset, start, what);
+  checkBody(b, start, header, ctx, fail);
   const batch: RecordBatch = {
     baseOffset,
     lastOffset: header.lastOffset,
@@ -330,7 +362,8 @@ function decodeBody(b: Uint8Array, start: number, header: RecordBatchHeader, ctx
 
 /**
  * The records of `owned`, checked, and their offset deltas when they are not 0, 1, 2, … (a
- * cleaned batch; refused when `dense`); with `build` false only checked (no record is built).
+ * cleaned batch; refused when `dense`); with `build` false only checked (no record is built), and
+ * what validation needs of them counted into `scan` when given.
  */
 function readRecords(
   owned: Uint8Array,
@@ -338,6 +371,7 @@ function readRecords(
   fail: (what: string) => KafkaError,
   dense: boolean,
   build = true,
+  scan?: RecordScan,
 ): { records: LogRecord[]; deltas: number[] | undefined } {
   const { baseOffset, count } = header;
   const lastOffsetDelta = header.lastOffset - baseOffset;
@@ -365,19 +399,30 @@ function readRecords(
         if (!deltas) deltas = Array.from({ length: i }, (_, k) => k);
         deltas.push(offsetDelta);
       }
-      const key = readBytes(owned, cur, recordEnd, 'key', build);
-      const value = readBytes(owned, cur, recordEnd, 'value', build);
+      let key: Uint8Array | null = null;
+      let value: Uint8Array | null = null;
+      if (build) {
+        key = readBytes(owned, cur, recordEnd, 'key');
+        value = readBytes(owned, cur, recordEnd, 'value');
+      } else {
+        if (skipBytes(owned, cur, recordEnd, 'key') < 0 && scan) scan.nullKeys++;
+        skipBytes(owned, cur, recordEnd, 'value');
+      }
       const headerCount = readVarint(owned, cur, recordEnd);
       if (headerCount < 0) throw new RangeError(`negative header count ${headerCount}`);
-      const headers: RecordHeader[] = [];
+      const headers: RecordHeader[] = build ? [] : NO_HEADERS;
       for (let h = 0; h < headerCount; h++) {
         const keyLength = readVarint(owned, cur, recordEnd);
         if (keyLength < 0) throw new RangeError(`negative header key length ${keyLength}`);
         if (cur.pos + keyLength > recordEnd) throw new RangeError('header key runs past the end of its record');
-        const headerKey = build ? utf8Decode(owned, cur.pos, cur.pos + keyLength) : '';
-        cur.pos += keyLength;
-        const headerValue = readBytes(owned, cur, recordEnd, 'header value', build);
-        if (build) headers.push({ key: headerKey, value: headerValue });
+        if (build) {
+          const headerKey = utf8Decode(owned, cur.pos, cur.pos + keyLength);
+          cur.pos += keyLength;
+          headers.push({ key: headerKey, value: readBytes(owned, cur, recordEnd, 'header value') });
+        } else {
+          cur.pos += keyLength;
+          skipBytes(owned, cur, recordEnd, 'header value');
+        }
       }
       if (cur.pos !== recordEnd) {
         throw new RangeError(`length says ${length} bytes, its fields take ${cur.pos - recordStart}`);
@@ -385,6 +430,10 @@ function readRecords(
       const timestamp = logAppendTime ? header.maxTimestamp : header.baseTimestamp + timestampDelta;
       if (!Number.isSafeInteger(timestamp)) throw new RangeError(`timestamp ${timestamp} out of range`);
       if (build) records.push({ key, value, headers, timestamp });
+      else if (scan && timestamp !== NO_TIMESTAMP) {
+        if (timestamp < scan.minTimestamp) scan.minTimestamp = timestamp;
+        if (timestamp > scan.maxTimestamp) scan.maxTimestamp = timestamp;
+      }
     }
   } catch (e) {
     // varint.ts and the checks above throw RangeError; anything else is a bug, passed on as is.
@@ -398,12 +447,24 @@ function readRecords(
   return { records, deltas };
 }
 
-/** A length-prefixed byte field (-1 = null), as a view of the private record bytes (skipped unless `build`). */
-function readBytes(b: Uint8Array, cur: Cursor, end: number, what: string, build: boolean): Uint8Array | null {
+/** A record without timestamp (Kafka's RecordBatch.NO_TIMESTAMP). */
+const NO_TIMESTAMP = -1;
+
+/** The headers of records only checked, never built (shared: nothing is ever added to it). */
+const NO_HEADERS: RecordHeader[] = [];
+
+/** Skips a length-prefixed byte field; its length, negative for null (Kafka's DefaultRecord reads any negative length so). */
+function skipBytes(b: Uint8Array, cur: Cursor, end: number, what: string): number {
   const length = readVarint(b, cur, end);
-  if (length < 0) return null; // Kafka's DefaultRecord reads any negative length as null
+  if (length < 0) return length;
   const at = cur.pos;
   if (at + length > end) throw new RangeError(`${what} of ${length} bytes runs past the end of the record`);
   cur.pos = at + length;
-  return build ? b.subarray(at, at + length) : null;
+  return length;
+}
+
+/** A length-prefixed byte field (null when its length is negative), as a view of the private record bytes. */
+function readBytes(b: Uint8Array, cur: Cursor, end: number, what: string): Uint8Array | null {
+  const length = skipBytes(b, cur, end, what);
+  return length < 0 ? null : b.subarray(cur.pos - length, cur.pos);
 }

@@ -175,7 +175,8 @@ export class ConnectionList {
     if (!security.startsWith('SASL')) delete merged.saslPassword;
     if (!security.endsWith('SSL') || settings.tls?.keyFile === undefined) delete merged.keyPassphrase;
     if (settings.schemaRegistry?.username === undefined) delete merged.registryPassword;
-    if (settings.schemaRegistry === undefined) delete merged.registryToken;
+    // Basic auth replaces a saved bearer token (it would come back into use once the username goes).
+    if (settings.schemaRegistry === undefined || settings.schemaRegistry.username !== undefined) delete merged.registryToken;
     this.deps.secrets.set(id, merged);
   }
 

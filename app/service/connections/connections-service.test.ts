@@ -155,6 +155,12 @@ describe('connections: the list of clusters one console manages', () => {
     // Updated without the password: kept; without a registry: dropped with its secret.
     const kept = await ok(service.call('connections.updateExternal', { id: ext.id, settings: { bootstrapServers: ['127.0.0.1:1'], schemaRegistry: { url: 'https://registry.example:8081', username: 'svc' } } }));
     expect(kept.external?.schemaRegistry?.passwordSaved).toBe(true);
+    // A bearer token, then basic auth again: the token is dropped, not kept behind the username.
+    const bearer = await ok(service.call('connections.updateExternal', { id: ext.id, settings: { bootstrapServers: ['127.0.0.1:1'], schemaRegistry: { url: 'https://registry.example:8081', token: 'tok-secret' } } }));
+    expect(bearer.external?.schemaRegistry).toEqual({ url: 'https://registry.example:8081', passwordSaved: false, tokenSaved: true });
+    const basic = await ok(service.call('connections.updateExternal', { id: ext.id, settings: { bootstrapServers: ['127.0.0.1:1'], schemaRegistry: { url: 'https://registry.example:8081', username: 'svc', password: 'p2' } } }));
+    expect(basic.external?.schemaRegistry).toEqual({ url: 'https://registry.example:8081', username: 'svc', passwordSaved: true, tokenSaved: false });
+    expect(readFileSync(secrets, 'utf8')).not.toContain('tok-secret');
     const dropped = await ok(service.call('connections.updateExternal', { id: ext.id, settings: { bootstrapServers: ['127.0.0.1:1'] } }));
     expect(dropped.external?.schemaRegistry).toBeUndefined();
     expect(dropped.capabilities.find((c) => c.name === 'schemaRegistry')?.available).toBe(false);

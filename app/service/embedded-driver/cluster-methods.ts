@@ -122,6 +122,13 @@ export function clusterMethods({ engine, staticConfigs, clusterId, traffic }: Cl
     'brokers.isolate': fault((id) => engine.isolateBroker(id)),
     'brokers.heal': fault((id) => engine.healBroker(id)),
     'brokers.stallFollower': ({ brokerId, stalled }) => fault((id) => engine.stallFollower(id, stalled))({ brokerId }),
+    'brokers.cutLink': ({ brokerId, peerId, cut }) => {
+      findBroker(engine, brokerId);
+      findBroker(engine, peerId);
+      if (brokerId === peerId) throw new KafkaError('INVALID_REQUEST', `A link joins two brokers: broker ${brokerId} was named twice.`);
+      engine.cutLink(brokerId, peerId, cut);
+      return { brokerId, peerId, cut };
+    },
 
     'topics.list': () => {
       const minIsr = minIsrResolver(image.clusterConfigs(), staticConfigs);

@@ -37,6 +37,8 @@ import { RecentEvents, UNBUFFERED_EVENTS } from './recent-events.js';
 import { recordMethods } from './record-methods.js';
 import { recordsDeleteMethod } from './records-delete.js';
 import { securityMethods } from './security-methods.js';
+import { txnMethods } from './txn-backend.js';
+import { clientTxnMethods } from '../client-transactions.js';
 import { TrafficHistory } from './traffic-history.js';
 import { workbenchMethods } from './workbench-methods.js';
 
@@ -166,6 +168,8 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     ...balanceMethods(engine, publish),
     ...profileMethods(engine, staticConfigs, options.profilesDir),
     ...securityMethods(engine),
+    ...txnMethods(engine, answerLater),
+    ...clientTxnMethods(() => ({ bootstrapServers: [...engine.listenerAddresses().values()].map((a) => `${a.host}:${a.port}`), security: 'PLAINTEXT' })),
     ...clusterMethods({ engine, staticConfigs, clusterId, traffic }),
     ...recordMethods({ engine, scheduler, answer, answerLater, producedRecords: workbench.producedRecords, random: options.random ?? seededRandom(Date.now()) }),
     'metrics.get': ({ historyMs }) => ({ ...structuredClone(engine.latestMetrics()), ...(historyMs !== undefined ? { history: traffic.metrics(historyMs) } : {}) }),

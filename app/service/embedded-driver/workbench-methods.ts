@@ -14,7 +14,7 @@ import type { SchemaLookup } from '../workbench/payload.js';
 import { searchRecords } from '../workbench/search.js';
 import { engineRecordSource } from './engine-record-source.js';
 import { schemasMethods } from './schemas-methods.js';
-import { producedRecords } from '../workbench/produce-encoding.js';
+import { producedRecords, type EncodingRegistry } from '../workbench/produce-encoding.js';
 import type { LogRecord } from '../../core/log/records.js';
 import type { Answer } from './group-methods.js';
 
@@ -33,10 +33,16 @@ export function registryLookup(registry: SchemaRegistry): SchemaLookup {
   };
 }
 
+/** The cluster's registry as produce's encoder sees it. */
+export function registryEncoding(registry: SchemaRegistry): EncodingRegistry {
+  return { idOf: async (subject, version) => (await registry.version(subject, version)).id, parsedById: (id) => registry.parsedById(id) };
+}
+
 export function workbenchMethods(engine: Engine, answer: Answer, self: Pick<EngineService, 'call'>) {
   const source = engineRecordSource(engine, answer);
   const registry = new SchemaRegistry(schemasTopic(self, { create: false }));
   const lookup = registryLookup(registry);
+  const encoding = registryEncoding(registry);
   // The Schemas page registers too: this one makes `_schemas` on its first write, as the REST API's does.
   const writer = new SchemaRegistry(schemasTopic(self));
   return {
@@ -45,6 +51,6 @@ export function workbenchMethods(engine: Engine, answer: Answer, self: Pick<Engi
       ...schemasMethods(registry, writer, source),
     },
     /** A produce call's records as bytes (text, base64, or encoded with a schema of the cluster's registry). */
-    producedRecords: (input: MethodParsedInput<'records.produce'>, nowMs: number): LogRecord[] | Promise<LogRecord[]> => producedRecords(input, nowMs, registry),
+    producedRecords: (input: MethodParsedInput<'records.produce'>, nowMs: number): LogRecord[] | Promise<LogRecord[]> => producedRecords(input, nowMs, encoding),
   };
 }

@@ -20,7 +20,7 @@ import type { KafkaMethods } from './kafka-methods.js';
 import { readSnapshot, TOPIC_ID_UNAVAILABLE_REASON, topicNumber, type KafkaSnapshot } from './snapshot.js';
 import { lastOffsetPerPartition } from '../embedded-driver/records-delete.js';
 import { searchRecords } from '../workbench/search.js';
-import { producedRecords } from '../workbench/produce-encoding.js';
+import { producedRecords, type EncodingRegistry } from '../workbench/produce-encoding.js';
 import type { SchemaLookup } from '../workbench/payload.js';
 import { kafkaRecordSource } from './kafka-record-source.js';
 
@@ -36,6 +36,7 @@ type KafkaClusterMethod =
   | 'brokers.isolate'
   | 'brokers.heal'
   | 'brokers.stallFollower'
+  | 'brokers.cutLink'
   | 'topics.list'
   | 'topics.stats'
   | 'cluster.features'
@@ -172,7 +173,13 @@ function plannedTopic(s: KafkaSnapshot, input: { name: string; partitions?: numb
   };
 }
 
-export function kafkaClusterMethods(client: KafkaAdminClient, missing: (capability: Capability) => never, connection?: string, lookup: SchemaLookup | null = null): Pick<KafkaMethods, KafkaClusterMethod> {
+export function kafkaClusterMethods(
+  client: KafkaAdminClient,
+  missing: (capability: Capability) => never,
+  connection?: string,
+  schemas: { lookup: SchemaLookup; encoding: EncodingRegistry } | null = null,
+): Pick<KafkaMethods, KafkaClusterMethod> {
+  const lookup = schemas?.lookup ?? null;
   const partitioner = new ProducerPartitioner(seededRandom(Date.now()));
   /** Per topic, the high watermarks' sum at each read of topics.stats (the last minute's): the commit rate between reads. */
   const hwSamples = new Map<string, { atMs: number; sum: number }[]>();
@@ -233,6 +240,7 @@ export function kafkaClusterMethods(client: KafkaAdminClient, missing: (capabili
     'brokers.isolate': () => missing('faults'),
     'brokers.heal': () => missing('faults'),
     'brokers.stallFollower': () => missing('faults'),
+    'brokers.cutLink': () => missing('faults'),
 
     'topics.list': async () => {
       const s = await readSnapshot(client);
@@ -316,8 +324,8 @@ export function kafkaClusterMethods(client: KafkaAdminClient, missing: (capabili
       const s = await readSnapshot(client, [input.topic]);
       const t = s.image.topicsByName.get(input.topic)!;
       const now = Date.now();
-      // Text or base64 bytes as on a local cluster (an export imports back byte for byte).
-      const records = await producedRecords(input, now, null);
+      // Text, base64 bytes or JSON encoded with the connection's registry, as on a local cluster.
+      const records = await producedRecords(input, now, schemas?.encoding ?? null);
       const groups = new Map<number, number[]>();
       const targets =
         input.partition !== undefined

@@ -26,9 +26,11 @@ import { kafkaGroupMethods } from './group-methods.js';
 import { impactMethods } from '../impact-methods.js';
 import { readImpactSource } from './impact-source.js';
 import { kafkaSecurityMethods } from './security-methods.js';
+import { kafkaTxnMethods } from './txn-backend.js';
 import { RegistryClient, type ExternalRegistryConfig } from './registry-client.js';
-import { externalLookup, externalSchemasMethods } from './schemas-methods.js';
+import { externalSchemas, externalSchemasMethods } from './schemas-methods.js';
 import { kafkaRecordSource } from './kafka-record-source.js';
+import { clientTxnMethods } from '../client-transactions.js';
 
 /** What a Kafka cluster reached over the Kafka protocol cannot offer, and why. */
 export const KAFKA_MISSING: Partial<Record<Capability, string>> = {
@@ -91,11 +93,14 @@ export function kafkaDriverOver(client: KafkaAdminClient, options: KafkaDriverOp
     throw unsupported(capability, notHere[capability]!, options.connection);
   };
   const registry = options.schemaRegistry ? new RegistryClient(options.schemaRegistry) : null;
+  const schemas = registry ? externalSchemas(registry) : null;
   const methods: KafkaMethods = {
-    ...kafkaClusterMethods(client, missing, options.connection, registry ? externalLookup(registry) : null),
+    ...kafkaClusterMethods(client, missing, options.connection, schemas),
     ...(registry ? externalSchemasMethods(registry, kafkaRecordSource(client)) : {}),
     ...kafkaGroupMethods(client),
     ...kafkaSecurityMethods(client, missing),
+    ...kafkaTxnMethods(client),
+    ...clientTxnMethods(() => client.config),
     ...kafkaAdminMethods(client, { ...(options.profilesDir ? { profilesDir: options.profilesDir } : {}), ...(options.importedProfiles ? { importedProfiles: options.importedProfiles } : {}) }),
     ...impactMethods(
       () => readImpactSource(client),

@@ -1,12 +1,13 @@
 /**
- * `schemas.*` and the decoding of registry-framed records on an external cluster whose connection
- * names its Schema Registry by URL: the same views as the local registry's, read over Confluent's
- * REST API (registry-client.ts).
+ * `schemas.*`, the decoding of registry-framed records and the encoding of produced ones on an
+ * external cluster whose connection names its Schema Registry by URL: the same views as the local
+ * registry's, read over Confluent's REST API (registry-client.ts).
  */
 import type { MethodParsedInput } from '../../api/contract.js';
 import type { SchemaCheckView, SchemaRegistryView, SchemaSubjectView, SchemaUsageView } from '../../api/schemas-contract.js';
 import { parseSchema } from '../../schemas/parse-schema.js';
-import type { ResolvedReference, SchemaReference, SchemaType } from '../../schemas/schema-types.js';
+import type { ParsedSchema, ResolvedReference, SchemaReference, SchemaType } from '../../schemas/schema-types.js';
+import type { EncodingRegistry } from '../workbench/produce-encoding.js';
 import type { SchemaLookup } from '../workbench/payload.js';
 import type { RecordSource } from '../workbench/record-source.js';
 import { schemaUsage } from '../workbench/schema-usage.js';
@@ -74,9 +75,13 @@ export function externalSchemasMethods(http: RegistryClient, source: RecordSourc
   };
 }
 
-/** Schemas by id from the registry, parsed with their references, cached while the driver lives. */
-export function externalLookup(http: RegistryClient): SchemaLookup {
-  const cache = new Map<number, ReturnType<SchemaLookup['byId']>>();
+/**
+ * Schemas by id from the registry, parsed with their references and cached while the driver
+ * lives: for decoding what records.search reads (`lookup`, null when the registry cannot say) and
+ * for encoding what records.produce writes (`encoding`, which says why it cannot).
+ */
+export function externalSchemas(http: RegistryClient): { lookup: SchemaLookup; encoding: EncodingRegistry } {
+  const parsed = new Map<number, Promise<ParsedSchema>>();
   const resolve = async (refs: readonly SchemaReference[], depth: number): Promise<ResolvedReference[]> => {
     if (depth > 32) throw new Error('references nest deeper than 32');
     const out: ResolvedReference[] = [];
@@ -86,24 +91,43 @@ export function externalLookup(http: RegistryClient): SchemaLookup {
     }
     return out;
   };
+  const parsedById = (id: number): Promise<ParsedSchema> => {
+    let found = parsed.get(id);
+    if (!found) {
+      found = (async () => {
+        const s = await http.get<{ schema: string; schemaType?: SchemaType; references?: SchemaReference[] }>(`/schemas/ids/${id}`);
+        return parseSchema(s.schemaType ?? 'AVRO', s.schema, await resolve(s.references ?? [], 0));
+      })();
+      // Not cached when it fails: the registry may answer next time.
+      found.catch(() => parsed.delete(id));
+      parsed.set(id, found);
+    }
+    return found;
+  };
+  const uses = new Map<number, Promise<{ subject: string; version: number } | undefined>>();
+  const firstUse = (id: number) => {
+    let found = uses.get(id);
+    if (!found) {
+      found = unless([40403], [], http.get<{ subject: string; version: number }[]>(`/schemas/ids/${id}/versions`)).then((l) => l[0]);
+      found.catch(() => uses.delete(id));
+      uses.set(id, found);
+    }
+    return found;
+  };
   return {
-    byId(id) {
-      let found = cache.get(id);
-      if (!found) {
-        found = (async () => {
-          try {
-            const s = await http.get<{ schema: string; schemaType?: SchemaType; references?: SchemaReference[] }>(`/schemas/ids/${id}`);
-            const parsed = parseSchema(s.schemaType ?? 'AVRO', s.schema, await resolve(s.references ?? [], 0));
-            const use = (await unless([40403], [], http.get<{ subject: string; version: number }[]>(`/schemas/ids/${id}/versions`)))[0];
-            return { parsed, ...(use ? { subject: use.subject, version: use.version } : {}) };
-          } catch {
-            cache.delete(id); // not cached: the registry may answer next time
-            return null;
-          }
-        })();
-        cache.set(id, found);
-      }
-      return found;
+    lookup: {
+      async byId(id) {
+        try {
+          const [schema, use] = await Promise.all([parsedById(id), firstUse(id)]);
+          return { parsed: schema, ...(use ? { subject: use.subject, version: use.version } : {}) };
+        } catch {
+          return null;
+        }
+      },
+    },
+    encoding: {
+      idOf: async (subject, version) => (await http.get<VersionBody>(`/subjects/${enc(subject)}/versions/${enc(version)}`)).id,
+      parsedById,
     },
   };
 }

@@ -3,30 +3,41 @@
  * schema of the cluster's registry and framed in Confluent's wire format (magic byte, schema id,
  * Protobuf message indexes), so what the console writes decodes in any Confluent deserializer.
  * A value that does not fit its schema is INVALID_INPUT naming the record and the field.
+ * The registry is the cluster's own (embedded driver) or the connection's by URL (Kafka driver):
+ * both encode here, so a record framed on one decodes with the other's deserializers alike.
  */
 import type { MethodParsedInput } from '../../api/contract.js';
 import { KafkaError } from '../../api/errors.js';
 import type { LogRecord } from '../../core/log/records.js';
-import type { SchemaRegistry } from '../../schemas/registry.js';
 import { RegistryError } from '../../schemas/registry-errors.js';
 import type { ParsedSchema } from '../../schemas/schema-types.js';
 import { frame, writeHeader } from '../../schemas/wire-format.js';
 import { encodeText } from '../cluster-views.js';
 
 type ProduceInput = MethodParsedInput<'records.produce'>;
+
+/** What encoding needs of a registry: a subject's version's id, and a schema by id parsed. */
+export interface EncodingRegistry {
+  /** The id of `subject`'s `version` (a number as text, or `latest`). */
+  idOf(subject: string, version: string): Promise<number>;
+  parsedById(id: number): Promise<ParsedSchema>;
+}
 type Choice = NonNullable<NonNullable<ProduceInput['schemas']>['value']>;
 
 function invalid(path: (string | number)[], message: string): KafkaError {
   return new KafkaError('INVALID_INPUT', message, { issues: [{ path, message }] });
 }
 
-async function resolveChoice(registry: SchemaRegistry | null, choice: Choice, which: 'key' | 'value'): Promise<{ id: number; parsed: ParsedSchema; message?: string }> {
+async function resolveChoice(registry: EncodingRegistry | null, choice: Choice, which: 'key' | 'value'): Promise<{ id: number; parsed: ParsedSchema; message?: string }> {
   if (!registry) throw invalid(['schemas', which], 'This connection has no Schema Registry to encode with.');
   try {
-    const id = 'id' in choice ? choice.id : (await registry.version(choice.subject, String(choice.version ?? 'latest'))).id;
+    const id = 'id' in choice ? choice.id : await registry.idOf(choice.subject, String(choice.version ?? 'latest'));
     return { id, parsed: await registry.parsedById(id), ...(choice.message !== undefined ? { message: choice.message } : {}) };
   } catch (e) {
     if (e instanceof RegistryError) throw invalid(['schemas', which], `The Schema Registry cannot give that schema: ${e.message} (${e.code})`);
+    // An external registry's answer (registry-client.ts): Confluent's code is in the details.
+    const code = e instanceof KafkaError ? (e.details as { registryErrorCode?: unknown } | undefined)?.registryErrorCode : undefined;
+    if (typeof code === 'number') throw invalid(['schemas', which], `The Schema Registry cannot give that schema: ${(e as KafkaError).message}`);
     throw e;
   }
 }
@@ -58,12 +69,12 @@ function encoded(text: string | null | undefined, schema: { id: number; parsed: 
  * Without schemas the records are converted at once (no await), so a produce call reaches the
  * engine in the same turn as before; with one, after the registry answers.
  */
-export function producedRecords(input: ProduceInput, nowMs: number, registry: SchemaRegistry | null): LogRecord[] | Promise<LogRecord[]> {
+export function producedRecords(input: ProduceInput, nowMs: number, registry: EncodingRegistry | null): LogRecord[] | Promise<LogRecord[]> {
   if (!input.schemas?.key && !input.schemas?.value) return convert(input, nowMs, null, null);
   return withSchemas(input, nowMs, registry);
 }
 
-async function withSchemas(input: ProduceInput, nowMs: number, registry: SchemaRegistry | null): Promise<LogRecord[]> {
+async function withSchemas(input: ProduceInput, nowMs: number, registry: EncodingRegistry | null): Promise<LogRecord[]> {
   const keySchema = input.schemas?.key ? await resolveChoice(registry, input.schemas.key, 'key') : null;
   const valueSchema = input.schemas?.value ? await resolveChoice(registry, input.schemas.value, 'value') : null;
   return convert(input, nowMs, keySchema, valueSchema);

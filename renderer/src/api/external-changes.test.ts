@@ -101,7 +101,9 @@ describe('changes to an external cluster', () => {
       ['profiles.apply', { name: 'durability', dryRun: false }, 'apply profile durability'],
       ['records.delete', { partitions: [{}] }, 'delete records of 1 partition'],
       ['cluster.updateFeatures', { updates: [{ feature: 'eligible.leader.replicas.version', maxVersionLevel: 1 }] }, 'set feature eligible.leader.replicas.version=1'],
+      ['transactions.abort', { topic: 'payments', partition: 1, startOffset: 3, dryRun: false }, 'abort a transaction on payments-1 (an ABORT marker)'],
     ];
+    expect(describeChange('transactions.abort', { topic: 'payments', partition: 1, startOffset: 3 })).toBeNull();
     expect(describeChange('cluster.updateFeatures', { updates: [{ feature: 'eligible.leader.replicas.version', maxVersionLevel: 1 }], validateOnly: true })).toBeNull();
     for (const [method, input, said] of cases) expect(describeChange(method, input)).toBe(said);
   });

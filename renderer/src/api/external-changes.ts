@@ -42,6 +42,8 @@ const CHANGES: Partial<Record<MethodName, (input: Input) => string | null>> = {
   'users.upsert': (i) => `set the ${String(i['mechanism'])} password of user ${String(i['name'])}`,
   'users.delete': (i) => `delete the SCRAM credentials of user ${String(i['name'])}`,
   'quotas.alter': (i) => (i['validateOnly'] ? null : `change the client quotas of ${quotaEntity(i['entity'])}`),
+  'transactions.abort': (i) => (i['dryRun'] === false ? `abort a transaction on ${String(i['topic'])}-${String(i['partition'])} (an ABORT marker)` : null),
+  'clients.beginTransaction': (i) => `write ${count(i['records'], 'record')} in a transaction of ${String(i['transactionalId'])}`,
 };
 
 function quotaEntity(e: unknown): string {

@@ -9,7 +9,7 @@
  */
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { ConnectionTestView, ConnectionView, ExternalSettingsInput } from '../../../app/api/connections.js';
+import { registryInputSchema, type ConnectionTestView, type ConnectionView, type ExternalSettingsInput } from '../../../app/api/connections.js';
 import { activeConnection, setActiveConnection } from '../api/active-connection.js';
 import { ClientError } from '../api/client.js';
 import { client } from '../api/instance.js';
@@ -25,10 +25,59 @@ export interface ExternalForm {
   username: string;
   password: string;
   caFile: string;
+  registry: RegistryForm;
+}
+
+/**
+ * The cluster's Schema Registry as the form holds it: no URL is no registry; basic auth
+ * (username and password) or a bearer token. A secret left empty on an edit keeps the saved one.
+ */
+export interface RegistryForm {
+  url: string;
+  auth: 'none' | 'basic' | 'bearer';
+  username: string;
+  password: string;
+  token: string;
+}
+
+export function emptyRegistryForm(): RegistryForm {
+  return { url: '', auth: 'none', username: '', password: '', token: '' };
 }
 
 export function emptyExternalForm(): ExternalForm {
-  return { name: '', bootstrap: '', security: 'PLAINTEXT', mechanism: 'SCRAM-SHA-512', username: '', password: '', caFile: '' };
+  return { name: '', bootstrap: '', security: 'PLAINTEXT', mechanism: 'SCRAM-SHA-512', username: '', password: '', caFile: '', registry: emptyRegistryForm() };
+}
+
+/** The contract's `schemaRegistry` for the form's fields (undefined: no URL, no registry). */
+export function registryOf(r: RegistryForm): ExternalSettingsInput['schemaRegistry'] {
+  const url = r.url.trim();
+  if (url === '') return undefined;
+  if (r.auth === 'basic') return { url, username: r.username.trim(), ...(r.password ? { password: r.password } : {}) };
+  if (r.auth === 'bearer') return { url, ...(r.token ? { token: r.token } : {}) };
+  return { url };
+}
+
+/**
+ * What is wrong with the registry fields, in words, or null. The URL is checked by the contract's
+ * own rule; basic auth needs a username, and a password or token unless one is saved already.
+ */
+export function registryProblem(r: RegistryForm, saved?: { passwordSaved: boolean; tokenSaved: boolean }): string | null {
+  const settings = registryOf(r);
+  if (settings === undefined) return r.auth === 'none' ? null : 'Give the Schema Registry URL, or choose no authentication.';
+  const parsed = registryInputSchema.shape.url.safeParse(settings.url);
+  if (!parsed.success) return `Schema Registry URL: ${parsed.error.issues[0]?.message ?? 'invalid'} (for example http://registry:8081).`;
+  if (r.auth === 'basic' && r.username.trim() === '') return 'Basic authentication needs the registry username.';
+  if (r.auth === 'basic' && r.password === '' && !saved?.passwordSaved) return 'Basic authentication needs the registry password.';
+  if (r.auth === 'bearer' && r.token === '' && !saved?.tokenSaved) return 'Bearer authentication needs the token.';
+  return null;
+}
+
+/** The registry fields for an edit of a saved connection: its URL and username, no secret. */
+export function registryFormOf(c: ConnectionView): RegistryForm {
+  const r = c.external?.schemaRegistry;
+  if (!r) return emptyRegistryForm();
+  const auth = r.username !== undefined ? 'basic' : r.tokenSaved ? 'bearer' : 'none';
+  return { url: r.url, auth, username: r.username ?? '', password: '', token: '' };
 }
 
 /** The contract's settings for a form (SASL only for the SASL protocols, TLS only for the SSL ones). */
@@ -40,6 +89,23 @@ export function settingsOf(form: ExternalForm): ExternalSettingsInput {
     security: form.security,
     ...(sasl ? { sasl: { mechanism: form.mechanism, username: form.username, ...(form.password ? { password: form.password } : {}) } } : {}),
     ...(tls && form.caFile ? { tls: { caFile: form.caFile } } : {}),
+    ...(registryOf(form.registry) ? { schemaRegistry: registryOf(form.registry)! } : {}),
+  };
+}
+
+/**
+ * A saved connection's settings with other registry fields: everything else as saved (its
+ * secrets are left out, so the saved ones are kept).
+ */
+export function settingsWithRegistry(c: ConnectionView, registry: RegistryForm): ExternalSettingsInput {
+  const e = c.external!;
+  const schemaRegistry = registryOf(registry);
+  return {
+    bootstrapServers: [...e.bootstrapServers],
+    security: e.security,
+    ...(e.sasl ? { sasl: { mechanism: e.sasl.mechanism, username: e.sasl.username } } : {}),
+    ...(e.tls ? { tls: { ...(e.tls.caFile ? { caFile: e.tls.caFile } : {}), ...(e.tls.certFile ? { certFile: e.tls.certFile } : {}), ...(e.tls.keyFile ? { keyFile: e.tls.keyFile } : {}), ...(e.tls.serverName ? { serverName: e.tls.serverName } : {}) } } : {}),
+    ...(schemaRegistry ? { schemaRegistry } : {}),
   };
 }
 
@@ -102,6 +168,16 @@ export const useConnectionsStore = defineStore('connections', () => {
     return added;
   }
 
+  /** Give a saved external connection another Schema Registry (or none); its client reconnects. */
+  async function updateRegistry(c: ConnectionView, registry: RegistryForm): Promise<ConnectionView | undefined> {
+    const updated = await guarded(`Changing ${c.name}'s Schema Registry`, () => client().call('connections.updateExternal', { id: c.id, settings: settingsWithRegistry(c, registry) }));
+    if (updated) {
+      notifySuccess(updated.external?.schemaRegistry ? `${updated.name} uses the Schema Registry at ${updated.external.schemaRegistry.url}` : `${updated.name} has no Schema Registry`);
+      await list.refresh();
+    }
+    return updated;
+  }
+
   async function createLocal(name: string, profile: string): Promise<ConnectionView | undefined> {
     const created = await guarded('Creating the local cluster', () => client().call('connections.createLocal', { name: name.trim(), profile }));
     if (created) {
@@ -128,5 +204,5 @@ export const useConnectionsStore = defineStore('connections', () => {
     globalThis.location.reload();
   }
 
-  return { list: list.data, loaded: list.loaded, error: list.error, active, current, tests, busy, start, stop, refresh: list.refresh, test, addExternal, createLocal, remove, switchTo };
+  return { list: list.data, loaded: list.loaded, error: list.error, active, current, tests, busy, start, stop, refresh: list.refresh, test, addExternal, updateRegistry, createLocal, remove, switchTo };
 });

@@ -28,7 +28,7 @@ const CLUSTER_AUTHORIZATION_FAILED = errorCode('CLUSTER_AUTHORIZATION_FAILED');
 const THROTTLING_QUOTA_EXCEEDED = errorCode('THROTTLING_QUOTA_EXCEEDED');
 
 /** The handler's own error response with CLUSTER_AUTHORIZATION_FAILED unless the principal may `operation` the cluster. */
-export function guardCluster(gateway: BrokerGateway, inner: ApiHandler, operation: 'ALTER' | 'DESCRIBE'): Handle<unknown, unknown> {
+export function guardCluster(gateway: BrokerGateway, inner: ApiHandler, operation: 'ALTER' | 'DESCRIBE' | 'CLUSTER_ACTION'): Handle<unknown, unknown> {
   return (request, ctx) => (authorizeCluster(gateway, ctx, operation) ? inner.handle(request as never, ctx) : inner.errorResponse(request as never, CLUSTER_AUTHORIZATION_FAILED, ctx));
 }
 

@@ -78,6 +78,8 @@ const GUARDS: Partial<Record<number, Guard>> = {
   [ApiKey.AddPartitionsToTxn]: guardAddPartitionsToTxn as Guard,
   [ApiKey.AddOffsetsToTxn]: guardAddOffsetsToTxn as Guard,
   [ApiKey.EndTxn]: guardEndTxn as Guard,
+  // KafkaApis.handleWriteTxnMarkersRequest: CLUSTER_ACTION on the cluster, every partition refused otherwise.
+  [ApiKey.WriteTxnMarkers]: (g, h) => guardCluster(g, h, 'CLUSTER_ACTION'),
   [ApiKey.TxnOffsetCommit]: guardTxnOffsetCommit as Guard,
   [ApiKey.DescribeProducers]: guardDescribeProducers as Guard,
   [ApiKey.DescribeTransactions]: guardDescribeTransactions as Guard,

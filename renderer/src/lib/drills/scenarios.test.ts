@@ -8,7 +8,7 @@ import { SCENARIOS, scenarioById } from './scenarios.js';
 import { nextDrillTopicName } from './steps.js';
 
 describe('drill scenario definitions', () => {
-  it('offers the eight drills, each explained, with every wait bounded in cluster time', () => {
+  it('offers the eleven drills, each explained, with every wait bounded in cluster time', () => {
     expect(SCENARIOS.map((s) => s.name)).toEqual([
       'Leader failover',
       'acks=all with too few replicas',
@@ -18,6 +18,9 @@ describe('drill scenario definitions', () => {
       'Log compaction: updates, deletes, then the cleaner',
       'A client without permission',
       'A producer over its quota, throttled',
+      'A transactional producer dies mid-transaction',
+      'A zombie producer is fenced by its successor',
+      'The transaction coordinator dies mid-commit',
     ]);
     for (const s of SCENARIOS) {
       expect(s.explanation.length).toBeGreaterThan(200);

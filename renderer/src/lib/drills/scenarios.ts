@@ -6,6 +6,7 @@
 import { COORDINATOR_FAILOVER } from './group-scenarios.js';
 import { compactionScenario } from './compaction-scenario.js';
 import { ACCESS_DENIED, QUOTA_THROTTLE } from './security-scenarios.js';
+import { TXN_COORDINATOR_DIES, TXN_PRODUCER_DIES, TXN_ZOMBIE_FENCED } from './txn-scenarios.js';
 import type { DrillScenario, DrillStep } from './runner.js';
 import {
   createTopicStep,
@@ -117,6 +118,9 @@ export const SCENARIOS: DrillScenario[] = [
   compactionScenario(),
   ACCESS_DENIED,
   QUOTA_THROTTLE,
+  TXN_PRODUCER_DIES,
+  TXN_ZOMBIE_FENCED,
+  TXN_COORDINATOR_DIES,
 ];
 
 export function scenarioById(id: string): DrillScenario | undefined {

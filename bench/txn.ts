@@ -1,0 +1,209 @@
+/**
+ * Transactions through the Kafka listener, as an application sees them (issue 31): kafkajs 2.2.4
+ * against an engine in a child process (`startRemoteService`, as `npm run serve` runs it), three
+ * brokers, topics of one partition, RF 3, min.insync.replicas 2.
+ *
+ * `txn.produce.100B.1000-per-txn.records`: a transactional producer, each transaction one send of
+ * TXN_RECORDS records of VALUE_BYTES (AddPartitionsToTxn, one Produce with acks=all, EndTxn
+ * commit), records/s; its limit is the same client as an idempotent producer sending the same
+ * TXN_RECORDS records per request with acks=all, one request at a time as the transactional one
+ * sends them. The two take turns in ROUNDS windows of WINDOW_MS each, which goes first
+ * alternating (so a machine getting busier weighs on both alike); goal ≥ 0.8.
+ *
+ * `txn.consume.read-committed.records`: the transactional log read back from offset 0 to its end
+ * with Fetch (1 MiB per partition, as a Kafka consumer asks; kafkajs decodes every batch and drops
+ * markers, and read_committed aborted transactions), read_committed against read_uncommitted over
+ * the same log after one read that is not measured (the first read of a log is the slower one),
+ * taking turns ROUNDS times; records delivered per second; goal ≥ 0.8.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { loadavg } from 'node:os';
+import { Kafka, logLevel, type Producer } from 'kafkajs';
+import Batch from 'kafkajs/src/consumer/batch.js';
+import { createKafkajsCluster, quietLogger } from '../app/kafka-client/config.js';
+import type { ClusterView } from '../app/api/views.js';
+import { startRemoteService } from '../main/engine/forked-engine.js';
+import { figure, fmt, machine, printTable, RESULTS_FILE, round, writeResults, type Figure, type Results } from './figures.js';
+import { MIN_INSYNC_REPLICAS, REPLICATION_FACTOR, makeTempDir, removeTempDir } from './produce-throughput.js';
+
+export const TXN_RECORDS = 1_000;
+export const VALUE_BYTES = 100;
+const WINDOW_MS = 3_000;
+const ROUNDS = 4;
+const GOAL = 0.8;
+const FETCH_BYTES = 1_048_576;
+/** What `npm run bench` keeps free for these figures (the windows, the engine's start, the reads). */
+export const TXN_BUDGET_MS = 90_000;
+
+/** Text values as an application would send, each its own. */
+function values(n: number): { value: string }[] {
+  return Array.from({ length: n }, (_, i) => {
+    const head = `{"order":${i},"customer":"c-${(i * 7919) % 10_007}","items":[`;
+    return { value: (head + 'x'.repeat(Math.max(0, VALUE_BYTES - head.length - 2)) + ']}').slice(0, VALUE_BYTES) };
+  });
+}
+
+interface Window {
+  records: number;
+  ms: number;
+}
+
+/** Send for `ms`, one request (or transaction) at a time; records acknowledged and the time taken. */
+async function produceFor(ms: number, send: () => Promise<void>): Promise<Window> {
+  const started = performance.now();
+  let records = 0;
+  while (performance.now() - started < ms) {
+    await send();
+    records += TXN_RECORDS;
+  }
+  return { records, ms: performance.now() - started };
+}
+
+interface FetchedPartition {
+  partition: number;
+  errorCode: number;
+  highWatermark: string;
+  lastStableOffset: string;
+  abortedTransactions?: { producerId: string; firstOffset: string }[];
+  messages: { offset: string }[];
+}
+
+/** A kafkajs cluster and the leader of `topic`-0 on it, for Fetch requests as its consumer sends them. */
+async function leaderOf(bootstrap: string[], topic: string) {
+  const { cluster, destroySockets } = createKafkajsCluster({ bootstrapServers: bootstrap, security: 'PLAINTEXT', requestTimeoutMs: 60_000 }, quietLogger());
+  await cluster.connect();
+  await cluster.addTargetTopic(topic);
+  const broker = await cluster.findBroker({ nodeId: Object.keys(cluster.findLeaderForPartitions(topic, [0]))[0]! });
+  const fetch = async (offset: number, readCommitted: boolean): Promise<FetchedPartition> => {
+    const r = (await broker.fetch({
+      replicaId: -1,
+      isolationLevel: readCommitted ? 1 : 0,
+      maxWaitTime: 0,
+      minBytes: 1,
+      maxBytes: 50 * FETCH_BYTES,
+      topics: [{ topic, partitions: [{ partition: 0, fetchOffset: String(offset), maxBytes: FETCH_BYTES }] }],
+    })) as { responses: { partitions: FetchedPartition[] }[] };
+    return r.responses[0]!.partitions[0]!;
+  };
+  return { fetch, close: async () => (await cluster.disconnect().catch(() => {}), destroySockets()) };
+}
+
+/** Read `topic`-0 from offset 0 to `end` as a consumer of this isolation level; records delivered and the time taken. */
+async function readAll(bootstrap: string[], topic: string, end: number, readCommitted: boolean): Promise<Window> {
+  const leader = await leaderOf(bootstrap, topic);
+  try {
+    const started = performance.now();
+    let offset = 0;
+    let records = 0;
+    while (offset < end) {
+      const p = await leader.fetch(offset, readCommitted);
+      if (p.messages.length === 0) throw new Error(`no records at offset ${offset} of ${topic}-0 (end ${end})`);
+      records += new Batch(topic, String(offset), p).messages.length;
+      offset = Number(p.messages[p.messages.length - 1]!.offset) + 1;
+    }
+    return { records, ms: performance.now() - started };
+  } finally {
+    await leader.close();
+  }
+}
+
+/** A throughput figure with this file's goal, and the machine's load while it was measured (the results file's machine block is a full run's). */
+function judged(f: Figure, context: Record<string, number>): Figure {
+  return { ...f, goal: GOAL, pass: f.ratio >= GOAL, context: { ...context, loadAverage: Math.round(loadavg()[0]! * 100) / 100 } };
+}
+
+export async function txnFigures(): Promise<Figure[]> {
+  const dataDir = makeTempDir('replica-bench-txn-');
+  const engine = await startRemoteService({ dataDir, seed: 1, brokers: 3, kafkaPort: 0, logger: { error: () => {} } });
+  const producers: Producer[] = [];
+  try {
+    if (!(await engine.ready())) throw new Error('the brokers did not start');
+    for (const name of ['idempotent', 'transactional']) {
+      const created = await engine.call('topics.create', { name, partitions: 1, replicationFactor: REPLICATION_FACTOR, configs: { 'min.insync.replicas': String(MIN_INSYNC_REPLICAS) } });
+      if (!created.ok) throw new Error(created.error.message);
+    }
+    const view = (await engine.call('cluster.describe', {})) as { ok: true; value: ClusterView };
+    const kafka = new Kafka({ clientId: 'bench-txn', brokers: view.value.bootstrapServers.split(','), logLevel: logLevel.NOTHING, requestTimeout: 60_000 });
+    const idempotent = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    const transactional = kafka.producer({ idempotent: true, maxInFlightRequests: 1, transactionalId: 'bench-tx' });
+    producers.push(idempotent, transactional);
+    await Promise.all(producers.map((p) => p.connect()));
+    const messages = values(TXN_RECORDS);
+    const sendIdempotent = async (): Promise<void> => void (await idempotent.send({ topic: 'idempotent', acks: -1, messages: messages.map((m) => ({ ...m, partition: 0 })) }));
+    const sendTransaction = async (): Promise<void> => {
+      const t = await transactional.transaction();
+      await t.send({ topic: 'transactional', acks: -1, messages: messages.map((m) => ({ ...m, partition: 0 })) });
+      await t.commit();
+    };
+    // Warm both paths (JIT, the coordinator's __transaction_state) before measuring.
+    await produceFor(1_000, sendIdempotent);
+    await produceFor(1_000, sendTransaction);
+    const idem: Window = { records: 0, ms: 0 };
+    const txn: Window = { records: 0, ms: 0 };
+    for (let round = 0; round < ROUNDS; round++) {
+      const pair = [
+        [idem, sendIdempotent],
+        [txn, sendTransaction],
+      ] as const;
+      for (const [w, send] of round % 2 === 0 ? pair : [...pair].reverse()) {
+        const r = await produceFor(WINDOW_MS, send);
+        w.records += r.records;
+        w.ms += r.ms;
+      }
+    }
+    const idemRate = (idem.records / idem.ms) * 1000;
+    const txnRate = (txn.records / txn.ms) * 1000;
+    console.log(`  produce ${TXN_RECORDS} × ${VALUE_BYTES} B per request, acks=all: idempotent ${fmt(Math.round(idemRate))} records/s, transactional (one transaction per request) ${fmt(Math.round(txnRate))} records/s (${fmt(Math.round(txnRate / TXN_RECORDS))} transactions/s)`);
+    const produce = judged(figure('txn.produce.100B.1000-per-txn.records', txnRate, 'records/s', idemRate), { transactionsPerSec: round(txnRate / TXN_RECORDS) });
+
+    // The transactional log read back once every marker is in: LSO = HW, so both isolation levels read all of it.
+    const bootstrap = view.value.bootstrapServers.split(',');
+    const probe = await leaderOf(bootstrap, 'transactional');
+    let end = -1;
+    for (let i = 0; i < 100 && end < 0; i++) {
+      const p = await probe.fetch(0, true);
+      if (p.lastStableOffset === p.highWatermark) end = Number(p.highWatermark);
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+    await probe.close();
+    if (end < 0) throw new Error('the transactional log never became stable');
+    const rc: Window = { records: 0, ms: 0 };
+    const ru: Window = { records: 0, ms: 0 };
+    await readAll(bootstrap, 'transactional', end, false); // the first read of a log is the slower one: not measured
+    for (let round = 0; round < ROUNDS; round++) {
+      const pair = [
+        [rc, true],
+        [ru, false],
+      ] as const;
+      for (const [w, committed] of round % 2 === 0 ? pair : [...pair].reverse()) {
+        const r = await readAll(bootstrap, 'transactional', end, committed);
+        w.records += r.records;
+        w.ms += r.ms;
+      }
+    }
+    const rcRate = (rc.records / rc.ms) * 1000;
+    const ruRate = (ru.records / ru.ms) * 1000;
+    console.log(`  consume ${fmt(end)} offsets (${fmt(rc.records / ROUNDS)} records, a marker per ${TXN_RECORDS}), 1 MiB per fetch: read_committed ${fmt(Math.round(rcRate))} records/s, read_uncommitted ${fmt(Math.round(ruRate))} records/s`);
+    return [produce, judged(figure('txn.consume.read-committed.records', rcRate, 'records/s', ruRate), { offsets: end, markers: end - rc.records / ROUNDS })];
+  } finally {
+    await Promise.all(producers.map((p) => p.disconnect().catch(() => {})));
+    await engine.close();
+    removeTempDir(dataDir);
+  }
+}
+
+/** `npm run bench -- txn`: the transaction figures alone, merged into the results file. */
+export async function txnMain(): Promise<void> {
+  const m = machine();
+  console.log(`machine: ${m.cpu}, ${m.cores} cores, node ${m.node}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`transactions: kafkajs against an engine in a child process, 3 brokers, one partition RF 3, min.insync.replicas 2; ${ROUNDS} rounds of ${WINDOW_MS / 1000} s each way`);
+  const figures = await txnFigures();
+  console.log(`(load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')})\n`);
+  printTable(figures);
+  // The machine block stays the last full run's (its load average describes those figures); these carry their own.
+  const previous = existsSync(RESULTS_FILE) ? (JSON.parse(readFileSync(RESULTS_FILE, 'utf8')) as Partial<Results>).machine : undefined;
+  const same = previous && previous.cpu === m.cpu && previous.cores === m.cores && previous.node === m.node;
+  const results = writeResults(same ? previous : m, figures);
+  console.log(`\nwrote ${results.figures.length} figures to ${RESULTS_FILE}`);
+}
