@@ -32,6 +32,7 @@ const PAGES: { path: string; title: string; name: string }[] = [
   { path: '/messages', title: 'Messages', name: 'messages' },
   { path: '/schemas', title: 'Schemas', name: 'schemas' },
   { path: '/security', title: 'Security', name: 'security' },
+  { path: '/transactions', title: 'Transactions', name: 'transactions' },
 ];
 const SIZES = [
   { width: 1440, height: 900 },
@@ -71,13 +72,13 @@ const CUT = `(() => {
 const UNSEEN_LEGEND = `(() => {
   const rgb = (c) => (c.match(/[\\d.]+/g) ?? []).map(Number);
   const lum = ([r, g, b]) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  const tick = document.querySelector('[data-testid="legend-flushed"]');
+  if (!tick) return ['no flushed mark in the legend'];
   let bg = [255, 255, 255];
-  for (let el = document.querySelector('[data-testid="legend-flushed"]'); el; el = el.parentElement) {
+  for (let el = tick.parentElement; el; el = el.parentElement) {
     const c = rgb(getComputedStyle(el).backgroundColor);
     if (c.length === 3 || (c.length === 4 && c[3] > 0.9)) { bg = c; break; }
   }
-  const tick = document.querySelector('[data-testid="legend-flushed"]');
-  if (!tick) return ['no flushed mark in the legend'];
   const [r, g, b, a = 1] = rgb(getComputedStyle(tick).backgroundColor);
   const seen = [r * a + bg[0] * (1 - a), g * a + bg[1] * (1 - a), b * a + bg[2] * (1 - a)];
   return Math.abs(lum(seen) - lum(bg)) < 40 ? ['the legend’s flushed mark is ' + Math.round(lum(seen)) + ' on ' + Math.round(lum(bg))] : [];
