@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { method, returns } from './contract-kit.js';
+import { twinMethods } from './twin-contract.js';
 import { connectionIdSchema, connectionNameSchema, externalSettingsSchema, type ConnectionTestView, type ConnectionView, type DeletedConnectionView } from './connections.js';
 
 export const connectionMethods = {
@@ -48,4 +49,6 @@ export const connectionMethods = {
       .refine((x) => x.id !== undefined || x.settings !== undefined, { message: 'give id or settings' }),
     returns<ConnectionTestView>(),
   ),
+  // connections.createTwin / refreshTwin: a local twin of another connection's topology (twin-contract.ts).
+  ...twinMethods,
 } as const;

@@ -103,6 +103,19 @@ export interface ConnectionView {
   open: boolean;
   /** What this connection can and cannot do, with the reasons. */
   capabilities: CapabilityView[];
+  /** A twin (a local cluster made from another connection's topology): where it came from. */
+  twinOf?: TwinOriginView;
+}
+
+/** Where a twin came from (app/api/twin-contract.ts; kept with the connection, across restarts). */
+export interface TwinOriginView {
+  /** The source connection's id and name when the twin was made or last refreshed. */
+  sourceId: string;
+  sourceName: string;
+  /** The source cluster's id (a refresh from a connection that now reaches another cluster says so). */
+  sourceClusterId: string;
+  createdAtMs: number;
+  refreshedAtMs: number;
 }
 
 /** What `connections.delete` did. */

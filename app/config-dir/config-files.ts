@@ -32,6 +32,8 @@ export interface StoredConnection {
   dataDir?: string;
   external?: StoredExternalSettings;
   createdAtMs: number;
+  /** A twin: the connection and cluster it was made from, when made and last refreshed. */
+  twinOf?: { sourceId: string; sourceName: string; sourceClusterId: string; createdAtMs: number; refreshedAtMs: number };
 }
 
 /** The secrets of one external connection. */

@@ -334,10 +334,40 @@ export class KafkaAdminClient {
     return res.map((p) => ({ partition: p.partition, offset: Number(p.offset) }));
   }
 
-  /** Log start and high watermark of every partition of `topic`. */
+  /**
+   * Log start and high watermark of every partition of `topic`: ListOffsets (earliest, then latest
+   * read_uncommitted) to each leader named by a fresh Metadata, as Kafka's admin client sends it.
+   * (kafkajs's fetchTopicOffsets asks the leaders of its cached metadata, which it does not renew
+   * on NOT_LEADER_OR_FOLLOWER: after partitions were added or leaders moved it kept failing.)
+   * A partition without a leader is LEADER_NOT_AVAILABLE; a refused one fails with its error.
+   */
   async offsets(topic: string): Promise<{ partition: number; logStartOffset: number; highWatermark: number }[]> {
-    const res = await this.run(`Reading the offsets of ${topic}`, () => this.admin.fetchTopicOffsets(topic));
-    return res.map((p) => ({ partition: p.partition, logStartOffset: Number(p.low), highWatermark: Number(p.high) }));
+    const doing = `Reading the offsets of ${topic}`;
+    const meta = (await this.metadata([topic])).topics.find((t) => t.name === topic);
+    if (!meta || meta.errorCode !== 'NONE') throw new KafkaError(meta?.errorCode ?? 'UNKNOWN_TOPIC_OR_PARTITION', `${doing}: ${meta?.errorCode ?? 'UNKNOWN_TOPIC_OR_PARTITION'}`);
+    const byLeader = new Map<number, number[]>();
+    for (const p of meta.partitions) {
+      if (p.leader < 0) throw new KafkaError('LEADER_NOT_AVAILABLE', `${doing}: partition ${p.partition} has no leader.`);
+      byLeader.set(p.leader, [...(byLeader.get(p.leader) ?? []), p.partition]);
+    }
+    const out = new Map<number, { partition: number; logStartOffset: number; highWatermark: number }>();
+    await Promise.all(
+      [...byLeader].map(async ([leader, partitions]) => {
+        const [earliest, latest] = await Promise.all(
+          [-2n, -1n].map((timestamp) =>
+            this.send(leader, ApiKey.ListOffsets, [1, 7], { replicaId: -1, isolationLevel: 0, topics: [{ name: topic, partitions: partitions.map((partitionIndex) => ({ partitionIndex, timestamp })) }] }, doing),
+          ),
+        );
+        const offsetOf = (r: typeof earliest, partition: number): number => {
+          const p = r!.topics.find((t) => t.name === topic)?.partitions.find((x) => x.partitionIndex === partition);
+          const code = p ? errorName(p.errorCode) : 'UNKNOWN_TOPIC_OR_PARTITION';
+          if (code !== 'NONE') throw new KafkaError(code, `${doing}: partition ${partition} answered ${code}.`);
+          return Number(p!.offset);
+        };
+        for (const partition of partitions) out.set(partition, { partition, logStartOffset: offsetOf(earliest, partition), highWatermark: offsetOf(latest, partition) });
+      }),
+    );
+    return [...out.values()].sort((a, b) => a.partition - b.partition);
   }
 }
 

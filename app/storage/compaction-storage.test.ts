@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PartitionLog } from '../core/log/partition-log.js';
-import { recordOffset, type RecordBatch } from '../core/log/records.js';
+import { batchMaxTimestamp, offsetSpan, recordCount, recordOffset, type RecordBatch } from '../core/log/records.js';
 import { kv, text } from '../core/test-support/cleaner-harness.js';
 import { createCleanedBatchWriter } from '../protocol/records/cleaned-batch-writer.js';
 import { SqliteStorage } from './sqlite-storage.js';
@@ -131,6 +131,35 @@ describe('compacted logs in a broker file', () => {
       [3, 4],
       [5, 5],
     ]);
+  });
+
+  it("counts a cleaned batch's records and largest timestamp from its header: its kept records, not its offset span; an emptied batch none, whatever timestamp its header keeps", () => {
+    const { s } = storage();
+    const leader = new PartitionLog(s.broker(1).replica('t:0'), 0);
+    leader.appendAsLeader([kv(1, 'a', 300), kv(2, 'a', 900), kv(1, 'b', 500)], 0, 0, ROLL); // 0..2
+    leader.appendAsLeader([kv(3, 'a', 700)], 0, 0, ROLL); // 3
+    leader.rollActiveSegment(0);
+    leader.appendAsLeader([kv(9, 'z', 100)], 0, 0, ROLL); // 4, active segment
+    // As the cleaner gets them: read from the log, with their stored bytes (so the emptied one keeps 700 in its header).
+    const [b0, b1] = leader.read(0, 4, 1 << 20) as [RecordBatch, RecordBatch];
+    const kept = writer.retain(b0, [2], undefined);
+    const emptied = writer.retain(b1, [], undefined);
+    expect([recordCount(kept), offsetSpan(kept), batchMaxTimestamp(kept)]).toEqual([1, 3, 500]);
+    expect([recordCount(emptied), offsetSpan(emptied), batchMaxTimestamp(emptied)]).toEqual([0, 1, -1]);
+    leader.replaceCleaned(0, 4, [kept, emptied]);
+    const follower = new PartitionLog(s.broker(2).replica('t:0'), 0);
+    follower.appendAsFollower(leader.read(0, 5, 1 << 20), 0, ROLL);
+    for (const log of [leader, follower]) {
+      const read = log.read(0, 5, 1 << 20);
+      expect(read.map((b) => [recordCount(b), batchMaxTimestamp(b)])).toEqual([
+        [1, 500],
+        [0, -1],
+        [1, 100],
+      ]);
+      expect(read.map((b) => b.records.length)).toEqual([1, 0, 1]); // what the header said, decoded
+    }
+    // The cleaned range's largest timestamp in the file is its kept records' (900 was removed).
+    expect(s.broker(2).replica('t:0').rangeStats(0, 4).maxTimestamp).toBe(500);
   });
 
   it('swaps all or nothing: a failure inside the swap leaves the batches and segments on disk as they were', () => {

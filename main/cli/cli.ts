@@ -64,6 +64,7 @@ import { defaultConfigDir } from './config-dir.js';
 import { validateConfigs } from '../../app/core/configs/resolve.js';
 import { authorizerConfig } from '../../app/core/security/authorizer.js';
 import type { ConnectionsService } from '../../app/service/connections/connections-service.js';
+import type { NewLocalCluster } from '../../app/service/connections/connections-options.js';
 import type { SchemaRegistryServer } from '../schema-registry/schema-registry-server.js';
 
 // Only light modules above: the engine's process is forked first and loads while this one loads
@@ -285,7 +286,7 @@ export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; 
 async function openServedCluster(
   args: Pick<ServeArgs, 'inProcess' | 'kafkaBind' | 'advertisedHost'>,
   dataDir: string,
-  how: { profile?: string; brokers?: number; kafkaPort?: KafkaPortChoice; staticConfigs?: Record<string, string> },
+  how: NewLocalCluster & { kafkaPort?: KafkaPortChoice },
 ): Promise<ServedCluster> {
   const newCluster = {
     ...(how.brokers !== undefined ? { brokers: how.brokers } : { initialProfile: how.profile ?? NEW_CLUSTER_PROFILE }),

@@ -139,6 +139,7 @@ function startConnections(): ConnectionsService {
         killAfterMs: ENGINE_CLOSE_MS,
         ...(profilesDir ? { profilesDir } : {}),
         ...(how.brokers !== undefined ? { brokers: how.brokers } : how.profile !== undefined ? { initialProfile: how.profile } : {}),
+        ...(how.staticConfigs ? { staticConfigs: how.staticConfigs } : {}),
       });
       await started.ready();
       return embeddedDriver(started, async () => void (await started.close()));

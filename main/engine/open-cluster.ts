@@ -43,13 +43,20 @@ import { loadZstdCompressor } from './zstd-compressor.js';
  */
 export { NEW_CLUSTER_PROFILE };
 
+/** One broker of a new cluster: its id and `broker.rack` (null: none). */
+export interface BrokerSpec {
+  id: number;
+  rack: string | null;
+}
+
 export interface OpenClusterOptions {
   dataDir: string;
   /**
-   * A new cluster of this many bare brokers (ids 1..n, no racks, no profile) instead of the
-   * profile; for tests and scripts. An existing cluster keeps its own.
+   * A new cluster of bare brokers (no profile) instead of the profile: this many (ids 1..n, no
+   * racks; for tests and scripts), or exactly these ids and racks (a twin of another cluster,
+   * app/service/connections/twin.ts). An existing cluster keeps its own.
    */
-  brokers?: number;
+  brokers?: number | BrokerSpec[];
   /** The brokers' static configuration (server.properties). */
   staticConfigs?: Record<string, string>;
   /** Where INTERNAL errors and failing clock steps are logged (default console.error). */
@@ -109,6 +116,19 @@ export interface OpenCluster {
   readonly kafka: KafkaListeners | null;
 }
 
+/** The brokers of a new cluster without a profile: `n` (ids 1..n, no racks) or the given ones, checked. */
+export function bareBrokers(brokers: number | readonly BrokerSpec[] = 3): BrokerSpec[] {
+  if (typeof brokers === 'number') return Array.from({ length: brokers }, (_, i) => ({ id: i + 1, rack: null }));
+  if (brokers.length === 0) throw new Error('A new cluster needs at least one broker.');
+  const ids = new Set<number>();
+  for (const b of brokers) {
+    if (!Number.isInteger(b.id) || b.id < 0) throw new Error(`A broker id is a non-negative integer (${String(b.id)}).`);
+    if (ids.has(b.id)) throw new Error(`Broker id ${b.id} is given twice.`);
+    ids.add(b.id);
+  }
+  return brokers.map((b) => ({ id: b.id, rack: b.rack }));
+}
+
 const defaultLogger: ServiceLogger = { error: (message, error) => console.error(message, error) };
 
 /**
@@ -136,7 +156,7 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
     const profileName = isNew ? newClusterProfile(options) : undefined;
     const profile = profileName !== undefined ? builtInProfiles(options.profilesDir).get(profileName) : undefined;
     if (profileName !== undefined && !profile) throw new Error(`No built-in profile named ${JSON.stringify(profileName)}.`);
-    const racks = profile ? resolveRacks(profile.cluster) : Array.from({ length: options.brokers ?? 3 }, () => null);
+    const brokers = profile ? resolveRacks(profile.cluster).map((rack, i) => ({ id: i + 1, rack })) : bareBrokers(options.brokers);
     // The id `cluster.describe`, Metadata and DescribeCluster report: this cluster's own (cluster-id.ts).
     const clusterId = clusterIdOf(storage.metadata());
     // A new cluster's profile gives it its server.properties (the read-only broker configs), kept with it (static-configs.ts).
@@ -151,7 +171,7 @@ export function openCluster(options: OpenClusterOptions): OpenCluster {
         scheduler,
         random: seededRandom(options.seed ?? randomInt(0, 2 ** 31 - 1)),
         storage,
-        brokers: racks.map((rack, i) => ({ id: i + 1, rack })),
+        brokers,
         groupRecords: groupRecordCodec,
         txnRecords: txnRecordCodec,
         staticConfigs,

@@ -17,12 +17,16 @@ import { kafkaMissing } from '../kafka-driver/kafka-driver.js';
 import type { ExternalRegistryConfig } from '../kafka-driver/registry-client.js';
 import { builtInProfiles } from '../built-in-profiles.js';
 import type { ConnectionsServiceOptions } from './connections-options.js';
+import { createTwin, refreshTwin, type TwinDeps } from './twin-methods.js';
+import type { TwinCall } from './twin-topology.js';
 
 /** The id of the default connection while the list file does not name its data directory. */
 export const DEFAULT_CONNECTION_ID = 'default';
 
 interface ListDeps extends ConnectionsServiceOptions {
   isOpen(id: string): boolean;
+  /** Contract calls on a connection (a twin's source and the twin). */
+  callOn(id: string): TwinCall;
   closeDriver(id: string): Promise<void>;
   adopt(id: string, driver: ClusterDriver): ClusterDriver;
 }
@@ -100,6 +104,8 @@ export class ConnectionList {
         const removed = this.deps.removeLocalData(v.dataDir!, owned);
         return { id, name: v.name, dataDeleted: removed.deleted, ...(removed.note ? { note: removed.note } : {}) };
       },
+      'connections.createTwin': (input) => createTwin(this.twinDeps(), input),
+      'connections.refreshTwin': (input) => refreshTwin(this.twinDeps(), input),
       'connections.test': async ({ id, settings }) => {
         if (settings === undefined) {
           const c = this.stored(id!);
@@ -109,6 +115,21 @@ export class ConnectionList {
         const saved = id !== undefined ? this.deps.secrets.get(id) : undefined;
         return this.deps.testExternal(this.configFrom(this.storedSettings(settings), { ...saved, ...this.secretsIn(settings) }));
       },
+    };
+  }
+
+  private twinDeps(): TwinDeps {
+    return {
+      callOn: (id) => this.deps.callOn(id),
+      view: (id) => this.view(id),
+      stored: (id) => this.stored(id),
+      list: () => this.deps.store.listConnections(),
+      save: (list) => this.save(list),
+      checkName: (name) => this.checkName(name),
+      newId: () => this.newId(),
+      clustersDir: this.deps.clustersDir,
+      openLocal: (dir, how) => this.deps.openLocal(dir, how),
+      adopt: (id, driver) => this.deps.adopt(id, driver),
     };
   }
 
@@ -212,6 +233,7 @@ export class ConnectionList {
       isDefault,
       open: isDefault || this.deps.isOpen(c.id),
       capabilities: local ? capabilityViews() : capabilityViews(kafkaMissing(c.external?.schemaRegistry !== undefined)),
+      ...(c.twinOf ? { twinOf: { ...c.twinOf } } : {}),
     };
   }
 

@@ -21,6 +21,16 @@ export interface SecretStore {
   delete(id: string): void;
 }
 
+/**
+ * How a new local cluster starts: from a built-in `profile`, or bare `brokers` (a count, or the
+ * exact ids and racks of a twin's source), with `staticConfigs` as its server.properties.
+ */
+export interface NewLocalCluster {
+  profile?: string;
+  brokers?: number | { id: number; rack: string | null }[];
+  staticConfigs?: Record<string, string>;
+}
+
 export interface ConnectionsServiceOptions {
   store: ConnectionStore;
   secrets: SecretStore;
@@ -30,8 +40,8 @@ export interface ConnectionsServiceOptions {
   clustersDir: string;
   /** Folder of the built-in profiles a new local cluster may start from (default resources/profiles). */
   profilesDir?: string;
-  /** Start the engine of a local cluster (creating it: from `profile`, or `brokers` bare brokers). */
-  openLocal(dataDir: string, how: { profile?: string; brokers?: number }): Promise<ClusterDriver>;
+  /** Start the engine of a local cluster (creating it as `how` says when the directory holds none). */
+  openLocal(dataDir: string, how: NewLocalCluster): Promise<ClusterDriver>;
   /** A driver for an external cluster (not connected yet). */
   connectExternal(config: KafkaConnectionConfig, id: string, schemaRegistry?: ExternalRegistryConfig): ClusterDriver;
   /** One connection attempt, reported (connections.test). */

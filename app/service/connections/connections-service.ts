@@ -22,6 +22,7 @@ import { checkCall, splitConnection, type EngineEventListener, type EngineServic
 import { failureEnvelope, type ClusterDriver } from '../cluster-driver.js';
 import { ConnectionList } from './connection-list.js';
 import type { ConnectionsServiceOptions } from './connections-options.js';
+import type { TwinCall } from './twin-topology.js';
 
 export interface ConnectionsService extends EngineService {
   /**
@@ -70,7 +71,17 @@ export function createConnectionsService(options: ConnectionsServiceOptions): Co
     await entry.driver.close();
   }
 
-  const list = new ConnectionList({ ...options, isOpen: (id) => open.has(id), closeDriver, adopt });
+  /** Contract calls on connection `id` for the twin's methods: the value, or the error thrown as a KafkaError. */
+  const callOn =
+    (id: string): TwinCall =>
+    async (method, input) => {
+      const driver = await driverFor(id);
+      const r = await driver.call(method, input);
+      if (!r.ok) throw new KafkaError(r.error.code, r.error.message, r.error.details);
+      return r.value;
+    };
+
+  const list = new ConnectionList({ ...options, isOpen: (id) => open.has(id), closeDriver, adopt, callOn });
 
   /** The driver of connection `id`, opening it on first use. */
   async function driverFor(id: string): Promise<EngineService> {

@@ -11,6 +11,7 @@ import { ConfigDirectory, PLAIN_FILE_SEALER, removeClusterDirectory, type Secret
 import type { ClusterDriver } from '../cluster-driver.js';
 import { createKafkaDriver } from '../kafka-driver/kafka-driver.js';
 import { createConnectionsService, type ConnectionsService } from './connections-service.js';
+import type { NewLocalCluster } from './connections-options.js';
 
 export interface HostConnectionsOptions {
   /** The app's configuration directory. */
@@ -19,7 +20,7 @@ export interface HostConnectionsOptions {
   sealer?: SecretSealer;
   /** The cluster the host serves now. */
   host: () => { dataDir: string; driver: EngineService } | undefined;
-  openLocal(dataDir: string, how: { profile?: string; brokers?: number }): Promise<ClusterDriver>;
+  openLocal(dataDir: string, how: NewLocalCluster): Promise<ClusterDriver>;
   profilesDir?: string;
   logger?: ErrorLogger;
   /** Bound of one connections.test (default 10 000 ms). */
