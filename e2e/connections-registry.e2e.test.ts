@@ -5,7 +5,7 @@
  * username or password, a bearer token missing) and will not save until they are right; saved, the
  * row names the registry. Switched to that connection, the Messages page produces JSON Lines with
  * a subject of that registry through the Kafka driver, and Confluent's own deserializer decodes
- * the bytes on the second cluster. The registry is then changed from its row to a bearer token,
+ * the bytes on the second cluster, and a zstd batch is stored as zstd. The registry is then changed from its row to a bearer token,
  * which is kept with the secrets and never shown.
  */
 import { mkdtempSync } from 'node:fs';
@@ -126,6 +126,15 @@ describe('an external connection’s Schema Registry in Chromium: the fields, pr
     await expect.poll(() => page.getByTestId('lines-error').textContent(), { timeout: 15_000 }).toMatch(/level/);
     expect((await read()).records).toHaveLength(2);
     await shot(page, 'produced-with-external-schema');
+    // The batch's codec through the Kafka driver: zstd (the serving host's compressor), stored as chosen.
+    await page.getByTestId('lines-subject').locator('input').fill('');
+    await page.getByTestId('lines-compression').click();
+    await page.locator('.n-base-select-option', { hasText: /^zstd$/ }).locator('visible=true').click();
+    await page.getByTestId('lines-input').locator('textarea').fill('{"key": "z-1", "value": "zipped by the console"}');
+    await page.getByTestId('lines-produce').click();
+    const zipped = async () => (await api<RecordsSearchView>(second.host, 'records.search', { topic: 'events', from: { beginning: true }, filter: { key: { contains: 'z-1' } } })).records[0];
+    await expect.poll(async () => (await zipped())?.compression, { timeout: 20_000 }).toBe('zstd');
+    expect((await zipped())?.value?.text).toBe('zipped by the console');
   });
 
   it('changes the saved connection’s registry to a bearer token from its row: refused without the token, kept and never shown', async () => {

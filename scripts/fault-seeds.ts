@@ -4,7 +4,8 @@
  *   npm run faults -- --seeds 10000 [--from N] [--jobs J] [--bail] [--minutes M] [--elr]
  *                                                            run seeds N .. N+10000-1
  *   --minutes M stops handing out seeds after M minutes of wall time and reports the seeds run;
- *   --elr runs every seed with eligible leader replicas on (KIP-966).
+ *   --elr runs every seed with eligible leader replicas on (KIP-966); --txn adds transactional
+ *   producers, checked through a read_committed consumer (app/sim/fault-run/transactional.ts).
  *   npm run faults -- --seed S [--verbose]                  replay one seed; --verbose prints its history:
  *                                                            the faults with the events of the brokers and
  *                                                            partitions its violations name, in time order
@@ -48,8 +49,8 @@ function outcome(r: FaultRunResult): SeedOutcome {
 }
 
 function usage(code: number): never {
-  console.log(`usage: npm run faults -- --seeds N [--from S] [--jobs J] [--bail] [--minutes M] [--elr]
-       npm run faults -- --seed S [--verbose] [--elr]`);
+  console.log(`usage: npm run faults -- --seeds N [--from S] [--jobs J] [--bail] [--minutes M] [--elr] [--txn]
+       npm run faults -- --seed S [--verbose] [--elr] [--txn]`);
   process.exit(code);
 }
 
@@ -74,8 +75,9 @@ function printFailure(o: SeedOutcome): void {
 
 if (process.argv.includes('--worker')) {
   const elr = process.argv.includes('--elr');
+  const transactional = process.argv.includes('--txn');
   process.on('message', (msg: { seeds: number[] }) => {
-    for (const seed of msg.seeds) process.send!({ outcome: outcome(runFaultSeed(seed, { eligibleLeaderReplicas: elr })) });
+    for (const seed of msg.seeds) process.send!({ outcome: outcome(runFaultSeed(seed, { eligibleLeaderReplicas: elr, transactional })) });
     process.send!({ done: true });
   });
 } else {
@@ -95,6 +97,7 @@ function main(): void {
         bail: { type: 'boolean', default: false },
         minutes: { type: 'string' },
         elr: { type: 'boolean', default: false },
+        txn: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -105,16 +108,17 @@ function main(): void {
   }
   if (args.help) usage(0);
   const elr = args.elr ?? false;
-  if (args.seed !== undefined) return replay(positiveInt('seed', args.seed, 1), args.verbose ?? false, elr);
+  const transactional = args.txn ?? false;
+  if (args.seed !== undefined) return replay(positiveInt('seed', args.seed, 1), args.verbose ?? false, elr, transactional);
   const count = positiveInt('seeds', args.seeds, 200);
   const from = positiveInt('from', args.from, 1);
   const jobs = Math.max(1, Math.min(count, positiveInt('jobs', args.jobs, Math.min(4, availableParallelism()))));
   const minutes = args.minutes === undefined ? Infinity : positiveInt('minutes', args.minutes, 0);
-  runMany(from, count, jobs, args.bail ?? false, { deadline: Date.now() + minutes * 60_000, elr });
+  runMany(from, count, jobs, args.bail ?? false, { deadline: Date.now() + minutes * 60_000, elr, transactional });
 }
 
-function replay(seed: number, verbose: boolean, elr: boolean): void {
-  const r = runFaultSeed(seed, { eligibleLeaderReplicas: elr, history: verbose });
+function replay(seed: number, verbose: boolean, elr: boolean, transactional: boolean): void {
+  const r = runFaultSeed(seed, { eligibleLeaderReplicas: elr, transactional, history: verbose });
   console.log(`seed ${seed}: ${r.ok ? 'ok' : 'FAILED'}  history ${r.historyHash.slice(0, 16)}  ${r.stats.wallMs} ms`);
   if (verbose) {
     // The faults with the events of the brokers and partitions the violations name (all of them
@@ -131,7 +135,7 @@ function replay(seed: number, verbose: boolean, elr: boolean): void {
   process.exit(r.ok ? 0 : 1);
 }
 
-function runMany(from: number, count: number, jobs: number, bail: boolean, limits: { deadline: number; elr: boolean }): void {
+function runMany(from: number, count: number, jobs: number, bail: boolean, limits: { deadline: number; elr: boolean; transactional: boolean }): void {
   const started = Date.now();
   const seeds = Array.from({ length: count }, (_, i) => from + i);
   const failures: SeedOutcome[] = [];
@@ -140,7 +144,7 @@ function runMany(from: number, count: number, jobs: number, bail: boolean, limit
   let acked = 0;
   let slowest = { seed: 0, wallMs: 0 };
   const step = Math.max(1, Math.floor(count / 20));
-  console.log(`fault test: seeds ${from}..${from + count - 1} on ${jobs} process(es)${limits.elr ? ', eligible leader replicas on' : ''}${Number.isFinite(limits.deadline) ? `, stopping after ${((limits.deadline - started) / 60_000).toFixed(0)} min` : ''}`);
+  console.log(`fault test: seeds ${from}..${from + count - 1} on ${jobs} process(es)${limits.elr ? ', eligible leader replicas on' : ''}${limits.transactional ? ', with transactional producers' : ''}${Number.isFinite(limits.deadline) ? `, stopping after ${((limits.deadline - started) / 60_000).toFixed(0)} min` : ''}`);
   let stopped = false;
   /** Seeds handed out so far. */
   let next = 0;
@@ -185,7 +189,7 @@ function runMany(from: number, count: number, jobs: number, bail: boolean, limit
         stopped = true;
         break;
       }
-      record(outcome(runFaultSeed(seed, { eligibleLeaderReplicas: limits.elr })));
+      record(outcome(runFaultSeed(seed, { eligibleLeaderReplicas: limits.elr, transactional: limits.transactional })));
       next++;
     }
     return finish();
@@ -196,7 +200,7 @@ function runMany(from: number, count: number, jobs: number, bail: boolean, limit
   let running = jobs;
   const script = fileURLToPath(import.meta.url);
   for (let j = 0; j < jobs; j++) {
-    const child = fork(script, ['--worker', ...(limits.elr ? ['--elr'] : [])], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(script, ['--worker', ...(limits.elr ? ['--elr'] : []), ...(limits.transactional ? ['--txn'] : [])], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const feed = (): void => {
       if (!stopped && next < seeds.length && Date.now() >= limits.deadline) stopped = true;
       if (next >= seeds.length || stopped) {

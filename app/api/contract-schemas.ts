@@ -43,6 +43,9 @@ export const produceRecordSchema = z.strictObject({
   valueFormat: z.enum(['text', 'base64']).optional(),
 });
 
+/** A produced batch's codec (a producer's compression.type). */
+export const produceCompressionSchema = z.enum(['none', 'gzip', 'snappy', 'lz4', 'zstd']);
+
 /**
  * A schema of the cluster's Schema Registry to encode with, in Confluent's wire format: a
  * subject's version (default the latest) or a schema id; `message` picks a Protobuf message by

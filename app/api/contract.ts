@@ -55,6 +55,7 @@ import {
   configResourceSchema,
   acksSchema,
   produceRecordSchema,
+  produceCompressionSchema,
   produceSchemaChoice,
   reassignmentPartitionSchema,
   createTopicSchema,
@@ -103,6 +104,7 @@ export {
   acksSchema,
   headerSchema,
   produceRecordSchema,
+  produceCompressionSchema,
   produceSchemaChoice,
   reassignmentPartitionSchema,
   createTopicSchema,
@@ -358,6 +360,8 @@ export const contract = {
       timeoutMs: z.int().min(0).optional(),
       /** Encode each record's value (key) text as JSON with this schema of the cluster's registry. */
       schemas: z.strictObject({ key: produceSchemaChoice.optional(), value: produceSchemaChoice.optional() }).optional(),
+      /** Each batch's codec, as a producer's compression.type (default none); the topic's compression.type then applies as Kafka's LogValidator does. */
+      compression: produceCompressionSchema.optional(),
     }),
     returns<ProduceResultView>(),
   ),

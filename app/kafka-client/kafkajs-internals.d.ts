@@ -32,6 +32,12 @@ declare module 'kafkajs/src/network/socketFactory.js' {
   export default defaultSocketFactory;
 }
 
+declare module 'kafkajs/src/protocol/message/compression/index.js' {
+  /** Codec by attributes value (1 gzip … 4 zstd): a factory of `{ compress(encoder), decompress(buffer) }`. */
+  export const Codecs: Record<number, () => unknown>;
+  export const Types: { None: 0; GZIP: 1; Snappy: 2; LZ4: 3; ZSTD: 4 };
+}
+
 declare module 'kafkajs/src/consumer/batch.js' {
   // kafkajs' own read_committed filter (aborted transactions' records and markers dropped).
   const Batch: new (

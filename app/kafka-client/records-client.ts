@@ -8,8 +8,10 @@
  * consume: one Fetch to the partition's leader from an offset, read_uncommitted, records below
  * the high watermark, as `records.consume` does on the embedded cluster.
  */
-import type { Cluster, Producer, RetryOptions } from 'kafkajs';
+import type { Cluster, CompressionTypes, Producer, RetryOptions } from 'kafkajs';
 import createProducer from 'kafkajs/src/producer/index.js';
+import { CompressionError, type CompressionCodec } from '../protocol/records/compression.js';
+import { installKafkajsCodecs, kafkajsCompression } from './kafkajs-codecs.js';
 import { errorName, rootCause, toKafkaError } from './errors.js';
 import { KafkaError, type KafkaErrorName } from '../api/errors.js';
 
@@ -71,6 +73,8 @@ export interface RawFetchedRecord {
 
 const text = (b: Buffer | null | undefined): string | null => (b === null || b === undefined ? null : b.toString('utf8'));
 
+installKafkajsCodecs();
+
 export class RecordsClient {
   /** Connecting or connected: concurrent first produces (one per partition) share one connect. */
   private producer: Promise<Producer> | undefined;
@@ -93,13 +97,14 @@ export class RecordsClient {
     return this.producer;
   }
 
-  async produce(topic: string, partition: number, acks: 0 | 1 | -1, records: ProduceRecordData[], timeoutMs: number): Promise<ProduceOutcomeData> {
+  async produce(topic: string, partition: number, acks: 0 | 1 | -1, records: ProduceRecordData[], timeoutMs: number, compression: CompressionCodec = 'none'): Promise<ProduceOutcomeData> {
     try {
       const producer = await this.connectedProducer();
       const sent = await producer.send({
         topic,
         acks,
         timeout: timeoutMs,
+        compression: kafkajsCompression(compression) as CompressionTypes,
         messages: records.map((r) => ({
           partition,
           key: r.key,
@@ -114,6 +119,8 @@ export class RecordsClient {
     } catch (e) {
       const cause = rootCause(e) as { code?: number; message?: string };
       if (typeof cause?.code === 'number') return { partition, baseOffset: -1, errorCode: errorName(cause.code), ...(cause.message ? { errorMessage: cause.message } : {}) };
+      // Our codec could not compress (zstd before the host's compressor loaded): nothing was sent.
+      if (cause instanceof CompressionError) return { partition, baseOffset: -1, errorCode: 'UNSUPPORTED_COMPRESSION_TYPE', errorMessage: cause.message };
       throw toKafkaError(e, `Producing to ${topic}-${partition}`);
     }
   }

@@ -243,7 +243,7 @@ export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; 
   }
   if (sec?.saslUsers) process.env['REPLICA_STUDIO_KAFKA_SASL_USERS'] = sec.saslUsers;
   const opening = openServedCluster(args, args.dataDir, { ...how, kafkaPort: args.kafkaPort, ...(args.brokerConfigs ? { staticConfigs: args.brokerConfigs } : {}) });
-  const loading = Promise.all([import('../http/http-host.js'), import('../../app/service/connections/host-connections.js'), import('../../app/service/embedded-driver/embedded-driver.js')]);
+  const loading = Promise.all([import('../http/http-host.js'), import('../../app/service/connections/host-connections.js'), import('../../app/service/embedded-driver/embedded-driver.js'), import('../../app/kafka-client/kafkajs-codecs.js')]);
   const [opened, loaded] = await Promise.allSettled([opening, loading]);
   if (opened.status === 'rejected') throw opened.reason;
   const cluster = opened.value;
@@ -251,7 +251,9 @@ export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; 
     await cluster.close();
     throw loaded.reason;
   }
-  const [{ startHttpHost }, { createHostConnections }, { embeddedDriver }] = loaded.value;
+  const [{ startHttpHost }, { createHostConnections }, { embeddedDriver }, { useZstdCompressor }] = loaded.value;
+  // The Kafka driver's zstd batches: the engine's WebAssembly compressor, loaded on first use.
+  useZstdCompressor(() => import('../engine/zstd-compressor.js').then((m) => m.loadZstdCompressor()));
   const connections = createHostConnections({
     configDir: args.configDir,
     host: () => ({ dataDir: args.dataDir, driver: cluster.service }),

@@ -186,7 +186,7 @@ export class KafkaApis {
       const verdict = verdicts[i]!;
       if (!verdict.ok) return fail(verdict.error, verdict.message);
       const append = (respond: (o: ProduceOutcome) => void): void =>
-        'wire' in entry ? p.appendClientBatchAsLeader(entry.wire, req.apiVersion ?? 8, acks, req.timeoutMs, respond, verdict.guard) : p.appendAsLeader(entry.records, acks, req.timeoutMs, respond);
+        'wire' in entry ? p.appendClientBatchAsLeader(entry.wire, req.apiVersion ?? 8, acks, req.timeoutMs, respond, verdict.guard) : p.appendAsLeader(entry.records, acks, req.timeoutMs, respond, entry.compression);
       append((o) => {
         const appended = o.leaderEpoch !== undefined;
         const logAppendTime = appended && this.host.topicConfig(p.topicId).messageTimestampType === 'LogAppendTime';

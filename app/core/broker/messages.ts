@@ -9,6 +9,7 @@
  * controller requests follow BrokerRegistration, BrokerHeartbeat and AlterPartition.
  */
 import type { KafkaErrorName } from '../../api/errors.js';
+import type { BatchCompression } from '../log/produced-batch.js';
 import type { LogRecord, RecordBatch } from '../log/records.js';
 import type { CommittedRecord, LeaderRecoveryState, PartitionState, TopicOrigin } from '../metadata/records.js';
 import type { ImageSnapshot } from '../metadata/snapshot.js';
@@ -28,7 +29,7 @@ export type IsolationLevel = 'read_uncommitted' | 'read_committed';
  * Kafka client sent, which the leader validates (LogValidator) and stores as sent.
  */
 export type ClientProducePartition =
-  | { topic: string; partition: number; records: LogRecord[] }
+  | { topic: string; partition: number; records: LogRecord[]; compression?: BatchCompression }
   | { topic: string; partition: number; wire: Uint8Array | null; producer?: ProducerFields };
 
 /** The producer fields of a client batch's header, read before validation (KIP-890 verification needs them). */

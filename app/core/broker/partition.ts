@@ -29,7 +29,7 @@ import { DelayedProduces, type DelayedOutcome } from './delayed-produce.js';
 import { FollowerStates, type FollowerState } from './follower-states.js';
 import { isIsrEligible, shared, type PendingIsr } from './isr-state.js';
 import { FETCH_OK, type FollowerFetchCheck, type LowWatermarkOutcome, type ProduceOutcome } from './partition-answers.js';
-import { keylessRecordErrors, produceRulesOf, type ProducedBatchValidator } from '../log/produced-batch.js';
+import { keylessRecordErrors, produceRulesOf, type BatchCompression, type ProducedBatchValidator } from '../log/produced-batch.js';
 import { estimateBatchSize, recordCount, withRecordsOnFirstRead, type LogRecord, type RecordBatch } from '../log/records.js';
 import type { VerificationGuard } from '../log/producer-state.js';
 import type { MetadataImage } from '../metadata/image.js';
@@ -197,9 +197,10 @@ export class ReplicaPartition {
    * the timestamp bounds) — so the two paths can never disagree. Without one (simulations that
    * take no client bytes) they are stamped and sized here.
    */
-  appendAsLeader(records: LogRecord[], acks: -1 | 0 | 1, timeoutMs: number, respond: (o: ProduceOutcome) => void): void {
-    const validator = this.host.producedBatches;
-    if (validator) return this.appendClientBatchAsLeader(validator.producerBatch(records), PRODUCE_VERSION_FOR_RECORDS, acks, timeoutMs, respond);
+  appendAsLeader(records: LogRecord[], acks: -1 | 0 | 1, timeoutMs: number, respond: (o: ProduceOutcome) => void, compression?: BatchCompression): void {
+    const raw = this.host.producedBatches?.producerBatch(records, compression);
+    if (typeof raw === 'string') return respond({ errorCode: 'UNSUPPORTED_COMPRESSION_TYPE', baseOffset: -1, errorMessage: raw });
+    if (raw) return this.appendClientBatchAsLeader(raw, PRODUCE_VERSION_FOR_RECORDS, acks, timeoutMs, respond);
     if (this.role !== 'leader') return respond({ errorCode: 'NOT_LEADER_OR_FOLLOWER', baseOffset: -1 });
     const cfg = this.config();
     const refusal = this.minIsrRefusal(acks);

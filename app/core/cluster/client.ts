@@ -11,6 +11,7 @@
  */
 import { KafkaError, type KafkaErrorName } from '../../api/errors.js';
 import { NO_LEADER_EPOCH } from '../broker/messages.js';
+import type { BatchCompression } from '../log/produced-batch.js';
 import { recordOffset, type LogRecord } from '../log/records.js';
 import type { PartitionState } from '../metadata/records.js';
 import { partitionForKey } from '../partitioner.js';
@@ -84,8 +85,9 @@ export class Client {
   }
 
   /** Send a produce request to one specific broker (tests and drills: stale-metadata clients). */
-  produceTo(brokerId: number, input: { topic: string; partition: number; acks: number; records: LogRecord[]; timeoutMs?: number }, done: (r: BrokerProduceResult) => void): void {
-    const request = { type: 'produce' as const, acks: input.acks, timeoutMs: input.timeoutMs ?? 30_000, partitions: [{ topic: input.topic, partition: input.partition, records: input.records }] };
+  produceTo(brokerId: number, input: { topic: string; partition: number; acks: number; records: LogRecord[]; timeoutMs?: number; compression?: BatchCompression }, done: (r: BrokerProduceResult) => void): void {
+    const partition = { topic: input.topic, partition: input.partition, records: input.records, ...(input.compression && input.compression !== 'none' ? { compression: input.compression } : {}) };
+    const request = { type: 'produce' as const, acks: input.acks, timeoutMs: input.timeoutMs ?? 30_000, partitions: [partition] };
     this.requests.produce(brokerId, request, (a) => {
       switch (a.kind) {
         case 'unreachable':

@@ -9,7 +9,7 @@ import type { KafkaErrorName } from '../../api/errors.js';
 import type { OngoingReassignment } from '../controller/reassign-command.js';
 import type { CleanedBatchWriter } from '../log/cleaner/cleaned-batch.js';
 import type { CompactionStatus } from '../log/cleaner/compaction-status.js';
-import type { ProducedBatchValidator } from '../log/produced-batch.js';
+import type { BatchCompression, ProducedBatchValidator } from '../log/produced-batch.js';
 import type { LogRecord } from '../log/records.js';
 import type { PartitionState } from '../metadata/records.js';
 import type { PlacementStrategy } from '../placement/index.js';
@@ -70,6 +70,8 @@ export interface ProduceInput {
   acks: number | 'all';
   records: LogRecord[];
   timeoutMs?: number;
+  /** The batch's codec, as a producer's compression.type (default none); the topic's compression.type then applies. */
+  compression?: BatchCompression;
 }
 
 export interface ProduceResult {

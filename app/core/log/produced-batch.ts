@@ -63,14 +63,18 @@ export type ProducedBatch =
     }
   | { ok: false; error: KafkaErrorName; message: string; recordErrors: RecordError[] };
 
+/** A record batch's codec as a producer chooses it (the batch attributes' bits 0–2). */
+export type BatchCompression = 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
+
 export interface ProducedBatchValidator {
   validate(input: ProducedBatchInput, rules: ProducedBatchRules): ProducedBatch;
   /**
    * The batch a plain producer would send for `records` (magic 2, CreateTime with the records'
-   * timestamps, uncompressed, no producer id): how records from inside the engine enter the
-   * same validation as a client's.
+   * timestamps, no producer id), compressed with `compression` (default none): how records from
+   * inside the engine enter the same validation as a client's. A string says why the codec cannot
+   * compress here (zstd before the host's compressor has loaded).
    */
-  producerBatch(records: readonly LogRecord[]): Uint8Array;
+  producerBatch(records: readonly LogRecord[], compression?: BatchCompression): Uint8Array | string;
 }
 
 /**

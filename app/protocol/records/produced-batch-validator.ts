@@ -4,8 +4,8 @@
  * client's record batch before it reaches the log. The hosts create one with the codecs they
  * have (zstd compression comes from the host; every codec decompresses here).
  */
-import type { ProducedBatch, ProducedBatchInput, ProducedBatchRules, ProducedBatchValidator } from '../../core/log/produced-batch.js';
-import { type CompressionCodecs, createCompressionCodecs } from './compression.js';
+import type { BatchCompression, ProducedBatch, ProducedBatchInput, ProducedBatchRules, ProducedBatchValidator } from '../../core/log/produced-batch.js';
+import { CompressionError, type CompressionCodecs, createCompressionCodecs } from './compression.js';
 import { type LogValidatorConfig, validateRecords } from './log-validator.js';
 import { encodeRecordBatch } from './record-batch.js';
 import type { LogRecord } from '../../core/log/records.js';
@@ -23,8 +23,13 @@ function validatorConfig(rules: ProducedBatchRules): LogValidatorConfig {
 
 export function createProducedBatchValidator(codecs: CompressionCodecs = createCompressionCodecs()): ProducedBatchValidator {
   return {
-    producerBatch(records: readonly LogRecord[]): Uint8Array {
-      return encodeRecordBatch({ baseOffset: 0, lastOffset: records.length - 1, leaderEpoch: -1, appendTimeMs: 0, records: [...records], sizeBytes: 0 });
+    producerBatch(records: readonly LogRecord[], compression: BatchCompression = 'none'): Uint8Array | string {
+      try {
+        return encodeRecordBatch({ baseOffset: 0, lastOffset: records.length - 1, leaderEpoch: -1, appendTimeMs: 0, records: [...records], sizeBytes: 0 }, { compression, codecs });
+      } catch (e) {
+        if (e instanceof CompressionError) return `The batch cannot be compressed with ${compression} here: ${e.message}`;
+        throw e;
+      }
     },
     validate(input: ProducedBatchInput, rules: ProducedBatchRules): ProducedBatch {
       const result = validateRecords(input, validatorConfig(rules), codecs);

@@ -63,6 +63,7 @@ export function recordMethods({ engine, scheduler, answer, answerLater, produced
                 acks: input.acks,
                 records: indexes.map((i) => records[i]!),
                 ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
+                ...(input.compression !== undefined ? { compression: input.compression } : {}),
               },
               done,
             ),

@@ -345,6 +345,7 @@ export function kafkaClusterMethods(
               return { key: bytes(r.key), value: bytes(r.value), headers: r.headers.map((h) => ({ key: h.key, value: bytes(h.value) })), ...(input.records[i]!.timestamp !== undefined ? { timestamp: input.records[i]!.timestamp } : {}) };
             }),
             input.timeoutMs ?? 30_000,
+            input.compression ?? 'none',
           );
           const leaderEpoch = r.errorCode === 'NONE' && acks !== 0 ? (t.partitions.get(partition)?.leaderEpoch ?? -1) : -1;
           return { partition, baseOffset: r.baseOffset, errorCode: r.errorCode, ...(r.errorMessage ? { errorMessage: r.errorMessage } : {}), leaderEpoch, appendedAtMs: -1, records: indexes };

@@ -54,6 +54,12 @@ export class RunContext {
   readonly tps: TopicPartition[] = [];
   /** The compacted topic's partitions (compacted.ts): checked apart, guarded against power loss like the others. */
   readonly compactedTps: TopicPartition[] = [];
+  /**
+   * The transactional topic's partitions and those of `__transaction_state` once it exists
+   * (transactional.ts): checked apart, guarded against power loss like the others (a power loss
+   * of a transaction log partition's whole ISR could undo a commit, as in Kafka).
+   */
+  readonly transactionalTps: TopicPartition[] = [];
   readonly track = new Map<string, PartitionTrack>();
   readonly stats: FaultRunStats = {
     brokers: 0,

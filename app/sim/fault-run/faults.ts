@@ -301,7 +301,7 @@ export class FaultInjector {
   private allowedDown(broker: number, powerLoss: boolean): boolean {
     const strict = this.guard !== 'at-power-loss';
     if (!strict && !powerLoss) return true;
-    for (const tp of [...this.ctx.tps, ...this.ctx.compactedTps]) {
+    for (const tp of [...this.ctx.tps, ...this.ctx.compactedTps, ...this.ctx.transactionalTps]) {
       const state = this.ctx.sim.engine.metadata.topicsByName.get(tp.topic)?.partitions.get(tp.partition);
       // Who may be elected: the ISR, and with ELR on (KIP-966) the eligible replicas and, once
       // both are empty, the last known leader, which Kafka elects even after a power loss.

@@ -18,6 +18,9 @@ import { FaultInjector, type PowerLossGuard, type TimedFault } from './faults.js
 import { historyLines, subjectsOf } from './history.js';
 import { Traffic } from './traffic.js';
 import { CompactedTraffic } from './compacted.js';
+import { TransactionalTraffic } from './transactional.js';
+import { createProducedBatchValidator } from '../../protocol/records/produced-batch-validator.js';
+import { createCompressionCodecs } from '../../protocol/records/compression.js';
 
 export type { FaultRunStats } from './context.js';
 export { describeFault, type FaultAction, type TimedFault } from './faults.js';
@@ -48,6 +51,8 @@ export interface FaultRunOptions {
   history?: boolean;
   /** Add a compacted topic with keyed writes and tombstones, checked as a table (compacted.ts). */
   compacted?: boolean;
+  /** Add a topic written only in transactions, checked through a read_committed consumer (transactional.ts). */
+  transactional?: boolean;
 }
 
 export interface FaultRunResult {
@@ -91,6 +96,7 @@ class FaultRun {
   private maxConcurrent = 2;
   private withAcks1 = false;
   private compacted: CompactedTraffic | null = null;
+  private transactional: TransactionalTraffic | null = null;
 
   constructor(
     readonly seed: number,
@@ -133,7 +139,8 @@ class FaultRun {
     const networkDelayMs = ctx.chance(0.4) ? 0 : ctx.chance(0.66) ? ctx.int(1, 5) : ctx.int(10, 30);
     this.maxConcurrent = ctx.int(1, 4);
     this.withAcks1 = o.faults === undefined && ctx.chance(0.5);
-    ctx.sim = new Simulation({ seed: this.seed, brokers, networkDelayMs });
+    // Transactional producers send Kafka's batches, which the LogValidator port checks.
+    ctx.sim = new Simulation({ seed: this.seed, brokers, networkDelayMs, ...(o.transactional ? { producedBatches: createProducedBatchValidator(createCompressionCodecs()) } : {}) });
     ctx.sim.engine.subscribe((e) => {
       this.faults.onEvent(e);
       this.checker.onEvent(e);
@@ -154,6 +161,7 @@ class FaultRun {
       for (let p = 0; p < n; p++) ctx.addPartition({ topic: name, partition: p, key: `${name}-${p}` });
     });
     if (o.compacted) this.compacted = new CompactedTraffic(ctx, configs);
+    if (o.transactional) this.transactional = new TransactionalTraffic(ctx, configs);
     ctx.stats.brokers = brokers;
     ctx.stats.partitions = ctx.tps.length;
     ctx.log(`cluster: ${brokers} brokers${o.eligibleLeaderReplicas ? ', ELR on' : ''}, topics ${topics.map((n, i) => `t${i}×${n}`).join(' ')}, RF=3, ${Object.entries(configs).map(([k, v]) => `${k}=${v}`).join(' ')}, networkDelayMs=${networkDelayMs}, up to ${this.maxConcurrent} concurrent faults${this.withAcks1 ? ', plus an acks=1 producer' : ''}`);
@@ -168,6 +176,7 @@ class FaultRun {
     if (this.withAcks1) this.traffic.producerLoop(2, 1);
     for (const tp of ctx.tps) this.traffic.consumerLoop(tp);
     this.compacted?.start();
+    this.transactional?.start();
     this.checker.checkpointLoop();
     if (this.options.faults) this.faults.schedule(this.options.faults);
     else this.faults.randomFaults(start + phase, this.maxConcurrent);
@@ -207,7 +216,7 @@ class FaultRun {
       () => {
         restart();
         this.checker.scanLeaders();
-        return this.traffic.inFlight === 0 && ctx.tps.every((tp) => this.checker.fullyReplicated(tp)) && (this.compacted?.settled() ?? true);
+        return this.traffic.inFlight === 0 && ctx.tps.every((tp) => this.checker.fullyReplicated(tp)) && (this.compacted?.settled() ?? true) && (this.transactional?.settled() ?? true);
       },
       RECOVERY_LIMIT_MS,
       250,
@@ -222,5 +231,6 @@ class FaultRun {
     if (converged < 0) ctx.violation(`replicas did not converge within ${CONVERGENCE_LIMIT_MS / 1000}s: ${this.checker.describeState(this.traffic.inFlight)}`);
     for (const tp of ctx.tps) this.checker.finalCheck(tp);
     this.compacted?.finalCheck();
+    this.transactional?.finalCheck();
   }
 }

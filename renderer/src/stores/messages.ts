@@ -27,7 +27,21 @@ export interface ProduceForm {
   /** Records to send; `{n}` in key or value becomes the record's number (0-based). */
   count: number;
   timeoutMs: number;
+  /** The batch's codec (a producer's compression.type); the topic's compression.type then applies. */
+  compression?: ProduceCompression;
 }
+
+/** The codecs a produce batch may use. */
+export type ProduceCompression = 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
+
+/** The compression choices of the produce forms, with what each means. */
+export const COMPRESSION_OPTIONS: { label: string; value: ProduceCompression }[] = [
+  { label: 'none', value: 'none' },
+  { label: 'gzip', value: 'gzip' },
+  { label: 'snappy', value: 'snappy' },
+  { label: 'lz4', value: 'lz4' },
+  { label: 'zstd', value: 'zstd' },
+];
 
 export interface RecordOutcome {
   /** Row id, unique in this session. */
@@ -115,6 +129,7 @@ export const useMessagesStore = defineStore('messages', () => {
         acks: form.acks,
         records: batch,
         timeoutMs: form.timeoutMs,
+        ...(form.compression && form.compression !== 'none' ? { compression: form.compression } : {}),
       });
       // Each record's own batch: without a partition, records spread by key over several.
       const rows: RecordOutcome[] = [];

@@ -1,0 +1,286 @@
+/**
+ * The fault run's transactional producers (`FaultRunOptions.transactional`): a topic `xt` that
+ * TXN_PRODUCERS producers write only in transactions (KIP-98) through the engine's Kafka requests
+ * — FindCoordinator, InitProducerId, AddPartitionsToTxn, transactional batches, EndTxn — each
+ * transaction one to three records on one or two partitions, committed or (one in five) aborted,
+ * all through the faults. A producer that gets no definitive answer does what a Kafka client
+ * does: it gives the transaction up and calls InitProducerId again, which fences its old epoch
+ * and aborts (or completes) what it left.
+ *
+ * What each transaction became, as its producer knows it: committed (EndTxn commit answered
+ * NONE), aborted (EndTxn abort answered NONE, or never asked to commit), or unknown (a commit
+ * asked and not answered). Checks after healing, once no transaction holds any partition (LSO =
+ * HW on every leader): a read_committed consumer of every partition (control batches skipped,
+ * the aborted transactions the leader lists skipped up to their producer's ABORT marker, as
+ * Kafka's Fetcher does) sees every record of every committed transaction exactly once, none of an
+ * aborted one, and of an unknown one all its records once or none.
+ */
+import type { ClientFetchPartitionResponse } from '../../core/broker/messages.js';
+import type { Engine } from '../../core/engine.js';
+import { markerOf } from '../../core/log/control-records.js';
+import { encodeRecordBatch } from '../../protocol/records/record-batch.js';
+import { createCompressionCodecs } from '../../protocol/records/compression.js';
+import { textRecord } from '../simulation.js';
+import type { RunContext, TopicPartition } from './context.js';
+
+const TOPIC = 'xt';
+const TRANSACTION_LOG = '__transaction_state';
+const TXN_PRODUCERS = 2;
+const TXN_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 10_000;
+const codecs = createCompressionCodecs();
+const decoder = new TextDecoder();
+type FetchAnswer = Parameters<Parameters<Engine['fetchRequest']>[2]>[0];
+
+type Fate = 'open' | 'committed' | 'aborted' | 'unknown';
+
+interface Txn {
+  producer: number;
+  values: string[];
+  fate: Fate;
+}
+
+interface ProducerState {
+  id: number;
+  transactionalId: string;
+  coordinator: number;
+  producerId: number;
+  epoch: number;
+  /** Next sequence per partition in this epoch. */
+  seq: Map<number, number>;
+  n: number;
+}
+
+export class TransactionalTraffic {
+  readonly txns: Txn[] = [];
+  inFlight = 0;
+
+  constructor(
+    private readonly ctx: RunContext,
+    configs: Readonly<Record<string, string>>,
+  ) {
+    const partitions = ctx.int(1, 3);
+    ctx.sim.createTopic(TOPIC, partitions, 3, configs);
+    // Outside the dense-offset checks (markers take offsets), inside the power-loss guard.
+    for (let p = 0; p < partitions; p++) ctx.transactionalTps.push({ topic: TOPIC, partition: p, key: `${TOPIC}-${p}` });
+  }
+
+  private get partitions(): TopicPartition[] {
+    return this.ctx.transactionalTps.filter((tp) => tp.topic === TOPIC);
+  }
+
+  /** Once `__transaction_state` exists, the power-loss guard covers its partitions too. */
+  private guardTransactionLog(): void {
+    const ctx = this.ctx;
+    if (ctx.transactionalTps.some((tp) => tp.topic === TRANSACTION_LOG)) return;
+    const log = ctx.sim.engine.metadata.topicsByName.get(TRANSACTION_LOG);
+    if (log) for (const p of log.partitions.keys()) ctx.transactionalTps.push({ topic: TRANSACTION_LOG, partition: p, key: `${TRANSACTION_LOG}-${p}` });
+  }
+
+  private leaderOf(partition: number): number {
+    return this.ctx.sim.engine.metadata.topicsByName.get(TOPIC)?.partitions.get(partition)?.leader ?? -1;
+  }
+
+  private aliveBroker(): number {
+    const ids = this.ctx.sim.engine.members().map((b) => b.id);
+    return this.ctx.pick(ids)!;
+  }
+
+  start(): void {
+    for (let i = 0; i < TXN_PRODUCERS; i++) {
+      const p: ProducerState = { id: i, transactionalId: `${TOPIC}-tx-${i}`, coordinator: -1, producerId: -1, epoch: -1, seq: new Map(), n: 0 };
+      this.ctx.sim.scheduler.schedule(this.ctx.int(0, 500), () => this.findCoordinator(p, () => this.init(p)));
+    }
+  }
+
+  /** Every request this file sends is counted in flight until answered. */
+  private track<T>(done: (answer: T) => void): (answer: T) => void {
+    this.inFlight++;
+    return (answer) => {
+      this.inFlight--;
+      done(answer);
+    };
+  }
+
+  private later(fn: () => void, lo = 100, hi = 1000): void {
+    if (this.ctx.trafficOn) this.ctx.sim.scheduler.schedule(this.ctx.int(lo, hi), fn);
+  }
+
+  private findCoordinator(p: ProducerState, then: () => void): void {
+    if (!this.ctx.trafficOn) return;
+    this.ctx.sim.engine.groupRequest(
+      this.aliveBroker(),
+      { api: 'findCoordinator', keyType: 1, keys: [p.transactionalId], clientId: `xt-${p.id}` },
+      this.track((a) => {
+        const c = a.kind === 'response' ? a.response.coordinators[0] : undefined;
+        if (!c || c.errorCode !== 'NONE') return this.later(() => this.findCoordinator(p, then));
+        p.coordinator = c.nodeId;
+        this.guardTransactionLog();
+        then();
+      }),
+      REQUEST_TIMEOUT_MS,
+    );
+  }
+
+  /** InitProducerId: a new epoch, which fences the old one and ends whatever it left open. */
+  private init(p: ProducerState): void {
+    if (!this.ctx.trafficOn) return;
+    this.ctx.sim.engine.initProducerIdRequest(
+      p.coordinator,
+      { type: 'initProducerId', transactionalId: p.transactionalId, transactionTimeoutMs: TXN_TIMEOUT_MS, apiVersion: 4 },
+      this.track((a) => {
+        if (a.kind !== 'response') return this.later(() => this.findCoordinator(p, () => this.init(p)));
+        const r = a.response;
+        if (r.error === 'CONCURRENT_TRANSACTIONS' || r.error === 'COORDINATOR_LOAD_IN_PROGRESS') return this.later(() => this.init(p));
+        if (r.error !== 'NONE') return this.later(() => this.findCoordinator(p, () => this.init(p)));
+        p.producerId = r.producerId;
+        p.epoch = r.producerEpoch;
+        p.seq.clear();
+        this.later(() => this.begin(p), 0, 200);
+      }),
+      REQUEST_TIMEOUT_MS,
+    );
+  }
+
+  /** Give the transaction up: its fate is settled by what it reached; start over with a new epoch. */
+  private giveUp(p: ProducerState, t: Txn, commitAsked: boolean): void {
+    t.fate = commitAsked ? 'unknown' : 'aborted';
+    this.later(() => this.findCoordinator(p, () => this.init(p)));
+  }
+
+  private begin(p: ProducerState): void {
+    const ctx = this.ctx;
+    if (!ctx.trafficOn) return;
+    const parts = this.partitions.map((tp) => tp.partition);
+    const chosen = ctx.chance(0.5) || parts.length === 1 ? [ctx.pick(parts)!] : [...new Set([ctx.pick(parts)!, ctx.pick(parts)!])];
+    const byPartition = new Map(chosen.map((part) => [part, Array.from({ length: ctx.int(1, 2) }, () => `${TOPIC}-${part}:x${p.id}.${p.n++}`)]));
+    const t: Txn = { producer: p.id, values: [...byPartition.values()].flat(), fate: 'open' };
+    this.txns.push(t);
+    ctx.sim.engine.txnRequest(
+      p.coordinator,
+      { api: 'addPartitionsToTxn', apiVersion: 3, transactions: [{ transactionalId: p.transactionalId, producerId: p.producerId, producerEpoch: p.epoch, verifyOnly: false, topics: [{ name: TOPIC, partitions: chosen }] }] },
+      this.track((a) => {
+        const errors = a.kind === 'response' ? a.response.results.flatMap((r) => r.topics.flatMap((x) => x.partitions.map((y) => y.errorCode))) : ['UNREACHABLE'];
+        if (errors.some((e) => e !== 'NONE')) return this.giveUp(p, t, false);
+        this.produce(p, t, [...byPartition], 0);
+      }),
+      REQUEST_TIMEOUT_MS,
+    );
+  }
+
+  private produce(p: ProducerState, t: Txn, writes: [number, string[]][], i: number): void {
+    if (!this.ctx.trafficOn) return this.giveUp(p, t, false);
+    if (i === writes.length) return this.end(p, t, !this.ctx.chance(0.2));
+    const [partition, values] = writes[i]!;
+    const leader = this.leaderOf(partition);
+    if (leader < 0) return this.giveUp(p, t, false);
+    const baseSequence = p.seq.get(partition) ?? 0;
+    const records = values.map((v) => textRecord(v));
+    const wire = encodeRecordBatch(
+      { baseOffset: 0, lastOffset: records.length - 1, leaderEpoch: -1, appendTimeMs: 0, records, sizeBytes: 0, transactional: true },
+      { codecs, producer: { id: p.producerId, epoch: p.epoch, baseSequence } },
+    );
+    this.ctx.sim.engine.produceRequest(
+      leader,
+      { type: 'produce', acks: -1, timeoutMs: 5_000, transactionalId: p.transactionalId, partitions: [{ topic: TOPIC, partition, wire, producer: { producerId: p.producerId, producerEpoch: p.epoch, baseSequence, transactional: true } }] },
+      this.track((a) => {
+        const r = a.kind === 'response' ? a.response.partitions[0] : undefined;
+        // Not acknowledged: the batch may or may not be in the log; the transaction is given up (and aborted).
+        if (!r || r.error !== 'NONE') return this.giveUp(p, t, false);
+        p.seq.set(partition, baseSequence + values.length);
+        this.produce(p, t, writes, i + 1);
+      }),
+    );
+  }
+
+  private end(p: ProducerState, t: Txn, commit: boolean, attempt = 0): void {
+    if (!this.ctx.trafficOn && attempt === 0) return this.giveUp(p, t, false);
+    this.ctx.sim.engine.txnRequest(
+      p.coordinator,
+      { api: 'endTxn', apiVersion: 3, transactionalId: p.transactionalId, producerId: p.producerId, producerEpoch: p.epoch, committed: commit },
+      this.track((a) => {
+        const e = a.kind === 'response' ? a.response.errorCode : 'UNREACHABLE';
+        if (e === 'NONE') {
+          t.fate = commit ? 'committed' : 'aborted';
+          return this.later(() => this.begin(p), 10, 300);
+        }
+        // A commit whose answer is lost may still have been prepared: the client asks again while it can.
+        if ((e === 'CONCURRENT_TRANSACTIONS' || e === 'UNREACHABLE') && attempt < 5 && this.ctx.trafficOn) return this.later(() => this.end(p, t, commit, attempt + 1), 100, 500);
+        this.giveUp(p, t, commit);
+      }),
+      REQUEST_TIMEOUT_MS,
+    );
+  }
+
+  /** Every request answered, every replica caught up, and no transaction holding any partition (LSO = HW on the leader). */
+  settled(): boolean {
+    if (this.inFlight > 0) return false;
+    const engine = this.ctx.sim.engine;
+    return this.partitions.every((tp) => {
+      const view = engine.describePartition(tp.topic, tp.partition);
+      if (!view || view.leader < 0 || view.isr.length !== view.replicas.length) return false;
+      const leader = this.ctx.sim.internals.brokers.get(view.leader)?.partitionFor(tp.topic, tp.partition);
+      if (!leader) return false;
+      const log = leader.log;
+      return log.highWatermark === log.logEndOffset && log.lastStableOffset === log.highWatermark && view.replicaStates.every((r) => r.logEndOffset === log.logEndOffset);
+    });
+  }
+
+  private readCommitted(partition: number, offset: number): ClientFetchPartitionResponse | null {
+    const leader = this.leaderOf(partition);
+    if (leader < 0) return null;
+    const a = this.ctx.sim.await<FetchAnswer>((done) =>
+      this.ctx.sim.engine.fetchRequest(leader, { type: 'clientFetch', maxWaitMs: 0, minBytes: 0, maxBytes: 64 << 20, isolationLevel: 'read_committed', partitions: [{ topic: TOPIC, partition, fetchOffset: offset, partitionMaxBytes: 64 << 20, currentLeaderEpoch: -1 }] }, done),
+      60_000,
+    );
+    return a.kind === 'response' && a.response.partitions[0]?.error === 'NONE' ? a.response.partitions[0] : null;
+  }
+
+  /** What a read_committed consumer of `partition` keeps, read from the start (Kafka's Fetcher). */
+  private visible(partition: number): string[] {
+    const kept: string[] = [];
+    let offset = 0;
+    for (let guard = 0; guard < 1000; guard++) {
+      const f = this.readCommitted(partition, offset);
+      if (!f) throw new Error(`${TOPIC}-${partition}: no leader answered the read_committed fetch`);
+      if (offset >= f.lastStableOffset) break;
+      const aborted = [...(f.abortedTransactions ?? [])].sort((a, b) => a.firstOffset - b.firstOffset);
+      const skipping = new Set<number>();
+      for (const b of f.batches) {
+        if (b.lastOffset < offset) continue;
+        while (aborted.length > 0 && aborted[0]!.firstOffset <= b.lastOffset) skipping.add(aborted.shift()!.producerId);
+        const pid = b.producer?.producerId ?? -1;
+        const marker = markerOf(b);
+        if (marker) {
+          if (marker.type === 'ABORT') skipping.delete(pid);
+        } else if (!(b.transactional && skipping.has(pid))) {
+          b.records.forEach((r, i) => {
+            if (b.baseOffset + i >= offset && r.value) kept.push(decoder.decode(r.value));
+          });
+        }
+        offset = b.lastOffset + 1;
+      }
+      if (f.batches.length === 0) break;
+    }
+    return kept;
+  }
+
+  finalCheck(): void {
+    const ctx = this.ctx;
+    const seen = new Map<string, number>();
+    for (const tp of this.partitions) for (const v of this.visible(tp.partition)) seen.set(v, (seen.get(v) ?? 0) + 1);
+    const fates = { committed: 0, aborted: 0, unknown: 0, open: 0 };
+    for (const t of this.txns) {
+      fates[t.fate]++;
+      const counts = t.values.map((v) => seen.get(v) ?? 0);
+      const what = `transaction of x${t.producer} [${t.values.join(', ')}] (${t.fate})`;
+      if (counts.some((c) => c > 1)) ctx.violation(`${TOPIC}: a record of the ${what} is visible to read_committed more than once`);
+      if (t.fate === 'committed' && counts.some((c) => c === 0)) ctx.violation(`${TOPIC}: the committed ${what} lost ${t.values.filter((_, i) => counts[i] === 0).join(', ')} for read_committed`);
+      if ((t.fate === 'aborted' || t.fate === 'open') && counts.some((c) => c > 0)) ctx.violation(`${TOPIC}: read_committed sees ${t.values.filter((_, i) => counts[i]! > 0).join(', ')} of the aborted ${what}`);
+      if (t.fate === 'unknown' && counts.some((c) => c === 0) && counts.some((c) => c > 0)) ctx.violation(`${TOPIC}: the ${what} is partly visible to read_committed`);
+    }
+    const known = new Set(this.txns.flatMap((t) => t.values));
+    for (const v of seen.keys()) if (!known.has(v)) ctx.violation(`${TOPIC}: read_committed sees '${v}', which no transaction wrote`);
+    ctx.log(`transactions on ${TOPIC}: ${fates.committed} committed, ${fates.aborted + fates.open} aborted, ${fates.unknown} unknown; ${seen.size} records visible to read_committed`);
+  }
+}
