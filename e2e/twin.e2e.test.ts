@@ -3,7 +3,7 @@
  * own) reaches a second `serve` host only over the Kafka protocol, makes a local twin of it
  * (`connections.createTwin`), and the twin then has the source's brokers (ids and racks, one of
  * them down), topics, assignments, leaders, configs, feature levels, ACLs, quotas and offsets;
- * a stop predicted on the twin equals the same prediction on the source; the source's drift is
+ * a stop and a reassignment plan predicted on the twin equal the same predictions on the source; the source's drift is
  * shown, applied, and gone; and the twin, with where it came from, is still there after the
  * console host restarts. Real SQLite files in temp directories, real Kafka listeners on free ports.
  */
@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionView } from '../app/api/connections.js';
-import type { StopImpactView } from '../app/api/impact-contract.js';
+import type { PlanImpactView, StopImpactView } from '../app/api/impact-contract.js';
 import type { AclListView, ClientQuotaView } from '../app/api/security-contract.js';
 import type { TwinResultView } from '../app/api/twin-contract.js';
 import type { BrokerView, ConfigEntryView, TopicView } from '../app/api/views.js';
@@ -122,13 +122,20 @@ describe('a twin of an external cluster', () => {
     expect(b1.find((e) => e.name === 'authorizer.class.name')).toMatchObject({ value: STANDARD, source: 'STATIC_BROKER_CONFIG' });
   }, 240_000);
 
-  it('predicts the same stop impact on the twin as on the source', async () => {
+  it('predicts the same stop impact and reassignment plan impact on the twin as on the source', async () => {
     const predicted = async (read: <T>(m: string, i?: Record<string, unknown>) => Promise<T>) => {
       const v = await read<StopImpactView>('impact.ofStop', { racks: ['rack-2'] });
       return { before: v.before, after: v.after, partitions: v.partitions.filter((p) => !p.topic.startsWith('__')).map((p) => ({ tp: `${p.topic}-${p.partition}`, after: p.after.leader, outcome: p.after.outcome })) };
     };
     const viaKafka = <T>(method: string, input: Record<string, unknown> = {}) => call<T>(method, { ...input, connection: sourceId });
     expect(await predicted(onTwin)).toEqual(await predicted(viaKafka));
+    // A plan rehearsed on the twin: the same moves, during and after, as asked of the source.
+    const plan = { partitions: [{ topic: 'orders', partition: 0, replicas: [7, 2, 3] }, { topic: 'audit', partition: 1, replicas: [1, 3] }], throttleBytesPerSec: 1_000, racks: ['rack-2'] };
+    const planned = async (read: <T>(m: string, i?: Record<string, unknown>) => Promise<T>) => {
+      const v = await read<PlanImpactView>('impact.ofPlan', plan);
+      return { during: v.during, after: v.after, moves: v.moves.map(({ bytesToCopy: _, ...m }) => m), stopAfter: v.stop!.after.after, copies: v.moves.map((m) => m.bytesToCopy > 0) };
+    };
+    expect(await planned(onTwin)).toEqual(await planned(viaKafka));
   });
 
   it('shows the source\'s drift, applies it, and then has none', async () => {

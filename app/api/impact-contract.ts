@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { method, returns } from './contract-kit.js';
+import { reassignmentPartitionSchema } from './contract-schemas.js';
 
 /** What a partition is once the stopped brokers are out of it, the first that applies. */
 export type PartitionOutcomeView =
@@ -95,6 +96,72 @@ export interface StopImpactView {
   racks: RackImpactView[];
 }
 
+/** One partition of a plan at one moment of the move. */
+export interface PlanMomentView {
+  replicas: number[];
+  addingReplicas: number[];
+  removingReplicas: number[];
+  leader: number;
+  isr: number[];
+  outcome: PartitionOutcomeView;
+}
+
+/** One partition a plan moves: before, while its new replicas copy, and once the move completes. */
+export interface PlanMoveView {
+  topic: string;
+  partition: number;
+  before: PlanMomentView;
+  /** What the controller commits when the reassignment starts: new replicas added, none removed yet, out of the ISR. */
+  during: PlanMomentView;
+  /** Once every new replica is in the ISR: the controller drops the removed ones (and elects if the leader was one). */
+  after: PlanMomentView;
+  leaderMoves: boolean;
+  /** `replicas[0]` of the target: it leads after the move only where the leader had to move, or after a preferred election. */
+  preferredLeader: number;
+  /** Bytes the new replicas copy from the leader (its log size, once per new replica). */
+  bytesToCopy: number;
+}
+
+/** One broker's share of a plan. */
+export interface PlanBrokerView {
+  brokerId: number;
+  rack: string | null;
+  replicasBefore: number;
+  replicasDuring: number;
+  replicasAfter: number;
+  leadersBefore: number;
+  leadersAfter: number;
+  /** Bytes it receives as a new replica, and sends as the leader of a moving partition. */
+  bytesIn: number;
+  bytesOut: number;
+  /** Its leader or follower replication is throttled during the move (a source or a destination of a move). */
+  throttled: boolean;
+}
+
+/** What a reassignment plan does (`impact.ofPlan`). */
+export interface PlanImpactView {
+  /** Partitions in the plan, and those whose target is their current assignment (nothing to do). */
+  partitionCount: number;
+  unchanged: number;
+  /** Outcomes of the plan's partitions before, during and after the move. */
+  before: OutcomeCounts;
+  during: OutcomeCounts;
+  after: OutcomeCounts;
+  /** Partitions whose ISR is smaller than their replica set while they move (Kafka's under-replicated count rises by this). */
+  underReplicatedDuring: number;
+  bytesToCopy: number;
+  throttleBytesPerSec: number | null;
+  /** At the throttle, the busiest broker's bytes in or out over the rate; null without a throttle. */
+  estimatedSeconds: number | null;
+  /** The throttled replicas `reassignments.execute` sets (Kafka's `p:b` lists per topic). */
+  throttledReplicas: { leader: Record<string, string[]>; follower: Record<string, string[]> };
+  leaderMoves: number;
+  moves: PlanMoveView[];
+  brokers: PlanBrokerView[];
+  /** With `brokers`/`racks`: `impact.ofStop` on the cluster as it is during the move and after it. */
+  stop?: { during: StopImpactView; after: StopImpactView };
+}
+
 const brokerId = z.int().min(0);
 
 export const impactMethods = {
@@ -113,5 +180,25 @@ export const impactMethods = {
       })
       .refine((i) => (i.brokers?.length ?? 0) + (i.racks?.length ?? 0) > 0, { message: 'Name at least one broker or rack to stop.', path: ['brokers'] }),
     returns<StopImpactView>(),
+  ),
+  /**
+   * What a reassignment plan (Kafka's reassignment JSON, or `balance.plan`'s moves) does, by the
+   * controller's own reassignment and election code: each partition during the move (new replicas
+   * added before any is removed, out of the ISR while they copy) and after it, per-broker replicas,
+   * leaders and bytes in and out, the throttled replicas and, with `throttleBytesPerSec`, how long
+   * the busiest broker takes; with `brokers`/`racks`, what stopping them would do during and after.
+   * Nothing is moved.
+   */
+  'impact.ofPlan': method(
+    z.strictObject({
+      version: z.literal(1).optional(),
+      partitions: z.array(reassignmentPartitionSchema).min(1).max(1_000_000),
+      throttleBytesPerSec: z.int().min(1).optional(),
+      brokers: z.array(brokerId).max(10_000).optional(),
+      racks: z.array(z.string()).max(1_000).optional(),
+      /** At most this many moves listed (default 5,000); the counts cover every one. */
+      limit: z.int().min(0).max(1_000_000).optional(),
+    }),
+    returns<PlanImpactView>(),
   ),
 } as const;

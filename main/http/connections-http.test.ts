@@ -86,6 +86,19 @@ describe('connections over HTTP', () => {
     expect((await ok('connections.rename', { id: localId, name: 'second-renamed' })).name).toBe('second-renamed');
   });
 
+  it('makes a twin of a connection, remembers its source, and refreshes it from there', async () => {
+    const twin = await ok('connections.createTwin', { name: 'second-twin', source: localId });
+    expect(twin.connection.twinOf).toMatchObject({ sourceId: localId, sourceName: 'second-renamed' });
+    expect((await ok('topics.describeMany', { connection: twin.connection.id })).map((t) => [t.name, t.partitions.map((p) => p.replicas)])).toEqual([['in-second', [[1], [1]]]]);
+    await ok('partitions.add', { connection: localId, topic: 'in-second', totalCount: 3 });
+    const drift = await ok('connections.refreshTwin', { id: twin.connection.id });
+    expect(drift.changes.map((c) => `${c.kind} ${c.subject} ${c.twin}->${c.source}`)).toEqual(['partitions-added topic in-second 2->3']);
+    expect((await ok('connections.refreshTwin', { id: twin.connection.id, dryRun: false })).changes).toHaveLength(1);
+    expect((await ok('connections.refreshTwin', { id: twin.connection.id })).changes).toEqual([]);
+    expect((await post('connections.refreshTwin', { id: localId })).body).toMatchObject({ ok: false, error: { code: 'INVALID_REQUEST' } });
+    expect((await ok('connections.delete', { id: twin.connection.id, confirm: 'second-twin' })).dataDeleted).toBe(true);
+  });
+
   it('opens an existing data directory as a local connection', async () => {
     const opened = await ok('connections.openLocal', { name: 'opened', dataDir: join(dir, 'elsewhere') });
     expect((await ok('cluster.describe', { connection: opened.id })).brokers.length).toBeGreaterThan(0);

@@ -660,7 +660,7 @@ describe('every contract method over HTTP on a real data directory', () => {
     expect(unknown.body).toMatchObject({ ok: false, error: { code: 'UNKNOWN_TOPIC_OR_PARTITION' } });
   });
 
-  it('impact.ofStop predicts what stopping a broker does (leaders, coordinators), changes nothing, and refuses what names no broker', async () => {
+  it('impact.ofStop predicts what stopping a broker does (leaders, coordinators), impact.ofPlan what a move does, both change nothing and refuse what names no broker', async () => {
     const describedBefore = await ok('cluster.describe', {});
     await ok('consumers.start', { groupId: 'impact-group', topics: ['orders'], members: 1 });
     const groups = await until('impact-group listed', async () => {
@@ -684,6 +684,16 @@ describe('every contract method over HTTP on a real data directory', () => {
     expect((await post('impact.ofStop', {})).body).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
     expect((await post('impact.ofStop', { brokers: [99] })).body).toMatchObject({ ok: false, error: { code: 'BROKER_NOT_FOUND' } });
     expect((await post('impact.ofStop', { racks: ['no-such-rack'] })).body).toMatchObject({ ok: false, error: { code: 'INVALID_REQUEST' } });
+    // A plan's impact: one replica replaced, added before the old one is removed; nothing moves.
+    const p = [...impact.partitions].sort((a, b) => a.replicas.length - b.replicas.length)[0]!;
+    const spare = describedBefore.brokers.map((b) => b.id).find((id) => !p.replicas.includes(id))!;
+    const target = [spare, ...p.replicas.slice(1)];
+    const plan = await ok('impact.ofPlan', { partitions: [{ topic: p.topic, partition: p.partition, replicas: target }], throttleBytesPerSec: 1_000, brokers: [1] });
+    expect(plan.moves).toHaveLength(1);
+    expect(plan.moves[0]).toMatchObject({ during: { replicas: [...target, p.replicas[0]], addingReplicas: [spare], removingReplicas: [p.replicas[0]] }, after: { replicas: target, addingReplicas: [] } });
+    expect(plan.stop?.after.stopped).toEqual([1]);
+    expect(await ok('reassignments.list', {})).toEqual([]);
+    expect((await post('impact.ofPlan', { partitions: [{ topic: p.topic, partition: p.partition, replicas: [99] }] })).body).toMatchObject({ ok: false, error: { code: 'INVALID_REPLICA_ASSIGNMENT' } });
     await ok('consumers.stop', { groupId: 'impact-group' });
   });
 

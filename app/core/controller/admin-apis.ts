@@ -17,6 +17,7 @@ import { placeReplicas, type PlacementStrategy } from '../placement/index.js';
 import type { Random } from '../random.js';
 import type { BrokerRuntimeConfig } from '../runtime-config.js';
 import { assertNoCollision, validateTopicName } from '../topic-names.js';
+import { reassignmentRequest } from './change-context.js';
 import { buildPartitionChange, changeReason, type ChangeContext, type ChangeRequest, type ElectionMode } from './partition-change.js';
 
 export interface CreateTopicInput {
@@ -265,23 +266,12 @@ export class ControllerAdmin {
       const state = topic?.partitions.get(partition);
       const fail = (errorCode: KafkaErrorName, message: string): ReassignmentResult => ({ topic: name, partition, errorCode, message });
       if (!topic || !state) return fail('UNKNOWN_TOPIC_OR_PARTITION', `Partition ${name}-${partition} does not exist.`);
-      const request: ChangeRequest | KafkaError = replicas === null ? this.cancelRequest(topic, state) : this.reassignRequest(state, replicas);
+      const request: ChangeRequest | KafkaError = replicas === null ? this.cancelRequest(topic, state) : reassignmentRequest(this.host.image, state, replicas);
       if (request instanceof KafkaError) return fail(request.code as KafkaErrorName, request.message);
       const change = buildPartitionChange(state, request, this.host.changeContext(topic, state));
       if (change) this.host.commit([{ type: 'PartitionChange', state: change.state, reason: replicas === null ? 'reassignment-cancel' : 'reassignment', unclean: change.unclean }]);
       return { topic: name, partition, errorCode: 'NONE' };
     });
-  }
-
-  private reassignRequest(state: PartitionState, target: number[]): ChangeRequest | KafkaError {
-    if (target.length === 0) return new KafkaError('INVALID_REPLICA_ASSIGNMENT', 'The target replica list is empty.');
-    if (new Set(target).size !== target.length) return new KafkaError('INVALID_REPLICA_ASSIGNMENT', `The target replica list ${JSON.stringify(target)} contains duplicate brokers.`);
-    const unknown = target.find((b) => !this.host.image.brokers.has(b));
-    if (unknown !== undefined) return new KafkaError('INVALID_REPLICA_ASSIGNMENT', `The target replica list includes broker ${unknown}, which is not registered.`);
-    const current = state.replicas;
-    const removing = current.filter((b) => !target.includes(b)).sort((a, b) => a - b);
-    const adding = target.filter((b) => !current.includes(b)).sort((a, b) => a - b);
-    return { targetReplicas: [...target, ...removing], targetAdding: adding, targetRemoving: removing };
   }
 
   private cancelRequest(topic: TopicImage, state: PartitionState): ChangeRequest | KafkaError {

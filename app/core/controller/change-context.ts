@@ -8,7 +8,8 @@
 import type { ClusterMetadata } from '../metadata/image.js';
 import type { PartitionState } from '../metadata/records.js';
 import { elrEnabled } from './features.js';
-import { buildPartitionChange, type ChangeContext, type ChangeResult } from './partition-change.js';
+import { KafkaError } from '../../api/errors.js';
+import { buildPartitionChange, type ChangeContext, type ChangeRequest, type ChangeResult } from './partition-change.js';
 
 /** The two topic configs an election reads. */
 export interface ElectionConfig {
@@ -38,4 +39,19 @@ export function changeContextFor(image: ClusterMetadata, cfg: ElectionConfig, st
 /** The change that takes `brokerId` out of the partition's ISR and re-elects if it led (null: none). */
 export function leaveIsrChange(state: PartitionState, brokerId: number, ctx: ChangeContext): ChangeResult | null {
   return buildPartitionChange(state, { targetIsr: state.isr.filter((b) => b !== brokerId) }, ctx);
+}
+
+/**
+ * The change AlterPartitionReassignments asks for (KIP-455): the target replicas first, then the
+ * ones being removed (sorted), with the adding and removing sets; a bad target is Kafka's error.
+ */
+export function reassignmentRequest(image: ClusterMetadata, state: PartitionState, target: readonly number[]): ChangeRequest | KafkaError {
+  if (target.length === 0) return new KafkaError('INVALID_REPLICA_ASSIGNMENT', 'The target replica list is empty.');
+  if (new Set(target).size !== target.length) return new KafkaError('INVALID_REPLICA_ASSIGNMENT', `The target replica list ${JSON.stringify(target)} contains duplicate brokers.`);
+  const unknown = target.find((b) => !image.brokers.has(b));
+  if (unknown !== undefined) return new KafkaError('INVALID_REPLICA_ASSIGNMENT', `The target replica list includes broker ${unknown}, which is not registered.`);
+  const current = state.replicas;
+  const removing = current.filter((b) => !target.includes(b)).sort((a, b) => a - b);
+  const adding = target.filter((b) => !current.includes(b)).sort((a, b) => a - b);
+  return { targetReplicas: [...target, ...removing], targetAdding: adding, targetRemoving: removing };
 }

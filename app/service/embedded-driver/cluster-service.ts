@@ -162,7 +162,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     ...workbench.methods,
     ...compactionMethods(engine),
     ...impactMethods(
-      () => ({ image, topicConfig: (topic) => resolveTopicRuntimeConfig(topic.configs, image.clusterConfigs(), staticConfigs) }),
+      () => ({ image, topicConfig: (topic) => resolveTopicRuntimeConfig(topic.configs, image.clusterConfigs(), staticConfigs), sizes: () => (topic, partition) => engine.partitionSizeBytes(topic, partition) }),
       async () => (await methods['groups.list']({})).map((g) => g.groupId),
     ),
     ...balanceMethods(engine, publish),

@@ -21,6 +21,14 @@ export async function readImpactSource(client: KafkaAdminClient): Promise<Impact
         uncleanLeaderElectionEnable: snapshot.topicConfigs.get(topic.name)?.get('unclean.leader.election.enable') === 'true',
       };
     },
+    sizes: async () => {
+      // Kafka's DescribeLogDirs of every live broker: a partition's size is its largest replica's (the leader's, or one ahead of it).
+      const sizes = new Map<string, number>();
+      for (const broker of await client.describeLogDirs([...snapshot.listeners.keys()])) {
+        for (const dir of broker.logDirs) for (const r of dir.replicas) if (!r.isFuture) sizes.set(`${r.topic}\u0000${r.partition}`, Math.max(sizes.get(`${r.topic}\u0000${r.partition}`) ?? 0, r.sizeBytes));
+      }
+      return (topic, partition) => sizes.get(`${topic}\u0000${partition}`) ?? 0;
+    },
     ...(snapshot.elrUnavailable !== undefined ? { elrUnavailable: snapshot.elrUnavailable } : {}),
   };
 }

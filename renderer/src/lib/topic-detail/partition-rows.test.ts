@@ -59,4 +59,28 @@ describe('the partition table’s rows', () => {
     expect(sortRows(rows, 'leader', 'asc').at(-1)!.partition.partition).toBe(3);
     expect(statusTag('leader-unreachable')).toEqual({ type: 'error', text: 'leader down, not yet fenced' });
   });
+
+  it('keeps the row of a partition that reads the same again, and builds a new one for a partition that changed', () => {
+    const first = partitionRows([partition(0), partition(1), partition(2)], new Map());
+    const again = partitionRows([partition(0), partition(1, { highWatermark: 11 }), partition(2, { sizeBytes: 1000 })], new Map(), first);
+    expect(again[0]).toBe(first[0]);
+    expect(again[1]).not.toBe(first[1]);
+    expect(again[1]!.partition.highWatermark).toBe(11);
+    expect(again[2]).toBe(first[2]);
+    // Another status, another replica log state or another size: a new row each, showing it.
+    const later = partitionRows(
+      [partition(0), partition(1, { highWatermark: 11, replicaStates: [{ brokerId: 1, logEndOffset: 12, highWatermark: 11, logStartOffset: 0, flushedOffset: 12 }] }), partition(2, { sizeBytes: 1000 })],
+      new Map([[0, explained('lagging')]]),
+      again,
+    );
+    expect(later[0]).not.toBe(again[0]);
+    expect(later[0]!.status).toBe('lagging');
+    expect(later[1]).not.toBe(again[1]);
+    expect(later[1]!.leaderLogEnd).toBe(12);
+    // Partition 2 reads the same, its size and the mean too: its row is kept.
+    expect(later[2]).toBe(again[2]);
+    const grown = partitionRows([partition(0), partition(1), partition(2, { sizeBytes: 4000 })], new Map(), later);
+    expect(grown.map((r) => r.skew)).toEqual([0.5, 0.5, 2]);
+    expect(grown[0]).not.toBe(later[0]);
+  });
 });

@@ -6,7 +6,7 @@
  * end offsets) the row holds null, never a made-up 0. Pure: no Vue, no DOM.
  */
 import type { PartitionView } from '../../../../app/api/contract.js';
-import type { PartitionExplanation, PartitionStatus } from './partition-explainer.js';
+import { partitionSignature, type PartitionExplanation, type PartitionStatus } from './partition-explainer.js';
 
 /** The status tag: its words and colour. */
 export interface StatusTag {
@@ -51,24 +51,40 @@ export interface PartitionRow {
 export type PartitionSortKey = 'partition' | 'status' | 'leader' | 'replicas' | 'isr' | 'leo' | 'hw' | 'size' | 'skew';
 export type SortOrder = 'asc' | 'desc';
 
-/** One row per partition, in partition order. */
-export function partitionRows(partitions: readonly PartitionView[], explanations: ReadonlyMap<number, PartitionExplanation>): PartitionRow[] {
+/**
+ * One row per partition, in partition order. `previous` (the rows of the last read) lends its row
+ * of a partition whose view, status and skew are what they were: a topic re-read every second keeps
+ * the same row objects for the partitions that did not change, so the table renders none of them
+ * again.
+ */
+export function partitionRows(partitions: readonly PartitionView[], explanations: ReadonlyMap<number, PartitionExplanation>, previous: readonly PartitionRow[] = []): PartitionRow[] {
   const sizes = partitions.map((p) => p.sizeBytes ?? null);
   const known = sizes.filter((s): s is number => s !== null);
   const mean = known.length > 0 ? known.reduce((a, b) => a + b, 0) / known.length : 0;
+  const before = new Map<number, PartitionRow>();
+  for (const r of previous) before.set(r.partition.partition, r);
   return partitions.map((p, i) => {
-    const leaderState = p.leader >= 0 ? p.replicaStates.find((r) => r.brokerId === p.leader) : undefined;
     const size = sizes[i]!;
+    const status = explanations.get(p.partition)?.status ?? 'healthy';
+    const skew = size !== null && mean > 0 ? size / mean : null;
+    const old = before.get(p.partition);
+    if (old && old.status === status && old.skew === skew && samePartition(old.partition, p)) return old;
+    const leaderState = p.leader >= 0 ? p.replicaStates.find((r) => r.brokerId === p.leader) : undefined;
     return {
       partition: p,
-      status: explanations.get(p.partition)?.status ?? 'healthy',
+      status,
       notPreferred: p.leader >= 0 && p.leader !== p.replicas[0],
       leaderLogEnd: leaderState ? leaderState.logEndOffset : null,
       sizeBytes: size,
-      skew: size !== null && mean > 0 ? size / mean : null,
+      skew,
       outOfSync: p.replicas.filter((r) => !p.isr.includes(r) && !p.addingReplicas.includes(r)).length,
     };
   });
+}
+
+/** Whether two reads of a partition say the same: everything its row and its card show. */
+function samePartition(a: PartitionView, b: PartitionView): boolean {
+  return a === b || (a.sizeBytes === b.sizeBytes && partitionSignature(a) === partitionSignature(b));
 }
 
 /** Nulls (not reported) sort last in either order; ties fall back to the partition number. */
