@@ -5,7 +5,8 @@
  * crosses no extra process hop.
  *
  * Bounds: at most `maxConnections` sockets (Kafka's max.connections; further ones are closed on
- * arrival), frames up to `socket.request.max.bytes`, reading paused while requests queue and
+ * arrival), new connections per second per client address (`admit`: the ip quota entities'
+ * connection_creation_rate), frames up to `socket.request.max.bytes`, reading paused while requests queue and
  * requests held back while a response waits in a full socket buffer. It binds 127.0.0.1 unless
  * the host was told another address (`serve --bind`).
  *
@@ -15,7 +16,7 @@
 import type { Server, Socket } from 'node:net';
 import type { Dispatcher } from '../../app/protocol/dispatcher.js';
 import { ClientChannel, DEFAULT_SOCKET_REQUEST_MAX_BYTES } from '../../app/protocol/framing/client-channel.js';
-import { connectionDispatcher, connectionSession, createListenerServer, type ListenerSecurity } from './listener-security.js';
+import { clientHostOf, connectionDispatcher, connectionSession, createListenerServer, type ListenerSecurity } from './listener-security.js';
 import type { PrincipalMapper } from './principal-mapper.js';
 import type { SaslServerConfig } from './sasl-gate.js';
 
@@ -39,6 +40,11 @@ export interface KafkaListenerOptions {
   principalMapper?: PrincipalMapper;
   /** Wraps every request of every connection (main/kafka/request-time.ts measures the request-time quota's time in it). */
   aroundRequest?: <T>(run: () => T) => T;
+  /**
+   * A new connection from an address: 0 accepts it, more is the per-IP connection creation rate
+   * quota's throttle — the connection is held unread that long, then closed, as Kafka's acceptor does.
+   */
+  admit?: (clientHost: string) => number;
 }
 
 export const LOOPBACK = '127.0.0.1';
@@ -51,6 +57,8 @@ export class KafkaListener {
     this.server = createListenerServer(options.security, (socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
+      const throttleMs = options.admit?.(clientHostOf(socket)) ?? 0;
+      if (throttleMs > 0) return holdThenClose(socket, throttleMs, options);
       serve(socket, options);
     });
     this.server.maxConnections = options.maxConnections ?? 1000;
@@ -98,6 +106,17 @@ export class KafkaListener {
     this.dropConnections();
     await closed;
   }
+}
+
+/** A throttled connection: nothing read or answered, closed once its throttle is over. */
+function holdThenClose(socket: Socket, throttleMs: number, options: KafkaListenerOptions): void {
+  socket.pause();
+  socket.on('error', () => socket.destroy());
+  setTimeout(() => {
+    if (socket.destroyed) return;
+    options.onConnectionClosed?.(`connection creation rate quota of ${clientHostOf(socket)} exceeded: closed after ${throttleMs} ms`);
+    socket.destroy();
+  }, throttleMs).unref();
 }
 
 function serve(socket: Socket, options: KafkaListenerOptions): void {

@@ -211,6 +211,7 @@ export class KafkaListeners {
       ...(security?.sasl ? { sasl: { mechanisms: security.sasl.mechanisms, credential: (name: string, mechanism: ScramMechanism) => this.options.engine.security.scramCredential(slot.brokerId, name, mechanism) } } : {}),
       principalMapper: this.principalMapper,
       aroundRequest: (run) => aroundRequest(this.measuringRequests(), run),
+      admit: (clientHost) => this.options.engine.security.connectionQuotas(slot.brokerId).record(clientHost, this.options.engine.scheduler.now()).throttleMs,
     });
     slot.listener = listener;
     return listener;

@@ -13,6 +13,7 @@ import type { MetadataImage } from '../metadata/image.js';
 import { filterMatches, type AclBinding, type AclBindingFilter } from '../security/acl.js';
 import { Authorizer, authorizerConfig, type AuthorizerConfig } from '../security/authorizer.js';
 import { describeClientQuotas, entityKey, type QuotaAlteration, type QuotaAlterResult, type QuotaEntry, type QuotaFilterComponent } from '../security/client-quotas.js';
+import { IpConnectionQuotas } from '../security/connection-quotas.js';
 import { BrokerQuotas, type QuotaSensorView, type QuotaWindow } from '../security/quota-sensors.js';
 import { describeScramCredentials, type ScramAlterResult, type ScramCredential, type ScramDeletion, type ScramDescribeResult, type ScramUpsertion } from '../security/scram.js';
 import type { AclCreateResult, AclCreation, AclDeleteResult } from '../controller/security-control.js';
@@ -33,6 +34,7 @@ export class ClusterSecurity {
   readonly config: AuthorizerConfig;
   private readonly authorizers = new Map<MetadataImage, { version: number; authorizer: Authorizer }>();
   private readonly quotaSlots = new Map<number, QuotaSlot>();
+  private readonly connectionSlots = new Map<number, { generation: number; quotas: IpConnectionQuotas }>();
   private readonly windows: { client: QuotaWindow; controller: QuotaWindow };
 
   constructor(private readonly ctx: ClusterContext) {
@@ -81,6 +83,17 @@ export class ClusterSecurity {
         () => this.imageOf(brokerId).securityVersion,
       );
       this.quotaSlots.set(brokerId, (slot = { generation, quotas }));
+    }
+    return slot.quotas;
+  }
+
+  /** Broker `brokerId`'s per-IP connection creation rates (connection-quotas.ts; empty again after a restart). */
+  connectionQuotas(brokerId: number): IpConnectionQuotas {
+    const generation = this.ctx.brokers.get(brokerId)?.generation ?? 0;
+    let slot = this.connectionSlots.get(brokerId);
+    if (!slot || slot.generation !== generation) {
+      const rateOf = (entity: { ip: string | null }) => this.imageOf(brokerId).clientQuotas.get(entityKey(entity))?.values['connection_creation_rate'];
+      this.connectionSlots.set(brokerId, (slot = { generation, quotas: new IpConnectionQuotas(() => this.windows.client, rateOf) }));
     }
     return slot.quotas;
   }

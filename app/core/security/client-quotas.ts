@@ -26,7 +26,7 @@ export const CLIENT_QUOTA_KEYS = {
   controller_mutation_rate: 'double',
 } as const;
 export type ClientQuotaKey = keyof typeof CLIENT_QUOTA_KEYS;
-/** IP entities have one key (QuotaConfig.ipConfigs); stored and described, not enforced here. */
+/** IP entities have one key (QuotaConfig.ipConfigs), enforced by each broker's listener (connection-quotas.ts). */
 export const IP_QUOTA_KEYS = { connection_creation_rate: 'int' } as const;
 
 const ORDER: readonly QuotaEntityType[] = ['user', 'client-id', 'ip'];
