@@ -11,7 +11,9 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiKey } from '../../app/protocol/generated/index.js';
 import { openCluster, type OpenCluster } from '../engine/open-cluster.js';
+import { RawKafkaClient } from './test-support/raw-kafka-client.js';
 
 const quiet = { error: () => {} };
 let dir: string;
@@ -59,6 +61,26 @@ async function setQuota(ip: string | null, rate: number | null): Promise<void> {
   if (!r.ok) throw new Error(r.error.message);
 }
 
+/**
+ * Waits until the broker behind `raw` (a connection opened before any quota, so not counted)
+ * answers DescribeClientQuotas with these ip quotas: a broker applies the metadata log after the
+ * controller commits, and connections made before it knows a quota are not recorded.
+ */
+async function appliedOn(raw: RawKafkaClient, expected: [ip: string | null, rate: number | null][]): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    let all = true;
+    for (const [ip, rate] of expected) {
+      const r = await raw.request(ApiKey.DescribeClientQuotas, 1, { components: [{ entityType: 'ip', matchType: ip === null ? 1 : 0, match: ip }], strict: true });
+      const value = r?.entries?.[0]?.values.find((v) => v.key === 'connection_creation_rate')?.value ?? null;
+      if (value !== rate) all = false;
+    }
+    if (all) return;
+    if (Date.now() > deadline) throw new Error(`the broker did not apply the ip quotas ${JSON.stringify(expected)} within 20 s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rs-connection-quotas-'));
   cluster = openCluster({ dataDir: dir, brokers: 3, kafkaPort: 0, logger: quiet });
@@ -77,7 +99,9 @@ describe('connection_creation_rate of ip entities, on real sockets', () => {
   it('an ip entity’s quota: 1/s over 11 one-second samples accepts 10 connections, holds the 11th unanswered and closes it after the throttle', async () => {
     // Without a quota every connection is served.
     expect((await probes(ports.get(1)!, 12)).every((p) => p.answered)).toBe(true);
+    const raw2 = await RawKafkaClient.connect(ports.get(2)!);
     await setQuota('127.0.0.1', 1);
+    await appliedOn(raw2, [['127.0.0.1', 1]]);
     // Broker 2 has recorded nothing yet: its rate counts from here (at least 10 s of window, Kafka's Rate).
     const seen = await probes(ports.get(2)!, 11);
     expect(seen.slice(0, 10).every((p) => p.answered)).toBe(true);
@@ -93,11 +117,15 @@ describe('connection_creation_rate of ip entities, on real sockets', () => {
     // Broker 3 counts its own connections.
     expect((await probe(ports.get(3)!)).answered).toBe(true);
     await setQuota('127.0.0.1', null);
+    await appliedOn(raw2, [['127.0.0.1', null]]);
+    raw2.close();
   }, 60_000);
 
   it('the default ip entity applies to every address without its own; an address’s own quota overrides it', async () => {
+    const raw3 = await RawKafkaClient.connect(ports.get(3)!);
     await setQuota(null, 1);
     await setQuota('127.0.0.1', 1000);
+    await appliedOn(raw3, [[null, 1], ['127.0.0.1', 1000]]);
     // 127.0.0.1's own quota (1000/s): served; 127.0.0.3 has only the default (1/s).
     expect((await probes(ports.get(3)!, 12)).every((p) => p.answered)).toBe(true);
     const seen = await probes(ports.get(3)!, 11, '127.0.0.3');
@@ -105,6 +133,8 @@ describe('connection_creation_rate of ip entities, on real sockets', () => {
     expect(seen[10]!.answered).toBe(false);
     // Removing the default lifts it at once.
     await setQuota(null, null);
+    await appliedOn(raw3, [[null, null]]);
     expect((await probe(ports.get(3)!, '127.0.0.3')).answered).toBe(true);
+    raw3.close();
   }, 60_000);
 });
