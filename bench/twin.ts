@@ -10,9 +10,9 @@
  *   over HTTP, first call and fastest of 5 · RSS of the console's processes (the host and the
  *   twin's engine) and of the source's.
  *
- * The source holds `--records-per-partition` keyed records of 100 B per partition (default 2:
- * 200,000 records, so the default record budget of 100,000 scales every offset by about a half and
- * the twin writes its synthetic records to most partitions). Every phase is bounded in wall time.
+ * The source holds `--records-per-partition` records of 100 B in every partition (default 2,
+ * written with `records.fill`: 200,000 records, so the default record budget of 100,000 scales
+ * every offset by a half and the twin writes one synthetic record to every partition). Every phase is bounded in wall time.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -26,8 +26,8 @@ export const TWIN_RACKS = 5;
 export const TWIN_PARTITIONS = 100_000;
 const PER_TOPIC = 1_000;
 const RF = 3;
-const VALUE = 'v'.repeat(100);
-const RECORDS_PER_CALL = 5_000;
+const VALUE_BYTES = 100;
+const FILL_PER_CALL = 10_000;
 const IMPACT_RUNS = 5;
 /** Issue 35: a twin of 50 brokers × 100,000 partitions opens within 30 s and answers an impact question within 1 s. */
 const OPEN_LIMIT_MS = 30_000;
@@ -73,15 +73,13 @@ async function makeSource(h: Host, partitions: number, recordsPerPartition: numb
   const topics = Math.ceil(partitions / PER_TOPIC);
   for (let t = 0; t < topics; t++) await post(h, 'topics.create', { name: `twin-${String(t).padStart(3, '0')}`, partitions: PER_TOPIC, replicationFactor: RF }, limitMs);
   log(`  source: ${TWIN_BROKERS} brokers, ${topics} topics × ${PER_TOPIC} partitions created`);
+  // The source's records through records.fill (the source is a local cluster too): `recordsPerPartition` of 100 B in every partition.
   let records = 0;
-  for (let t = 0; t < topics && recordsPerPartition > 0; t++) {
-    const perTopic = PER_TOPIC * recordsPerPartition;
-    for (let sent = 0; sent < perTopic; sent += RECORDS_PER_CALL) {
-      const n = Math.min(RECORDS_PER_CALL, perTopic - sent);
-      const answer = await post<{ batches: { errorCode: string }[] }>(h, 'records.produce', { topic: `twin-${String(t).padStart(3, '0')}`, acks: 'all', records: Array.from({ length: n }, (_, i) => ({ key: `k${sent + i}`, value: VALUE })) }, limitMs);
-      const failed = answer.batches.find((b) => b.errorCode !== 'NONE');
-      if (failed) throw new Error(`records.produce on the source: ${failed.errorCode}`);
-      records += n;
+  const all = Array.from({ length: topics * PER_TOPIC }, (_, i) => ({ topic: `twin-${String(Math.floor(i / PER_TOPIC)).padStart(3, '0')}`, partition: i % PER_TOPIC, records: recordsPerPartition, valueBytes: VALUE_BYTES }));
+  for (let i = 0; i < all.length && recordsPerPartition > 0; i += FILL_PER_CALL) {
+    for (const r of await post<{ topic: string; partition: number; errorCode: string; records: number }[]>(h, 'records.fill', { partitions: all.slice(i, i + FILL_PER_CALL) }, limitMs)) {
+      if (r.errorCode !== 'NONE') throw new Error(`records.fill on the source: ${r.topic}-${r.partition} ${r.errorCode}`);
+      records += r.records;
     }
   }
   const inSync = await until(async () => {
