@@ -101,7 +101,7 @@ function stopSection(r: StopRehearsalView): string[] {
   const out = [
     `## ${when(r.startedAtMs)}: stop ${what}`,
     '',
-    `Brokers ${ids(r.stopped)} ${FAULT[r.fault]}, each once the controller had fenced the one before${r.alreadyDown.length ? ` (${ids(r.alreadyDown)} already down)` : ''}. Took ${seconds(r.clusterMs)} of cluster time (${seconds(r.wallMs)} wall).`,
+    `Broker${r.stopped.length === 1 ? '' : 's'} ${ids(r.stopped)} ${FAULT[r.fault]}, each once the controller had fenced the one before${r.alreadyDown.length ? ` (${ids(r.alreadyDown)} already down)` : ''}. Took ${seconds(r.clusterMs)} of cluster time (${seconds(r.wallMs)} wall).`,
     '',
     `- Predicted: ${counts(r.predictedCounts)}`,
     `- Observed: ${counts(r.observedCounts)}`,
