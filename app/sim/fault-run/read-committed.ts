@@ -7,6 +7,7 @@
 import type { ClientFetchPartitionResponse } from '../../core/broker/messages.js';
 import type { Engine } from '../../core/engine.js';
 import { markerOf } from '../../core/log/control-records.js';
+import type { RecordBatch } from '../../core/log/records.js';
 import type { RunContext, TopicPartition } from './context.js';
 
 type FetchAnswer = Parameters<Parameters<Engine['fetchRequest']>[2]>[0];
@@ -27,6 +28,33 @@ function fetchCommitted(ctx: RunContext, topic: string, partition: number, offse
   return a.kind === 'response' && a.response.partitions[0]?.error === 'NONE' ? a.response.partitions[0] : null;
 }
 
+/**
+ * What a read_committed consumer keeps of `batches` (read from `from`, below `lso`), told of the
+ * `aborted` transactions as Fetch lists them: Kafka's Fetcher skips control batches, and each
+ * aborted transaction's batches from its first offset up to its producer's ABORT marker.
+ */
+export function keptByReadCommitted(batches: readonly RecordBatch[], aborted: readonly { producerId: number; firstOffset: number }[], from: number, lso: number): { values: string[]; next: number } {
+  const kept: string[] = [];
+  const pending = [...aborted].sort((a, b) => a.firstOffset - b.firstOffset);
+  const skipping = new Set<number>();
+  let next = from;
+  for (const b of batches) {
+    if (b.lastOffset < next || b.baseOffset >= lso) continue;
+    while (pending.length > 0 && pending[0]!.firstOffset <= b.lastOffset) skipping.add(pending.shift()!.producerId);
+    const pid = b.producer?.producerId ?? -1;
+    const marker = markerOf(b);
+    if (marker) {
+      if (marker.type === 'ABORT') skipping.delete(pid);
+    } else if (!(b.transactional && skipping.has(pid))) {
+      b.records.forEach((r, i) => {
+        if (b.baseOffset + i >= next && r.value) kept.push(decoder.decode(r.value));
+      });
+    }
+    next = b.lastOffset + 1;
+  }
+  return { values: kept, next };
+}
+
 /** The values a read_committed consumer of `topic`-`partition` gets, in order. */
 export function readCommittedValues(ctx: RunContext, topic: string, partition: number): string[] {
   const kept: string[] = [];
@@ -34,24 +62,10 @@ export function readCommittedValues(ctx: RunContext, topic: string, partition: n
   for (let guard = 0; guard < 1000; guard++) {
     const f = fetchCommitted(ctx, topic, partition, offset);
     if (!f) throw new Error(`${topic}-${partition}: no leader answered the read_committed fetch`);
-    if (offset >= f.lastStableOffset) break;
-    const aborted = [...(f.abortedTransactions ?? [])].sort((a, b) => a.firstOffset - b.firstOffset);
-    const skipping = new Set<number>();
-    for (const b of f.batches) {
-      if (b.lastOffset < offset) continue;
-      while (aborted.length > 0 && aborted[0]!.firstOffset <= b.lastOffset) skipping.add(aborted.shift()!.producerId);
-      const pid = b.producer?.producerId ?? -1;
-      const marker = markerOf(b);
-      if (marker) {
-        if (marker.type === 'ABORT') skipping.delete(pid);
-      } else if (!(b.transactional && skipping.has(pid))) {
-        b.records.forEach((r, i) => {
-          if (b.baseOffset + i >= offset && r.value) kept.push(decoder.decode(r.value));
-        });
-      }
-      offset = b.lastOffset + 1;
-    }
-    if (f.batches.length === 0) break;
+    if (offset >= f.lastStableOffset || f.batches.length === 0) break;
+    const got = keptByReadCommitted(f.batches, f.abortedTransactions ?? [], offset, f.lastStableOffset);
+    kept.push(...got.values);
+    offset = got.next;
   }
   return kept;
 }

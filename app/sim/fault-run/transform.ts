@@ -16,6 +16,9 @@
  */
 import type { Engine } from '../../core/engine.js';
 import type { KafkaErrorName } from '../../api/errors.js';
+import type { BrokerAnswer } from '../../core/cluster/kafka-requests.js';
+import type { FindCoordinatorResponse, TxnOffsetCommitResponse } from '../../core/group/messages.js';
+import type { AddPartitionsToTxnResponse, TxnErrorResponse } from '../../core/txn/messages.js';
 import { OFFSETS_TOPIC } from '../../core/group/host.js';
 import { createCompressionCodecs } from '../../protocol/records/compression.js';
 import { encodeRecordBatch } from '../../protocol/records/record-batch.js';
@@ -222,16 +225,16 @@ export class TransformTraffic {
       send(this.track((a: R) => (ok(a) ? then() : this.giveUp(txn, false))));
     const ids = { transactionalId: TRANSACTIONAL_ID, producerId: t.producerId, producerEpoch: t.epoch };
     const none = (e: KafkaErrorName | undefined) => e === 'NONE';
-    ask(
+    ask<BrokerAnswer<AddPartitionsToTxnResponse>>(
       (done) => ctx.sim.engine.txnRequest(t.txnCoordinator, { api: 'addPartitionsToTxn', apiVersion: 3, transactions: [{ ...ids, verifyOnly: false, topics: [{ name: OUTPUT, partitions: [...byOutput.keys()] }] }] }, done, REQUEST_TIMEOUT_MS),
       (a) => a.kind === 'response' && a.response.results.every((r) => r.topics.every((x) => x.partitions.every((y) => none(y.errorCode)))),
       () =>
         this.produce(txn, [...byOutput], 0, () =>
-          ask(
+          ask<BrokerAnswer<TxnErrorResponse>>(
             (done) => ctx.sim.engine.txnRequest(t.txnCoordinator, { api: 'addOffsetsToTxn', apiVersion: 3, ...ids, groupId: GROUP }, done, REQUEST_TIMEOUT_MS),
             (a) => a.kind === 'response' && none(a.response.errorCode),
             () =>
-              ask(
+              ask<BrokerAnswer<TxnOffsetCommitResponse>>(
                 (done) =>
                   ctx.sim.engine.groupRequest(
                     t.groupCoordinator,
@@ -306,7 +309,7 @@ export class TransformTraffic {
   private committedOffsets(): Map<number, number> {
     const ctx = this.ctx;
     for (let attempt = 0; attempt < 20; attempt++) {
-      const found = ctx.sim.await<Parameters<Parameters<Engine['groupRequest']>[2]>[0]>((done) => ctx.sim.engine.groupRequest(ctx.sim.engine.members()[0]!.id, { api: 'findCoordinator', keyType: 0, keys: [GROUP] }, done), 60_000);
+      const found = ctx.sim.await<BrokerAnswer<FindCoordinatorResponse>>((done) => ctx.sim.engine.groupRequest(ctx.sim.engine.members()[0]!.id, { api: 'findCoordinator', keyType: 0, keys: [GROUP] }, done), 60_000);
       const c = found.kind === 'response' ? found.response.coordinators[0] : undefined;
       if (c?.errorCode === 'NONE') {
         this.t.groupCoordinator = c.nodeId;
