@@ -82,7 +82,8 @@ export function writeResults(m: Machine, figures: Figure[]): Results {
     }
   }
   const byName = new Map(previous.map((f) => [f.name, f]));
-  for (const f of figures) byName.set(f.name, f);
+  // Each figure keeps the load it was measured under: the file mixes runs of different days and loads.
+  for (const f of figures) byName.set(f.name, f.context?.loadAverage !== undefined || m.loadAverage === undefined ? f : { ...f, context: { ...f.context, loadAverage: m.loadAverage } });
   const results: Results = { machine: m, figures: [...byName.values()] };
   mkdirSync(dirname(RESULTS_FILE), { recursive: true });
   writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);

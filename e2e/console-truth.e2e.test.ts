@@ -93,10 +93,14 @@ describe('the console says what is true (issue 34), on a local cluster', () => {
     expect(await page.locator('[data-testid^="unavailable-none-"]').first().textContent()).toContain('nothing');
   });
 
-  it('opens Groups with Alt+= and Connections with Alt+` (keys of the digit row), and says every shortcut on its link', async () => {
+  it('opens Groups with Alt+=, Security with Alt+[, Transactions with Alt+] and Connections with Alt+`, and says every shortcut on its link', async () => {
     await go('/', 'Overview');
     await page.keyboard.press('Alt+Equal');
     await page.getByRole('heading', { level: 1, name: 'Consumer groups' }).waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Alt+BracketLeft');
+    await page.getByRole('heading', { level: 1, name: 'Security', exact: true }).waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Alt+BracketRight');
+    await page.getByRole('heading', { level: 1, name: 'Transactions', exact: true }).waitFor({ timeout: 10_000 });
     await page.keyboard.press('Alt+Backquote');
     await page.getByRole('heading', { level: 1, name: 'Connections' }).waitFor({ timeout: 10_000 });
     const nav = page.getByRole('navigation', { name: 'Main' });
@@ -105,8 +109,8 @@ describe('the console says what is true (issue 34), on a local cluster', () => {
       ['Messages', 'Alt+0'],
       ['Schemas', 'Alt+-'],
       ['Groups', 'Alt+='],
-      ['Security', null],
-      ['Transactions', null],
+      ['Security', 'Alt+['],
+      ['Transactions', 'Alt+]'],
       ['Connections', 'Alt+`'],
     ]);
   });

@@ -1,7 +1,8 @@
 /**
  * Reaching the cluster under another name or address (`npm run serve -- --advertised-host NAME
  * --bind ADDR`): Metadata advertises NAME for every broker, the listeners listen on ADDR only,
- * and a Kafka client (kafkajs) bootstrapped there produces and consumes. Only loopback addresses
+ * and a Kafka client (kafkajs) bootstrapped there produces and consumes; the Schema Registry
+ * (`--schema-registry-port`) listens on ADDR with them. Only loopback addresses
  * are used (127.0.0.2 is this machine too), never one another machine could reach.
  */
 import { connect } from 'node:net';
@@ -24,7 +25,7 @@ function refused(host: string, port: number): Promise<boolean> {
 describe('--bind 127.0.0.2 --advertised-host 127.0.0.2', () => {
   let k: KafkaServe;
   beforeAll(async () => {
-    k = await startKafkaServe({ extraArgs: ['--bind', '127.0.0.2', '--advertised-host', '127.0.0.2'] });
+    k = await startKafkaServe({ extraArgs: ['--bind', '127.0.0.2', '--advertised-host', '127.0.0.2', '--schema-registry-port', '0'] });
     await api(k.host, 'topics.create', { name: 'reach', partitions: 2, replicationFactor: 3 });
   }, 120_000);
   afterAll(async () => {
@@ -53,10 +54,21 @@ describe('--bind 127.0.0.2 --advertised-host 127.0.0.2', () => {
     expect(consumed.records.map((r) => r.value)).toEqual(['over 127.0.0.2']);
   }, 120_000);
 
-  it('is said loudly at start: who can reach the brokers, what they could do, and what to turn on', () => {
+  it('serves the Schema Registry on 127.0.0.2 too, not on 127.0.0.1, and says so', async () => {
+    const line = k.host.stderr().split('\n').find((l) => l.includes('Schema Registry on '));
+    const url = /Schema Registry on (http:\/\/127\.0\.0\.2:(\d+))/.exec(line ?? '');
+    expect(url, line).not.toBeNull();
+    const res = await fetch(`${url![1]}/subjects`, { signal: AbortSignal.timeout(10_000) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual([]);
+    expect(await refused('127.0.0.1', Number(url![2]))).toBe(true);
+  });
+
+  it('is said loudly at start: who can reach the brokers and the registry, what they could do, and what to turn on', () => {
     const warning = k.host.stderr().split('\n').find((l) => l.includes('WARNING: --bind 127.0.0.2'));
     expect(warning).toContain('any process on this machine that connects to 127.0.0.2');
     expect(warning).toContain('--kafka-sasl-users');
+    expect(warning).toContain('The Schema Registry listens there too, with no authentication');
   });
 });
 

@@ -263,8 +263,19 @@ describe('the topic detail page in Chromium against npm run serve', () => {
     expect(await page.locator('section.partition-card').count()).toBe(0);
     // Sort by size, largest first: partition 7 leads, then 3; the header says how it is sorted.
     await page.getByTestId('partition-sort-size').click();
-    const firstRows = async (): Promise<string[]> => (await page.locator('[data-testid^="partition-row-"]').evaluateAll((rows) => rows.slice(0, 2).map((r) => r.getAttribute('data-testid') ?? '')));
+    // The rows as shown, top to bottom (a row's element is reused for the rows that scroll into view, so DOM order is not screen order).
+    const shown = (): Promise<{ testId: string; id: string; number: string }[]> =>
+      page.getByTestId('partition-scroller').evaluate((el) =>
+        [...el.querySelectorAll<HTMLElement>('.item')]
+          .map((i) => ({ top: i.getBoundingClientRect().top, id: i.id, row: i.querySelector('[data-testid^="partition-row-"]') }))
+          .sort((a, b) => a.top - b.top)
+          .map((x) => ({ testId: x.row?.getAttribute('data-testid') ?? '?', id: x.id, number: x.row?.querySelector('[role="cell"]:nth-child(2)')?.textContent?.trim() ?? '?' })),
+      );
+    // What a screen reader reads: the rowgroup's aria-owns order.
+    const readOrder = (): Promise<string[]> => page.getByTestId('partition-scroller').evaluate((el) => (el.querySelector('[role="rowgroup"]')?.getAttribute('aria-owns') ?? '').split(' '));
+    const firstRows = async (): Promise<string[]> => (await shown()).slice(0, 2).map((r) => r.testId);
     await expect.poll(firstRows, { timeout: 30_000 }).toEqual(['partition-row-7', 'partition-row-3']);
+    expect((await readOrder()).slice(0, 2)).toEqual((await shown()).slice(0, 2).map((r) => r.id));
     expect(await page.getByTestId('partition-sort-size').locator('xpath=..').getAttribute('aria-sort')).toBe('descending');
     // Its skew against the topic's mean: far above average.
     expect(await page.getByTestId('partition-row-7').textContent()).toMatch(/×\d\d?\.\d/);
@@ -288,6 +299,15 @@ describe('the topic detail page in Chromium against npm run serve', () => {
     // Scrolled to the end, the last partition is there.
     await page.getByTestId('partition-scroller').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
     await page.getByTestId('partition-row-59').waitFor({ timeout: 30_000 });
+    // Every row shown, after its element served other rows on the way, shows its own partition, in order; a screen reader reads them in that order.
+    const atEnd = await shown();
+    expect(atEnd.map((r) => r.testId)).toEqual(atEnd.map((_, k) => `partition-row-${60 - atEnd.length + k}`));
+    expect(atEnd.map((r) => r.number)).toEqual(atEnd.map((_, k) => String(60 - atEnd.length + k)));
+    expect(await readOrder()).toEqual(atEnd.map((r) => r.id));
+    await page.getByTestId('partition-scroller').evaluate((el) => el.scrollTo({ top: 0 }));
+    await expect.poll(async () => (await shown())[0]?.number, { timeout: 10_000 }).toBe('0');
+    const atTop = await shown();
+    expect(atTop.map((r) => r.number)).toEqual(atTop.map((_, k) => String(k)));
     expect(pageErrors).toEqual([]);
   }, 120_000);
 

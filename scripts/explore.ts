@@ -2,7 +2,7 @@
  * Exhaustive small-scope exploration of the real engine (app/sim/explore/).
  *
  *   npm run explore -- --brokers 3 --depth N [--records R] [--faults F] [--min-isr M]
- *                      [--unclean] [--elr] [--max-states S] [--bail]
+ *                      [--unclean] [--elr] [--security] [--max-states S] [--bail]
  *   npm run explore -- --brokers 3 --replay '<trace as JSON>'    replay one path, state by state
  *
  * Prints the states explored per depth, then every violation with the trace that reaches it and
@@ -10,6 +10,8 @@
  * are listed apart. Exits 1 when an invariant broke. Bounded by --depth and --max-states.
  * --elr turns on eligible leader replicas (KIP-966) and starts at the min-ISR edge (world.ts),
  * adding the ELR invariants (invariants.ts); its min ISR defaults to 2.
+ * --security adds ACL and SCRAM credential changes, a metadata snapshot and a controller failover,
+ * with the invariant that every broker holds what the controller committed (security-scope.ts).
  *
  *   npm run explore -- --txn commit|abort [--from markers|end-txn] --depth N [--faults F] [--max-states S]
  *   npm run explore -- --txn commit --from markers --replay '<trace as JSON>'
@@ -42,6 +44,7 @@ const { values } = parseArgs({
     'min-isr': { type: 'string' },
     unclean: { type: 'boolean', default: false },
     elr: { type: 'boolean', default: false },
+    security: { type: 'boolean', default: false },
     'max-states': { type: 'string' },
     bail: { type: 'boolean', default: false },
     replay: { type: 'string' },
@@ -92,8 +95,9 @@ const scope: ExploreScope = {
   minInsyncReplicas: int('min-isr', values['min-isr'], brokers === 3 || values.elr ? 2 : 1),
   uncleanLeaderElectionEnable: values.unclean ?? false,
   ...(values.elr ? { elr: true } : {}),
+  ...(values.security ? { security: true } : {}),
 };
-const scopeArgs = `--brokers ${scope.brokers} --records ${scope.records} --faults ${scope.faults} --min-isr ${scope.minInsyncReplicas}${scope.uncleanLeaderElectionEnable ? ' --unclean' : ''}${scope.elr ? ' --elr' : ''}`;
+const scopeArgs = `--brokers ${scope.brokers} --records ${scope.records} --faults ${scope.faults} --min-isr ${scope.minInsyncReplicas}${scope.uncleanLeaderElectionEnable ? ' --unclean' : ''}${scope.elr ? ' --elr' : ''}${scope.security ? ' --security' : ''}`;
 
 if (values.replay !== undefined) {
   const trace = JSON.parse(values.replay) as string[];

@@ -10,8 +10,9 @@
  *   1. the scenario suite and the engine's unit tests (vitest, --bail 1);
  *   2. N fault seeds (npm run faults -- --bail);
  *   3. the explorer at depth D (npm run explore -- --brokers 2 --records 1 --bail);
- *   4. the explorer with eligible leader replicas on, 2 faults, depth 5 (--elr).
- * --checks picks some of them by name (scenarios, faults, explorer, explorer-elr).
+ *   4. the explorer with eligible leader replicas on, 2 faults, depth 5 (--elr);
+ *   5. the explorer's security scope, no records, 2 faults, depth 5 (--security).
+ * --checks picks some of them by name (scenarios, faults, explorer, explorer-elr, explorer-security).
  * Invariant: the working tree is never touched. The scratch copy is made once from the files git
  * knows (tracked and untracked, ignored ones left out) with node_modules linked; each mutant's
  * file is restored from the text read before the edit, in a `finally`, and a mutant whose search
@@ -118,6 +119,8 @@ async function main(): Promise<void> {
     { key: 'explorer', name: `explorer depth ${values.depth}`, command: [bin('tsx'), 'scripts/explore.ts', '--brokers', '2', '--records', '1', '--depth', values.depth!, '--bail'] },
     // Eligible leader replicas (KIP-966) from the min-ISR edge: two faults reach a power loss and its restart.
     { key: 'explorer-elr', name: 'explorer --elr depth 5', command: [bin('tsx'), 'scripts/explore.ts', '--brokers', '2', '--elr', '--faults', '2', '--depth', '5', '--bail'] },
+    // ACL bindings and SCRAM credentials: a change, a snapshot, a broker restarted behind it.
+    { key: 'explorer-security', name: 'explorer --security depth 5', command: [bin('tsx'), 'scripts/explore.ts', '--brokers', '2', '--records', '0', '--security', '--faults', '2', '--depth', '5', '--bail'] },
   ];
   const wanted = values.checks ? new Set(values.checks.split(',')) : null;
   const checks: Check[] = all.filter((c) => !wanted || wanted.has(c.key));

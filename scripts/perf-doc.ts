@@ -38,15 +38,17 @@ function num(n: number): string {
 }
 
 function table(figures: readonly Figure[]): string[] {
-  const rows = figures.map((f) => `| \`${f.name}\` | ${num(f.value)} ${f.unit} | ${num(f.limit)} | ${f.ratio.toFixed(3)} | ${f.goal} | ${f.pass ? 'yes' : '**no**'} |`);
-  return ['| figure | value | limit | ratio | goal | pass |', '|---|--:|--:|--:|--:|:-:|', ...rows];
+  const load = (f: Figure): string => (f.context?.loadAverage === undefined ? '—' : num(f.context.loadAverage));
+  const rows = figures.map((f) => `| \`${f.name}\` | ${num(f.value)} ${f.unit} | ${num(f.limit)} | ${f.ratio.toFixed(3)} | ${f.goal} | ${f.pass ? 'yes' : '**no**'} | ${load(f)} |`);
+  return ['| figure | value | limit | ratio | goal | pass | load |', '|---|--:|--:|--:|--:|:-:|--:|', ...rows];
 }
 
 /** The generated section (without the markers) for a results file. */
 export function renderFigures(results: Results): string {
   const m = results.machine;
-  const load = m.loadAverage !== undefined ? `, load average ${num(m.loadAverage)} when the run started` : '';
-  const out = [`Measured on ${m.cpu}, ${m.cores} cores, Node ${m.node}, SQLite ${m.sqlite}, ${m.platform}${load}.`];
+  const out = [
+    `Measured on ${m.cpu}, ${m.cores} cores, Node ${m.node}, SQLite ${m.sqlite}, ${m.platform}. The load column is the machine's 1-minute load average when that figure's run started (on ${m.cores} cores, more than ${m.cores} means other work shared the machine); — where it was not recorded.`,
+  ];
   const seen = new Set<string>();
   const groupOf = (f: Figure) => GROUPS.find((g) => f.name === g.prefix || f.name.startsWith(`${g.prefix}.`));
   for (const g of GROUPS) {

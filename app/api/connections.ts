@@ -61,13 +61,22 @@ export const tlsInputSchema = z.strictObject({
 /**
  * The cluster's Schema Registry (Confluent's REST API) by URL: basic auth with `username` and
  * `password`, or a bearer `token`; the password and token are secrets (absent on update: keep).
+ * `auth` says which outright: `none` drops a saved password and token (without it, a URL alone
+ * keeps a saved token); `basic` needs the username; `none` and `bearer` take no username.
  */
-export const registryInputSchema = z.strictObject({
-  url: z.string().regex(/^https?:\/\/[^\s/?#]+(?:\/[^\s?#]*)?$/, 'expected an http:// or https:// URL'),
-  username: z.string().min(1).optional(),
-  password: z.string().min(1).optional(),
-  token: z.string().min(1).optional(),
-});
+export const registryInputSchema = z
+  .strictObject({
+    url: z.string().regex(/^https?:\/\/[^\s/?#]+(?:\/[^\s?#]*)?$/, 'expected an http:// or https:// URL'),
+    auth: z.enum(['none', 'basic', 'bearer']).optional(),
+    username: z.string().min(1).optional(),
+    password: z.string().min(1).optional(),
+    token: z.string().min(1).optional(),
+  })
+  .superRefine((r, ctx) => {
+    if (r.auth === 'none' && (r.username !== undefined || r.password !== undefined || r.token !== undefined)) ctx.addIssue({ code: 'custom', message: "auth 'none' takes no username, password or token" });
+    if (r.auth === 'basic' && (r.username === undefined || r.token !== undefined)) ctx.addIssue({ code: 'custom', message: "auth 'basic' needs the username and takes no token" });
+    if (r.auth === 'bearer' && (r.username !== undefined || r.password !== undefined)) ctx.addIssue({ code: 'custom', message: "auth 'bearer' takes no username or password" });
+  });
 
 /** An external cluster's settings, as `connections.addExternal` and `connections.test` take them. */
 export const externalSettingsSchema = z.strictObject({

@@ -39,7 +39,8 @@
  * HTTP host stays on 127.0.0.1 either way.
  *
  * `--schema-registry-port P` also serves the cluster's Schema Registry (Confluent's REST API,
- * `main/schema-registry/`) on 127.0.0.1:P (0 = a free port), said on one stderr line; with
+ * `main/schema-registry/`) on 127.0.0.1:P (0 = a free port), or on the `--bind` address with the
+ * Kafka listeners (its URL naming the `--advertised-host`), said on one stderr line; with
  * `--kafka-sasl-users` it asks for HTTP basic auth with those users.
  *
  * The cluster in DIR is the host's default connection; the connection list (other local clusters,
@@ -271,9 +272,17 @@ export async function serve(args: ServeArgs): Promise<{ cluster: ServedCluster; 
       const { startSchemaRegistry } = await import('../schema-registry/schema-registry-server.js');
       const { readSaslUsers } = await import('../kafka/listener-security.js');
       const users = sec?.saslUsers ? readSaslUsers(sec.saslUsers).users : undefined;
-      schemaRegistry = await startSchemaRegistry({ service: cluster.service, port: args.schemaRegistryPort, ...(users ? { users } : {}) }).catch(async (e: unknown) => {
+      // On the Kafka listeners' footing: the address they bind, the name they advertise.
+      const registryHost = args.kafkaBind ?? '127.0.0.1';
+      schemaRegistry = await startSchemaRegistry({
+        service: cluster.service,
+        port: args.schemaRegistryPort,
+        host: registryHost,
+        ...(args.advertisedHost !== undefined ? { advertisedHost: args.advertisedHost } : {}),
+        ...(users ? { users } : {}),
+      }).catch(async (e: unknown) => {
         await host.close();
-        throw new Error(`the Schema Registry cannot listen on 127.0.0.1:${args.schemaRegistryPort}: ${(e as Error).message}`);
+        throw new Error(`the Schema Registry cannot listen on ${registryHost}:${args.schemaRegistryPort}: ${(e as Error).message}`);
       });
     }
     return { cluster, host, connections, ...(trustCaFile ? { trustCaFile } : {}), ...(schemaRegistry ? { schemaRegistry } : {}) };
@@ -323,14 +332,19 @@ function isLoopback(address: string): boolean {
  * What `--bind ADDR` exposes, said on stderr at start: who can now reach every broker and what
  * they can do there, and what to turn on against it.
  */
-export function bindWarning(address: string, security: ServeArgs['kafkaSecurity']): string {
+export function bindWarning(address: string, security: ServeArgs['kafkaSecurity'], schemaRegistry = false): string {
   const reach = isLoopback(address)
     ? `any process on this machine that connects to ${address}`
     : `anyone who can reach this machine on ${address === '0.0.0.0' || address === '::' ? 'any of its addresses' : address} (other machines on the network, containers)`;
   const auth = security?.saslUsers
     ? 'they must authenticate with SASL first'
     : 'with no authentication they can create, read, write and delete every topic and group (PLAINTEXT: add --kafka-sasl-users FILE, and TLS, to require a password)';
-  return `WARNING: --bind ${address}: the Kafka listeners of every broker accept connections from ${reach}; ${auth}. The console's HTTP host stays on 127.0.0.1.`;
+  const registry = !schemaRegistry
+    ? ''
+    : security?.saslUsers
+      ? ' The Schema Registry listens there too, with HTTP basic auth for the same users.'
+      : ' The Schema Registry listens there too, with no authentication: they can register and delete every schema and change compatibility.';
+  return `WARNING: --bind ${address}: the Kafka listeners of every broker accept connections from ${reach}; ${auth}.${registry} The console's HTTP host stays on 127.0.0.1.`;
 }
 
 function oneLine(e: unknown): string {
@@ -345,7 +359,7 @@ async function main(): Promise<void> {
     process.stderr.write(`replica-studio serve: ${oneLine(e)}\n${USAGE}\n`);
     process.exit(2);
   }
-  if (args.kafkaBind !== undefined) process.stderr.write(`replica-studio serve: ${bindWarning(args.kafkaBind, args.kafkaSecurity)}\n`);
+  if (args.kafkaBind !== undefined) process.stderr.write(`replica-studio serve: ${bindWarning(args.kafkaBind, args.kafkaSecurity, args.schemaRegistryPort !== undefined)}\n`);
   let running: Awaited<ReturnType<typeof serve>>;
   const loading = reportLoading(args.dataDir, (line) => process.stderr.write(`replica-studio serve: ${line}\n`));
   try {

@@ -29,4 +29,10 @@ describe('--bind and --advertised-host', () => {
     expect(bindWarning('127.0.0.2', undefined)).toContain('any process on this machine that connects to 127.0.0.2');
     expect(bindWarning('0.0.0.0', { saslUsers: '/x/users.json' })).toContain('they must authenticate with SASL first');
   });
+
+  it('--bind with --schema-registry-port says the registry listens there too, and whether it asks for a password', () => {
+    expect(bindWarning('0.0.0.0', undefined)).not.toContain('Schema Registry');
+    expect(bindWarning('0.0.0.0', undefined, true)).toContain('The Schema Registry listens there too, with no authentication: they can register and delete every schema');
+    expect(bindWarning('0.0.0.0', { saslUsers: '/x/users.json' }, true)).toContain('The Schema Registry listens there too, with HTTP basic auth for the same users.');
+  });
 });

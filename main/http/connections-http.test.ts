@@ -122,6 +122,18 @@ describe('connections over HTTP', () => {
     expect(unsupported.body.ok ? null : unsupported.body.error.code).toBe('UNSUPPORTED_FOR_CONNECTION');
   });
 
+  it("drops a Schema Registry's saved token when the connection is updated to no authentication", async () => {
+    const token = 'registry-token-http-secret';
+    const reg = await ok('connections.addExternal', { name: 'reg', settings: { bootstrapServers: ['127.0.0.1:1'], schemaRegistry: { url: 'http://127.0.0.1:1', auth: 'bearer', token } } });
+    expect(reg.external?.schemaRegistry).toEqual({ url: 'http://127.0.0.1:1', passwordSaved: false, tokenSaved: true });
+    const none = await ok('connections.updateExternal', { id: reg.id, settings: { bootstrapServers: ['127.0.0.1:1'], schemaRegistry: { url: 'http://127.0.0.1:1', auth: 'none' } } });
+    expect(none.external?.schemaRegistry).toEqual({ url: 'http://127.0.0.1:1', passwordSaved: false, tokenSaved: false });
+    expect((await ok('connections.list', {})).find((c) => c.id === reg.id)?.external?.schemaRegistry?.tokenSaved).toBe(false);
+    const bad = await post('connections.updateExternal', { id: reg.id, settings: { bootstrapServers: ['127.0.0.1:1'], schemaRegistry: { url: 'http://127.0.0.1:1', auth: 'basic' } } });
+    expect(bad.body.ok ? null : bad.body.error.code).toBe('INVALID_INPUT');
+    await ok('connections.delete', { id: reg.id, confirm: 'reg' });
+  });
+
   it('deletes only with the exact name', async () => {
     const refused = await post('connections.delete', { id: externalId, confirm: 'ext' });
     expect(refused.body.ok).toBe(false);

@@ -1,6 +1,7 @@
 /**
- * The local cluster's Schema Registry: Confluent's REST API on 127.0.0.1, for clients that know
- * nothing of the console's token — the same footing as the Kafka listeners. No auth by default;
+ * The local cluster's Schema Registry: Confluent's REST API on 127.0.0.1 (or the address the Kafka
+ * listeners bind, `npm run serve -- --bind`), for clients that know nothing of the console's
+ * token — the same footing as the Kafka listeners. No auth by default;
  * HTTP basic auth when the cluster's listeners have SASL users (the same users and passwords,
  * so a serializer's `basic.auth.user.info` is a Kafka user's). Its state lives in the cluster's
  * `_schemas` topic (schemas-topic.ts), read and written through the contract.
@@ -11,7 +12,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { isIPv6, type AddressInfo } from 'node:net';
 import type { EngineService } from '../../app/api/service.js';
 import { SchemaRegistry } from '../../app/schemas/registry.js';
 import { RegistryError, badRequest, storeError, unauthorized } from '../../app/schemas/registry-errors.js';
@@ -26,6 +27,10 @@ export interface SchemaRegistryOptions {
   service: Pick<EngineService, 'call'>;
   /** 0: a free port. */
   port: number;
+  /** The address to listen on (the Kafka listeners' `--bind`); 127.0.0.1 when absent. */
+  host?: string;
+  /** The host name `url` gives clients (the brokers' advertised host); else the address listened on, 127.0.0.1 for a wildcard. */
+  advertisedHost?: string;
   /** When `port` is taken, listen on a free one instead (the desktop app's 8081). */
   fallbackToFreePort?: boolean;
   /** Basic auth with these users (the listeners' SASL users); absent: no auth. */
@@ -53,15 +58,16 @@ export async function startSchemaRegistry(options: SchemaRegistryOptions): Promi
     });
   });
   server.keepAliveTimeout = 30_000;
+  const host = options.host ?? '127.0.0.1';
   try {
-    await listen(server, options.port);
+    await listen(server, options.port, host);
   } catch (e) {
     if (!options.fallbackToFreePort || (e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
-    await listen(server, 0);
+    await listen(server, 0, host);
   }
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${urlHost(options.advertisedHost ?? (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host))}:${port}`,
     port,
     get registry() {
       return registry;
@@ -77,10 +83,15 @@ export async function startSchemaRegistry(options: SchemaRegistryOptions): Promi
   };
 }
 
-function listen(server: Server, port: number): Promise<void> {
+/** An IPv6 address in a URL is bracketed. */
+function urlHost(host: string): string {
+  return isIPv6(host) ? `[${host}]` : host;
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });

@@ -291,6 +291,13 @@ export const MUTATIONS: Mutation[] = [
     rule: 'Only an unfenced (acceptable) ELR member may be elected.',
     edits: [{ search: "return (isr === null || isr.includes(r) || electFrom.includes(r)) && isAcceptable(r, uncleanShutdown, ctx);", replace: "return isr === null || isr.includes(r) ? isAcceptable(r, uncleanShutdown, ctx) : electFrom.includes(r);" }],
   },
+  // ---------------------------------------------------------------- security metadata (app/sim/explore/security-scope.ts)
+  {
+    name: 'snapshot-load-drops-acls',
+    file: 'app/core/metadata/snapshot.ts',
+    rule: "A broker loading a metadata snapshot gets its ACL bindings (KRaft's MetadataLoader publishes the AclsImage).",
+    edits: [{ search: 'for (const [id, b] of snap.acls ?? []) image.acls.set(id, { ...b });', replace: '' }],
+  },
   // ---------------------------------------------------------------- the product's health figures
   {
     name: 'under-replicated-counts-adding',

@@ -196,6 +196,8 @@ export class ConnectionList {
     if (!security.startsWith('SASL')) delete merged.saslPassword;
     if (!security.endsWith('SSL') || settings.tls?.keyFile === undefined) delete merged.keyPassphrase;
     if (settings.schemaRegistry?.username === undefined) delete merged.registryPassword;
+    // No authentication chosen: a saved token goes too, not only the password.
+    if (settings.schemaRegistry?.auth === 'none') delete merged.registryToken;
     // Basic auth replaces a saved bearer token (it would come back into use once the username goes).
     if (settings.schemaRegistry === undefined || settings.schemaRegistry.username !== undefined) delete merged.registryToken;
     this.deps.secrets.set(id, merged);

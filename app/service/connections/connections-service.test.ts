@@ -161,6 +161,15 @@ describe('connections: the list of clusters one console manages', () => {
     const basic = await ok(service.call('connections.updateExternal', { id: ext.id, settings: { bootstrapServers: ['127.0.0.1:1'], schemaRegistry: { url: 'https://registry.example:8081', username: 'svc', password: 'p2' } } }));
     expect(basic.external?.schemaRegistry).toEqual({ url: 'https://registry.example:8081', username: 'svc', passwordSaved: true, tokenSaved: false });
     expect(readFileSync(secrets, 'utf8')).not.toContain('tok-secret');
+    // Another token; a URL alone keeps it, "no authentication" drops it (and a password with it).
+    await ok(service.call('connections.updateExternal', { id: ext.id, settings: { bootstrapServers: ['127.0.0.1:1'], schemaRegistry: { url: 'https://registry.example:8081', auth: 'bearer', token: 'tok-2-secret' } } }));
+    const urlOnly = await ok(service.call('connections.updateExternal', { id: ext.id, settings: { bootstrapServers: ['127.0.0.1:1'], schemaRegistry: { url: 'https://registry.example:8081' } } }));
+    expect(urlOnly.external?.schemaRegistry?.tokenSaved).toBe(true);
+    const none = await ok(service.call('connections.updateExternal', { id: ext.id, settings: { bootstrapServers: ['127.0.0.1:1'], schemaRegistry: { url: 'https://registry.example:8081', auth: 'none' } } }));
+    expect(none.external?.schemaRegistry).toEqual({ url: 'https://registry.example:8081', passwordSaved: false, tokenSaved: false });
+    expect(readFileSync(secrets, 'utf8')).not.toContain('tok-2-secret');
+    const contradictory = await service.call('connections.updateExternal', { id: ext.id, settings: { bootstrapServers: ['127.0.0.1:1'], schemaRegistry: { url: 'https://registry.example:8081', auth: 'none', token: 't' } } });
+    expect(contradictory.ok ? null : contradictory.error.code).toBe('INVALID_INPUT');
     const dropped = await ok(service.call('connections.updateExternal', { id: ext.id, settings: { bootstrapServers: ['127.0.0.1:1'] } }));
     expect(dropped.external?.schemaRegistry).toBeUndefined();
     expect(dropped.capabilities.find((c) => c.name === 'schemaRegistry')?.available).toBe(false);

@@ -61,6 +61,7 @@ export function fingerprint(world: World, history: string): string {
       .map((t) => t - now)
       .sort((a, b) => a - b),
   );
+  if (world.security) parts.push(world.security.fingerprint());
   parts.push([world.produced, world.faultsUsed, world.acked.map((a) => `${a.value}@${a.offset}`), world.refused.length, history]);
   return createHash('sha1').update(JSON.stringify(parts)).digest('base64');
 }

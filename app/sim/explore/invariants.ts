@@ -16,6 +16,9 @@
  * 8. An ELR member holds every committed record: checked on each member the controller has
  *    registered in its current incarnation (a broker back from a power loss must have left the
  *    ELR by then, since its unflushed tail is gone).
+ * With the security scope (security-scope.ts):
+ * 9. Every live broker's ACL bindings, authorizer answer and SCRAM credential are the controller's
+ *    committed state as of the broker's metadata offset.
  *
  * 1, 2 and 5 are waived once Kafka itself allows a loss: an unclean election (KIP-966's motivation,
  * and scenario 13), or a power loss of every member of the ISR (each lost its unflushed tail). A
@@ -68,6 +71,7 @@ export class PathChecker {
     if ((state.isr.length === 0 && !elrOn) || state.isr.some((b) => !state.replicas.includes(b))) this.violations.push(`ISR [${state.isr}] is not a non-empty subset of replicas [${state.replicas}]`);
     if (state.leader >= 0 && !state.isr.includes(state.leader)) this.violations.push(`leader ${state.leader} is not in ISR [${state.isr}]`);
     if (elrOn) this.checkElr(state);
+    this.world.security?.check((m) => this.violations.push(m));
 
     for (const id of this.world.ids) {
       const b = sim.internals.brokers.get(id)!;

@@ -18,10 +18,14 @@
  * edge where ELR matters: a record `s0` acknowledged by the full ISR, then (3 brokers) broker 3
  * killed and fenced out, so the ISR is exactly min ISR and any further loss shrinks it below; the
  * setup's kill is not counted in the fault budget.
+ *
+ * With `security`, security-scope.ts adds its moves (ACL and SCRAM changes, a metadata snapshot,
+ * a controller failover) and its invariant.
  */
 import { MemoryStorage } from '../../core/log/memory-log-store.js';
 import { Simulation, textRecord } from '../simulation.js';
 import { ChoicePort } from './choice-port.js';
+import { SECURITY_CONFIGS, SecurityScope } from './security-scope.js';
 
 export interface ExploreScope {
   /** Replica brokers (RF); 2 or 3. */
@@ -34,6 +38,8 @@ export interface ExploreScope {
   uncleanLeaderElectionEnable: boolean;
   /** Eligible leader replicas on, from the min-ISR edge described above. */
   elr?: boolean;
+  /** ACL bindings and SCRAM credentials around snapshots and a controller failover (security-scope.ts). */
+  security?: boolean;
 }
 
 export const TICK_MS = 1_000;
@@ -63,6 +69,8 @@ export class World {
   readonly acked: Ack[] = [];
   /** Produce answers other than NONE (what the client saw). */
   readonly refused: string[] = [];
+  /** The security scope's moves and committed history (null without `security`). */
+  readonly security: SecurityScope | null = null;
 
   constructor(readonly scope: ExploreScope) {
     this.ids = Array.from({ length: scope.brokers }, (_, i) => i + 1);
@@ -71,7 +79,7 @@ export class World {
       seed: 7,
       brokers: [{ id: 0 }, ...this.ids.map((id) => ({ id }))],
       storage: new MemoryStorage(),
-      staticConfigs: SCALED_CONFIGS,
+      staticConfigs: scope.security ? { ...SCALED_CONFIGS, ...SECURITY_CONFIGS } : SCALED_CONFIGS,
       deliveries: (scheduler) => (port = new ChoicePort(scheduler, 0)),
     });
     this.port = port!;
@@ -85,6 +93,10 @@ export class World {
     if (scope.elr) this.elrEdge();
     this.sim.advance(2 * TICK_MS);
     this.sim.scheduler.flush();
+    if (scope.security) {
+      this.security = new SecurityScope(this.sim);
+      this.security.settle();
+    }
     this.port.exploring = true;
   }
 
@@ -113,6 +125,7 @@ export class World {
         else out.push(`restart ${id}`);
       }
     }
+    if (this.security) out.push(...this.security.moves());
     return out;
   }
 
@@ -132,6 +145,8 @@ export class World {
         if (r.errorCode === 'NONE') this.acked.push({ value, offset: r.baseOffset });
         else this.refused.push(`${value}: ${r.errorCode}`);
       });
+    } else if (this.security?.apply(label)) {
+      // a security move (security-scope.ts)
     } else {
       const [kind, idText] = label.split(' ');
       const id = Number(idText);

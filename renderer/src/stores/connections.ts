@@ -52,9 +52,10 @@ export function emptyExternalForm(): ExternalForm {
 export function registryOf(r: RegistryForm): ExternalSettingsInput['schemaRegistry'] {
   const url = r.url.trim();
   if (url === '') return undefined;
-  if (r.auth === 'basic') return { url, username: r.username.trim(), ...(r.password ? { password: r.password } : {}) };
-  if (r.auth === 'bearer') return { url, ...(r.token ? { token: r.token } : {}) };
-  return { url };
+  if (r.auth === 'basic') return { url, auth: 'basic', username: r.username.trim(), ...(r.password ? { password: r.password } : {}) };
+  if (r.auth === 'bearer') return { url, auth: 'bearer', ...(r.token ? { token: r.token } : {}) };
+  // Said outright, so that the service drops a token saved before (a URL alone would keep it).
+  return { url, auth: 'none' };
 }
 
 /**
