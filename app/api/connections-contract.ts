@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { method, returns } from './contract-kit.js';
+import { rehearsalMethods } from './rehearsal-contract.js';
 import { twinMethods } from './twin-contract.js';
 import { connectionIdSchema, connectionNameSchema, externalSettingsSchema, type ConnectionTestView, type ConnectionView, type DeletedConnectionView } from './connections.js';
 
@@ -51,4 +52,6 @@ export const connectionMethods = {
   ),
   // connections.createTwin / refreshTwin: a local twin of another connection's topology (twin-contract.ts).
   ...twinMethods,
+  // connections.rehearseStop / rehearsePlan / twinReport: predicted beside observed, and the report (rehearsal-contract.ts).
+  ...rehearsalMethods,
 } as const;

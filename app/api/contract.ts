@@ -86,6 +86,7 @@ export type * from './records-search-contract.js';
 export type * from './schemas-contract.js';
 export type * from './security-contract.js';
 export type * from './twin-contract.js';
+export type * from './rehearsal-contract.js';
 export type * from './transactions-contract.js';
 export type * from './client-txn-contract.js';
 

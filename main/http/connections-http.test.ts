@@ -99,6 +99,46 @@ describe('connections over HTTP', () => {
     expect((await ok('connections.delete', { id: twin.connection.id, confirm: 'second-twin' })).dataDeleted).toBe(true);
   });
 
+  it('rehearses a rack stop and a plan on a twin, prediction beside what the engine did, and reports both in Markdown', async () => {
+    const source = await ok('connections.createLocal', { name: 'racked', profile: 'balanced' });
+    const racks = new Map((await ok('brokers.list', { connection: source.id })).map((b) => [b.id, b.rack]));
+    expect([...racks.values()].every((r) => r !== null)).toBe(true);
+    await ok('topics.create', { connection: source.id, name: 'orders', assignments: [[1, 2, 3], [2, 3, 1], [3, 1, 2]], configs: { 'min.insync.replicas': '2' } });
+    await ok('topics.create', { connection: source.id, name: 'solo', assignments: [[2], [3]] });
+    const twin = (await ok('connections.createTwin', { name: 'racked-twin', source: source.id })).connection;
+    await ok('clock.setScale', { connection: twin.id, scale: 60 });
+    const stop = await ok('connections.rehearseStop', { id: twin.id, racks: [racks.get(2)!] });
+    expect(stop).toMatchObject({ kind: 'stop', fault: 'kill', stopped: [2], alreadyDown: [], compared: 4 });
+    const rows = new Map(stop.partitions.map((p) => [`${p.topic}-${p.partition}`, p]));
+    // solo-0 lived on broker 2 alone: offline, predicted and observed; orders-1 was led by 2: its next in-sync replica leads.
+    expect(rows.get('solo-0')).toMatchObject({ predicted: { leader: -1, outcome: 'offline' }, observed: { leader: -1, outcome: 'offline' }, agrees: true });
+    expect(rows.get('orders-1')).toMatchObject({ predicted: { leader: 3, isr: [1, 3] }, observed: { leader: 3, isr: [1, 3], outcome: 'available' }, agrees: true });
+    expect(stop.agreed).toBe(stop.compared);
+    expect((await ok('brokers.list', { connection: twin.id })).find((b) => b.id === 2)!.state).toBe('killed');
+    await ok('brokers.start', { connection: twin.id, brokerId: 2 });
+
+    const plan = await ok('connections.rehearsePlan', { id: twin.id, partitions: [{ topic: 'solo', partition: 1, replicas: [1] }], throttleBytesPerSec: 1_000_000 });
+    expect(plan).toMatchObject({ kind: 'plan', compared: 1, agreed: 1, moves: [{ topic: 'solo', partition: 1, observed: { replicas: [1], leader: 1, isr: [1] } }] });
+    expect((await ok('topics.describe', { connection: twin.id, name: 'solo' })).partitions[1]!.replicas).toEqual([1]);
+
+    // Nothing is ever stopped on an external cluster from here.
+    const elsewhere = await ok('connections.addExternal', { name: 'production', settings: { bootstrapServers: ['127.0.0.1:1'] } });
+    const refused = await post('connections.rehearseStop', { id: elsewhere.id, brokers: [1] });
+    expect(refused.body.ok ? null : refused.body.error.code).toBe('UNSUPPORTED_FOR_CONNECTION');
+    await ok('connections.delete', { id: elsewhere.id, confirm: 'production' });
+
+    const report = await ok('connections.twinReport', { id: twin.id });
+    expect(report).toMatchObject({ fileName: 'rehearsal-racked-twin.md', entries: 3 });
+    expect(report.markdown).toContain('# Rehearsal report: racked-twin');
+    expect(report.markdown).toContain('made from racked');
+    expect(report.markdown).toContain(`stop rack ${racks.get(2)}`);
+    expect(report.markdown).toContain('Prediction and engine agree on all 4 partitions.');
+    expect(report.markdown).toMatch(/\| solo-0 \| 2 \| none \| none \| 2 \| 2 \| offline \| offline \| yes \|/);
+    expect(report.markdown).toContain('reassignment of 1 partitions');
+    await ok('connections.delete', { id: twin.id, confirm: 'racked-twin' });
+    await ok('connections.delete', { id: source.id, confirm: 'racked' });
+  }, 120_000);
+
   it('opens an existing data directory as a local connection', async () => {
     const opened = await ok('connections.openLocal', { name: 'opened', dataDir: join(dir, 'elsewhere') });
     expect((await ok('cluster.describe', { connection: opened.id })).brokers.length).toBeGreaterThan(0);

@@ -70,7 +70,7 @@ export function brokersToStop(image: ClusterMetadata, brokers: readonly number[]
 }
 
 /** A partition's outcome in `state`, with `live` saying which replicas still run. */
-export function outcomeOf(state: PartitionState, effectiveMinIsr: number, unclean: boolean, live: (b: number) => boolean): PartitionOutcomeView {
+export function outcomeOf(state: Pick<PartitionState, 'leader' | 'replicas' | 'isr'>, effectiveMinIsr: number, unclean: boolean, live: (b: number) => boolean): PartitionOutcomeView {
   if (state.leader < 0) return state.replicas.some(live) ? 'unclean-only' : 'offline';
   if (unclean) return 'unclean-elected';
   return state.isr.length < effectiveMinIsr ? 'under-min-isr' : 'available';

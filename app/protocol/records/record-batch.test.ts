@@ -96,11 +96,23 @@ describe('records built on first read (a stored batch served as its bytes)', () 
     expect(() => decodeRecordBatch(flipped, { lazyRecords: true })).toThrow(/CRC32C/);
   });
 
-  it('decodes a compressed batch at once (the bytes must be decompressed to be checked)', () => {
-    const bytes = encodeRecordBatch(batchOf(records), { compression: 'gzip', codecs });
-    const batch = decodeRecordBatch(bytes, { codecs, lazyRecords: true });
-    expect(Object.getOwnPropertyDescriptor(batch, 'records')?.get).toBeUndefined();
-    expect(batch.records).toEqual(records);
+  it('checks a compressed batch at once (decompressed to be checked), building its records only when read', () => {
+    let decompressed = 0;
+    const counting = { ...codecs, decompress: (...args: Parameters<typeof codecs.decompress>) => (decompressed++, codecs.decompress(...args)) };
+    for (const compression of ['gzip', 'lz4'] as const) {
+      const bytes = encodeRecordBatch(batchOf(records, 40), { compression, codecs });
+      decompressed = 0;
+      const batch = decodeRecordBatch(bytes, { codecs: counting, lazyRecords: true });
+      expect(decompressed, compression).toBe(1);
+      expect(Object.getOwnPropertyDescriptor(batch, 'records')?.get, compression).toBeTypeOf('function');
+      expect({ ...decodeRecordBatch(bytes, { codecs }), records: undefined }).toEqual({ ...batch, records: undefined });
+      expect(batch.records, compression).toEqual(records);
+      expect(batch.records).toBe(batch.records);
+      expect(decompressed, compression).toBe(2);
+    }
+    // Records that do not parse are refused at once, as decoding does.
+    const broken = encodeRecordBatch(batchOf(records), { compression: 'gzip', codecs: { ...codecs, compress: (codec, data) => codecs.compress(codec, data.subarray(1)) } });
+    expect(() => decodeRecordBatch(broken, { codecs, lazyRecords: true })).toThrow(expect.objectContaining({ code: 'CORRUPT_MESSAGE' }));
   });
 });
 

@@ -75,9 +75,10 @@ export interface DecodeContext {
   /** The most bytes a compressed batch may decompress to (default 64 MiB). */
   maxDecompressedBytes?: number;
   /**
-   * An uncompressed batch's records are checked at once, exactly as decoding checks them, but
-   * built only when `records` is first read (then kept): a reader that serves the stored bytes
-   * (a Fetch, a follower) pays no per-record allocation. The batch then holds on to `buf`.
+   * The records are checked at once, exactly as decoding checks them (a compressed batch's after
+   * decompressing them), but built only when `records` is first read (then kept): a reader that
+   * serves the stored bytes (a Fetch, a follower, a scan of producer fields) pays no per-record
+   * allocation. The batch then holds on to `buf`.
    */
   lazyRecords?: boolean;
   /** The caller has just checked these very bytes' CRC-32C ({@link hasValidCrc}): not again. */
@@ -337,9 +338,13 @@ function decodeBody(b: Uint8Array, start: number, header: RecordBatchHeader, ctx
   if (header.isTransactional) batch.transactional = true;
   if (header.isControl) batch.control = true;
   const dense = ctx.denseOffsets === true;
-  if (ctx.lazyRecords && header.compression === 'none') {
-    // The same checks as decoding, with nothing built; so building them later cannot fail.
-    const deltas = readRecords(b.subarray(start + RECORD_BATCH_HEADER_SIZE, start + header.sizeBytes), header, fail, dense, false).deltas;
+  if (ctx.lazyRecords) {
+    // The same checks as decoding, with nothing built; so building them later cannot fail. A
+    // compressed batch is decompressed to be checked and again if its records are read: keeping
+    // the decompressed bytes would hold several times the batch for as long as the batch lives.
+    const checked = header.compression === 'none' ? b.subarray(start + RECORD_BATCH_HEADER_SIZE, start + header.sizeBytes) : recordBytes(b, start, header, ctx);
+    if (count > checked.length / MIN_RECORD_SIZE) throw fail(`record count ${count} cannot fit in ${checked.length} record bytes`);
+    const deltas = readRecords(checked, header, fail, dense, false).deltas;
     if (deltas) batch.offsetDeltas = deltas;
     let built: LogRecord[] | null = null;
     Object.defineProperty(batch, 'records', {

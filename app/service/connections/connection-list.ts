@@ -17,7 +17,9 @@ import { kafkaMissing } from '../kafka-driver/kafka-driver.js';
 import type { ExternalRegistryConfig } from '../kafka-driver/registry-client.js';
 import { builtInProfiles } from '../built-in-profiles.js';
 import type { ConnectionsServiceOptions } from './connections-options.js';
+import { journalReport, readJournal } from './twin-journal.js';
 import { createTwin, refreshTwin, type TwinDeps } from './twin-methods.js';
+import { rehearsePlan, rehearseStop } from './twin-rehearse.js';
 import type { TwinCall } from './twin-topology.js';
 
 /** The id of the default connection while the list file does not name its data directory. */
@@ -106,6 +108,13 @@ export class ConnectionList {
       },
       'connections.createTwin': (input) => createTwin(this.twinDeps(), input),
       'connections.refreshTwin': (input) => refreshTwin(this.twinDeps(), input),
+      'connections.rehearseStop': (input) => rehearseStop(this.twinDeps(), input),
+      'connections.rehearsePlan': (input) => rehearsePlan(this.twinDeps(), input),
+      'connections.twinReport': ({ id }) => {
+        const v = this.view(id);
+        if (v.kind !== 'local') throw new KafkaError('UNSUPPORTED_FOR_CONNECTION', `${v.name} is an external cluster: reports are of local clusters (a twin), where rehearsals run.`);
+        return journalReport(v.name, v.twinOf, readJournal(v.dataDir!), Date.now());
+      },
       'connections.test': async ({ id, settings }) => {
         if (settings === undefined) {
           const c = this.stored(id!);

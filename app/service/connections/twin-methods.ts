@@ -15,6 +15,7 @@ import type { StoredConnection } from '../../config-dir/config-files.js';
 import type { ClusterDriver } from '../cluster-driver.js';
 import type { NewLocalCluster } from './connections-options.js';
 import { applyDrift } from './twin-apply.js';
+import { appendJournal, twinEntry } from './twin-journal.js';
 import { offsetScaleFor, readTopology, topologyDrift, type TwinCall, type TwinTopology } from './twin-topology.js';
 
 export interface TwinDeps {
@@ -66,7 +67,9 @@ export async function createTwin(deps: TwinDeps, { name, source, recordBudget }:
   const origin: TwinOriginView = { sourceId: from.id, sourceName: from.name, sourceClusterId: sourceTopology.clusterId, createdAtMs: now, refreshedAtMs: now };
   deps.save([...deps.list(), { id, name, kind: 'local', dataDir, createdAtMs: now, twinOf: origin }]);
   const done = await bringUp(deps, id, sourceTopology, recordBudget ?? TWIN_DEFAULT_RECORD_BUDGET, false);
-  return { connection: deps.view(id), origin, ...done };
+  const result = { connection: deps.view(id), origin, ...done };
+  appendJournal(dataDir, twinEntry('created', result));
+  return result;
 }
 
 export async function refreshTwin(deps: TwinDeps, { id, dryRun, recordBudget }: MethodParsedInput<'connections.refreshTwin'>): Promise<TwinResultView> {
@@ -83,6 +86,10 @@ export async function refreshTwin(deps: TwinDeps, { id, dryRun, recordBudget }: 
   const done = await bringUp(deps, id, sourceTopology, recordBudget ?? TWIN_DEFAULT_RECORD_BUDGET, dry);
   const moved = sourceTopology.clusterId !== c.twinOf.sourceClusterId ? [`${from.name} now reaches cluster ${sourceTopology.clusterId}, not ${c.twinOf.sourceClusterId} the twin was made from.`] : [];
   const origin: TwinOriginView = { ...c.twinOf, sourceName: from.name, ...(dry ? {} : { sourceClusterId: sourceTopology.clusterId, refreshedAtMs: Date.now() }) };
-  if (!dry) setOrigin(deps, id, origin);
-  return { connection: deps.view(id), origin, ...done, notes: [...moved, ...done.notes] };
+  const result = { connection: deps.view(id), origin, ...done, notes: [...moved, ...done.notes] };
+  if (!dry) {
+    setOrigin(deps, id, origin);
+    if (c.dataDir !== undefined) appendJournal(c.dataDir, twinEntry('refreshed', result));
+  }
+  return result;
 }

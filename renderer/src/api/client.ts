@@ -5,7 +5,7 @@
  * that target a cluster go to the connection this window looks at (active-connection.ts).
  */
 import type { EngineEvent, ErrorView, MethodInput, MethodName, MethodResult, Result } from '../../../app/api/contract.js';
-import { activeConnection, isActiveClusterEvent, withConnection } from './active-connection.js';
+import { activeConnection, isActiveClusterEvent, withConnection, type ActiveConnection } from './active-connection.js';
 import { approveChange } from './external-changes.js';
 import type { ConnectionStatus, Transport } from './transport.js';
 
@@ -34,6 +34,11 @@ export interface Client {
   call<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodResult<M>>;
   /** The envelope as the engine sent it (for callers that show per-item errors themselves). */
   result<M extends MethodName>(method: M, input: MethodInput<M>): Promise<Result<MethodResult<M>>>;
+  /**
+   * The value of `method` on connection `target` rather than the window's (a twin's plan executed
+   * on its source): a change to an external `target` asks first, naming that cluster.
+   */
+  callOn<M extends MethodName>(target: ActiveConnection, method: M, input: MethodInput<M>): Promise<MethodResult<M>>;
   subscribe(listener: (event: EngineEvent) => void): () => void;
   onStatus(listener: (status: ConnectionStatus) => void): () => void;
 }
@@ -58,6 +63,12 @@ export function createClient(transport: Transport): Client {
       return result.value;
     },
     result: send,
+    async callOn(target, method, input) {
+      if (!(await approveChange(target, method, input))) throw new ClientError(declinedError(target.name), method);
+      const result = await transport.call(method, { ...(input as object), connection: target.id } as MethodInput<typeof method>);
+      if (!result.ok) throw new ClientError(result.error, method);
+      return result.value;
+    },
     // Only the events of the cluster this window looks at (other local clusters' carry their connection).
     subscribe: (listener) => transport.subscribe((event) => isActiveClusterEvent(event) && listener(event)),
     onStatus: (listener) => transport.onStatus(listener),

@@ -208,3 +208,28 @@ describe('every page dialog that names the external cluster: its store sends the
     });
   }
 });
+
+describe('a change sent to another connection than the window’s (a twin’s plan executed on its source)', () => {
+  it('asks naming that connection even from a local window, sends it there once confirmed, and nothing on a no', async () => {
+    const asked: string[] = [];
+    let answer = false;
+    setExternalConfirmer(async ({ connection, change }) => {
+      asked.push(`${connection.name} ${connection.bootstrap} ${change}`);
+      return answer;
+    });
+    setActiveConnection({ id: 'twin', name: 'production twin', kind: 'local' });
+    const { sent, client } = recording();
+    const production = { id: 'prod', name: 'production', kind: 'external' as const, bootstrap: 'kafka-1:9092' };
+    const plan = { partitions: [{ topic: 'orders', partition: 0, replicas: [1, 2] }], throttleBytesPerSec: 1000 };
+    const declined = await client.callOn(production, 'reassignments.execute', plan).catch((e: unknown) => e);
+    expect((declined as ClientError).code).toBe('CANCELLED');
+    expect(sent).toEqual([]);
+    answer = true;
+    await client.callOn(production, 'reassignments.execute', plan);
+    expect(asked).toEqual(['production kafka-1:9092 move the replicas of 1 partition', 'production kafka-1:9092 move the replicas of 1 partition']);
+    expect(sent).toEqual([{ method: 'reassignments.execute', input: { ...plan, connection: 'prod' } }]);
+    // A read on the other connection asks nothing.
+    await client.callOn(production, 'reassignments.list', {});
+    expect(asked).toHaveLength(2);
+  });
+});
