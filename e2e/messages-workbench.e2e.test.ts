@@ -43,6 +43,7 @@ async function pick(page: Page, testId: string, option: string): Promise<void> {
 }
 
 const PAYMENT = { type: 'record', name: 'Payment', namespace: 'shop', fields: [{ name: 'id', type: 'string' }, { name: 'amount', type: 'double' }] };
+const PAYMENT_KEY = { type: 'record', name: 'PaymentKey', namespace: 'shop', fields: [{ name: 'id', type: 'string' }] };
 
 describe('Messages workbench in Chromium against npm run serve with the Schema Registry', () => {
   let host: ServedHost;
@@ -145,6 +146,33 @@ describe('Messages workbench in Chromium against npm run serve with the Schema R
     await page.getByTestId('lines-input').locator('textarea').fill('{"value": {"id": "c-3", "amount": "lots"}}');
     await page.getByTestId('lines-produce').click();
     await expect.poll(() => page.getByTestId('lines-error').textContent(), { timeout: 15_000 }).toMatch(/amount/);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('encodes keys with an Avro key schema from both produce forms; Confluent deserializes them back', async () => {
+    const registry = new SchemaRegistryClient({ baseURLs: [registryUrl] });
+    await registry.register('payments-key', { schemaType: 'AVRO', schema: JSON.stringify(PAYMENT_KEY) }, false);
+    await api(host, 'topics.create', { name: 'keyed-payments', partitions: 2, replicationFactor: 3 });
+    const { page, pageErrors } = await openConsole(browser, host);
+    await openMessages(page);
+    // The Produce form: two records, each key typed as JSON and encoded with the key subject.
+    await pick(page, 'produce-topic', 'keyed-payments');
+    await page.getByTestId('produce-count').locator('input').fill('2');
+    await page.getByTestId('produce-key').locator('input').fill('{"id": "form-{n}"}');
+    await page.getByTestId('produce-key-subject').locator('input').fill('payments-key');
+    await page.getByTestId('produce-value').locator('textarea').fill('plain value {n}');
+    await page.getByTestId('produce-submit').click();
+    // The JSON Lines form: a key object encoded with the same subject, the value with the value subject.
+    await pick(page, 'transfer-target', 'keyed-payments');
+    await page.getByTestId('lines-input').locator('textarea').fill('{"key": {"id": "lines-1"}, "value": {"id": "l-1", "amount": 7}}');
+    await page.getByTestId('lines-key-subject').locator('input').fill('payments-key');
+    await page.getByTestId('lines-subject').locator('input').fill('payments-value');
+    await page.getByTestId('lines-produce').click();
+    const keyed = async () => (await api<RecordsSearchView>(host, 'records.search', { topic: 'keyed-payments', from: { beginning: true }, limit: 10 })).records;
+    await expect.poll(async () => (await keyed()).length, { timeout: 15_000 }).toBe(3);
+    const deser = new AvroDeserializer(registry, SerdeType.KEY, {});
+    const keys = await Promise.all((await keyed()).map((r) => deser.deserialize('payments', Buffer.from(r.key!.base64, 'base64'))));
+    expect(keys.sort((a, b) => String(a.id).localeCompare(String(b.id)))).toEqual([{ id: 'form-0' }, { id: 'form-1' }, { id: 'lines-1' }]);
     expect(pageErrors).toEqual([]);
   });
 

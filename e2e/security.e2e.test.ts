@@ -3,7 +3,8 @@
  * made with the form (its meaning in words first), the bindings grouped by principal and by
  * resource, the effective-access check answered with the deciding binding, a delete after its
  * preview; a SCRAM user created and deleted; a client quota set and the throttle a real kafkajs
- * producer gets from it.
+ * producer gets from it; the quota drill run on the Drills page, its producer's rate drawn against
+ * the quota with the throttle it got.
  */
 import { Kafka, logLevel } from 'kafkajs';
 import type { Browser, Page } from 'playwright-core';
@@ -142,4 +143,33 @@ describe('Security page in Chromium against npm run serve', () => {
     expect(pageErrors).toEqual([]);
     await page.close();
   }, 60_000);
+
+  it("runs the quota drill and draws its producer's rate against the quota and the throttle time it got", async () => {
+    const { page, pageErrors } = await openConsole(browser, host);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Drills', exact: true }).click();
+    await page.getByTestId('scenario-runner').waitFor();
+    await choose(page, 'scenario-select', 'A producer over its quota, throttled');
+    await page.getByTestId('scenario-run').click();
+    await page.getByTestId('scenario-done').waitFor({ timeout: 90_000 });
+    const steps = await page.locator('[data-testid^="scenario-step-"][data-status]').evaluateAll((els) => els.map((e) => e.getAttribute('data-status')));
+    expect(steps.every((s) => s === 'ok')).toBe(true);
+    const chart = page.getByTestId('quota-drill-chart');
+    // Sampled once a second through the ~14 s of produce: lines, not a dot.
+    expect(Number(await chart.getAttribute('data-samples'))).toBeGreaterThanOrEqual(5);
+    await expect.poll(async () => page.getByTestId('quota-rate-chart').locator('canvas').count()).toBe(1);
+    expect(await page.getByTestId('quota-throttle-chart').locator('canvas').count()).toBe(1);
+    const limit = Number(await chart.getAttribute('data-limit'));
+    const peak = Number(await chart.getAttribute('data-peak-rate'));
+    expect(limit).toBe(20_480);
+    // Held to its quota: the rate the broker measures climbs to it and is throttled there, not far above.
+    expect(peak).toBeGreaterThan(0.8 * limit);
+    expect(peak).toBeLessThan(1.5 * limit);
+    expect(Number(await chart.getAttribute('data-max-throttle'))).toBeGreaterThan(0);
+    const caption = ((await page.getByTestId('quota-drill-caption').textContent()) ?? '').replace(/\s+/g, ' ');
+    expect(caption).toMatch(/At most [\d.]+ KiB\/s, now [\d.]+ (KiB|B)\/s, against a quota of 20 KiB\/s; the longest throttle answered was [1-9]\d* ms/);
+    await chart.scrollIntoViewIfNeeded();
+    await shot(page, 'quota-drill');
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  }, 150_000);
 });

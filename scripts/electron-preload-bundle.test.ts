@@ -1,4 +1,4 @@
-import { builtinModules } from 'node:module';
+import Module, { builtinModules } from 'node:module';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { runInNewContext } from 'node:vm';
@@ -8,6 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { fakeUtilityProcess } from '../main/electron/test-support/fake-utility-process.js';
 import { startUtilityEngine } from '../main/electron/utility-engine.js';
 import { ZSTD_ASMJS_MARKER } from './bundle-omissions.js';
+import { createCompressionCodecs } from '../app/protocol/records/compression.js';
+import type { KafkajsCodec } from '../app/kafka-client/kafkajs-codecs.js';
 import { electronBuildConfig } from '../vite.electron.config.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -73,7 +75,44 @@ describe('the main bundle', () => {
     // Node built-ins may be required bare (kafkajs, bundled for external clusters, does).
     expect(requiresOf(built).filter((m) => !m.startsWith('node:') && !builtinModules.includes(m))).toEqual(['electron']);
   }, 20_000);
+
+  it("compresses and decompresses zstd with the Kafka driver's codec table it holds (a zstd produce to an external cluster)", async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'rs-main-zstd-'));
+    cleanup.push(outDir);
+    await build(electronBuildConfig('main', outDir));
+    const code = readFileSync(join(outDir, 'main.cjs'), 'utf8');
+    // zstd-codec's WebAssembly build is in; its asm.js build is not.
+    expect(code).toContain('zstd-codec-binding-wasm');
+    expect(code).not.toContain(ZSTD_ASMJS_MARKER);
+    const bundle = loadWithElectronStub(join(outDir, 'main.cjs')) as { kafkajsCodec(name: 'zstd'): KafkajsCodec };
+    const payload = Buffer.from('a record batch of an external cluster, '.repeat(200));
+    const compressed = await bundle.kafkajsCodec('zstd').compress({ buffer: payload });
+    // A zstd frame (magic 0xFD2FB528, little endian), smaller than its input, that the engine's own codecs read back.
+    expect([...compressed.subarray(0, 4)]).toEqual([0x28, 0xb5, 0x2f, 0xfd]);
+    expect(compressed.length).toBeLessThan(payload.length / 10);
+    expect(Buffer.from(createCompressionCodecs().decompress('zstd', new Uint8Array(compressed), 1 << 20))).toEqual(payload);
+    expect(await bundle.kafkajsCodec('zstd').decompress(compressed)).toEqual(payload);
+  }, 60_000);
 });
+
+/**
+ * Require a built main bundle in this Node process with a stand-in for `electron` that lets its
+ * top level run and stop there (another instance holds the lock, so it quits): its exports, no window.
+ */
+function loadWithElectronStub(file: string): unknown {
+  const electron = {
+    app: { isPackaged: false, getAppPath: () => ROOT, requestSingleInstanceLock: () => false, quit: () => {} },
+    protocol: { registerSchemesAsPrivileged: () => {} },
+  };
+  const loader = Module as unknown as { _load(request: string, parent: unknown, isMain: boolean): unknown };
+  const original = loader._load;
+  loader._load = (request, parent, isMain) => (request === 'electron' ? electron : original.call(Module, request, parent, isMain));
+  try {
+    return Module.createRequire(file)(file);
+  } finally {
+    loader._load = original;
+  }
+}
 
 describe('the engine bundle', () => {
   it('is one file that requires only Node built-ins and better-sqlite3, and runs as the entry of a utility process', async () => {

@@ -12,10 +12,18 @@
  * adding the ELR invariants (invariants.ts); its min ISR defaults to 2.
  * --security adds ACL and SCRAM credential changes, a metadata snapshot and a controller failover,
  * with the invariant that every broker holds what the controller committed (security-scope.ts).
+ *
+ *   npm run explore -- --txn commit|abort [--from markers|end-txn] --depth N [--faults F] [--max-states S]
+ *   npm run explore -- --txn commit --from markers --replay '<trace as JSON>'
+ *
+ * --txn explores one transaction across two partitions and a coordinator failover instead
+ * (txn-world.ts, txn-explore.ts): from its markers sent (default) or from the EndTxn request.
  */
 import { parseArgs } from 'node:util';
 import { explore, replay, type Finding } from '../app/sim/explore/explorer.js';
 import type { ExploreScope } from '../app/sim/explore/world.js';
+import { exploreTxn, replayTxn, settleAndCheck } from '../app/sim/explore/txn-explore.js';
+import type { TxnScope } from '../app/sim/explore/txn-world.js';
 
 function int(name: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
@@ -40,9 +48,40 @@ const { values } = parseArgs({
     'max-states': { type: 'string' },
     bail: { type: 'boolean', default: false },
     replay: { type: 'string' },
+    txn: { type: 'string' },
+    from: { type: 'string', default: 'markers' },
   },
   strict: true,
 });
+
+if (values.txn !== undefined) {
+  if ((values.txn !== 'commit' && values.txn !== 'abort') || (values.from !== 'markers' && values.from !== 'end-txn')) {
+    console.error('--txn must be commit or abort, --from markers or end-txn');
+    process.exit(2);
+  }
+  const txnScope: TxnScope = { result: values.txn === 'commit' ? 'COMMIT' : 'ABORT', start: values.from, faults: int('faults', values.faults, 1) };
+  const txnArgs = `--txn ${values.txn} --from ${txnScope.start} --faults ${txnScope.faults}`;
+  if (values.replay !== undefined) {
+    const trace = JSON.parse(values.replay) as string[];
+    const { world, messages, failedAt } = replayTxn(txnScope, trace);
+    trace.forEach((move, i) => console.log(`${String(i + 1).padStart(3)}. ${move}${i === failedAt ? '   <- invariant broken here' : ''}`));
+    const settled = failedAt < 0 ? settleAndCheck(world) : { messages: [], failedOver: false };
+    for (const m of [...messages, ...settled.messages]) console.log(`violation: ${m}`);
+    process.exit(messages.length + settled.messages.length > 0 ? 1 : 0);
+  }
+  const depth = int('depth', values.depth, 5);
+  const maxStates = values['max-states'] === undefined ? undefined : int('max-states', values['max-states'], 0);
+  const started = Date.now();
+  const r = exploreTxn({ ...txnScope, depth, ...(maxStates !== undefined ? { maxStates } : {}) });
+  console.log(`${r.states} distinct states (${r.failovers} settled through the successor coordinator), ${r.transitions} transitions, depth ${r.depthReached}${r.complete ? '' : ' (stopped early)'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  for (const v of r.violations) {
+    console.log(`\nVIOLATION: ${v.messages.join('; ')}`);
+    v.trace.forEach((m, i) => console.log(`  ${String(i + 1).padStart(3)}. ${m}`));
+    console.log(`  replay: npm run explore -- ${txnArgs} --replay '${JSON.stringify(v.trace)}'`);
+  }
+  console.log(r.violations.length === 0 ? 'no invariant broken' : `${r.violations.length} violation(s)`);
+  process.exit(r.violations.length === 0 ? 0 : 1);
+}
 
 const brokers = int('brokers', values.brokers, 3);
 if (brokers < 2 || brokers > 3) {

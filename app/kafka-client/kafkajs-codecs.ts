@@ -47,6 +47,20 @@ export function installKafkajsCodecs(): void {
   Codecs[Types.ZSTD] = codec('zstd');
 }
 
+/**
+ * The codec kafkajs uses for `name` once ours are installed (its table's entry): what a host's
+ * bundle is checked with, in a test that cannot run the host itself (Electron's main process).
+ */
+export function kafkajsCodec(name: CompressionCodec): KafkajsCodec {
+  installKafkajsCodecs();
+  return Codecs[kafkajsCompression(name)]!() as KafkajsCodec;
+}
+
+export interface KafkajsCodec {
+  compress(encoder: { buffer: Buffer }): Promise<Buffer>;
+  decompress(buffer: Buffer): Promise<Buffer>;
+}
+
 /** kafkajs's compression value (its CompressionTypes) for a codec name. */
 export function kafkajsCompression(name: CompressionCodec): number {
   return { none: Types.None, gzip: Types.GZIP, snappy: Types.Snappy, lz4: Types.LZ4, zstd: Types.ZSTD }[name];

@@ -26,6 +26,8 @@ import type { ConnectionsService } from '../../app/service/connections/connectio
 import { embeddedDriver } from '../../app/service/embedded-driver/embedded-driver.js';
 import { loadBounds, saveBounds } from './window-state.js';
 import { createSecureWindow } from './window.js';
+import { useZstdCompressor } from '../../app/kafka-client/kafkajs-codecs.js';
+import { loadZstdCompressor } from '../engine/zstd-compressor.js';
 
 const isDev = !app.isPackaged || process.env.REPLICA_STUDIO_DEV === '1';
 const rendererDir = process.env.REPLICA_STUDIO_RENDERER_DIR ?? join(app.getAppPath(), 'dist', 'renderer');
@@ -38,6 +40,15 @@ const profilesDir = app.isPackaged ? join(process.resourcesPath, 'profiles') : u
 const ENGINE_CLOSE_MS = 15_000;
 
 protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
+// The Kafka driver's zstd batches (produce to an external cluster): the engine's WebAssembly
+// compressor, as `npm run serve` gives it (main/cli/cli.ts), instantiated on the first one.
+useZstdCompressor(() => loadZstdCompressor());
+
+/**
+ * The Kafka driver's codec table as this bundle holds it: exported so that the built bundle's
+ * zstd can be checked in Node (scripts/electron-preload-bundle.test.ts), where Electron cannot run.
+ */
+export { kafkajsCodec } from '../../app/kafka-client/kafkajs-codecs.js';
 
 /** The engine of the open cluster (undefined while none is open, e.g. during a switch). */
 let engine: RemoteService | undefined;

@@ -134,7 +134,7 @@ describe('connections over HTTP', () => {
     expect(report.markdown).toContain(`stop rack ${racks.get(2)}`);
     expect(report.markdown).toContain('Prediction and engine agree on all 4 partitions.');
     expect(report.markdown).toMatch(/\| solo-0 \| 2 \| none \| none \| 2 \| 2 \| offline \| offline \| yes \|/);
-    expect(report.markdown).toContain('reassignment of 1 partitions');
+    expect(report.markdown).toContain('reassignment of 1 partition\n');
     await ok('connections.delete', { id: twin.id, confirm: 'racked-twin' });
     await ok('connections.delete', { id: source.id, confirm: 'racked' });
   }, 120_000);

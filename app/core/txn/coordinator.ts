@@ -44,7 +44,7 @@ import type {
 } from './messages.js';
 import { TxnMarkerChannel } from './txn-markers.js';
 import { isEpochExhausted, splitTp, tpKeyOf, TransactionMetadata, type TopicPartitionKey, type TxnTransit } from './txn-metadata.js';
-import { TxnStateManager } from './txn-state.js';
+import { TxnStateManager, type TxnToComplete } from './txn-state.js';
 
 /** FindCoordinator's key type for transactional ids. */
 export const COORDINATOR_TYPE_TRANSACTION = 1;
@@ -62,9 +62,7 @@ export class TransactionCoordinator {
 
   constructor(private readonly host: TxnCoordinatorHost) {
     this.state = new TxnStateManager(host, {
-      onLoaded: (_partition, toComplete) => {
-        for (const t of toComplete) this.markers.addTxnMarkersToSend(t.coordinatorEpoch, t.result, t.txn, t.transit);
-      },
+      onLoaded: (_partition, toComplete) => this.completeLoaded(toComplete),
       onUnloaded: (partition) => this.markers.removeMarkersForTxnTopicPartition(partition),
     });
     this.markers = new TxnMarkerChannel(host, this.state);
@@ -72,6 +70,15 @@ export class TransactionCoordinator {
 
   private now(): number {
     return this.host.scheduler.now();
+  }
+
+  /**
+   * A loaded transaction log partition held transactions in PrepareCommit/PrepareAbort: their
+   * markers may not all have been written by the coordinator before, so write them all again
+   * (as Kafka's TransactionCoordinator does when it is elected for the partition).
+   */
+  completeLoaded(toComplete: readonly TxnToComplete[]): void {
+    for (const t of toComplete) this.markers.addTxnMarkersToSend(t.coordinatorEpoch, t.result, t.txn, t.transit);
   }
 
   /** The broker process started: serve transactional ids, abort timed-out transactions and expire ids periodically. */

@@ -73,6 +73,7 @@ const ids = (l: readonly number[]): string => (l.length ? l.join(', ') : '—');
 const leaderOf = (l: number): string => (l < 0 ? 'none' : String(l));
 const when = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+const plural = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 const counts = (c: OutcomeCounts): string => PARTITION_OUTCOMES.filter((o) => c[o] > 0).map((o) => `${c[o]} ${o}`).join(', ') || 'none';
 
 const FAULT: Record<StopRehearsalView['fault'], string> = { kill: 'killed (a crash)', 'power-loss': 'power lost', shutdown: 'shut down (controlled)' };
@@ -82,7 +83,7 @@ function twinSection(e: TwinEntry): string[] {
   const out = [
     `## ${when(e.atMs)}: ${e.kind === 'created' ? `made from ${e.sourceName}` : `refreshed from ${e.sourceName}`}`,
     '',
-    `Source cluster \`${e.sourceClusterId}\`. ${e.changeCount} ${e.kind === 'created' ? 'things copied' : 'changes found'}, ${applied} applied; ${e.recordsWritten} synthetic records written.`,
+    `Source cluster \`${e.sourceClusterId}\`. ${plural(e.changeCount, e.kind === 'created' ? 'thing' : 'change')} ${e.kind === 'created' ? 'copied' : 'found'}, ${applied} applied; ${e.recordsWritten} synthetic records written.`,
     '',
   ];
   if (e.changes.length) out.push(...table(['Change', 'Subject', 'Twin', 'Source', 'Not applied'], e.changes.map((c) => [c.kind, c.subject, c.twin, c.source, c.notApplied ?? ''])), '');
@@ -124,7 +125,7 @@ function stopSection(r: StopRehearsalView): string[] {
 function planSection(r: PlanRehearsalView): string[] {
   const estimate = r.estimatedSeconds === null ? 'no estimate without a throttle' : `estimated ${r.estimatedSeconds.toFixed(1)} s`;
   const out = [
-    `## ${when(r.startedAtMs)}: reassignment of ${r.partitionCount} partitions`,
+    `## ${when(r.startedAtMs)}: reassignment of ${plural(r.partitionCount, 'partition')}`,
     '',
     `Throttle ${r.throttleBytesPerSec === null ? 'none' : `${r.throttleBytesPerSec} B/s`}, ${r.bytesToCopy} bytes to copy. Copy took ${r.copySeconds.toFixed(1)} s of cluster time (${estimate}); ${seconds(r.wallMs)} wall.`,
     '',

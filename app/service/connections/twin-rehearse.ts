@@ -10,7 +10,7 @@ import type { MethodParsedInput } from '../../api/contract.js';
 import type { ConnectionView } from '../../api/connections.js';
 import { KafkaError } from '../../api/errors.js';
 import type { EngineEvent } from '../../api/events.js';
-import { PARTITION_OUTCOMES, type OutcomeCounts } from '../../api/impact-contract.js';
+import { PARTITION_OUTCOMES, type OutcomeCounts, type PartitionImpactView } from '../../api/impact-contract.js';
 import type { PlanRehearsalView, RehearsalFault, RehearsalMoveView, RehearsalPartitionView, RehearsalStateView, StopRehearsalView } from '../../api/rehearsal-contract.js';
 import type { BrokerView, PartitionView, TopicView } from '../../api/views.js';
 import { outcomeOf } from '../../core/impact/stop-impact.js';
@@ -74,6 +74,38 @@ function differenceOf(predicted: RehearsalStateView, observed: RehearsalStateVie
   return out.join('; ');
 }
 
+/**
+ * Each predicted partition beside the engine's: `observed` by `topic-partition`, `unclean` the
+ * partitions whose leader the controller elected uncleanly, `live` the brokers still running.
+ */
+export function compareStop(
+  predictions: readonly PartitionImpactView[],
+  observed: ReadonlyMap<string, PartitionView>,
+  unclean: ReadonlySet<string>,
+  live: (b: number) => boolean,
+): { rows: RehearsalPartitionView[]; predictedCounts: OutcomeCounts; observedCounts: OutcomeCounts } {
+  const predictedCounts = zero();
+  const observedCounts = zero();
+  const rows: RehearsalPartitionView[] = predictions.map((p) => {
+    const name = `${p.topic}-${p.partition}`;
+    const seen = observed.get(name);
+    const predicted: RehearsalStateView = { leader: p.after.leader, isr: sorted(p.after.isr), elr: sorted(p.after.elr), outcome: p.after.outcome };
+    const obs: RehearsalStateView = seen
+      ? {
+          leader: seen.leader,
+          isr: sorted(seen.isr),
+          elr: sorted(seen.eligibleLeaderReplicas),
+          outcome: outcomeOf(seen, p.effectiveMinIsr, unclean.has(name) || seen.leaderRecoveryState === 'RECOVERING', live),
+        }
+      : { leader: -1, isr: [], elr: [], outcome: 'offline' };
+    predictedCounts[predicted.outcome]++;
+    observedCounts[obs.outcome]++;
+    const difference = seen ? differenceOf(predicted, obs) : 'the partition is gone';
+    return { topic: p.topic, partition: p.partition, replicas: p.replicas, predicted, observed: obs, agrees: difference === '', difference };
+  });
+  return { rows, predictedCounts, observedCounts };
+}
+
 export async function rehearseStop(deps: RehearseDeps, input: MethodParsedInput<'connections.rehearseStop'>): Promise<StopRehearsalView> {
   const cluster = localCluster(deps, input.id);
   const call = deps.callOn(input.id);
@@ -115,25 +147,7 @@ export async function rehearseStop(deps: RehearseDeps, input: MethodParsedInput<
   const statesAfter = new Map(((await call('brokers.list', {})) as BrokerView[]).map((b) => [b.id, b.state]));
   const live = (b: number) => statesAfter.has(b) && !DOWN.has(statesAfter.get(b)!);
 
-  const predictedCounts = zero();
-  const observedCounts = zero();
-  const rows: RehearsalPartitionView[] = prediction.partitions.map((p) => {
-    const name = `${p.topic}-${p.partition}`;
-    const seen = observed.get(name);
-    const predicted: RehearsalStateView = { leader: p.after.leader, isr: sorted(p.after.isr), elr: sorted(p.after.elr), outcome: p.after.outcome };
-    const obs: RehearsalStateView = seen
-      ? {
-          leader: seen.leader,
-          isr: sorted(seen.isr),
-          elr: sorted(seen.eligibleLeaderReplicas),
-          outcome: outcomeOf(seen, p.effectiveMinIsr, uncleanlyElected.has(name) || seen.leaderRecoveryState === 'RECOVERING', live),
-        }
-      : { leader: -1, isr: [], elr: [], outcome: 'offline' };
-    predictedCounts[predicted.outcome]++;
-    observedCounts[obs.outcome]++;
-    const difference = seen ? differenceOf(predicted, obs) : 'the partition is gone';
-    return { topic: p.topic, partition: p.partition, replicas: p.replicas, predicted, observed: obs, agrees: difference === '', difference };
-  });
+  const { rows, predictedCounts, observedCounts } = compareStop(prediction.partitions, observed, uncleanlyElected, live);
   const agreed = rows.filter((r) => r.agrees).length;
   const view: StopRehearsalView = {
     kind: 'stop',

@@ -104,5 +104,7 @@ function describe(d: Delivery): string {
   if (d.kind === 'failure') return `failure (${String(d.payload)})`;
   const type = typeOf(d.payload);
   if (d.kind === 'reply') return 'answer';
-  return type || d.kind;
+  // Coordinator requests share one type: name the API (a WriteTxnMarkers, an EndTxn).
+  const api = typeof d.payload === 'object' && d.payload !== null && 'api' in d.payload ? String((d.payload as { api: unknown }).api) : '';
+  return api ? api : type || d.kind;
 }

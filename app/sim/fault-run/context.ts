@@ -24,6 +24,8 @@ export interface FaultRunStats {
   wallMs: number;
   /** Engine time from the heal until every partition had a leader, a full ISR and HW = LEO everywhere (-1: never). */
   healedInMs: number;
+  /** With transactional producers: samples at which an open transaction's partition had its LSO checked (lso-watch.ts). */
+  lsoChecks?: number;
 }
 
 export interface TopicPartition {

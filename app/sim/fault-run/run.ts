@@ -19,6 +19,8 @@ import { historyLines, subjectsOf } from './history.js';
 import { Traffic } from './traffic.js';
 import { CompactedTraffic } from './compacted.js';
 import { TransactionalTraffic } from './transactional.js';
+import { LsoWatch } from './lso-watch.js';
+import { TransformTraffic } from './transform.js';
 import { createProducedBatchValidator } from '../../protocol/records/produced-batch-validator.js';
 import { createCompressionCodecs } from '../../protocol/records/compression.js';
 
@@ -51,7 +53,11 @@ export interface FaultRunOptions {
   history?: boolean;
   /** Add a compacted topic with keyed writes and tombstones, checked as a table (compacted.ts). */
   compacted?: boolean;
-  /** Add a topic written only in transactions, checked through a read_committed consumer (transactional.ts). */
+  /**
+   * Add a topic written only in transactions, checked through a read_committed consumer
+   * (transactional.ts), a consume-transform-produce loop checked against its group's committed
+   * offsets (transform.ts), and the LSO of every open transaction's partitions while it runs (lso-watch.ts).
+   */
   transactional?: boolean;
 }
 
@@ -97,6 +103,8 @@ class FaultRun {
   private withAcks1 = false;
   private compacted: CompactedTraffic | null = null;
   private transactional: TransactionalTraffic | null = null;
+  private lsoWatch: LsoWatch | null = null;
+  private transform: TransformTraffic | null = null;
 
   constructor(
     readonly seed: number,
@@ -161,7 +169,11 @@ class FaultRun {
       for (let p = 0; p < n; p++) ctx.addPartition({ topic: name, partition: p, key: `${name}-${p}` });
     });
     if (o.compacted) this.compacted = new CompactedTraffic(ctx, configs);
-    if (o.transactional) this.transactional = new TransactionalTraffic(ctx, configs);
+    if (o.transactional) {
+      this.lsoWatch = new LsoWatch(ctx);
+      this.transactional = new TransactionalTraffic(ctx, configs, this.lsoWatch);
+      this.transform = new TransformTraffic(ctx, configs, this.lsoWatch);
+    }
     ctx.stats.brokers = brokers;
     ctx.stats.partitions = ctx.tps.length;
     ctx.log(`cluster: ${brokers} brokers${o.eligibleLeaderReplicas ? ', ELR on' : ''}, topics ${topics.map((n, i) => `t${i}×${n}`).join(' ')}, RF=3, ${Object.entries(configs).map(([k, v]) => `${k}=${v}`).join(' ')}, networkDelayMs=${networkDelayMs}, up to ${this.maxConcurrent} concurrent faults${this.withAcks1 ? ', plus an acks=1 producer' : ''}`);
@@ -177,6 +189,8 @@ class FaultRun {
     for (const tp of ctx.tps) this.traffic.consumerLoop(tp);
     this.compacted?.start();
     this.transactional?.start();
+    this.transform?.start();
+    this.lsoWatch?.start();
     this.checker.checkpointLoop();
     if (this.options.faults) this.faults.schedule(this.options.faults);
     else this.faults.randomFaults(start + phase, this.maxConcurrent);
@@ -216,7 +230,7 @@ class FaultRun {
       () => {
         restart();
         this.checker.scanLeaders();
-        return this.traffic.inFlight === 0 && ctx.tps.every((tp) => this.checker.fullyReplicated(tp)) && (this.compacted?.settled() ?? true) && (this.transactional?.settled() ?? true);
+        return this.traffic.inFlight === 0 && ctx.tps.every((tp) => this.checker.fullyReplicated(tp)) && (this.compacted?.settled() ?? true) && (this.transactional?.settled() ?? true) && (this.transform?.settled() ?? true);
       },
       RECOVERY_LIMIT_MS,
       250,
@@ -232,5 +246,7 @@ class FaultRun {
     for (const tp of ctx.tps) this.checker.finalCheck(tp);
     this.compacted?.finalCheck();
     this.transactional?.finalCheck();
+    this.transform?.finalCheck();
+    if (this.lsoWatch) ctx.stats.lsoChecks = this.lsoWatch.checked;
   }
 }

@@ -1,14 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { runFaultSeed } from './run.js';
+import { ClassicGroup } from '../../core/group/group.js';
+import { PartitionLog } from '../../core/log/partition-log.js';
+import { runFaultSeed, type FaultRunResult } from './run.js';
 
 const SEEDS = 8;
 
+/** Run `seeds` with `broken` swapped in for the engine's own `name` on `proto` (a deliberately broken engine). */
+function withBroken<T extends object>(proto: T, name: string, broken: PropertyDescriptor, seeds: number[]): FaultRunResult[] {
+  const own = Object.getOwnPropertyDescriptor(proto, name)!;
+  Object.defineProperty(proto, name, { ...own, ...broken });
+  try {
+    return seeds.map((seed) => runFaultSeed(seed, { transactional: true }));
+  } finally {
+    Object.defineProperty(proto, name, own);
+  }
+}
+
 describe('the fault run with transactional producers', () => {
-  it(`after healing, read_committed sees every committed transaction's records once, no aborted one's, and each unknown one whole or not at all (${SEEDS} seeds)`, () => {
+  it(`after healing, read_committed sees every committed transaction's records once, no aborted one's, and each unknown one whole or not at all; the transform's committed offsets match its output exactly once; no LSO passes an open transaction meanwhile (${SEEDS} seeds)`, () => {
     const failures: string[] = [];
     let committed = 0;
     let aborted = 0;
     let coordinatorMoves = 0;
+    let lsoChecks = 0;
+    let transformed = 0;
     for (let seed = 1; seed <= SEEDS; seed++) {
       const r = runFaultSeed(seed, {
         transactional: true,
@@ -22,11 +37,33 @@ describe('the fault run with transactional producers', () => {
           }),
       });
       if (!r.ok) failures.push([`seed ${seed} failed`, ...r.violations, 'schedule:', ...r.schedule].join('\n  '));
+      lsoChecks += r.stats.lsoChecks ?? 0;
+      transformed += Number(/(\d+) outputs exactly once/.exec(r.schedule.join('\n'))?.[1] ?? 0);
     }
     expect(failures).toEqual([]);
     // Transactions ran through the faults: committed and aborted ones, and coordinators that moved mid-run.
     expect(committed).toBeGreaterThan(SEEDS * 20);
     expect(aborted).toBeGreaterThan(SEEDS * 5);
     expect(coordinatorMoves).toBeGreaterThan(0);
+    // The LSO was checked against open transactions all through, and the transform committed input.
+    expect(lsoChecks).toBeGreaterThan(SEEDS * 100);
+    expect(transformed).toBeGreaterThan(SEEDS * 20);
   }, 600_000);
+
+  it('catches a leader whose LSO passes an open transaction while the run goes on (an LSO that ignores open transactions)', () => {
+    const runs = withBroken(PartitionLog.prototype, 'lastStableOffset', { get: function (this: PartitionLog) { return this.highWatermark; } }, [1, 2]);
+    for (const r of runs) {
+      expect(r.ok).toBe(false);
+      expect(r.violations.some((v) => /LSO \d+ passes the open transaction of x[tc]-tx-\d+ .* its coordinator holds Ongoing/.test(v))).toBe(true);
+    }
+  }, 120_000);
+
+  it("catches a group coordinator that makes an aborted transaction's offsets the group's (the committed offset runs ahead of the committed output)", () => {
+    const own = ClassicGroup.prototype.completePendingTxnOffsetCommit;
+    const runs = withBroken(ClassicGroup.prototype, 'completePendingTxnOffsetCommit', { value: function (this: ClassicGroup, producerId: number) { own.call(this, producerId, true); } }, [1, 2]);
+    for (const r of runs) {
+      expect(r.ok).toBe(false);
+      expect(r.violations.some((v) => /xg committed xin-\d up to \d+, but the output of offset \d+ is visible 0 times to read_committed/.test(v))).toBe(true);
+    }
+  }, 120_000);
 });

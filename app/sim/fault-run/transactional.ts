@@ -13,15 +13,16 @@
  * HW on every leader): a read_committed consumer of every partition (control batches skipped,
  * the aborted transactions the leader lists skipped up to their producer's ABORT marker, as
  * Kafka's Fetcher does) sees every record of every committed transaction exactly once, none of an
- * aborted one, and of an unknown one all its records once or none.
+ * aborted one, and of an unknown one all its records once or none. While the run goes on, each
+ * transaction is watched until it ends (lso-watch.ts): no leader's LSO passes it. An application
+ * works a while between its last send and its commit, so transactions stay open across faults.
  */
-import type { ClientFetchPartitionResponse } from '../../core/broker/messages.js';
-import type { Engine } from '../../core/engine.js';
-import { markerOf } from '../../core/log/control-records.js';
 import { encodeRecordBatch } from '../../protocol/records/record-batch.js';
 import { createCompressionCodecs } from '../../protocol/records/compression.js';
 import { textRecord } from '../simulation.js';
 import type { RunContext, TopicPartition } from './context.js';
+import type { LsoWatch, WatchedTxn } from './lso-watch.js';
+import { partitionsSettled, readCommittedValues } from './read-committed.js';
 
 const TOPIC = 'xt';
 const TRANSACTION_LOG = '__transaction_state';
@@ -29,12 +30,10 @@ const TXN_PRODUCERS = 2;
 const TXN_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 10_000;
 const codecs = createCompressionCodecs();
-const decoder = new TextDecoder();
-type FetchAnswer = Parameters<Parameters<Engine['fetchRequest']>[2]>[0];
 
 type Fate = 'open' | 'committed' | 'aborted' | 'unknown';
 
-interface Txn {
+interface Txn extends WatchedTxn {
   producer: number;
   values: string[];
   fate: Fate;
@@ -58,6 +57,7 @@ export class TransactionalTraffic {
   constructor(
     private readonly ctx: RunContext,
     configs: Readonly<Record<string, string>>,
+    private readonly lsoWatch: LsoWatch,
   ) {
     const partitions = ctx.int(1, 3);
     ctx.sim.createTopic(TOPIC, partitions, 3, configs);
@@ -154,8 +154,18 @@ export class TransactionalTraffic {
     const parts = this.partitions.map((tp) => tp.partition);
     const chosen = ctx.chance(0.5) || parts.length === 1 ? [ctx.pick(parts)!] : [...new Set([ctx.pick(parts)!, ctx.pick(parts)!])];
     const byPartition = new Map(chosen.map((part) => [part, Array.from({ length: ctx.int(1, 2) }, () => `${TOPIC}-${part}:x${p.id}.${p.n++}`)]));
-    const t: Txn = { producer: p.id, values: [...byPartition.values()].flat(), fate: 'open' };
+    const t: Txn = {
+      producer: p.id,
+      values: [...byPartition.values()].flat(),
+      fate: 'open',
+      transactionalId: p.transactionalId,
+      producerId: p.producerId,
+      producerEpoch: p.epoch,
+      firstOffsets: new Map(),
+      open: () => t.fate === 'open',
+    };
     this.txns.push(t);
+    this.lsoWatch.watch(t);
     ctx.sim.engine.txnRequest(
       p.coordinator,
       { api: 'addPartitionsToTxn', apiVersion: 3, transactions: [{ transactionalId: p.transactionalId, producerId: p.producerId, producerEpoch: p.epoch, verifyOnly: false, topics: [{ name: TOPIC, partitions: chosen }] }] },
@@ -170,7 +180,8 @@ export class TransactionalTraffic {
 
   private produce(p: ProducerState, t: Txn, writes: [number, string[]][], i: number): void {
     if (!this.ctx.trafficOn) return this.giveUp(p, t, false);
-    if (i === writes.length) return this.end(p, t, !this.ctx.chance(0.2));
+    // The application works a while between its sends and its commit: the transaction holds its partitions meanwhile.
+    if (i === writes.length) return this.later(() => this.end(p, t, !this.ctx.chance(0.2)), 0, 400);
     const [partition, values] = writes[i]!;
     const leader = this.leaderOf(partition);
     if (leader < 0) return this.giveUp(p, t, false);
@@ -188,6 +199,7 @@ export class TransactionalTraffic {
         // Not acknowledged: the batch may or may not be in the log; the transaction is given up (and aborted).
         if (!r || r.error !== 'NONE') return this.giveUp(p, t, false);
         p.seq.set(partition, baseSequence + values.length);
+        this.lsoWatch.acked(t, TOPIC, partition, r.baseOffset);
         this.produce(p, t, writes, i + 1);
       }),
     );
@@ -214,61 +226,13 @@ export class TransactionalTraffic {
 
   /** Every request answered, every replica caught up, and no transaction holding any partition (LSO = HW on the leader). */
   settled(): boolean {
-    if (this.inFlight > 0) return false;
-    const engine = this.ctx.sim.engine;
-    return this.partitions.every((tp) => {
-      const view = engine.describePartition(tp.topic, tp.partition);
-      if (!view || view.leader < 0 || view.isr.length !== view.replicas.length) return false;
-      const leader = this.ctx.sim.internals.brokers.get(view.leader)?.partitionFor(tp.topic, tp.partition);
-      if (!leader) return false;
-      const log = leader.log;
-      return log.highWatermark === log.logEndOffset && log.lastStableOffset === log.highWatermark && view.replicaStates.every((r) => r.logEndOffset === log.logEndOffset);
-    });
-  }
-
-  private readCommitted(partition: number, offset: number): ClientFetchPartitionResponse | null {
-    const leader = this.leaderOf(partition);
-    if (leader < 0) return null;
-    const a = this.ctx.sim.await<FetchAnswer>((done) =>
-      this.ctx.sim.engine.fetchRequest(leader, { type: 'clientFetch', maxWaitMs: 0, minBytes: 0, maxBytes: 64 << 20, isolationLevel: 'read_committed', partitions: [{ topic: TOPIC, partition, fetchOffset: offset, partitionMaxBytes: 64 << 20, currentLeaderEpoch: -1 }] }, done),
-      60_000,
-    );
-    return a.kind === 'response' && a.response.partitions[0]?.error === 'NONE' ? a.response.partitions[0] : null;
-  }
-
-  /** What a read_committed consumer of `partition` keeps, read from the start (Kafka's Fetcher). */
-  private visible(partition: number): string[] {
-    const kept: string[] = [];
-    let offset = 0;
-    for (let guard = 0; guard < 1000; guard++) {
-      const f = this.readCommitted(partition, offset);
-      if (!f) throw new Error(`${TOPIC}-${partition}: no leader answered the read_committed fetch`);
-      if (offset >= f.lastStableOffset) break;
-      const aborted = [...(f.abortedTransactions ?? [])].sort((a, b) => a.firstOffset - b.firstOffset);
-      const skipping = new Set<number>();
-      for (const b of f.batches) {
-        if (b.lastOffset < offset) continue;
-        while (aborted.length > 0 && aborted[0]!.firstOffset <= b.lastOffset) skipping.add(aborted.shift()!.producerId);
-        const pid = b.producer?.producerId ?? -1;
-        const marker = markerOf(b);
-        if (marker) {
-          if (marker.type === 'ABORT') skipping.delete(pid);
-        } else if (!(b.transactional && skipping.has(pid))) {
-          b.records.forEach((r, i) => {
-            if (b.baseOffset + i >= offset && r.value) kept.push(decoder.decode(r.value));
-          });
-        }
-        offset = b.lastOffset + 1;
-      }
-      if (f.batches.length === 0) break;
-    }
-    return kept;
+    return this.inFlight === 0 && partitionsSettled(this.ctx, this.partitions);
   }
 
   finalCheck(): void {
     const ctx = this.ctx;
     const seen = new Map<string, number>();
-    for (const tp of this.partitions) for (const v of this.visible(tp.partition)) seen.set(v, (seen.get(v) ?? 0) + 1);
+    for (const tp of this.partitions) for (const v of readCommittedValues(ctx, TOPIC, tp.partition)) seen.set(v, (seen.get(v) ?? 0) + 1);
     const fates = { committed: 0, aborted: 0, unknown: 0, open: 0 };
     for (const t of this.txns) {
       fates[t.fate]++;

@@ -9,6 +9,7 @@ import type { ClientThrottleView } from '../../../../app/api/contract.js';
 import type { DrillScenario, DrillStep } from './runner.js';
 import { StepError, value, type DrillContext } from './runner.js';
 import { createTopicStep, restoreEveryBroker, waitEveryBrokerRunning } from './steps.js';
+import { drillProducerId } from './quota-chart.js';
 
 const STANDARD_AUTHORIZER = 'org.apache.kafka.metadata.authorizer.StandardAuthorizer';
 /** A client with no SASL login on a PLAINTEXT listener is this principal, as in Kafka. */
@@ -19,7 +20,7 @@ const RECORDS_PER_REQUEST = 8;
 const REQUESTS = 40;
 
 const appId = (ctx: DrillContext) => `${ctx.topic}-app`;
-const producerId = (ctx: DrillContext) => `${ctx.topic}-producer`;
+const producerId = (ctx: DrillContext) => drillProducerId(ctx.topic);
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 function produceAs(ctx: DrillContext, clientId: string, repeat = 1, size = 0) {
@@ -113,7 +114,7 @@ export const QUOTA_THROTTLE: DrillScenario = {
   name: 'A producer over its quota, throttled',
   explanation:
     'A client quota (KIP-13, KIP-55, per user and client id) caps a client’s byte rate on each broker. Kafka does not refuse a client over its quota: the broker measures its rate over quota.window.num windows of quota.window.size.seconds (never over less than ten of the eleven seconds, so a new client gets a burst), and when the rate is above the quota answers with throttle_time_ms — the time that brings the rate back to the quota — and stops reading that connection for as long (KIP-219). The client waits too; nothing fails, it just goes slower. Quotas are rates in the cluster’s time, so the drill runs the clock at 1×.',
-  watch: 'The Security page’s Quotas tab: the client drill-<n>-producer’s rate against its 20 KiB/s quota, and the throttle it gets, on the leader. The produce step reports how long the client took; the last step, the rate the broker measured and the last throttle time.',
+  watch: 'Below the steps, the drill draws the client drill-<n>-producer’s rate on the leader against its 20 KiB/s quota, and the throttle_time_ms the leader answers it with, second by second (the Security page’s Quotas tab shows the same sensors). The produce step reports how long the client took; the last step, the rate the broker measured and the last throttle time.',
   steps: [
     restoreEveryBroker(),
     waitEveryBrokerRunning(),
