@@ -267,7 +267,7 @@ describe('SQLite storage', () => {
       // A flipped byte is found by the scan too (CRC-32C).
       const file = new BetterSqlite3(join(dir, 'broker-1.db'));
       const row = file.prepare('SELECT data FROM batches WHERE base_offset = 3').get() as { data: Buffer };
-      row.data[row.data.length - 2] ^= 0xff;
+      row.data.writeUInt8(row.data.readUInt8(row.data.length - 2) ^ 0xff, row.data.length - 2);
       file.prepare('UPDATE batches SET data = ? WHERE base_offset = 3').run(row.data);
       file.close();
       storage.close();
