@@ -42,6 +42,10 @@
  * `npm run bench -- txn` runs the transaction figures alone (txn.ts): kafkajs's transactional
  * produce against its idempotent produce, read_committed consume against read_uncommitted.
  *
+ * `npm run bench -- twin` makes a twin of a 50-broker, 100,000-partition cluster reached over the
+ * Kafka protocol (twin.ts): `twin.100k.create-opened` (limit 30 s), `twin.100k.impact-of-rack-stop`
+ * (limit 1 s) and the console's RSS with the twin (limit 1,500 MB).
+ *
  * `npm run bench -- workbench` runs the Messages workbench's scan alone: `records.search` over
  * 1,000,000 records with a CEL filter against a plain scan (workbench-scan.ts).
  *
@@ -81,6 +85,7 @@ import { IMPACT_BROKERS, IMPACT_PARTITIONS, measureImpact } from './impact.js';
 import { FAILOVER_BROKERS, FAILOVER_PARTITIONS, measureFailover } from './failover.js';
 import { COMPACTION_MB, KEYS as COMPACTION_KEYS, LOAD_COMMITS, LOAD_PARTITIONS, SEGMENT_MB, measureCleanerThroughput, measureCoordinatorLoad } from './compaction.js';
 import { TXN_BUDGET_MS, txnFigures, txnMain } from './txn.js';
+import { twinMain } from './twin.js';
 import { RESULTS_FILE, UI_FRAME_LATE_INTERVALS, atLeastFigure, figure, fmt, latencyFigure, machine, pct, printTable, round, topicDetailFigures, uiFigures, withinFigure, writeResults, type Figure } from './figures.js';
 
 /** The Topics page benchmark: building the console, 2,000 topics over HTTP, Chromium. */
@@ -376,6 +381,7 @@ async function main(): Promise<void> {
   if (process.argv[2] === 'workbench') return workbenchMain();
   if (process.argv[2] === 'compaction') return compactionMain();
   if (process.argv[2] === 'txn') return txnMain();
+  if (process.argv[2] === 'twin') return twinMain(process.argv.slice(3));
   const started = performance.now();
   const budgetLeft = (): number => BUDGET_MS - (performance.now() - started);
   const m = machine();
@@ -478,7 +484,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 // The phases check the budget themselves; this only catches a phase that hangs.
-const wholeBudgetMs = process.argv[2] === 'scale' ? SCALE_BUDGET_MS * 2 : BUDGET_MS;
+const wholeBudgetMs = process.argv[2] === 'scale' || process.argv[2] === 'twin' ? SCALE_BUDGET_MS * 2 : BUDGET_MS;
 setTimeout(() => {
   console.error(`bench: over the ${wholeBudgetMs / 1000} s budget, giving up`);
   process.exit(1);

@@ -63,7 +63,7 @@ export interface RungResult {
   stopped?: string;
 }
 
-interface Host {
+export interface Host {
   child: ChildProcess;
   origin: string;
   token: string;
@@ -72,11 +72,14 @@ interface Host {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** Start the host on `dataDir`; resolves once it printed its URL (it does so once the cluster answers). */
-async function startHost(dataDir: string, timeoutMs: number, onProgress: (line: string) => void): Promise<Host> {
+/**
+ * Start the host on `dataDir` (`args`: how a new cluster starts, default BROKERS bare brokers);
+ * resolves once it printed its URL (it does so once the cluster answers).
+ */
+export async function startHost(dataDir: string, timeoutMs: number, onProgress: (line: string) => void, args = ['--brokers', String(BROKERS)]): Promise<Host> {
   // As `npm start` runs it: the host's bundle (built the first time, then only checked for staleness).
   const entry = await hostEntry();
-  const child = spawn(process.execPath, [...HOST_NODE_ARGS, ...entry.execArgv, entry.file, '--data', dataDir, '--port', '0', '--brokers', String(BROKERS)], {
+  const child = spawn(process.execPath, [...HOST_NODE_ARGS, ...entry.execArgv, entry.file, '--data', dataDir, '--port', '0', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -108,7 +111,7 @@ async function startHost(dataDir: string, timeoutMs: number, onProgress: (line: 
   });
 }
 
-function stopHost(host: Host, timeoutMs: number): Promise<number | null> {
+export function stopHost(host: Host, timeoutMs: number): Promise<number | null> {
   return new Promise((resolve) => {
     if (host.child.exitCode !== null) return resolve(host.child.exitCode);
     const kill = setTimeout(() => host.child.kill('SIGKILL'), timeoutMs);
@@ -120,7 +123,7 @@ function stopHost(host: Host, timeoutMs: number): Promise<number | null> {
   });
 }
 
-async function post<T>(host: Host, method: string, body: unknown, timeoutMs = 60_000): Promise<T> {
+export async function post<T>(host: Host, method: string, body: unknown, timeoutMs = 60_000): Promise<T> {
   const res = await fetch(`${host.origin}/api/${method}`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${host.token}`, 'Content-Type': 'application/json' },
@@ -145,7 +148,7 @@ interface BrokerRow {
 }
 
 /** Poll until `test` holds; the elapsed ms, or undefined after `timeoutMs`. */
-async function until(test: () => Promise<boolean>, timeoutMs: number, everyMs = 50): Promise<number | undefined> {
+export async function until(test: () => Promise<boolean>, timeoutMs: number, everyMs = 50): Promise<number | undefined> {
   const started = performance.now();
   for (;;) {
     try {
@@ -159,7 +162,7 @@ async function until(test: () => Promise<boolean>, timeoutMs: number, everyMs = 
 }
 
 /** The pid and every descendant's pid (Linux /proc). */
-function processTree(pid: number): number[] {
+export function processTree(pid: number): number[] {
   const out = [pid];
   for (let i = 0; i < out.length; i++) {
     const p = out[i]!;
@@ -184,7 +187,7 @@ function cpuTicks(pids: number[]): number {
   return ticks;
 }
 
-function rssMb(pids: number[]): number {
+export function rssMb(pids: number[]): number {
   let kb = 0;
   for (const pid of pids) {
     try {
@@ -213,7 +216,7 @@ const idleCores = (host: Host): Promise<number> => cores(host, IDLE_WINDOW_MS);
  * engine's memory settler takes to look, so the one collection after a burst counts as settling);
  * false if that never happens within `timeoutMs`.
  */
-async function settled(host: Host, timeoutMs: number): Promise<boolean> {
+export async function settled(host: Host, timeoutMs: number): Promise<boolean> {
   const started = performance.now();
   let quiet = 0;
   while (performance.now() - started < timeoutMs) {

@@ -139,6 +139,13 @@ export async function txnFigures(): Promise<Figure[]> {
     // Warm both paths (JIT, the coordinator's __transaction_state) before measuring.
     await produceFor(1_000, sendIdempotent);
     await produceFor(1_000, sendTransaction);
+    // What each transaction asks of the cluster, counted from kafkajs's own request events while
+    // measuring: a second AddPartitionsToTxn in one transaction is a retry after CONCURRENT_TRANSACTIONS.
+    const asked = new Map<string, number>();
+    let counting = false;
+    transactional.on(transactional.events.REQUEST, (e: { payload: { apiName: string } }) => {
+      if (counting) asked.set(e.payload.apiName, (asked.get(e.payload.apiName) ?? 0) + 1);
+    });
     const idem: Window = { records: 0, ms: 0 };
     const txn: Window = { records: 0, ms: 0 };
     for (let round = 0; round < ROUNDS; round++) {
@@ -147,15 +154,25 @@ export async function txnFigures(): Promise<Figure[]> {
         [txn, sendTransaction],
       ] as const;
       for (const [w, send] of round % 2 === 0 ? pair : [...pair].reverse()) {
+        counting = w === txn;
         const r = await produceFor(WINDOW_MS, send);
+        counting = false;
         w.records += r.records;
         w.ms += r.ms;
       }
     }
+    const transactions = txn.records / TXN_RECORDS;
+    const perTxn = (api: string): number => round((asked.get(api) ?? 0) / transactions);
     const idemRate = (idem.records / idem.ms) * 1000;
     const txnRate = (txn.records / txn.ms) * 1000;
     console.log(`  produce ${TXN_RECORDS} × ${VALUE_BYTES} B per request, acks=all: idempotent ${fmt(Math.round(idemRate))} records/s, transactional (one transaction per request) ${fmt(Math.round(txnRate))} records/s (${fmt(Math.round(txnRate / TXN_RECORDS))} transactions/s)`);
-    const produce = judged(figure('txn.produce.100B.1000-per-txn.records', txnRate, 'records/s', idemRate), { transactionsPerSec: round(txnRate / TXN_RECORDS) });
+    console.log(`  requests per transaction (kafkajs): ${[...asked].map(([api, n]) => `${api} ${round(n / transactions)}`).join(', ')}`);
+    const produce = judged(figure('txn.produce.100B.1000-per-txn.records', txnRate, 'records/s', idemRate), {
+      transactionsPerSec: round(txnRate / TXN_RECORDS),
+      findCoordinatorPerTxn: perTxn('GroupCoordinator'),
+      addPartitionsToTxnPerTxn: perTxn('AddPartitionsToTxn'),
+      endTxnPerTxn: perTxn('EndTxn'),
+    });
 
     // The transactional log read back once every marker is in: LSO = HW, so both isolation levels read all of it.
     const bootstrap = view.value.bootstrapServers.split(',');

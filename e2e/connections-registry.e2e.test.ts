@@ -157,4 +157,16 @@ describe('an external connection’s Schema Registry in Chromium: the fields, pr
     expect(await page.content()).not.toContain('bearer-secret-1');
     expect(pageErrors).toEqual([]);
   });
+
+  it('changes it back to no authentication from its row: the saved token is dropped, not kept behind the URL', async () => {
+    await nav('Connections');
+    await page.getByTestId('registry-edit-second').click();
+    const dialog = page.locator('.n-dialog', { hasText: 'Schema Registry of second' });
+    await dialog.waitFor();
+    await dialog.getByTestId('registry-auth').getByText('None', { exact: true }).click();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await secondOf()).external?.schemaRegistry, { timeout: 15_000 }).toEqual({ url: registryUrl, passwordSaved: false, tokenSaved: false });
+    await expect.poll(() => page.getByTestId('registry-of-second').textContent(), { timeout: 15_000 }).toContain('no authentication');
+    expect(pageErrors).toEqual([]);
+  });
 });

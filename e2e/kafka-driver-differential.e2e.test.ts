@@ -121,6 +121,10 @@ describe('the same admin scenario through the embedded driver and the Kafka driv
     out.deletedAll = (await value(run<{ lowWatermark: number; errorCode: string }[]>('records.delete', { partitions: [{ topic: 'diff', partition: 1, offset: -1 }] }))).map((d) => [d.lowWatermark, d.errorCode]);
     const stats = await value(run<{ name: string; records: number; sizeBytes: number }[]>('topics.stats', { names: ['diff', 'never-was'] }));
     out.stats = stats.map((x) => [x.name, x.records, x.sizeBytes > 0]);
+    // Synthetic records (a twin's fill): 1,500 records of 10 B in two batches, and a topic that does not exist.
+    const filled = await value(run<{ topic: string; partition: number; errorCode: string; records: number; nextOffset: number }[]>('records.fill', { partitions: [{ topic: 'diff', partition: 0, records: 1_500, valueBytes: 10 }, { topic: 'never-was', partition: 0, records: 1, valueBytes: 1 }] }));
+    out.filled = filled.map((f) => [f.topic, f.partition, f.errorCode, f.records, f.nextOffset]);
+    out.filledEnd = (await value(run<TopicView>('topics.describe', { name: 'diff' }))).partitions[0]!.highWatermark;
     // Consumer groups: offsets committed by an admin (a group without members), its lag, a reset preview, delete.
     await value(run('records.produce', { topic: 'diff', partition: 2, acks: 'all', records: [{ value: 'a' }, { value: 'b' }, { value: 'c' }] }));
     const committed = await retrying(() => run<{ partitions: { partition: number; newOffset: number }[] }>('groups.resetOffsets', { groupId: 'diff-group', topics: [{ topic: 'diff', partitions: [1, 2] }], to: { offset: 1 }, dryRun: false }));

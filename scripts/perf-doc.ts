@@ -31,6 +31,7 @@ const GROUPS: readonly { prefix: string; title: string }[] = [
   { prefix: 'balance', title: 'balance.plan (`npm run bench -- scale`)' },
   { prefix: 'failover', title: 'Failover in process (`npm run bench -- scale`)' },
   { prefix: 'scale', title: 'The scale ladder (`npm run bench -- scale`)' },
+  { prefix: 'twin', title: 'A twin of 50 brokers × 100,000 partitions (`npm run bench -- twin`)' },
 ];
 
 function num(n: number): string {

@@ -66,6 +66,7 @@ import {
 } from './contract-schemas.js';
 import { connectionMethods } from './connections-contract.js';
 import { recordsDeleteMethods } from './records-delete-contract.js';
+import { recordsFillMethods } from './records-fill-contract.js';
 import { recordsSearchMethods } from './records-search-contract.js';
 import { schemasMethods } from './schemas-contract.js';
 import { securityMethods } from './security-contract.js';
@@ -378,6 +379,8 @@ export const contract = {
   ),
   // records.delete: Kafka's DeleteRecords (records-delete-contract.ts).
   ...recordsDeleteMethods,
+  // records.fill: synthetic records for many partitions at once (records-fill-contract.ts).
+  ...recordsFillMethods,
   // records.search: the Messages workbench's bounded, filtered read (records-search-contract.ts).
   ...recordsSearchMethods,
   // schemas.*: the cluster's Schema Registry for the Schemas page (schemas-contract.ts).

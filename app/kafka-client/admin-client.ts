@@ -342,32 +342,61 @@ export class KafkaAdminClient {
    * A partition without a leader is LEADER_NOT_AVAILABLE; a refused one fails with its error.
    */
   async offsets(topic: string): Promise<{ partition: number; logStartOffset: number; highWatermark: number }[]> {
-    const doing = `Reading the offsets of ${topic}`;
-    const meta = (await this.metadata([topic])).topics.find((t) => t.name === topic);
-    if (!meta || meta.errorCode !== 'NONE') throw new KafkaError(meta?.errorCode ?? 'UNKNOWN_TOPIC_OR_PARTITION', `${doing}: ${meta?.errorCode ?? 'UNKNOWN_TOPIC_OR_PARTITION'}`);
-    const byLeader = new Map<number, number[]>();
-    for (const p of meta.partitions) {
-      if (p.leader < 0) throw new KafkaError('LEADER_NOT_AVAILABLE', `${doing}: partition ${p.partition} has no leader.`);
-      byLeader.set(p.leader, [...(byLeader.get(p.leader) ?? []), p.partition]);
+    return (await this.offsetsOf([topic])).get(topic)!;
+  }
+
+  /**
+   * `offsets` of many topics at once: one Metadata, then one ListOffsets per leader for each of
+   * earliest and latest, covering all of that leader's partitions of every topic (as Kafka's admin
+   * client batches listOffsets by leader), so a cluster of 100,000 partitions is read in a hundred
+   * requests rather than a hundred per topic.
+   */
+  async offsetsOf(topics: readonly string[]): Promise<Map<string, { partition: number; logStartOffset: number; highWatermark: number }[]>> {
+    const doing = `Reading the offsets of ${topics.length === 1 ? topics[0] : `${topics.length} topics`}`;
+    const metadata = (await this.metadata([...topics])).topics;
+    const byLeader = new Map<number, Map<string, number[]>>();
+    for (const name of topics) {
+      const meta = metadata.find((t) => t.name === name);
+      if (!meta || meta.errorCode !== 'NONE') throw new KafkaError(meta?.errorCode ?? 'UNKNOWN_TOPIC_OR_PARTITION', `${doing}: ${name} ${meta?.errorCode ?? 'UNKNOWN_TOPIC_OR_PARTITION'}`);
+      for (const p of meta.partitions) {
+        if (p.leader < 0) throw new KafkaError('LEADER_NOT_AVAILABLE', `${doing}: ${name} partition ${p.partition} has no leader.`);
+        const leader = byLeader.get(p.leader) ?? new Map<string, number[]>();
+        byLeader.set(p.leader, leader);
+        const list = leader.get(name) ?? [];
+        leader.set(name, list);
+        list.push(p.partition);
+      }
     }
-    const out = new Map<number, { partition: number; logStartOffset: number; highWatermark: number }>();
+    const out = new Map<string, Map<number, { partition: number; logStartOffset: number; highWatermark: number }>>(topics.map((t) => [t, new Map()]));
     await Promise.all(
-      [...byLeader].map(async ([leader, partitions]) => {
+      [...byLeader].map(async ([leader, partitionsOf]) => {
         const [earliest, latest] = await Promise.all(
           [-2n, -1n].map((timestamp) =>
-            this.send(leader, ApiKey.ListOffsets, [1, 7], { replicaId: -1, isolationLevel: 0, topics: [{ name: topic, partitions: partitions.map((partitionIndex) => ({ partitionIndex, timestamp })) }] }, doing),
+            this.send(leader, ApiKey.ListOffsets, [1, 7], { replicaId: -1, isolationLevel: 0, topics: [...partitionsOf].map(([name, partitions]) => ({ name, partitions: partitions.map((partitionIndex) => ({ partitionIndex, timestamp })) })) }, doing),
           ),
         );
-        const offsetOf = (r: typeof earliest, partition: number): number => {
-          const p = r!.topics.find((t) => t.name === topic)?.partitions.find((x) => x.partitionIndex === partition);
-          const code = p ? errorName(p.errorCode) : 'UNKNOWN_TOPIC_OR_PARTITION';
-          if (code !== 'NONE') throw new KafkaError(code, `${doing}: partition ${partition} answered ${code}.`);
-          return Number(p!.offset);
+        const offsetsOf = (r: typeof earliest): Map<string, number> => {
+          const m = new Map<string, number>();
+          for (const t of r!.topics) {
+            for (const p of t.partitions) {
+              const code = errorName(p.errorCode);
+              if (code !== 'NONE') throw new KafkaError(code, `${doing}: ${t.name} partition ${p.partitionIndex} answered ${code}.`);
+              m.set(`${t.name}\u0000${p.partitionIndex}`, Number(p.offset));
+            }
+          }
+          return m;
         };
-        for (const partition of partitions) out.set(partition, { partition, logStartOffset: offsetOf(earliest, partition), highWatermark: offsetOf(latest, partition) });
+        const [starts, ends] = [offsetsOf(earliest), offsetsOf(latest)];
+        for (const [name, partitions] of partitionsOf) {
+          for (const partition of partitions) {
+            const key = `${name}\u0000${partition}`;
+            if (!starts.has(key) || !ends.has(key)) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `${doing}: ${name} partition ${partition} answered UNKNOWN_TOPIC_OR_PARTITION.`);
+            out.get(name)!.set(partition, { partition, logStartOffset: starts.get(key)!, highWatermark: ends.get(key)! });
+          }
+        }
       }),
     );
-    return [...out.values()].sort((a, b) => a.partition - b.partition);
+    return new Map([...out].map(([name, m]) => [name, [...m.values()].sort((a, b) => a.partition - b.partition)]));
   }
 }
 

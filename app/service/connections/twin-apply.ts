@@ -2,9 +2,10 @@
  * Apply a twin's drift (twin-topology.ts) to the twin through the contract, as an operator would
  * with Kafka's admin requests: brokers added, configs and features set, topics created with the
  * source's assignments, partitions added, replicas reassigned, leaders moved, synthetic records
- * written up to the source's offsets, topics deleted, ACLs and quotas set, brokers the source has
- * down stopped. A leader is moved the only way Kafka offers: a reassignment that puts it first
- * (same replicas, so nothing is copied), a preferred election, and the source's order back.
+ * written up to the source's offsets (`records.fill`: every leader's partitions in one Produce
+ * request a round), topics deleted, ACLs and quotas set, brokers the source has down stopped. A
+ * leader is moved the only way Kafka offers: a reassignment that puts it first (same replicas, so
+ * nothing is copied), a preferred election, and the source's order back.
  *
  * Changes marked `notApplied` are left as they are. A change Kafka refuses fails the call with
  * Kafka's error, naming the change.
@@ -13,9 +14,8 @@ import { KafkaError } from '../../api/errors.js';
 import type { TwinChangeView } from '../../api/twin-contract.js';
 import { aclKey, quotaKey, scaledOffsets, type TwinCall, type TwinTopology } from './twin-topology.js';
 
-/** Records a produce call carries, and the most bytes of their values. */
-const RECORDS_PER_CALL = 1_000;
-const BYTES_PER_CALL = 1_000_000;
+/** Partitions one `records.fill` or `records.delete` call names: bounds each call's size. */
+const PARTITIONS_PER_CALL = 10_000;
 /** A synthetic record's value is at most this long (a record's share of the source's bytes, capped). */
 export const MAX_SYNTHETIC_VALUE_BYTES = 4_096;
 /** Per record, what a v2 batch stores beside the value (lengths, deltas, attributes) with a null key. */
@@ -53,18 +53,6 @@ async function reassign(call: TwinCall, partitions: { topic: string; partition: 
   await waitForReassignments(call, waitMs);
 }
 
-/** Write synthetic records until the partition's high watermark is `to`; returns how many. */
-async function fill(call: TwinCall, topic: string, partition: number, from: number, to: number, valueBytes: number): Promise<number> {
-  const value = 'x'.repeat(valueBytes);
-  const perCall = Math.max(1, Math.min(RECORDS_PER_CALL, Math.floor(BYTES_PER_CALL / Math.max(1, valueBytes))));
-  for (let at = from; at < to; ) {
-    const n = Math.min(perCall, to - at);
-    await call('records.produce', { topic, partition, acks: 'all', records: Array.from({ length: n }, () => ({ value })) });
-    at += n;
-  }
-  return Math.max(0, to - from);
-}
-
 /** Apply `changes` to the twin `call` reaches; returns the synthetic records written. */
 export async function applyDrift(call: TwinCall, changes: readonly TwinChangeView[], source: TwinTopology, twin: TwinTopology, options: ApplyOptions): Promise<number> {
   const waitMs = options.waitMs ?? 120_000;
@@ -80,9 +68,15 @@ export async function applyDrift(call: TwinCall, changes: readonly TwinChangeVie
     const refused = (await call('cluster.updateFeatures', { updates })).find((r) => r.errorCode !== 'NONE');
     if (refused) throw new KafkaError(refused.errorCode, `The twin refused feature ${refused.feature}: ${refused.message ?? refused.errorCode}`);
   }
-  for (const c of of('topic-added')) {
-    const t = source.topics.get(topicOf(c.subject))!;
-    await call('topics.create', { name: topicOf(c.subject), assignments: t.partitions.map((p) => p.replicas), configs: t.configs });
+  // Topics in a few CreateTopics requests, each of up to PARTITIONS_PER_CALL partitions.
+  const added = of('topic-added').map((c) => ({ name: topicOf(c.subject), ...source.topics.get(topicOf(c.subject))! }));
+  for (let i = 0; i < added.length; ) {
+    let partitions = 0;
+    let j = i;
+    while (j < added.length && (j === i || partitions + added[j]!.partitions.length <= PARTITIONS_PER_CALL)) partitions += added[j++]!.partitions.length;
+    const refused = (await call('topics.createMany', { topics: added.slice(i, j).map((t) => ({ name: t.name, assignments: t.partitions.map((p) => p.replicas), configs: t.configs })) })).find((r) => r.errorCode !== 'NONE');
+    if (refused) throw new KafkaError(refused.errorCode, `Creating topic ${refused.name} on the twin failed: ${refused.message ?? refused.errorCode}`);
+    i = j;
   }
   for (const c of of('partitions-added')) {
     const name = topicOf(c.subject);
@@ -112,6 +106,8 @@ export async function applyDrift(call: TwinCall, changes: readonly TwinChangeVie
   await reassign(call, leaders.map((c) => ({ ...partitionOf(c.subject), replicas: replicasOf(c.subject) })), waitMs);
 
   let written = 0;
+  const fills: { topic: string; partition: number; records: number; valueBytes: number }[] = [];
+  const starts: { topic: string; partition: number; offset: number }[] = [];
   for (const c of of('offsets')) {
     const { topic, partition } = partitionOf(c.subject);
     const s = source.topics.get(topic)!.partitions[partition]!;
@@ -119,11 +115,19 @@ export async function applyDrift(call: TwinCall, changes: readonly TwinChangeVie
     const have = twin.topics.get(topic)?.partitions[partition] ?? { highWatermark: 0, logStartOffset: 0 };
     const records = Math.max(1, s.highWatermark - s.logStartOffset);
     const valueBytes = Math.min(MAX_SYNTHETIC_VALUE_BYTES, Math.max(0, Math.round(s.sizeBytes / records) - RECORD_OVERHEAD_BYTES));
-    written += await fill(call, topic, partition, have.highWatermark, want.highWatermark, valueBytes);
-    if (want.logStartOffset > have.logStartOffset) {
-      const [r] = await call('records.delete', { partitions: [{ topic, partition, offset: want.logStartOffset }] });
-      if (r && r.errorCode !== 'NONE') throw new KafkaError(r.errorCode, `Moving ${topic}-${partition}'s log start to ${want.logStartOffset} on the twin failed.`);
+    if (want.highWatermark > have.highWatermark) fills.push({ topic, partition, records: want.highWatermark - have.highWatermark, valueBytes });
+    if (want.logStartOffset > have.logStartOffset) starts.push({ topic, partition, offset: want.logStartOffset });
+  }
+  // Every partition's records in a few calls: each round one Produce request per leader (records-fill-contract.ts).
+  for (let i = 0; i < fills.length; i += PARTITIONS_PER_CALL) {
+    for (const r of await call('records.fill', { partitions: fills.slice(i, i + PARTITIONS_PER_CALL) })) {
+      if (r.errorCode !== 'NONE') throw new KafkaError(r.errorCode, `Writing ${r.topic}-${r.partition}'s synthetic records on the twin failed: ${r.message ?? r.errorCode}`);
+      written += r.records;
     }
+  }
+  for (let i = 0; i < starts.length; i += PARTITIONS_PER_CALL) {
+    const failed = (await call('records.delete', { partitions: starts.slice(i, i + PARTITIONS_PER_CALL) })).find((r) => r.errorCode !== 'NONE');
+    if (failed) throw new KafkaError(failed.errorCode, `Moving ${failed.topic}-${failed.partition}'s log start on the twin failed.`);
   }
 
   const removed = of('topic-removed').map((c) => topicOf(c.subject));

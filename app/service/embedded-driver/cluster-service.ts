@@ -36,6 +36,7 @@ import type { RealtimeClock } from './realtime-clock.js';
 import { RecentEvents, UNBUFFERED_EVENTS } from './recent-events.js';
 import { recordMethods } from './record-methods.js';
 import { recordsDeleteMethod } from './records-delete.js';
+import { recordsFillMethod } from './records-fill.js';
 import { securityMethods } from './security-methods.js';
 import { txnMethods } from './txn-backend.js';
 import { clientTxnMethods } from '../client-transactions.js';
@@ -156,9 +157,10 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
   const workbench = workbenchMethods(engine, answerLater, { call: (method: string, input: unknown) => call(method, input) } as Pick<EngineService, 'call'>);
   const methods: EmbeddedMethods = {
     ...adminMethods(engine),
-    ...groupMethods(engine, answer),
+    ...groupMethods(engine, answerLater),
     ...consumerMethods(engine),
     ...recordsDeleteMethod(engine, answer),
+    ...recordsFillMethod(engine, answerLater),
     ...workbench.methods,
     ...compactionMethods(engine),
     ...impactMethods(

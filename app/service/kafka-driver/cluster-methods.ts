@@ -19,6 +19,8 @@ import { kafkaConfigEntryViews } from './config-views.js';
 import type { KafkaMethods } from './kafka-methods.js';
 import { readSnapshot, TOPIC_ID_UNAVAILABLE_REASON, topicNumber, type KafkaSnapshot } from './snapshot.js';
 import { lastOffsetPerPartition } from '../embedded-driver/records-delete.js';
+import { fillBatchRecords } from '../embedded-driver/records-fill.js';
+import type { FillResultView } from '../../api/records-fill-contract.js';
 import { searchRecords } from '../workbench/search.js';
 import { producedRecords, type EncodingRegistry } from '../workbench/produce-encoding.js';
 import type { SchemaLookup } from '../workbench/payload.js';
@@ -57,6 +59,7 @@ type KafkaClusterMethod =
   | 'records.consume'
   | 'topics.compaction'
   | 'records.delete'
+  | 'records.fill'
   | 'records.search'
   | 'schemas.list'
   | 'schemas.check'
@@ -66,6 +69,9 @@ type KafkaClusterMethod =
   | 'events.recent'
   | 'clock.get'
   | 'clock.setScale';
+
+/** Partitions `records.fill` writes to at once over the Kafka protocol. */
+const FILL_CONCURRENCY = 16;
 
 const PARTITION_EPOCH_REASON = "Kafka's Metadata answer carries each partition's leader epoch but not its partition epoch (the controller's count of its changes).";
 
@@ -129,30 +135,28 @@ async function leaderSizes(client: KafkaAdminClient, s: KafkaSnapshot, topics: s
 }
 
 async function topicViews(client: KafkaAdminClient, s: KafkaSnapshot, names: string[]): Promise<TopicView[]> {
-  const sizes = await leaderSizes(client, s, names);
-  return Promise.all(
-    names.map(async (name) => {
-      const topic = s.image.topicsByName.get(name);
-      if (!topic) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `This server does not host this topic: ${name}`);
-      const offsets = new Map((await client.offsets(name)).map((o) => [o.partition, o]));
-      // No replica states: the protocol does not report followers' logs (`unavailable` says so).
-      const partitions: PartitionView[] = [...topic.partitions.values()]
-        .sort((a, b) => a.partition - b.partition)
-        .map((p) => {
-          const view = partitionView({ ...p, highWatermark: offsets.get(p.partition)?.highWatermark ?? -1, logStartOffset: offsets.get(p.partition)?.logStartOffset ?? -1, replicaStates: [] });
-          const size = sizes.get(`${name}\u0000${p.partition}`);
-          return size === undefined ? view : { ...view, sizeBytes: size };
-        });
-      return {
-        name,
-        topicId: topic.topicId,
-        configs: { ...topic.configs },
-        partitions,
-        unavailable: { replicaStates: REPLICA_STATES_REASON, ...(s.elrUnavailable ? { eligibleLeaderReplicas: s.elrUnavailable } : {}) },
-        unreported: { partitionEpoch: PARTITION_EPOCH_REASON, ...(topic.topicId === ZERO_TOPIC_ID ? { topicId: s.topicIdsUnavailable ?? TOPIC_ID_UNAVAILABLE_REASON } : {}) },
-      };
-    }),
-  );
+  for (const name of names) if (!s.image.topicsByName.has(name)) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `This server does not host this topic: ${name}`);
+  const [sizes, offsetsOf] = await Promise.all([leaderSizes(client, s, names), client.offsetsOf(names)]);
+  return names.map((name) => {
+    const topic = s.image.topicsByName.get(name)!;
+    const offsets = new Map(offsetsOf.get(name)!.map((o) => [o.partition, o]));
+    // No replica states: the protocol does not report followers' logs (`unavailable` says so).
+    const partitions: PartitionView[] = [...topic.partitions.values()]
+      .sort((a, b) => a.partition - b.partition)
+      .map((p) => {
+        const view = partitionView({ ...p, highWatermark: offsets.get(p.partition)?.highWatermark ?? -1, logStartOffset: offsets.get(p.partition)?.logStartOffset ?? -1, replicaStates: [] });
+        const size = sizes.get(`${name}\u0000${p.partition}`);
+        return size === undefined ? view : { ...view, sizeBytes: size };
+      });
+    return {
+      name,
+      topicId: topic.topicId,
+      configs: { ...topic.configs },
+      partitions,
+      unavailable: { replicaStates: REPLICA_STATES_REASON, ...(s.elrUnavailable ? { eligibleLeaderReplicas: s.elrUnavailable } : {}) },
+      unreported: { partitionEpoch: PARTITION_EPOCH_REASON, ...(topic.topicId === ZERO_TOPIC_ID ? { topicId: s.topicIdsUnavailable ?? TOPIC_ID_UNAVAILABLE_REASON } : {}) },
+    };
+  });
 }
 
 /** The placement a new topic would get, as a KRaft controller places it (its random start aside). */
@@ -362,6 +366,31 @@ export function kafkaClusterMethods(
       return { records: r.records, nextOffset: r.records.length > 0 ? r.records[r.records.length - 1]!.offset + 1 : offset, highWatermark: r.highWatermark, logStartOffset: r.logStartOffset };
     },
 
+    // A producer's batches, partition by partition (a few at once): Kafka has no bulk write for synthetic records.
+    'records.fill': async ({ partitions, timeoutMs }) => {
+      // Partitions that do not exist are answered first: kafkajs's producer, asked for an unknown topic, fails the sends in flight with it.
+      const known = new Map((await client.metadata([...new Set(partitions.map((p) => p.topic))])).topics.filter((t) => t.errorCode === 'NONE').map((t) => [t.name, new Set(t.partitions.map((p) => p.partition))]));
+      const results: FillResultView[] = partitions.map((p) => ({ topic: p.topic, partition: p.partition, errorCode: known.get(p.topic)?.has(p.partition) ? 'NONE' : 'UNKNOWN_TOPIC_OR_PARTITION', records: 0, nextOffset: -1 }));
+      let next = 0;
+      const worker = async (): Promise<void> => {
+        for (let i = next++; i < partitions.length; i = next++) {
+          const p = partitions[i]!;
+          const r = results[i]!;
+          const value = Buffer.alloc(p.valueBytes, 0x78);
+          while (r.records < p.records && r.errorCode === 'NONE') {
+            const n = Math.min(p.records - r.records, fillBatchRecords(p.valueBytes));
+            const a = await client.records.produce(p.topic, p.partition, -1, Array.from({ length: n }, () => ({ key: null, value, headers: [] })), timeoutMs ?? 30_000, 'none').catch((e: unknown) => {
+              if (e instanceof KafkaError && e.code !== 'INTERNAL') return { errorCode: e.code, errorMessage: e.message, baseOffset: -1 };
+              throw e;
+            });
+            if (a.errorCode !== 'NONE') Object.assign(r, { errorCode: a.errorCode, ...(a.errorMessage ? { message: a.errorMessage } : {}) });
+            else Object.assign(r, { records: r.records + n, nextOffset: a.baseOffset + n });
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(FILL_CONCURRENCY, partitions.length) }, worker));
+      return results;
+    },
     'records.delete': ({ partitions, timeoutMs }) => client.deleteRecords([...lastOffsetPerPartition(partitions).values()], timeoutMs ?? 30_000),
     'records.search': (input) => searchRecords(kafkaRecordSource(client), input, lookup),
     'schemas.list': () => missing('schemaRegistry'),
