@@ -4,7 +4,7 @@
  *
  * Reads go by offset range through the primary key, never by scanning; the last batches appended
  * are kept decoded for follower and consumer reads, older ones are checked on read (CRC-32C,
- * record layout) and their records built only when asked for. A log opened from the broker's bulk
+ * record layout; a scan of header fields, the CRC only) and their records built only when asked for. A log opened from the broker's bulk
  * read (or a clean shutdown's summary) takes its figures from it instead of asking the file.
  *
  * Apart from the broker's store (sqlite-broker-store.ts), which lists, opens, deletes and
@@ -184,15 +184,15 @@ export class SqliteReplicaLog implements ReplicaLogStore {
    * A stored batch, CRC and records checked; its records are built only if someone reads them
    * (a Fetch or a follower sends `encoded`, the stored bytes, as they are).
    */
-  private decode(row: BatchRow): RecordBatch {
-    const batch = decodeRecordBatch(row.data, { file: this.file.path, codecs: STORAGE_CODECS, lazyRecords: true });
+  private decode(row: BatchRow, recordsUnchecked = false): RecordBatch {
+    const batch = decodeRecordBatch(row.data, { file: this.file.path, codecs: STORAGE_CODECS, lazyRecords: true, recordsUnchecked });
     // Set in place: a spread would read `records` and build them.
     batch.appendTimeMs = row.append_time;
     batch.encoded = row.data;
     return batch;
   }
 
-  read(fromOffset: number, untilOffset: number, maxBytes: number): RecordBatch[] {
+  read(fromOffset: number, untilOffset: number, maxBytes: number, headerFields = false): RecordBatch[] {
     if (fromOffset >= untilOffset || fromOffset >= this.end) return [];
     const out: RecordBatch[] = [];
     let bytes = 0;
@@ -217,7 +217,9 @@ export class SqliteReplicaLog implements ReplicaLogStore {
     const floor = (s.floorBase.get(this.id, fromOffset) as { base: number | null }).base ?? fromOffset;
     guard(this.file.path, 'read', () => {
       for (const row of s.readRange.iterate(this.id, floor, untilOffset) as IterableIterator<BatchRow>) {
-        const batch = this.decode(row);
+        // A scan of header fields (the producer state's, Kafka's too) checks the CRC, not the
+        // records: a compressed log is not decompressed to rebuild it.
+        const batch = this.decode(row, headerFields);
         // The batch below the offset may end before it: the cleaner removed what followed it.
         if (batch.lastOffset < fromOffset) continue;
         if (!take(batch)) break;

@@ -3,13 +3,14 @@ import { mkdtempSync, rmSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { KafkaError } from '../api/errors.js';
 import { recordText, Simulation, textRecord } from '../sim/simulation.js';
 import { latestVersion, migrate } from './migrations.js';
 import { SqliteStorage } from './sqlite-storage.js';
 import { DEFAULT_CACHE_KIB } from './sqlite-file.js';
-import { encodeRecordBatch } from './record-batch-codec.js';
+import { encodeRecordBatch, STORAGE_CODECS } from './record-batch-codec.js';
+import { createCompressionCodecs } from '../protocol/records/compression.js';
 import type { LogRecord, RecordBatch } from '../core/log/records.js';
 import { kafkaErrorOf } from '../core/test-support/kafka-error.js';
 
@@ -232,6 +233,52 @@ describe('SQLite storage', () => {
         expect(Buffer.from(log.read(0, 3, 1 << 20)[0]!.encoded!)).toEqual(encoded);
       }
     } finally {
+      storage.close();
+    }
+  });
+
+  it('a scan of header fields (the producer state rebuilt after a reopen) checks the CRC but neither decompresses nor walks the records; a read to serve checks them', () => {
+    const dir = tempDir();
+    const codecs = createCompressionCodecs();
+    const encoded = [0, 3].map((base) =>
+      encodeRecordBatch({ ...batch(base, 3, 0, 100), sizeBytes: 0 }, { compression: 'lz4', codecs, producer: { id: 7, epoch: 1, baseSequence: base } }),
+    );
+    const first = SqliteStorage.open(dir);
+    try {
+      for (const [i, bytes] of encoded.entries()) first.broker(1).replica('t:0').append({ ...batch(i * 3, 3, 0, 100), sizeBytes: bytes.length, encoded: bytes, producer: { producerId: 7, producerEpoch: 1, baseSequence: i * 3 } });
+    } finally {
+      first.close();
+    }
+    const storage = SqliteStorage.open(dir);
+    const decompress = vi.spyOn(STORAGE_CODECS, 'decompress');
+    try {
+      const log = storage.broker(1).replica('t:0');
+      const scanned = log.read(0, 6, 1 << 20, true);
+      expect(scanned.map((b) => [b.baseOffset, b.lastOffset, b.producer])).toEqual([
+        [0, 2, { producerId: 7, producerEpoch: 1, baseSequence: 0 }],
+        [3, 5, { producerId: 7, producerEpoch: 1, baseSequence: 3 }],
+      ]);
+      expect(decompress).not.toHaveBeenCalled();
+      expect(scanned[1]!.records.map(recordText)).toEqual(['v3', 'v4', 'v5']); // checked and built when read
+      expect(decompress).toHaveBeenCalledTimes(1);
+      decompress.mockClear();
+      log.read(0, 6, 1 << 20);
+      expect(decompress).toHaveBeenCalledTimes(2);
+      // A flipped byte is found by the scan too (CRC-32C).
+      const file = new BetterSqlite3(join(dir, 'broker-1.db'));
+      const row = file.prepare('SELECT data FROM batches WHERE base_offset = 3').get() as { data: Buffer };
+      row.data.writeUInt8(row.data.readUInt8(row.data.length - 2) ^ 0xff, row.data.length - 2);
+      file.prepare('UPDATE batches SET data = ? WHERE base_offset = 3').run(row.data);
+      file.close();
+      storage.close();
+      const reopened = SqliteStorage.open(dir);
+      try {
+        expect(errorOf(() => reopened.broker(1).replica('t:0').read(0, 6, 1 << 20, true))).toMatchObject({ code: 'CORRUPT_MESSAGE', message: expect.stringMatching(/CRC32C/) });
+      } finally {
+        reopened.close();
+      }
+    } finally {
+      decompress.mockRestore();
       storage.close();
     }
   });

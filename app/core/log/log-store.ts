@@ -35,8 +35,13 @@ export interface ReplicaLogStore {
    * a follower of a compacted leader, whose log skips the offsets the cleaner removed).
    */
   append(batch: RecordBatch): void;
-  /** Batches overlapping [fromOffset, untilOffset), in offset order, at most `maxBytes` (at least one batch). */
-  read(fromOffset: number, untilOffset: number, maxBytes: number): RecordBatch[];
+  /**
+   * Batches overlapping [fromOffset, untilOffset), in offset order, at most `maxBytes` (at least one
+   * batch). `headerFields`: the caller reads only the batches' header fields (offsets, producer
+   * fields, the transactional and control bits) and the records of control batches, so a store
+   * may leave the records unchecked until they are read (then checked as any read checks them).
+   */
+  read(fromOffset: number, untilOffset: number, maxBytes: number, headerFields?: boolean): RecordBatch[];
   /** Remove every record at or above `offset` (a batch straddling it is cut). */
   truncateTo(offset: number): void;
   /** Remove every record below `offset` (retention, or reset after OFFSET_OUT_OF_RANGE). */

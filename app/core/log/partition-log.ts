@@ -203,11 +203,11 @@ export class PartitionLog {
    * The idempotent producers' state of this log (Kafka's ProducerStateManager). Built from the
    * log the first time it is needed — after a restart or on a replica that just became leader it
    * is rebuilt from the batches themselves, which carry their producer fields — then kept up to
-   * date by every append, truncation and log start move. Logs no idempotent producer ever wrote
-   * to are never scanned.
+   * date by every append, truncation and log start move. The scan reads the batches' header
+   * fields, as Kafka's does, never decompressing their records.
    */
   producerState(): ProducerStateManager {
-    this.producers ??= ProducerStateManager.fromLog(this.name, (from, until, max) => this.store.read(from, until, max), this.startOffset, this.leo);
+    this.producers ??= ProducerStateManager.fromLog(this.name, (from, until, max) => this.store.read(from, until, max, true), this.startOffset, this.leo);
     return this.producers;
   }
 

@@ -116,6 +116,21 @@ describe('records built on first read (a stored batch served as its bytes)', () 
   });
 });
 
+describe('a batch decoded for its header fields only (recordsUnchecked)', () => {
+  it('checks the CRC at once and its records only when they are read', () => {
+    const records = [record('a', 5), record('b', 6)];
+    const good = encodeRecordBatch(batchOf(records, 10), { compression: 'lz4', codecs });
+    expect(decodeRecordBatch(good, { codecs, lazyRecords: true, recordsUnchecked: true }).records).toEqual(records);
+    const broken = encodeRecordBatch(batchOf(records, 10), { compression: 'lz4', codecs: { ...codecs, compress: (codec, data) => codecs.compress(codec, data.subarray(1)) } });
+    const batch = decodeRecordBatch(broken, { codecs, lazyRecords: true, recordsUnchecked: true });
+    expect([batch.baseOffset, batch.lastOffset]).toEqual([10, 11]);
+    expect(() => batch.records).toThrow(expect.objectContaining({ code: 'CORRUPT_MESSAGE' }));
+    const flipped = encodeRecordBatch(batchOf(records, 10), { compression: 'lz4', codecs });
+    flipped[70] = flipped[70]! ^ 0xff;
+    expect(() => decodeRecordBatch(flipped, { codecs, lazyRecords: true, recordsUnchecked: true })).toThrow(/CRC32C/);
+  });
+});
+
 describe("a leader's scan of a client's batch (what validation needs of its records, none built)", () => {
   const records = [record('a', 500, 'k'), record('b', -1), record('c', 200, 'k'), record('d', 900), record('e', -1, 'k')];
   const reseal = (bytes: Uint8Array): Uint8Array => (new DataView(bytes.buffer, bytes.byteOffset).setUint32(17, crc32c(bytes, 21, bytes.length)), bytes);

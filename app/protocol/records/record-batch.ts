@@ -81,6 +81,12 @@ export interface DecodeContext {
    * allocation. The batch then holds on to `buf`.
    */
   lazyRecords?: boolean;
+  /**
+   * With `lazyRecords`: the records are neither checked nor (when compressed) decompressed until
+   * `records` is first read, which then checks them as decoding does and may throw; until then a
+   * cleaned batch's `offsetDeltas` are not known (left unset). For a scan of header fields only.
+   */
+  recordsUnchecked?: boolean;
   /** The caller has just checked these very bytes' CRC-32C ({@link hasValidCrc}): not again. */
   crcChecked?: boolean;
   /** Record i must carry offsetDelta i (a batch a client produced), else CORRUPT_MESSAGE. */
@@ -342,15 +348,22 @@ function decodeBody(b: Uint8Array, start: number, header: RecordBatchHeader, ctx
     // The same checks as decoding, with nothing built; so building them later cannot fail. A
     // compressed batch is decompressed to be checked and again if its records are read: keeping
     // the decompressed bytes would hold several times the batch for as long as the batch lives.
-    const checked = header.compression === 'none' ? b.subarray(start + RECORD_BATCH_HEADER_SIZE, start + header.sizeBytes) : recordBytes(b, start, header, ctx);
-    if (count > checked.length / MIN_RECORD_SIZE) throw fail(`record count ${count} cannot fit in ${checked.length} record bytes`);
-    const deltas = readRecords(checked, header, fail, dense, false).deltas;
-    if (deltas) batch.offsetDeltas = deltas;
+    if (!ctx.recordsUnchecked) {
+      const checked = header.compression === 'none' ? b.subarray(start + RECORD_BATCH_HEADER_SIZE, start + header.sizeBytes) : recordBytes(b, start, header, ctx);
+      if (count > checked.length / MIN_RECORD_SIZE) throw fail(`record count ${count} cannot fit in ${checked.length} record bytes`);
+      const deltas = readRecords(checked, header, fail, dense, false).deltas;
+      if (deltas) batch.offsetDeltas = deltas;
+    }
+    const build = (): LogRecord[] => {
+      const owned = recordBytes(b, start, header, ctx);
+      if (count > owned.length / MIN_RECORD_SIZE) throw fail(`record count ${count} cannot fit in ${owned.length} record bytes`);
+      return readRecords(owned, header, fail, dense).records;
+    };
     let built: LogRecord[] | null = null;
     Object.defineProperty(batch, 'records', {
       enumerable: true,
       configurable: true,
-      get: () => (built ??= readRecords(recordBytes(b, start, header, ctx), header, fail, dense).records),
+      get: () => (built ??= build()),
       set: (records: LogRecord[]) => void (built = records),
     });
     return batch;
