@@ -266,7 +266,7 @@ describe('the topic detail page in Chromium against npm run serve', () => {
     // The rows as shown, top to bottom (a row's element is reused for the rows that scroll into view, so DOM order is not screen order).
     const shown = (): Promise<{ testId: string; id: string; number: string }[]> =>
       page.getByTestId('partition-scroller').evaluate((el) =>
-        [...el.querySelectorAll<HTMLElement>('.item')]
+        [...el.querySelectorAll('.item')]
           .map((i) => ({ top: i.getBoundingClientRect().top, id: i.id, row: i.querySelector('[data-testid^="partition-row-"]') }))
           .sort((a, b) => a.top - b.top)
           .map((x) => ({ testId: x.row?.getAttribute('data-testid') ?? '?', id: x.id, number: x.row?.querySelector('[role="cell"]:nth-child(2)')?.textContent?.trim() ?? '?' })),

@@ -46,31 +46,64 @@ export const ELR_UNAVAILABLE_REASON =
   "This cluster's brokers do not serve DescribeTopicPartitions (API key 75, KIP-966), the only request that reports each partition's eligible leader replicas.";
 export const FEATURE_UPDATES_UNAVAILABLE_REASON = "This cluster's brokers do not serve UpdateFeatures (API key 57, KIP-584): its feature levels cannot be changed over the Kafka protocol.";
 
+/** Partitions one DescribeTopicPartitions answer carries at most (`max.request.partition.size.limit`'s default). */
+const PAGE_PARTITIONS = 2000;
+/** Requests `describeElr` has in flight at once when it asks topic by topic. */
+const GROUPS_IN_FLIGHT = 4;
+
 /**
  * ELR per topic and partition of `topics` (all when absent), and each topic's id as the same
  * answer carries it (Metadata carries none below v10), or the reason it cannot be read. Topics
  * Kafka reports with an error are left out.
+ *
+ * With `partitionCounts` (each topic's partitions, as Metadata just gave them) the topics are
+ * asked in groups of about a page each rather than all at once: a broker answers every page of
+ * an all-topics request from the topics at or after its cursor, so on a cluster of 100,000
+ * partitions each of its 50 pages would cost as much as the whole.
  */
 export async function describeElr(
   client: Client,
   topics?: string[],
+  partitionCounts?: ReadonlyMap<string, number>,
 ): Promise<{ elr: Map<string, Map<number, PartitionElrData>>; topicIds: Map<string, string> } | { unavailable: string }> {
   if (!(await advertises(client, ApiKey.DescribeTopicPartitions))) return { unavailable: ELR_UNAVAILABLE_REASON };
   const elr = new Map<string, Map<number, PartitionElrData>>();
   const topicIds = new Map<string, string>();
-  let cursor: { topicName: string; partitionIndex: number } | null = null;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const r: DescribeTopicPartitionsResponse = await client.send(undefined, ApiKey.DescribeTopicPartitions, [0, 0], { topics: (topics ?? []).map((name) => ({ name })), cursor }, 'Reading eligible leader replicas');
-    for (const t of r.topics) {
-      if (t.errorCode !== 0 || t.name === null) continue;
-      topicIds.set(t.name, t.topicId);
-      const parts = elr.get(t.name) ?? new Map<number, PartitionElrData>();
-      for (const p of t.partitions) parts.set(p.partitionIndex, { elr: [...(p.eligibleLeaderReplicas ?? [])], lastKnownElr: [...(p.lastKnownElr ?? [])] });
-      elr.set(t.name, parts);
+  const read = async (named: string[]): Promise<void> => {
+    let cursor: { topicName: string; partitionIndex: number } | null = null;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const r: DescribeTopicPartitionsResponse = await client.send(undefined, ApiKey.DescribeTopicPartitions, [0, 0], { topics: named.map((name) => ({ name })), cursor }, 'Reading eligible leader replicas');
+      for (const t of r.topics) {
+        if (t.errorCode !== 0 || t.name === null) continue;
+        topicIds.set(t.name, t.topicId);
+        const parts = elr.get(t.name) ?? new Map<number, PartitionElrData>();
+        for (const p of t.partitions) parts.set(p.partitionIndex, { elr: [...(p.eligibleLeaderReplicas ?? [])], lastKnownElr: [...(p.lastKnownElr ?? [])] });
+        elr.set(t.name, parts);
+      }
+      if (!r.nextCursor) break;
+      cursor = r.nextCursor;
     }
-    if (!r.nextCursor) break;
-    cursor = r.nextCursor;
+  };
+  if (!partitionCounts || partitionCounts.size === 0) {
+    await read(topics ?? []);
+    return { elr, topicIds };
   }
+  const groups: string[][] = [];
+  let size = PAGE_PARTITIONS;
+  for (const [name, count] of [...partitionCounts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (size + count > PAGE_PARTITIONS) {
+      groups.push([]);
+      size = 0;
+    }
+    groups[groups.length - 1]!.push(name);
+    size += count;
+  }
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(GROUPS_IN_FLIGHT, groups.length) }, async () => {
+      for (let i = next++; i < groups.length; i = next++) await read(groups[i]!);
+    }),
+  );
   return { elr, topicIds };
 }
 

@@ -103,7 +103,10 @@ export function buildImage(
 
 /** Read the cluster: metadata, reassignments in flight, and every topic's configs (one request per broker asked). */
 export async function readSnapshot(client: KafkaAdminClient, topics?: string[]): Promise<KafkaSnapshot> {
-  const [metadata, reassignments, elr] = await Promise.all([client.metadata(topics), client.listReassignments(), describeElr(client, topics)]);
+  // ELR after Metadata: asked topic by topic in pages (feature-requests.ts), which needs the partition counts.
+  const [metadata, reassignments] = await Promise.all([client.metadata(topics), client.listReassignments()]);
+  const counts = new Map(metadata.topics.filter((t) => t.errorCode === 'NONE').map((t) => [t.name, t.partitions.length]));
+  const elr = await describeElr(client, topics, counts);
   const names = metadata.topics.filter((t) => t.errorCode === 'NONE').map((t) => t.name);
   const missing = metadata.topics.find((t) => t.errorCode === 'UNKNOWN_TOPIC_OR_PARTITION');
   if (topics && missing) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `This server does not host this topic: ${missing.name}`);
