@@ -14,11 +14,11 @@
  * written with `records.fill`: 200,000 records, so the default record budget of 100,000 scales
  * every offset by a half and the twin writes one synthetic record to every partition). Every phase is bounded in wall time.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { RESULTS_FILE, machine, printTable, round, withinFigure, writeResults, type Figure } from './figures.js';
+import { RESULTS_FILE, machine, printTable, round, withinFigure, writeResults, type Figure, type Results } from './figures.js';
 import { post, processTree, rssMb, startHost, stopHost, until, type Host } from './scale.js';
 
 export const TWIN_BROKERS = 50;
@@ -196,7 +196,11 @@ export async function twinMain(argv: string[]): Promise<void> {
   const figures = twinFigures(r);
   printTable(figures);
   if (figures.length > 0) {
-    const results = writeResults(m, figures);
+    // The machine block stays the last full run's (its load average describes those figures); these carry their own.
+    if (m.loadAverage !== undefined) for (const f of figures) f.context = { ...f.context, loadAverage: m.loadAverage };
+    const previous = existsSync(RESULTS_FILE) ? (JSON.parse(readFileSync(RESULTS_FILE, 'utf8')) as Partial<Results>).machine : undefined;
+    const same = previous && previous.cpu === m.cpu && previous.cores === m.cores && previous.node === m.node;
+    const results = writeResults(same ? previous : m, figures);
     console.log(`\nwrote ${results.figures.length} figures to ${RESULTS_FILE}`);
   }
 }

@@ -52,7 +52,7 @@ describe('the Kafka driver reads ELR and updates features over the Kafka protoco
 
     // Topic by topic with the partition counts Metadata gave: the same answer, in requests that name their topics.
     const bodies: { topics: { name: string }[] }[] = [];
-    const named: Client = { apiVersions: client.apiVersions, send: ((broker: number | undefined, apiKey: ApiKeyNumber, wanted: readonly [number, number], body: never) => (bodies.push(body), client.send(broker, apiKey as 75, wanted, body))) as Client['send'] };
+    const named: Client = { apiVersions: client.apiVersions, send: ((broker: number | undefined, apiKey: ApiKeyNumber, wanted: readonly [number, number], body: never, doing: string) => (bodies.push(body), client.send(broker, apiKey as 75, wanted, body, doing))) as Client['send'] };
     const counts = new Map([...w.sim.engine.metadata.topicsByName.values()].map((t) => [t.name, t.partitions.size]));
     expect(await describeElr(named, undefined, counts)).toEqual(read);
     expect(bodies.map((b) => b.topics.map((t) => t.name).join()).sort()).toEqual([[...counts.keys()].filter((n) => n !== 'wide').sort().join(), 'wide', 'wide'].sort());

@@ -128,7 +128,7 @@ describe('connections over HTTP', () => {
     await ok('connections.delete', { id: elsewhere.id, confirm: 'production' });
 
     const report = await ok('connections.twinReport', { id: twin.id });
-    expect(report).toMatchObject({ fileName: 'rehearsal-racked-twin.md', entries: 3 });
+    expect(report).toMatchObject({ fileName: expect.stringMatching(/^rehearsal-racked-twin\.md$/), entries: 3 });
     expect(report.markdown).toContain('# Rehearsal report: racked-twin');
     expect(report.markdown).toContain('made from racked');
     expect(report.markdown).toContain(`stop rack ${racks.get(2)}`);
