@@ -25,6 +25,12 @@ const topic = (over: Partial<LogValidatorConfig> = {}): LogValidatorConfig => ({
   ...over,
 });
 
+/** `bytes` copied into the middle of a buffer twice their size (as several requests read at once lie). */
+const amongOtherBytes = (bytes: Uint8Array): Uint8Array => {
+  const wide = new Uint8Array(bytes.length * 2);
+  wide.set(bytes, 8);
+  return wide.subarray(8, 8 + bytes.length);
+};
 const input = (records: Uint8Array | null, over: Partial<ValidateRecordsInput> = {}): ValidateRecordsInput => ({ records, produceVersion: 7, baseOffset: 120, leaderEpoch: 4, nowMs: NOW, ...over });
 
 /** Rewrites a header field and reseals the CRC, as a buggy (not a corrupting) producer would. */
@@ -52,7 +58,17 @@ describe('LogValidator: what a leader accepts', () => {
     expect(result.batch.subarray(16)).toEqual(sent.subarray(16)); // from magic on: byte for byte as sent
     expect(result.recompressed).toBe(false);
     expect(result.logAppendTimeMs).toBe(-1);
-    expect(result.batch.buffer).not.toBe(sent.buffer);
+    // Filling its buffer (a socket read of this one request), the batch is the log's, patched in
+    // place as Kafka's LogValidator does; one among other bytes is copied, and they stay as they were.
+    expect(result.batch.buffer).toBe(sent.buffer);
+    expect(batchHeader(sent)).toMatchObject({ baseOffset: 120, leaderEpoch: 4 });
+    const alone = produced([record('a')], { compression: 'lz4' });
+    const view = amongOtherBytes(alone);
+    const copied = validateRecords(input(view), topic(), codecs);
+    if (!copied.ok) throw new Error(copied.message);
+    expect(copied.batch.buffer).not.toBe(view.buffer);
+    expect(copied.header).toMatchObject({ baseOffset: 120, leaderEpoch: 4 });
+    expect(view).toEqual(alone);
   });
 
   it('recompresses when the topic compression.type names another codec, keeping producer id, epoch and sequence', () => {
@@ -88,7 +104,7 @@ describe('LogValidator: the records of an accepted batch, decoded only when read
   it('gives the records a consumer will read, from the stored bytes: CreateTime keeps their own, LogAppendTime reads the append time, a recompressed batch its new bytes', () => {
     const records = [record('a', NOW - 5000), record('b', NOW - 4000, null)];
     for (const compression of ['none', 'lz4'] as const) {
-      const sent = produced(records, { compression });
+      const sent = amongOtherBytes(produced(records, { compression }));
       const kept = validateRecords(input(sent), topic(), codecs);
       const stamped = validateRecords(input(sent), topic({ 'message.timestamp.type': 'LogAppendTime' }), codecs);
       const recompressed = validateRecords(input(sent), topic({ 'compression.type': compression === 'none' ? 'gzip' : 'uncompressed' }), codecs);

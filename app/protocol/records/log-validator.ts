@@ -82,7 +82,11 @@ export interface RecordError {
 export type ValidateRecordsResult =
   | {
       ok: true;
-      /** The bytes to append: a private copy, never a view of the request. */
+      /**
+       * The bytes to append, offsets and epoch assigned: the request's own bytes when they fill
+       * nearly all of their buffer (see {@link ownedOrCopied}), which they then are patched in,
+       * else a private copy.
+       */
       batch: Uint8Array;
       header: RecordBatchHeader;
       /** How many records the batch holds (its header's recordCount, checked against its offsets and records). */
@@ -164,7 +168,7 @@ export function validateRecords(input: ValidateRecordsInput, config: LogValidato
   const target = config['compression.type'] === 'producer' ? header.compression : config['compression.type'] === 'uncompressed' ? 'none' : config['compression.type'];
   let batch: Uint8Array;
   if (target === header.compression) {
-    batch = found.slice();
+    batch = ownedOrCopied(found);
     assignOffsetAndEpoch(batch, input.baseOffset, input.leaderEpoch);
     setMaxTimestamp(batch, logAppendTime ? 'LogAppendTime' : 'CreateTime', logAppendTime ? input.nowMs : maxTimestamp);
   } else {
@@ -197,6 +201,17 @@ export function validateRecords(input: ValidateRecordsInput, config: LogValidato
     logAppendTimeMs: logAppendTime ? input.nowMs : -1,
     recompressed: target !== header.compression,
   };
+}
+
+/**
+ * A client's batch in place, as Kafka's LogValidator assigns offsets in the request's buffer,
+ * when it fills at least 7/8 of the buffer it lies in (a socket read of that one request, or the
+ * frame the reader joined from several reads): the log then keeps that buffer for at most 1/7 more
+ * than the batch, and the broker allocates and copies no second one. A batch in a larger buffer
+ * (several requests read at once) is copied, so the log never holds on to other requests' bytes.
+ */
+function ownedOrCopied(found: Uint8Array): Uint8Array {
+  return found.byteLength * 8 >= found.buffer.byteLength * 7 ? found : found.slice();
 }
 
 /** Kafka's per-record rules, each broken one a RecordError: the refusal of a batch the scan found breaks one. */
