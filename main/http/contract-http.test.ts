@@ -564,6 +564,10 @@ describe('every contract method over HTTP on a real data directory', () => {
     expect(await ok('records.produce', { topic: 'alpha', partition: 1, acks: 0, records: [{ value: 'fire' }] })).toMatchObject({ baseOffset: -1, leaderEpoch: -1, appendedAtMs: -1 });
     // Refused before any append: no epoch.
     expect(await ok('records.produce', { topic: 'alpha', partition: 9, acks: 1, records: [{ value: 'x' }] })).toMatchObject({ errorCode: 'UNKNOWN_TOPIC_OR_PARTITION', leaderEpoch: -1 });
+    // records.fill (a twin's synthetic records): acknowledged by the whole ISR, so the high watermark is past them; an unknown partition is said.
+    const filled = await ok('records.fill', { partitions: [{ topic: 'alpha', partition: 0, records: 3, valueBytes: 10 }, { topic: 'alpha', partition: 9, records: 1, valueBytes: 1 }] });
+    expect(filled.map((f) => [f.partition, f.errorCode, f.records, f.nextOffset])).toEqual(expect.arrayContaining([[0, 'NONE', 3, 3], [9, 'UNKNOWN_TOPIC_OR_PARTITION', 0, -1]]));
+    expect((await ok('topics.describe', { name: 'alpha' })).partitions[0]!.highWatermark).toBe(3);
     await ok('topics.delete', { name: 'alpha' });
   });
 
