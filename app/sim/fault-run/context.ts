@@ -62,6 +62,18 @@ export class RunContext {
    * of a transaction log partition's whole ISR could undo a commit, as in Kafka).
    */
   readonly transactionalTps: TopicPartition[] = [];
+
+  /** The guarded transactional partitions of `topic`. */
+  transactionalOf(topic: string): TopicPartition[] {
+    return this.transactionalTps.filter((tp) => tp.topic === topic);
+  }
+
+  /** Once internal topic `topic` exists, the power-loss guard covers its partitions too (a lost commit there could undo what was acknowledged). */
+  guardInternalTopic(topic: string): void {
+    if (this.transactionalTps.some((tp) => tp.topic === topic)) return;
+    const log = this.sim.engine.metadata.topicsByName.get(topic);
+    if (log) for (const p of log.partitions.keys()) this.transactionalTps.push({ topic, partition: p, key: `${topic}-${p}` });
+  }
   readonly track = new Map<string, PartitionTrack>();
   readonly stats: FaultRunStats = {
     brokers: 0,

@@ -66,15 +66,7 @@ export class TransactionalTraffic {
   }
 
   private get partitions(): TopicPartition[] {
-    return this.ctx.transactionalTps.filter((tp) => tp.topic === TOPIC);
-  }
-
-  /** Once `__transaction_state` exists, the power-loss guard covers its partitions too. */
-  private guardTransactionLog(): void {
-    const ctx = this.ctx;
-    if (ctx.transactionalTps.some((tp) => tp.topic === TRANSACTION_LOG)) return;
-    const log = ctx.sim.engine.metadata.topicsByName.get(TRANSACTION_LOG);
-    if (log) for (const p of log.partitions.keys()) ctx.transactionalTps.push({ topic: TRANSACTION_LOG, partition: p, key: `${TRANSACTION_LOG}-${p}` });
+    return this.ctx.transactionalOf(TOPIC);
   }
 
   private leaderOf(partition: number): number {
@@ -115,7 +107,7 @@ export class TransactionalTraffic {
         const c = a.kind === 'response' ? a.response.coordinators[0] : undefined;
         if (!c || c.errorCode !== 'NONE') return this.later(() => this.findCoordinator(p, then));
         p.coordinator = c.nodeId;
-        this.guardTransactionLog();
+        this.ctx.guardInternalTopic(TRANSACTION_LOG);
         then();
       }),
       REQUEST_TIMEOUT_MS,

@@ -81,15 +81,7 @@ export class TransformTraffic {
   }
 
   private get outputTps(): TopicPartition[] {
-    return this.ctx.transactionalTps.filter((tp) => tp.topic === OUTPUT);
-  }
-
-  /** Once `__consumer_offsets` exists, the power-loss guard covers its partitions too (a lost commit would undo offsets). */
-  private guardOffsetsTopic(): void {
-    const ctx = this.ctx;
-    if (ctx.transactionalTps.some((tp) => tp.topic === OFFSETS_TOPIC)) return;
-    const log = ctx.sim.engine.metadata.topicsByName.get(OFFSETS_TOPIC);
-    if (log) for (const p of log.partitions.keys()) ctx.transactionalTps.push({ topic: OFFSETS_TOPIC, partition: p, key: `${OFFSETS_TOPIC}-${p}` });
+    return this.ctx.transactionalOf(OUTPUT);
   }
 
   private leaderOf(topic: string, partition: number): number {
@@ -149,7 +141,7 @@ export class TransformTraffic {
         this.t.seq.clear();
         this.findCoordinator(0, GROUP, (id) => {
           this.t.groupCoordinator = id;
-          this.guardOffsetsTopic();
+          this.ctx.guardInternalTopic(OFFSETS_TOPIC);
           this.fetchPositions(() => this.later(() => this.step(), 0, 200));
         });
       }),
