@@ -1,7 +1,8 @@
 /**
  * The workbench store's long runs against a real host: an export with its progress, one
  * cancelled after its first chunk, and an import at a rate limit cancelled while it runs — the
- * cancel takes effect at the next chunk, and what was produced is what the progress says.
+ * cancel takes effect at the next chunk, and what was produced is what the progress says; and
+ * live tail.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStoreHost, until, type StoreHost } from '../test-support/store-host.js';
@@ -61,5 +62,24 @@ describe('workbench store: export and import with progress and cancel', () => {
     expect(done).toBe(50);
     const landed = await h.client.call('records.search', { topic: 'landing', from: { beginning: true }, limit: 1000 });
     expect(landed.records.map((r) => r.key?.text)).toEqual(Array.from({ length: 50 }, (_, i) => `i${i}`));
+  });
+
+  it('tails live from the end: what is produced after it starts shows once each, in order, and nothing from before', async () => {
+    const store = useWorkbenchStore();
+    store.startTail({ topic: 'events', from: { beginning: true } });
+    await until(() => store.result !== null);
+    await h.client.call('records.produce', { topic: 'events', partition: 0, acks: 'all', records: [{ key: 'live-1', value: 'a' }, { key: 'live-2', value: 'b' }] });
+    await until(() => store.records.length >= 2);
+    await h.client.call('records.produce', { topic: 'events', partition: 0, acks: 'all', records: [{ key: 'live-3', value: 'c' }] });
+    await until(() => store.records.length >= 3);
+    // Two more ticks: nothing is read twice.
+    await new Promise((r) => setTimeout(r, 2_500));
+    store.stopTail();
+    expect(store.tailing).toBe(false);
+    expect(store.records.map((r) => [r.offset, r.key?.text])).toEqual([
+      [5_000, 'live-1'],
+      [5_001, 'live-2'],
+      [5_002, 'live-3'],
+    ]);
   });
 });
