@@ -2,7 +2,7 @@
  * The workbench store's long runs against a real host: an export with its progress, one
  * cancelled after its first chunk, and an import at a rate limit cancelled while it runs — the
  * cancel takes effect at the next chunk, and what was produced is what the progress says; and
- * live tail.
+ * copy to another topic; and live tail.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStoreHost, until, type StoreHost } from '../test-support/store-host.js';
@@ -62,6 +62,17 @@ describe('workbench store: export and import with progress and cancel', () => {
     expect(done).toBe(50);
     const landed = await h.client.call('records.search', { topic: 'landing', from: { beginning: true }, limit: 1000 });
     expect(landed.records.map((r) => r.key?.text)).toEqual(Array.from({ length: 50 }, (_, i) => `i${i}`));
+  });
+
+  it('copies what a search finds to another topic: keys, values, timestamps and partitions kept', async () => {
+    const store = useWorkbenchStore();
+    await h.client.call('topics.create', { name: 'copied', partitions: 1, replicationFactor: 3 });
+    await store.copy({ topic: 'events', from: { beginning: true }, filter: { offsets: { from: 10, to: 19 }, key: { regex: '^k1[0-9]$' } } }, { topic: 'copied', keepPartitions: true });
+    expect(store.progress).toMatchObject({ kind: 'copy', done: 10, finished: true, error: null });
+    const source = await h.client.call('records.search', { topic: 'events', from: { offset: 10 }, limit: 10 });
+    const copied = await h.client.call('records.search', { topic: 'copied', from: { beginning: true }, limit: 100 });
+    const shape = (v: typeof copied) => v.records.map((r) => [r.partition, r.key?.text, r.value?.text, r.timestamp]);
+    expect(shape(copied)).toEqual(shape(source));
   });
 
   it('tails live from the end: what is produced after it starts shows once each, in order, and nothing from before', async () => {
