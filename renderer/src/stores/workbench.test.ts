@@ -1,7 +1,7 @@
 /**
  * The workbench store's long runs against a real host: an export with its progress, one
  * cancelled after its first chunk, and an import at a rate limit cancelled while it runs — the
- * cancel takes effect at the next chunk, and what was produced is what the progress says; and
+ * cancel takes effect at the next chunk, and what was produced is what the progress says; a
  * copy to another topic; and live tail.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
