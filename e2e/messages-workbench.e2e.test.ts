@@ -130,6 +130,34 @@ describe('Messages workbench in Chromium against npm run serve with the Schema R
     }
   });
 
+  it('filters by offset and time ranges on the server, and says a time it cannot read instead of reading from 1970', async () => {
+    const { page, pageErrors } = await openConsole(browser, host);
+    await openMessages(page);
+    await pick(page, 'browse-topic', 'payments');
+    const rows = page.getByTestId('browse-records').locator('tbody tr');
+    const offsetsShown = async () => (await rows.locator('td:nth-child(2)').allTextContents()).map(Number).sort((a, b) => a - b);
+    await page.getByTestId('browse-offset-from').locator('input').fill('1');
+    await page.getByTestId('browse-offset-to').locator('input').fill('2');
+    await page.getByTestId('browse-search').click();
+    const ranged = await api<RecordsSearchView>(host, 'records.search', { topic: 'payments', from: { beginning: true }, filter: { offsets: { from: 1, to: 2 } } });
+    const expected = ranged.records.map((r) => r.offset).sort((a, b) => a - b);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(expected.every((o) => o === 1 || o === 2)).toBe(true);
+    await expect.poll(offsetsShown, { timeout: 15_000 }).toEqual(expected);
+    // From the newest record's time on: only the records written at that very millisecond.
+    const all = (await api<RecordsSearchView>(host, 'records.search', { topic: 'payments', from: { beginning: true }, limit: 1000 })).records;
+    const newest = Math.max(...all.map((r) => r.timestamp));
+    const atNewest = all.filter((r) => r.timestamp === newest && r.offset >= 1 && r.offset <= 2).length;
+    await page.getByTestId('browse-time-from').locator('input').fill(new Date(newest).toISOString());
+    await page.getByTestId('browse-search').click();
+    await expect.poll(async () => (await page.getByTestId('browse-status').textContent()) ?? '', { timeout: 15_000 }).toMatch(new RegExp(`^${atNewest} shown`));
+    // Text that is no date disables the search and says so.
+    await page.getByTestId('browse-time-to').locator('input').fill('the day before yesterday');
+    await expect.poll(() => page.getByTestId('browse-bad-time').textContent(), { timeout: 15_000 }).toContain('the day before yesterday');
+    expect(await page.getByTestId('browse-search').isDisabled()).toBe(true);
+    expect(pageErrors).toEqual([]);
+  });
+
   it('produces JSON Lines with headers and a schema; Confluent deserializes the bytes', async () => {
     const { page, pageErrors } = await openConsole(browser, host);
     await openMessages(page);
