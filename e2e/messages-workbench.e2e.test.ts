@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { AvroDeserializer, AvroSerializer, SchemaRegistryClient, SerdeType } from '@confluentinc/schemaregistry';
+import { AvroDeserializer, AvroSerializer, ProtobufDeserializer, SchemaRegistryClient, SerdeType } from '@confluentinc/schemaregistry';
 import { Kafka, logLevel } from 'kafkajs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -204,6 +204,29 @@ describe('Messages workbench in Chromium against npm run serve with the Schema R
     const deser = new AvroDeserializer(registry, SerdeType.KEY, {});
     const keys = await Promise.all((await keyed()).map((r) => deser.deserialize('payments', Buffer.from(r.key!.base64, 'base64'))));
     expect(keys.sort((a, b) => String(a.id).localeCompare(String(b.id)))).toEqual([{ id: 'form-0' }, { id: 'form-1' }, { id: 'lines-1' }]);
+    if (kcatTool.available) {
+      // A framed key starts with a NUL byte, which no command-line argument carries: the record
+      // view's kcat command puts it in the file, and kcat writes the same key bytes to the same partition.
+      await pick(page, 'browse-topic', 'keyed-payments');
+      await page.getByTestId('browse-search').click();
+      await expect.poll(async () => (await page.getByTestId('browse-records').locator('tbody tr').count()), { timeout: 15_000 }).toBe(3);
+      await page.getByTestId('browse-records').locator('tbody tr').first().click();
+      const snippet = (await page.getByTestId('record-kcat').textContent())!;
+      expect(snippet).toContain(' -l -K ');
+      const dir = mkdtempSync(join(tmpdir(), 'rs-kcat-key-'));
+      try {
+        const run = spawnSync('bash', ['-c', snippet], { cwd: dir, timeout: 30_000, encoding: 'utf8' });
+        expect(run.status, run.stderr).toBe(0);
+      } finally {
+        removeDir(dir);
+      }
+      await expect.poll(async () => (await keyed()).length, { timeout: 15_000 }).toBe(4);
+      const byKey = new Map<string, [number, string | undefined][]>();
+      for (const r of await keyed()) byKey.set(r.key!.base64, [...(byKey.get(r.key!.base64) ?? []), [r.partition, r.value?.base64]]);
+      const twice = [...byKey.values()].filter((l) => l.length === 2);
+      expect(twice).toHaveLength(1);
+      expect(twice[0]![0]).toEqual(twice[0]![1]);
+    }
     expect(pageErrors).toEqual([]);
   });
 
@@ -246,6 +269,30 @@ describe('Messages workbench in Chromium against npm run serve with the Schema R
       ['lines-old', 0, v1.id, { id: 'old-lines', amount: 2.5 }],
       ['lines-new', 0, v2, { id: 'new-lines', amount: 3.5, note: 'v2' }],
     ]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('produces the Protobuf message named in the Produce card (not the file’s first); Confluent decodes it by its message index', async () => {
+    const registry = new SchemaRegistryClient({ baseURLs: [registryUrl] });
+    const proto = 'syntax = "proto3";\npackage shop;\nmessage Order {\n  string id = 1;\n  int32 qty = 2;\n}\nmessage Refund {\n  string order_id = 1;\n  int32 cents = 2;\n}\n';
+    const id = await registry.register('refunds-value', { schemaType: 'PROTOBUF', schema: proto }, false);
+    await api(host, 'topics.create', { name: 'refunds', partitions: 1, replicationFactor: 3 });
+    const { page, pageErrors } = await openConsole(browser, host);
+    await openMessages(page);
+    await pick(page, 'produce-topic', 'refunds');
+    await page.getByTestId('produce-value').locator('textarea').fill('{"order_id": "o-7", "cents": 250}');
+    await page.getByTestId('produce-value-subject').locator('input').fill('refunds-value');
+    // Leaving the subject reads its versions: a Protobuf one asks which message.
+    await page.getByTestId('produce-value').locator('textarea').click();
+    await page.getByTestId('produce-value-message').locator('input').fill('shop.Refund');
+    await page.getByTestId('produce-submit').click();
+    const produced = async () => (await api<RecordsSearchView>(host, 'records.search', { topic: 'refunds', from: { beginning: true } })).records;
+    await expect.poll(async () => (await produced()).length, { timeout: 15_000 }).toBe(1);
+    const bytes = Buffer.from((await produced())[0]!.value!.base64, 'base64');
+    // Confluent's framing: magic 0, the schema id, then the message indexes [1] (zigzag varints: count 1, index 1).
+    expect([bytes[0], bytes.readUInt32BE(1), bytes[5], bytes[6]]).toEqual([0, id, 2, 2]);
+    const decoded = (await new ProtobufDeserializer(registry, SerdeType.VALUE, {}).deserialize('refunds', bytes)) as Record<string, unknown>;
+    expect([decoded['orderId'] ?? decoded['order_id'], decoded['cents']]).toEqual(['o-7', 250]);
     expect(pageErrors).toEqual([]);
   });
 
