@@ -23,6 +23,7 @@ describe('the fault run with transactional producers', () => {
     let aborted = 0;
     let coordinatorMoves = 0;
     let lsoChecks = 0;
+    let pendingOffsetChecks = 0;
     let transformed = 0;
     for (let seed = 1; seed <= SEEDS; seed++) {
       const r = runFaultSeed(seed, {
@@ -38,6 +39,7 @@ describe('the fault run with transactional producers', () => {
       });
       if (!r.ok) failures.push([`seed ${seed} failed`, ...r.violations, 'schedule:', ...r.schedule].join('\n  '));
       lsoChecks += r.stats.lsoChecks ?? 0;
+      pendingOffsetChecks += r.stats.pendingOffsetChecks ?? 0;
       transformed += Number(/(\d+) outputs exactly once/.exec(r.schedule.join('\n'))?.[1] ?? 0);
     }
     expect(failures).toEqual([]);
@@ -45,8 +47,10 @@ describe('the fault run with transactional producers', () => {
     expect(committed).toBeGreaterThan(SEEDS * 20);
     expect(aborted).toBeGreaterThan(SEEDS * 5);
     expect(coordinatorMoves).toBeGreaterThan(0);
-    // The LSO was checked against open transactions all through, and the transform committed input.
+    // The LSO was checked against open transactions all through, so were the transform's pending
+    // group offsets (OffsetFetch with and without require_stable), and the transform committed input.
     expect(lsoChecks).toBeGreaterThan(SEEDS * 100);
+    expect(pendingOffsetChecks).toBeGreaterThan(SEEDS * 20);
     expect(transformed).toBeGreaterThan(SEEDS * 20);
   }, 600_000);
 
@@ -55,6 +59,28 @@ describe('the fault run with transactional producers', () => {
     for (const r of runs) {
       expect(r.ok).toBe(false);
       expect(r.violations.some((v) => /LSO \d+ passes the open transaction of x[tc]-tx-\d+ .* its coordinator holds Ongoing/.test(v))).toBe(true);
+    }
+  }, 120_000);
+
+  it("catches a group coordinator whose OffsetFetch with require_stable answers past a transaction's pending offsets (no UNSTABLE_OFFSET_COMMIT)", () => {
+    const runs = withBroken(ClassicGroup.prototype, 'hasPendingOffsetCommitsFor', { value: function (this: ClassicGroup, k: string) { return this.pendingOffsetCommits.has(k); } }, [1, 2]);
+    for (const r of runs) {
+      expect(r.ok).toBe(false);
+      expect(r.violations.some((v) => /OffsetFetch with require_stable answers NONE \(offset -?\d+\) for xg's offset \d+ of xin-\d, pending in the open transaction of xc-tx-0 .*; UNSTABLE_OFFSET_COMMIT expected/.test(v))).toBe(true);
+    }
+  }, 120_000);
+
+  it("catches a group coordinator that makes a transaction's offsets the group's before its COMMIT marker", () => {
+    const own = ClassicGroup.prototype.prepareTxnOffsetCommit;
+    const runs = withBroken(ClassicGroup.prototype, 'prepareTxnOffsetCommit', {
+      value: function (this: ClassicGroup, producerId: number, offsets: Parameters<typeof own>[1]) {
+        own.call(this, producerId, offsets);
+        for (const [k, offset] of offsets) this.offsets.set(k, { offset, appendedAt: null });
+      },
+    }, [1, 2]);
+    for (const r of runs) {
+      expect(r.ok).toBe(false);
+      expect(r.violations.some((v) => /OffsetFetch answers xg's offset \d+ of xin-\d, pending in the open transaction of xc-tx-0 .* before its COMMIT marker/.test(v))).toBe(true);
     }
   }, 120_000);
 
