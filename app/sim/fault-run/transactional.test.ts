@@ -17,7 +17,7 @@ function withBroken<T extends object>(proto: T, name: string, broken: PropertyDe
 }
 
 describe('the fault run with transactional producers', () => {
-  it(`after healing, read_committed sees every committed transaction's records once, no aborted one's, and each unknown one whole or not at all; the transform's committed offsets match its output exactly once; no LSO passes an open transaction meanwhile (${SEEDS} seeds)`, () => {
+  it(`after healing, read_committed sees every committed transaction's records once, no aborted one's, and each unknown one whole or not at all; the transform's committed offsets match its output exactly once and a stalled member's commits are fenced; no LSO passes an open transaction meanwhile (${SEEDS} seeds)`, () => {
     const failures: string[] = [];
     let committed = 0;
     let aborted = 0;
@@ -25,6 +25,7 @@ describe('the fault run with transactional producers', () => {
     let lsoChecks = 0;
     let pendingOffsetChecks = 0;
     let transformed = 0;
+    let fencedCommits = 0;
     for (let seed = 1; seed <= SEEDS; seed++) {
       const r = runFaultSeed(seed, {
         transactional: true,
@@ -41,6 +42,7 @@ describe('the fault run with transactional producers', () => {
       lsoChecks += r.stats.lsoChecks ?? 0;
       pendingOffsetChecks += r.stats.pendingOffsetChecks ?? 0;
       transformed += Number(/(\d+) outputs exactly once/.exec(r.schedule.join('\n'))?.[1] ?? 0);
+      fencedCommits += Number(/(\d+) commits fenced/.exec(r.schedule.join('\n'))?.[1] ?? 0);
     }
     expect(failures).toEqual([]);
     // Transactions ran through the faults: committed and aborted ones, and coordinators that moved mid-run.
@@ -52,6 +54,9 @@ describe('the fault run with transactional producers', () => {
     expect(lsoChecks).toBeGreaterThan(SEEDS * 100);
     expect(pendingOffsetChecks).toBeGreaterThan(SEEDS * 20);
     expect(transformed).toBeGreaterThan(SEEDS * 20);
+    // The transformer stalled past its group session now and then: the group moved on, and the
+    // coordinator refused the stalled member's TxnOffsetCommit for its generation (KIP-447).
+    expect(fencedCommits).toBeGreaterThan(SEEDS);
   }, 600_000);
 
   it('catches a leader whose LSO passes an open transaction while the run goes on (an LSO that ignores open transactions)', () => {
@@ -86,7 +91,7 @@ describe('the fault run with transactional producers', () => {
 
   it("catches a group coordinator that makes an aborted transaction's offsets the group's (the committed offset runs ahead of the committed output)", () => {
     const own = ClassicGroup.prototype.completePendingTxnOffsetCommit;
-    const runs = withBroken(ClassicGroup.prototype, 'completePendingTxnOffsetCommit', { value: function (this: ClassicGroup, producerId: number) { own.call(this, producerId, true); } }, [1, 2]);
+    const runs = withBroken(ClassicGroup.prototype, 'completePendingTxnOffsetCommit', { value: function (this: ClassicGroup, producerId: number) { own.call(this, producerId, true); } }, [2, 3]);
     for (const r of runs) {
       expect(r.ok).toBe(false);
       expect(r.violations.some((v) => /xg committed xin-\d up to \d+, but the output of offset \d+ is visible 0 times to read_committed/.test(v))).toBe(true);

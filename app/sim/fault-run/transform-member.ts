@@ -18,7 +18,8 @@ import type { GroupAnswer, GroupApiRequest, GroupResponseOf } from '../../core/e
 import { groupRecordCodec } from '../../protocol/group-records.js';
 import type { RunContext } from './context.js';
 
-const SESSION_TIMEOUT_MS = 10_000;
+/** group.min.session.timeout.ms: the shortest session a coordinator accepts, so a stall outlives it. */
+const SESSION_TIMEOUT_MS = 6_000;
 const REBALANCE_TIMEOUT_MS = 30_000;
 const HEARTBEAT_INTERVAL_MS = 1_000;
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -36,6 +37,8 @@ export class GroupMember {
   private memberId = '';
   private generationId = -1;
   private stable = false;
+  /** Until then the member's process is paused (a long GC pause): no heartbeat leaves. */
+  private stalledUntil = -1;
   /** Bumped on every (re)join: a heartbeat loop of an older join stops. */
   private joins = 0;
   /** Times the member joined (a new generation each). */
@@ -71,6 +74,11 @@ export class GroupMember {
     this.rejoinsBy.set(error, (this.rejoinsBy.get(error) ?? 0) + 1);
     if (error === 'UNKNOWN_MEMBER_ID' || error === 'FENCED_INSTANCE_ID') this.memberId = '';
     if (error !== 'REBALANCE_IN_PROGRESS') this.generationId = -1;
+  }
+
+  /** Pause the member's process for `ms` (heartbeats included, as a JVM pause stops the heartbeat thread too). */
+  stall(ms: number): void {
+    this.stalledUntil = this.ctx.sim.now + ms;
   }
 
   /** Call `then` once the group's coordinator is known. */
@@ -138,6 +146,7 @@ export class GroupMember {
   private heartbeat(join: number): void {
     this.ctx.sim.scheduler.schedule(HEARTBEAT_INTERVAL_MS, () => {
       if (!this.ctx.trafficOn || join !== this.joins || !this.stable) return;
+      if (this.ctx.sim.now < this.stalledUntil) return this.heartbeat(join);
       this.withCoordinator(() =>
         this.call({ api: 'heartbeat', groupId: this.groupId, generationId: this.generationId, memberId: this.memberId, groupInstanceId: null }, REQUEST_TIMEOUT_MS, (r) => {
           if (join !== this.joins) return;

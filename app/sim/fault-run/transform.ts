@@ -40,6 +40,8 @@ const TRANSACTIONAL_ID = 'xc-tx-0';
 const INPUT_RECORDS = 150;
 const TXN_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 10_000;
+/** A stall longer than the group session (transform-member.ts) and shorter than the transaction timeout. */
+const STALL_MS = 8_000;
 const codecs = createCompressionCodecs();
 const decoder = new TextDecoder();
 type FetchAnswer = Parameters<Parameters<Engine['fetchRequest']>[2]>[0];
@@ -237,29 +239,49 @@ export class TransformTraffic {
           ask<BrokerAnswer<TxnErrorResponse>>(
             (done) => ctx.sim.engine.txnRequest(t.txnCoordinator, { api: 'addOffsetsToTxn', apiVersion: 3, ...ids, groupId: GROUP }, done, REQUEST_TIMEOUT_MS),
             (a) => a.kind === 'response' && none(a.response.errorCode),
-            () =>
-              this.member.withCoordinator(() =>
-                ctx.sim.engine.groupRequest(
-                  this.member.coordinator,
-                  { api: 'txnOffsetCommit', apiVersion: 3, ...ids, groupId: GROUP, ...member, groupInstanceId: null, topics: [{ name: INPUT, partitions: [{ partition: input, offset: next, leaderEpoch: -1, metadata: null }] }] },
-                  this.track((a: BrokerAnswer<TxnOffsetCommitResponse>) => {
-                    const e = a.kind === 'response' ? (a.response.topics.flatMap((x) => x.partitions).find((y) => !none(y.errorCode))?.errorCode ?? 'NONE') : 'UNREACHABLE';
-                    if (e === 'NONE') {
-                      this.lsoWatch.offsetsAcked(txn, GROUP, INPUT, input, next);
-                      return this.later(() => this.end(txn, input, next, !ctx.chance(0.2)), 0, 300);
-                    }
-                    this.member.onError(e);
-                    if (!REJOIN_ERRORS.has(e as KafkaErrorName)) return this.giveUp(txn, false);
-                    // The group moved on from this member's generation: an abortable error, so abort,
-                    // rejoin and start again from the committed offsets (the Java client's CommitFailedException).
-                    this.fencedCommits++;
-                    this.end(txn, input, next, false);
-                  }),
-                  REQUEST_TIMEOUT_MS,
-                ),
-              ),
+            () => {
+              // One transaction in eight stalls before its TxnOffsetCommit for longer than the group
+              // session: the group moves on from the member, and the commit must be refused for it.
+              const stallMs = ctx.chance(1 / 8) ? STALL_MS : 0;
+              if (stallMs > 0) this.member.stall(stallMs);
+              this.later(() => this.member.withCoordinator(() => this.commitOffsets(txn, input, next, member)), stallMs, stallMs);
+            },
           ),
         ),
+    );
+  }
+
+  /** TxnOffsetCommit with the member's generation (KIP-447), then EndTxn; aborted, and the group rejoined, when the group refuses the generation. */
+  private commitOffsets(txn: Txn, input: number, next: number, member: Membership): void {
+    const ctx = this.ctx;
+    const t = this.t;
+    ctx.sim.engine.groupRequest(
+      this.member.coordinator,
+      {
+        api: 'txnOffsetCommit',
+        apiVersion: 3,
+        transactionalId: TRANSACTIONAL_ID,
+        producerId: t.producerId,
+        producerEpoch: t.epoch,
+        groupId: GROUP,
+        ...member,
+        groupInstanceId: null,
+        topics: [{ name: INPUT, partitions: [{ partition: input, offset: next, leaderEpoch: -1, metadata: null }] }],
+      },
+      this.track((a: BrokerAnswer<TxnOffsetCommitResponse>) => {
+        const e = a.kind === 'response' ? (a.response.topics.flatMap((x) => x.partitions).find((y) => y.errorCode !== 'NONE')?.errorCode ?? 'NONE') : 'UNREACHABLE';
+        if (e === 'NONE') {
+          this.lsoWatch.offsetsAcked(txn, GROUP, INPUT, input, next);
+          return this.later(() => this.end(txn, input, next, !ctx.chance(0.2)), 0, 300);
+        }
+        this.member.onError(e);
+        if (!REJOIN_ERRORS.has(e as KafkaErrorName)) return this.giveUp(txn, false);
+        // The group moved on from this member's generation, an abortable error (the Java client's
+        // CommitFailedException): abort, rejoin and start again from the committed offsets.
+        this.fencedCommits++;
+        this.end(txn, input, next, false);
+      }),
+      REQUEST_TIMEOUT_MS,
     );
   }
 
