@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { AvroDeserializer, AvroSerializer, SchemaRegistryClient, SerdeType } from '@confluentinc/schemaregistry';
+import { AvroDeserializer, AvroSerializer, ProtobufDeserializer, SchemaRegistryClient, SerdeType } from '@confluentinc/schemaregistry';
 import { Kafka, logLevel } from 'kafkajs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -269,6 +269,30 @@ describe('Messages workbench in Chromium against npm run serve with the Schema R
       ['lines-old', 0, v1.id, { id: 'old-lines', amount: 2.5 }],
       ['lines-new', 0, v2, { id: 'new-lines', amount: 3.5, note: 'v2' }],
     ]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('produces the Protobuf message named in the Produce card (not the file’s first); Confluent decodes it by its message index', async () => {
+    const registry = new SchemaRegistryClient({ baseURLs: [registryUrl] });
+    const proto = 'syntax = "proto3";\npackage shop;\nmessage Order {\n  string id = 1;\n  int32 qty = 2;\n}\nmessage Refund {\n  string order_id = 1;\n  int32 cents = 2;\n}\n';
+    const id = await registry.register('refunds-value', { schemaType: 'PROTOBUF', schema: proto }, false);
+    await api(host, 'topics.create', { name: 'refunds', partitions: 1, replicationFactor: 3 });
+    const { page, pageErrors } = await openConsole(browser, host);
+    await openMessages(page);
+    await pick(page, 'produce-topic', 'refunds');
+    await page.getByTestId('produce-value').locator('textarea').fill('{"order_id": "o-7", "cents": 250}');
+    await page.getByTestId('produce-value-subject').locator('input').fill('refunds-value');
+    // Leaving the subject reads its versions: a Protobuf one asks which message.
+    await page.getByTestId('produce-value').locator('textarea').click();
+    await page.getByTestId('produce-value-message').locator('input').fill('shop.Refund');
+    await page.getByTestId('produce-submit').click();
+    const produced = async () => (await api<RecordsSearchView>(host, 'records.search', { topic: 'refunds', from: { beginning: true } })).records;
+    await expect.poll(async () => (await produced()).length, { timeout: 15_000 }).toBe(1);
+    const bytes = Buffer.from((await produced())[0]!.value!.base64, 'base64');
+    // Confluent's framing: magic 0, the schema id, then the message indexes [1] (zigzag varints: count 1, index 1).
+    expect([bytes[0], bytes.readUInt32BE(1), bytes[5], bytes[6]]).toEqual([0, id, 2, 2]);
+    const decoded = (await new ProtobufDeserializer(registry, SerdeType.VALUE, {}).deserialize('refunds', bytes)) as Record<string, unknown>;
+    expect([decoded['orderId'] ?? decoded['order_id'], decoded['cents']]).toEqual(['o-7', 250]);
     expect(pageErrors).toEqual([]);
   });
 

@@ -163,13 +163,15 @@ function clusterView(s: KafkaSnapshot, brokerBytes: Map<number, number>): Cluste
   };
 }
 
+type TopicOffsets = Awaited<ReturnType<KafkaAdminClient['offsetsOf']>>;
+
 /**
- * The views of `names`: offsets from one ListOffsets per leader named by the snapshot's Metadata,
- * sizes from `sizes` (default: one DescribeLogDirs of those leaders).
+ * The views of `names`: offsets from ListOffsets to each leader the snapshot's Metadata names and
+ * sizes from one DescribeLogDirs of those leaders, or both as `read` gives them.
  */
-async function topicViews(client: KafkaAdminClient, s: KafkaSnapshot, names: string[], sizes?: Promise<LogDirSizes>): Promise<TopicView[]> {
+async function topicViews(client: KafkaAdminClient, s: KafkaSnapshot, names: string[], read?: { sizes: LogDirSizes; offsets: TopicOffsets }): Promise<TopicView[]> {
   for (const name of names) if (!s.image.topicsByName.has(name)) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `This server does not host this topic: ${name}`);
-  const [{ leaderBytes }, offsetsOf] = await Promise.all([sizes ?? logDirSizes(client, s, leadersOf(s, names)), client.offsetsOf(names, s.metadata)]);
+  const [{ leaderBytes }, offsetsOf] = read ? [read.sizes, read.offsets] : await Promise.all([logDirSizes(client, s, leadersOf(s, names)), client.offsetsOf(names, s.metadata)]);
   return names.map((name) => {
     const topic = s.image.topicsByName.get(name)!;
     const offsets = new Map(offsetsOf.get(name)!.map((o) => [o.partition, o]));
@@ -257,9 +259,11 @@ export function kafkaClusterMethods(
     // One snapshot and one DescribeLogDirs of every live broker serve both views (a twin's read of its source).
     'cluster.snapshot': async () => {
       const s = await readSnapshot(client);
-      const sizes = logDirSizes(client, s, liveBrokers(s));
-      const topics = await topicViews(client, s, [...s.image.topicsByName.keys()].sort(), sizes);
-      return { cluster: clusterView(s, (await sizes).brokerBytes), topics };
+      const names = [...s.image.topicsByName.keys()].sort();
+      // The offsets, then the log dirs: at 100,000 partitions both at once kept the brokers past the client's request timeout.
+      const offsets = await client.offsetsOf(names, s.metadata);
+      const sizes = await logDirSizes(client, s, liveBrokers(s));
+      return { cluster: clusterView(s, sizes.brokerBytes), topics: await topicViews(client, s, names, { sizes, offsets }) };
     },
     'brokers.list': async () => {
       const s = await readSnapshot(client);
