@@ -16,7 +16,7 @@
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { RESULTS_FILE, machine, printTable, round, withinFigure, writeResults, type Figure, type Results } from './figures.js';
 import { post, processTree, rssMb, startHost, stopHost, until, type Host } from './scale.js';
@@ -140,7 +140,7 @@ export async function measureTwin(options: TwinBenchOptions, log: (line: string)
     log(`  impact.ofStop of ${rackOf(1)} on the twin over HTTP: first ${Math.round(result.impactFirstMs!)} ms, fastest of ${IMPACT_RUNS} ${Math.round(fastest)} ms (${result.impactTouched!.toLocaleString('en-US')} partitions touched)`);
     result.consoleRssMb = rssMb(processTree(c.child.pid!));
     result.sourceRssMb = rssMb(processTree(source.child.pid!));
-    log(`  RSS: console host + twin ${Math.round(result.consoleRssMb)} MB, source ${Math.round(result.sourceRssMb)} MB`);
+    log(`  RSS: console host + twin ${Math.round(result.consoleRssMb)} MB (${rssParts(c.child.pid!)}), source ${Math.round(result.sourceRssMb)} MB`);
     return result;
   } catch (e) {
     return { ...result, stopped: e instanceof Error ? e.message : String(e) };
@@ -149,6 +149,22 @@ export async function measureTwin(options: TwinBenchOptions, log: (line: string)
     rmSync(sourceDir, { recursive: true, force: true });
     rmSync(consoleDir, { recursive: true, force: true });
   }
+}
+
+/** Each process of a host's tree by what it runs: the host itself, the engine of its own cluster, a twin's engine (its data directory is under the config's clusters/). */
+function rssParts(hostPid: number): string {
+  return processTree(hostPid)
+    .map((pid) => {
+      let cmd = '';
+      try {
+        cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      } catch {
+        // exited
+      }
+      const role = pid === hostPid ? 'host' : cmd.includes(`${sep}clusters${sep}`) ? 'twin engine' : 'engine';
+      return `${role} ${Math.round(rssMb([pid]))} MB`;
+    })
+    .join(', ');
 }
 
 /** The figures of one run, named `twin.<k>.…` after its partition count. */

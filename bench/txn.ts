@@ -10,13 +10,21 @@
  * sends them. The two take turns in ROUNDS windows of WINDOW_MS each, which goes first
  * alternating (so a machine getting busier weighs on both alike); goal ≥ 0.8.
  *
+ * `txn.produce.100B.1000-per-txn.java.records`: the same pair with Apache Kafka's Java client
+ * (bench/java/TxnBench.java), which keeps the coordinator it found and adds a partition once per
+ * transaction, so a transaction asks for AddPartitionsToTxn, Produce and EndTxn only. Left out,
+ * with a line saying why, when no JDK or no built client is found (as the e2e Java tests skip).
+ *
  * `txn.consume.read-committed.records`: the transactional log read back from offset 0 to its end
  * with Fetch (1 MiB per partition, as a Kafka consumer asks; kafkajs decodes every batch and drops
  * markers, and read_committed aborted transactions), read_committed against read_uncommitted over
  * the same log after one read that is not measured (the first read of a log is the slower one),
  * taking turns ROUNDS times; records delivered per second; goal ≥ 0.8.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { loadavg } from 'node:os';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
@@ -26,6 +34,7 @@ import type { ClusterView } from '../app/api/views.js';
 import { startRemoteService } from '../main/engine/forked-engine.js';
 import { figure, fmt, machine, printTable, RESULTS_FILE, round, writeResults, type Figure, type Results } from './figures.js';
 import { MIN_INSYNC_REPLICAS, REPLICATION_FACTOR, makeTempDir, removeTempDir } from './produce-throughput.js';
+import { compileJavaPrograms, javaClient } from '../e2e/support/java-security.js';
 
 export const TXN_RECORDS = 1_000;
 export const VALUE_BYTES = 100;
@@ -34,7 +43,7 @@ const ROUNDS = 4;
 const GOAL = 0.8;
 const FETCH_BYTES = 1_048_576;
 /** What `npm run bench` keeps free for these figures (the windows, the engine's start, the reads). */
-export const TXN_BUDGET_MS = 90_000;
+export const TXN_BUDGET_MS = 130_000;
 
 /** Text values as an application would send, each its own. */
 function values(n: number): { value: string }[] {
@@ -108,6 +117,41 @@ async function readAll(bootstrap: string[], topic: string, end: number, readComm
   }
 }
 
+/**
+ * The produce pair with the Java client (bench/java/TxnBench.java) on topics `idempotent-java` and
+ * `transactional-java`; null, after a line saying why, when the client cannot run here.
+ */
+async function javaProduceFigure(bootstrap: string): Promise<Figure | null> {
+  const client = javaClient();
+  if ('skipReason' in client) {
+    console.log(`  Java client: ${client.skipReason}`);
+    return null;
+  }
+  const cp = compileJavaPrograms(join(dirname(fileURLToPath(import.meta.url)), 'java'), client.classpath);
+  try {
+    const args = ['-cp', cp, 'TxnBench', bootstrap, 'idempotent-java', 'transactional-java', String(WINDOW_MS), String(ROUNDS), String(TXN_RECORDS), String(VALUE_BYTES)];
+    // Not spawnSync: this process relays the engine's events, which would back up and hold its clock.
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn('java', args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`TxnBench exited ${code}: ${stderr.slice(-2000)}`))));
+    });
+    const m = /^RESULT (\d+) ([\d.]+) (\d+) ([\d.]+)$/m.exec(out);
+    if (!m) throw new Error(`TxnBench printed no RESULT line: ${out.slice(-500)}`);
+    const [idemRecords, idemMs, txnRecords, txnMs] = m.slice(1).map(Number) as [number, number, number, number];
+    const idemRate = (idemRecords / idemMs) * 1000;
+    const txnRate = (txnRecords / txnMs) * 1000;
+    console.log(`  Java client (kafka-clients 3.8.0), same pair: idempotent ${fmt(Math.round(idemRate))} records/s, transactional ${fmt(Math.round(txnRate))} records/s (${fmt(Math.round(txnRate / TXN_RECORDS))} transactions/s)`);
+    return judged(figure('txn.produce.100B.1000-per-txn.java.records', txnRate, 'records/s', idemRate), { transactionsPerSec: round(txnRate / TXN_RECORDS) });
+  } finally {
+    rmSync(cp.split(':')[0]!, { recursive: true, force: true });
+  }
+}
+
 /** A throughput figure with this file's goal, and the machine's load while it was measured (the results file's machine block is a full run's). */
 function judged(f: Figure, context: Record<string, number>): Figure {
   return { ...f, goal: GOAL, pass: f.ratio >= GOAL, context: { ...context, loadAverage: Math.round(loadavg()[0]! * 100) / 100 } };
@@ -119,7 +163,7 @@ export async function txnFigures(): Promise<Figure[]> {
   const producers: Producer[] = [];
   try {
     if (!(await engine.ready())) throw new Error('the brokers did not start');
-    for (const name of ['idempotent', 'transactional']) {
+    for (const name of ['idempotent', 'transactional', 'idempotent-java', 'transactional-java']) {
       const created = await engine.call('topics.create', { name, partitions: 1, replicationFactor: REPLICATION_FACTOR, configs: { 'min.insync.replicas': String(MIN_INSYNC_REPLICAS) } });
       if (!created.ok) throw new Error(created.error.message);
     }
@@ -174,8 +218,10 @@ export async function txnFigures(): Promise<Figure[]> {
       endTxnPerTxn: perTxn('EndTxn'),
     });
 
-    // The transactional log read back once every marker is in: LSO = HW, so both isolation levels read all of it.
     const bootstrap = view.value.bootstrapServers.split(',');
+    const java = await javaProduceFigure(bootstrap.join(','));
+
+    // The transactional log read back once every marker is in: LSO = HW, so both isolation levels read all of it.
     const probe = await leaderOf(bootstrap, 'transactional');
     let end = -1;
     for (let i = 0; i < 100 && end < 0; i++) {
@@ -202,7 +248,8 @@ export async function txnFigures(): Promise<Figure[]> {
     const rcRate = (rc.records / rc.ms) * 1000;
     const ruRate = (ru.records / ru.ms) * 1000;
     console.log(`  consume ${fmt(end)} offsets (${fmt(rc.records / ROUNDS)} records, a marker per ${TXN_RECORDS}), 1 MiB per fetch: read_committed ${fmt(Math.round(rcRate))} records/s, read_uncommitted ${fmt(Math.round(ruRate))} records/s`);
-    return [produce, judged(figure('txn.consume.read-committed.records', rcRate, 'records/s', ruRate), { offsets: end, markers: end - rc.records / ROUNDS })];
+    const consume = judged(figure('txn.consume.read-committed.records', rcRate, 'records/s', ruRate), { offsets: end, markers: end - rc.records / ROUNDS });
+    return java ? [produce, java, consume] : [produce, consume];
   } finally {
     await Promise.all(producers.map((p) => p.disconnect().catch(() => {})));
     await engine.close();

@@ -20,6 +20,7 @@ import type {
   BrokerView,
   ClockView,
   ClusterView,
+  ClusterSnapshotView,
   ConfigEntryView,
   ConsumeResultView,
   ApplyPlanView,
@@ -124,6 +125,11 @@ export type { ResultMarker } from './contract-kit.js';
 export const contract = {
   /** Id, controller, brokers, counts and health of the cluster. */
   'cluster.describe': method(empty, returns<ClusterView>()),
+  /**
+   * `cluster.describe` and every topic as `topics.describeMany` shows it, from one read of the
+   * cluster (on an external one: one Metadata, one DescribeLogDirs per broker, …), so the two agree.
+   */
+  'cluster.snapshot': method(empty, returns<ClusterSnapshotView>()),
   /** Every feature the controller supports with its finalized level (`kafka-features.sh describe`). */
   'cluster.features': method(empty, returns<FeatureView[]>()),
   /**

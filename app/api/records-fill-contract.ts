@@ -6,7 +6,9 @@
  * RECORDS_FILL_BATCH_RECORDS records and RECORDS_FILL_BATCH_BYTES value bytes (the batches
  * `records.produce` calls of that size would make); each round sends one Produce request per
  * leader with one batch for each of its partitions, so the brokers append and replicate them as
- * any producer's.
+ * any producer's. A local cluster writes a partition that is empty and fully in sync on every
+ * replica at once instead, with the same bytes, offsets, epochs and high watermarks
+ * (app/core/cluster/synthetic-fill.ts).
  */
 import { z } from 'zod';
 import type { KafkaErrorName } from './errors.js';

@@ -37,6 +37,22 @@ export interface RehearsalPartitionView {
   difference: string;
 }
 
+/**
+ * A consumer group's coordinator after a rehearsed stop: the broker `impact.ofStop` predicted (the
+ * leader of the group's `__consumer_offsets` partition) and the one the cluster then names
+ * (FindCoordinator, as `groups.describe` asks it); -1: none (the partition has no leader).
+ */
+export interface RehearsalCoordinatorView {
+  groupId: string;
+  /** The `__consumer_offsets` partition that holds the group. */
+  partition: number;
+  predicted: number;
+  observed: number;
+  agrees: boolean;
+  /** What differs, in words ('' when it agrees). */
+  difference: string;
+}
+
 /** One partition of a rehearsed plan: the predicted end of the move, and the engine's. */
 export interface RehearsalMoveView {
   topic: string;
@@ -72,6 +88,8 @@ export interface StopRehearsalView extends RehearsalBase {
   observedCounts: OutcomeCounts;
   /** The partitions a stopped broker is a replica of, disagreements first, at most `limit`. */
   partitions: RehearsalPartitionView[];
+  /** Every group impact.ofStop followed, disagreements first (absent in a journal written before coordinators were compared). */
+  coordinators?: RehearsalCoordinatorView[];
 }
 
 export interface PlanRehearsalView extends RehearsalBase {

@@ -167,6 +167,13 @@ export interface TopicView {
   unreported?: { topicId?: string; partitionEpoch?: string };
 }
 
+/** `cluster.describe` and `topics.describeMany` of every topic, from one read of the cluster (`cluster.snapshot`). */
+export interface ClusterSnapshotView {
+  cluster: ClusterView;
+  /** Every topic, sorted by name, as `topics.describeMany` without `names` shows them. */
+  topics: TopicView[];
+}
+
 /** One line of `topics.list`. */
 export interface TopicSummaryView {
   name: string;

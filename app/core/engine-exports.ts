@@ -40,6 +40,7 @@ export type {
 } from './broker/messages.js';
 export { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, MAX_TIMESTAMP, NO_LEADER_EPOCH } from './broker/messages.js';
 export type { VerifyResult } from './cluster/reassignment-admin.js';
+export type { SyntheticFill, SyntheticFillResult } from './cluster/synthetic-fill.js';
 export type { GroupAnswer } from './cluster/group-requests.js';
 export type * from './group/messages.js';
 export type { GroupRecordCodec, OffsetAndMetadata, StoredGroup, TopicPartitions } from './group/record-codec.js';

@@ -43,6 +43,7 @@ import { registerInternals } from './cluster/internals.js';
 import { KafkaRequests, type BrokerAnswer, type ProduceAnswer } from './cluster/kafka-requests.js';
 import type { ListenerAddress } from './cluster/listeners.js';
 import { ReadModel } from './cluster/read-model.js';
+import { fillSynthetic, type SyntheticFill, type SyntheticFillResult } from './cluster/synthetic-fill.js';
 import { ReassignmentAdmin, type VerifyResult } from './cluster/reassignment-admin.js';
 import { ClusterSecurity } from './cluster/security.js';
 import type {
@@ -150,10 +151,7 @@ export class Engine {
     return [...this.ctx.brokers.values()].every((b) => !b.isAlive);
   }
 
-  /**
-   * Write a snapshot of the metadata image (the hosts do so once an orderly close is done), so
-   * the next open loads it and replays no record.
-   */
+  /** Write a snapshot of the metadata image (the hosts do once an orderly close is done): the next open replays no record. */
   snapshotMetadata(): void {
     this.ctx.controller.takeSnapshot();
   }
@@ -333,10 +331,7 @@ export class Engine {
     return this.reassignments.verify(partitions);
   }
 
-  /**
-   * ACL bindings, SCRAM credentials and client quotas (the controller's changes, each broker's
-   * view), each broker's authorizer and quota sensors (cluster/security.ts).
-   */
+  /** ACL bindings, SCRAM credentials, client quotas: the controller's changes, each broker's view, authorizer and quota sensors (cluster/security.ts). */
   get security(): ClusterSecurity {
     return this.sec;
   }
@@ -405,6 +400,11 @@ export class Engine {
   /** Produce to one specific broker (a client with stale metadata). */
   produceTo(brokerId: number, input: { topic: string; partition: number; acks: number; records: LogRecord[]; timeoutMs?: number }, done: (r: BrokerProduceResult) => void): void {
     this.client.produceTo(brokerId, input, done);
+  }
+
+  /** Synthetic records written into every replica of empty, fully in-sync partitions as replication would (cluster/synthetic-fill.ts). */
+  fillSynthetic(fills: readonly SyntheticFill[]): SyntheticFillResult[] {
+    return fillSynthetic(this.ctx, fills);
   }
 
   /** Read from the leader, read_uncommitted, below the high watermark. */

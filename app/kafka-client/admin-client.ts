@@ -349,14 +349,15 @@ export class KafkaAdminClient {
    * `offsets` of many topics at once: one Metadata, then one ListOffsets per leader for each of
    * earliest and latest, covering all of that leader's partitions of every topic (as Kafka's admin
    * client batches listOffsets by leader), so a cluster of 100,000 partitions is read in a hundred
-   * requests rather than a hundred per topic.
+   * requests rather than a hundred per topic. `read`: a Metadata answer just read that names
+   * `topics` (a caller's own), to route by instead of reading it again.
    */
-  async offsetsOf(topics: readonly string[]): Promise<Map<string, { partition: number; logStartOffset: number; highWatermark: number }[]>> {
+  async offsetsOf(topics: readonly string[], read?: ClusterMetadataData): Promise<Map<string, { partition: number; logStartOffset: number; highWatermark: number }[]>> {
     const doing = `Reading the offsets of ${topics.length === 1 ? topics[0] : `${topics.length} topics`}`;
-    const metadata = (await this.metadata([...topics])).topics;
+    const metadata = new Map((read ?? (await this.metadata([...topics]))).topics.map((t) => [t.name, t]));
     const byLeader = new Map<number, Map<string, number[]>>();
     for (const name of topics) {
-      const meta = metadata.find((t) => t.name === name);
+      const meta = metadata.get(name);
       if (!meta || meta.errorCode !== 'NONE') throw new KafkaError(meta?.errorCode ?? 'UNKNOWN_TOPIC_OR_PARTITION', `${doing}: ${name} ${meta?.errorCode ?? 'UNKNOWN_TOPIC_OR_PARTITION'}`);
       for (const p of meta.partitions) {
         if (p.leader < 0) throw new KafkaError('LEADER_NOT_AVAILABLE', `${doing}: ${name} partition ${p.partition} has no leader.`);

@@ -8,12 +8,23 @@
  * consume: one Fetch to the partition's leader from an offset, read_uncommitted, records below
  * the high watermark, as `records.consume` does on the embedded cluster.
  */
-import type { Cluster, CompressionTypes, Producer, RetryOptions } from 'kafkajs';
+import type { Broker, Cluster, CompressionTypes, Producer, RetryOptions } from 'kafkajs';
 import createProducer from 'kafkajs/src/producer/index.js';
 import { CompressionError, type CompressionCodec } from '../protocol/records/compression.js';
 import { installKafkajsCodecs, kafkajsCompression } from './kafkajs-codecs.js';
 import { errorName, rootCause, toKafkaError } from './errors.js';
 import { KafkaError, type KafkaErrorName } from '../api/errors.js';
+import { ApiKey } from '../protocol/generated/index.js';
+import { sendCodecRequest } from './codec-request.js';
+import { recordsOfFetch, type RawFetchedRecord } from './fetched-batches.js';
+
+export type { RawFetchedRecord };
+
+/**
+ * Fetch v4 (the first with read_uncommitted/read_committed and magic 2 batches) to v12 (the last
+ * naming topics rather than their ids): every Kafka from 0.11 to 4.x serves some of these.
+ */
+const FETCH_VERSIONS = [4, 12] as const;
 
 export interface ProduceRecordData {
   key: string | Buffer | null;
@@ -53,22 +64,7 @@ interface KafkajsFetchedMessage {
   timestamp: string;
   /** kafkajs keeps a control batch's record (a transaction marker) and says so here. */
   isControlRecord?: boolean;
-  batchContext?: { partitionLeaderEpoch?: number; firstOffset?: string; producerId?: string; producerEpoch?: number; firstSequence?: number; timestampType?: number; inTransaction?: boolean };
-}
-
-/** A record with its bytes and its batch's producer fields, as the workbench reads it. */
-export interface RawFetchedRecord {
-  offset: number;
-  key: Uint8Array | null;
-  value: Uint8Array | null;
-  headers: { key: string; value: Uint8Array | null }[];
-  timestamp: number;
-  timestampType: 'CreateTime' | 'LogAppendTime';
-  leaderEpoch: number;
-  producerId: number;
-  producerEpoch: number;
-  sequence: number;
-  transactional: boolean;
+  batchContext?: { partitionLeaderEpoch?: number; producerId?: string };
 }
 
 const text = (b: Buffer | null | undefined): string | null => (b === null || b === undefined ? null : b.toString('utf8'));
@@ -125,37 +121,36 @@ export class RecordsClient {
     }
   }
 
-  /** One Fetch from `offset` as bytes with each record's batch fields (kafkajs does not expose a batch's codec). */
+  /**
+   * One Fetch (read_uncommitted) from `offset` to the partition's leader in our codecs, its
+   * batches decoded by ours (fetched-batches.ts): records as bytes with each one's batch fields,
+   * the codec included, which kafkajs's decoder does not expose.
+   */
   async fetchRaw(topic: string, partition: number, offset: number, maxBytes: number): Promise<{ errorCode: KafkaErrorName; highWatermark: number; records: RawFetchedRecord[] }> {
+    const where = `${topic}-${partition}`;
     try {
-      const p = await this.fetchPartition(topic, partition, offset, maxBytes);
+      const broker = await this.leaderOf(topic, partition);
+      const res = await sendCodecRequest(broker, ApiKey.Fetch, FETCH_VERSIONS, {
+        replicaId: -1,
+        maxWaitMs: 0,
+        minBytes: 0,
+        maxBytes,
+        isolationLevel: 0,
+        sessionId: 0,
+        sessionEpoch: -1,
+        topics: [{ topic, partitions: [{ partition, fetchOffset: BigInt(offset), partitionMaxBytes: maxBytes, currentLeaderEpoch: -1, logStartOffset: -1n }] }],
+      });
+      if (res.errorCode !== 0) return { errorCode: errorName(res.errorCode), highWatermark: -1, records: [] };
+      const p = res.responses.find((t) => t.topic === topic)?.partitions.find((x) => x.partitionIndex === partition);
       if (!p) return { errorCode: 'UNKNOWN_TOPIC_OR_PARTITION', highWatermark: -1, records: [] };
       const highWatermark = Number(p.highWatermark);
-      const records = p.messages
-        .filter((m) => Number(m.offset) >= offset && Number(m.offset) < highWatermark)
-        .map((m): RawFetchedRecord => {
-          const b = m.batchContext ?? {};
-          const producerId = Number(b.producerId ?? -1);
-          const delta = Number(m.offset) - Number(b.firstOffset ?? m.offset);
-          return {
-            offset: Number(m.offset),
-            key: m.key ? new Uint8Array(m.key) : null,
-            value: m.value ? new Uint8Array(m.value) : null,
-            headers: Object.entries(m.headers ?? {}).flatMap(([key, v]) => (Array.isArray(v) ? v : [v]).map((one) => ({ key, value: one ? new Uint8Array(one) : null }))),
-            timestamp: Number(m.timestamp),
-            timestampType: b.timestampType === 1 ? 'LogAppendTime' : 'CreateTime',
-            leaderEpoch: b.partitionLeaderEpoch ?? -1,
-            producerId,
-            producerEpoch: producerId >= 0 ? (b.producerEpoch ?? -1) : -1,
-            sequence: producerId >= 0 && (b.firstSequence ?? -1) >= 0 ? ((b.firstSequence ?? 0) + delta) % 0x80000000 : -1,
-            transactional: b.inTransaction === true,
-          };
-        });
-      return { errorCode: errorName(p.errorCode), highWatermark, records };
+      if (p.errorCode !== 0) return { errorCode: errorName(p.errorCode), highWatermark, records: [] };
+      return { errorCode: 'NONE', highWatermark, records: recordsOfFetch(p.records, offset, highWatermark, where) };
     } catch (e) {
+      if (e instanceof KafkaError) throw e;
       const cause = rootCause(e) as { code?: number };
       if (typeof cause?.code === 'number') return { errorCode: errorName(cause.code), highWatermark: -1, records: [] };
-      throw toKafkaError(e, `Fetching ${topic}-${partition}`);
+      throw toKafkaError(e, `Fetching ${where}`);
     }
   }
 
@@ -173,13 +168,18 @@ export class RecordsClient {
     }
   }
 
-  private async fetchPartition(topic: string, partition: number, offset: number, maxBytes: number) {
+  /** The partition's leader as kafkajs's metadata knows it; no leader is LEADER_NOT_AVAILABLE (code 5). */
+  private async leaderOf(topic: string, partition: number): Promise<Broker> {
     await this.cluster.addTargetTopic(topic);
     await this.cluster.refreshMetadataIfNecessary();
     const leaders = this.cluster.findLeaderForPartitions(topic, [partition]);
     const leader = Object.keys(leaders)[0];
     if (leader === undefined) throw Object.assign(new Error(`${topic}-${partition} has no leader`), { code: 5 });
-    const broker = await this.cluster.findBroker({ nodeId: leader });
+    return this.cluster.findBroker({ nodeId: leader });
+  }
+
+  private async fetchPartition(topic: string, partition: number, offset: number, maxBytes: number) {
+    const broker = await this.leaderOf(topic, partition);
     const res = (await broker.fetch({
       isolationLevel: 0,
       maxWaitTime: 0,

@@ -18,8 +18,12 @@ export interface ImpactSource {
   sizes(): Promise<(topic: string, partition: number) => number> | ((topic: string, partition: number) => number);
 }
 
-/** The groups whose coordinators to follow, or the note why there are none. */
-async function groupsOf(groupIds: () => Promise<string[]>): Promise<{ groups: string[]; groupsNote?: string }> {
+/**
+ * The groups whose coordinators to follow, or the note why there are none. Without
+ * `__consumer_offsets` no group has a coordinator (stopImpact says so): the brokers are not asked.
+ */
+async function groupsOf(image: ClusterMetadata, groupIds: () => Promise<string[]>): Promise<{ groups: string[]; groupsNote?: string }> {
+  if (!image.topicsByName.has(OFFSETS_TOPIC)) return { groups: [] };
   try {
     return { groups: await groupIds() };
   } catch (e) {
@@ -27,12 +31,14 @@ async function groupsOf(groupIds: () => Promise<string[]>): Promise<{ groups: st
   }
 }
 
+const OFFSETS_TOPIC = '__consumer_offsets';
+
 export function impactMethods(read: () => ImpactSource | Promise<ImpactSource>, groupIds: () => Promise<string[]>) {
   return {
     'impact.ofPlan': async (input: MethodParsedInput<'impact.ofPlan'>): Promise<PlanImpactView> => {
       const source = await read();
       const wantsStop = (input.brokers?.length ?? 0) + (input.racks?.length ?? 0) > 0;
-      const { groups } = wantsStop ? await groupsOf(groupIds) : { groups: [] };
+      const { groups } = wantsStop ? await groupsOf(source.image, groupIds) : { groups: [] };
       return planImpact({
         image: source.image,
         topicConfig: source.topicConfig,
@@ -49,7 +55,7 @@ export function impactMethods(read: () => ImpactSource | Promise<ImpactSource>, 
     'impact.ofStop': async (input: MethodParsedInput<'impact.ofStop'>): Promise<StopImpactView> => {
       const source = await read();
       // A cluster whose groups cannot be listed still answers for its partitions.
-      const { groups, groupsNote } = await groupsOf(groupIds);
+      const { groups, groupsNote } = await groupsOf(source.image, groupIds);
       const view = stopImpact({
         image: source.image,
         topicConfig: source.topicConfig,

@@ -40,7 +40,10 @@ export async function startServe(options: { dataDir?: string; extraArgs?: string
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'rs-e2e-'));
   // Free Kafka ports unless the test names some: suites run side by side, 9092 is for people.
   const kafkaPort = options.extraArgs?.includes('--kafka-port') ? [] : ['--kafka-port', '0'];
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'main/cli/cli.ts'), '--data', dataDir, '--port', '0', ...kafkaPort, ...staticArgs(), ...(options.extraArgs ?? [])], {
+  // Connections and secrets a test saves stay with its data directory (so a restart on the same
+  // directory finds them), never in the person's own ~/.config/replica-studio.
+  const config = options.extraArgs?.includes('--config') ? [] : ['--config', join(dataDir, 'console-config')];
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'main/cli/cli.ts'), '--data', dataDir, '--port', '0', ...kafkaPort, ...config, ...staticArgs(), ...(options.extraArgs ?? [])], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

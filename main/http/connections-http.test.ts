@@ -139,6 +139,27 @@ describe('connections over HTTP', () => {
     await ok('connections.delete', { id: source.id, confirm: 'racked' });
   }, 120_000);
 
+  it("rehearses a stop of a group's coordinator: the coordinator FindCoordinator names afterwards is the one predicted", async () => {
+    const local = await ok('connections.createLocal', { name: 'grouped', profile: 'balanced' });
+    await ok('clock.setScale', { connection: local.id, scale: 60 });
+    await ok('topics.create', { connection: local.id, name: 'invoices', partitions: 2, replicationFactor: 3 });
+    await ok('consumers.start', { connection: local.id, groupId: 'billing', topics: ['invoices'] });
+    let coordinator = -1;
+    for (const deadline = Date.now() + 30_000; coordinator < 0 && Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+      const d = await post('groups.describe', { connection: local.id, groupId: 'billing' });
+      if (d.body.ok && d.body.value.state === 'Stable') coordinator = d.body.value.coordinatorId;
+    }
+    expect(coordinator).toBeGreaterThan(0);
+
+    const stop = await ok('connections.rehearseStop', { id: local.id, brokers: [coordinator] });
+    const billing = stop.coordinators!.find((c) => c.groupId === 'billing')!;
+    expect(billing.predicted).not.toBe(coordinator);
+    expect(billing).toMatchObject({ observed: billing.predicted, agrees: true, difference: '' });
+    expect((await ok('groups.describe', { connection: local.id, groupId: 'billing' })).coordinatorId).toBe(billing.predicted);
+    expect((await ok('connections.twinReport', { id: local.id })).markdown).toContain('Every group coordinator is where it was predicted (1 group).');
+    await ok('connections.delete', { id: local.id, confirm: 'grouped' });
+  }, 120_000);
+
   it('opens an existing data directory as a local connection', async () => {
     const opened = await ok('connections.openLocal', { name: 'opened', dataDir: join(dir, 'elsewhere') });
     expect((await ok('cluster.describe', { connection: opened.id })).brokers.length).toBeGreaterThan(0);

@@ -127,6 +127,9 @@ describe('every contract method over HTTP on a real data directory', () => {
     expect([1, 2, 3]).toContain(c.controllerId);
     expect(c.brokers.filter((b) => b.isController).map((b) => b.id)).toEqual([c.controllerId]);
     expect(c).toMatchObject({ topicCount: 0, partitionCount: 0, offlinePartitions: 0 });
+    // cluster.snapshot: the same view and every topic, from one read.
+    const snapshot = await ok('cluster.snapshot', {});
+    expect(snapshot).toEqual({ cluster: c, topics: [] });
     // Kafka clients: every broker's listener on 127.0.0.1, and the bootstrap string made of them.
     const listeners = c.brokers.map((b) => b.listener);
     expect(listeners.every((l) => l !== null && l.host === '127.0.0.1' && l.port > 0)).toBe(true);

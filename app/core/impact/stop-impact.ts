@@ -128,6 +128,7 @@ export function stopImpact(input: StopImpactInput): StopImpactView {
   const liveAfter = (b: number): boolean => !stoppedSet.has(b) && image.isActive(b);
   const before = zeroCounts();
   const after = zeroCounts();
+  const limit = input.limit ?? DEFAULT_IMPACT_LIMIT;
   // One bucket per outcome, each filled in topic-name and partition order: worst first without a sort.
   const buckets = new Map<PartitionOutcomeView, Touched[]>(PARTITION_OUTCOMES.map((o) => [o, []]));
   const leadersBefore = new Map<number, number>();
@@ -171,11 +172,12 @@ export function stopImpact(input: StopImpactInput): StopImpactView {
       if (next.state.leader !== state.leader) leaderMoves++;
       const lost = (state.elr ?? []).some(liveBefore) && !(next.state.elr ?? []).some(liveAfter);
       if (lost) elrLost++;
-      buckets.get(outcomeAfter)!.push({ topic: topic.name, state, next: next.state, minIsr, unclean: cfg.uncleanLeaderElectionEnable, electedFrom: next.electedFrom, before: outcomeBefore, after: outcomeAfter, elrLost: lost });
+      // No bucket lists more than `limit`: the rest are counted, not kept.
+      const bucket = buckets.get(outcomeAfter)!;
+      if (bucket.length < limit) bucket.push({ topic: topic.name, state, next: next.state, minIsr, unclean: cfg.uncleanLeaderElectionEnable, electedFrom: next.electedFrom, before: outcomeBefore, after: outcomeAfter, elrLost: lost });
     }
   }
 
-  const limit = input.limit ?? DEFAULT_IMPACT_LIMIT;
   const listed: PartitionImpactView[] = [];
   for (const outcome of PARTITION_OUTCOMES) {
     for (const t of buckets.get(outcome)!) {

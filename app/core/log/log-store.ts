@@ -143,6 +143,11 @@ export interface StorageProvider {
    * (DescribeLogDirs v4's total and usable bytes); absent or null where there is no such disk.
    */
   logDirSpace?(brokerId: number): { totalBytes: number; usableBytes: number } | null;
+  /**
+   * Run `fn` with every write it makes grouped into one transaction per file, committed when it
+   * returns (nested calls join the outer one); absent where writes need no grouping.
+   */
+  batch?<T>(fn: () => T): T;
 }
 
 /** Every replica key made so far, by topic id then partition: the same string object each time. */

@@ -111,9 +111,14 @@ describe('transactions on the wire', () => {
     expect(again).toMatchObject({ errorCode: 0, producerId: pid, producerEpoch: 2 });
     await settle(w);
     expect((await fetch(w, 1)).aborted).toEqual([{ producerId: pid, firstOffset: 0n }]);
-    // The old epoch is fenced at the coordinator and at the partition leader.
-    expect(await endTxn(w, coordinator, pid, 0, true)).toBe(47); // INVALID_PRODUCER_EPOCH (EndTxn v1)
+    // The old epoch is fenced at the coordinator and at the partition leader. The coordinator says
+    // PRODUCER_FENCED (90) to the versions that know it (KIP-588: EndTxn and AddPartitionsToTxn v2
+    // and up) and INVALID_PRODUCER_EPOCH (47) below, as KafkaApis converts it; kafkajs sends v1.
+    expect(await endTxn(w, coordinator, pid, 0, true)).toBe(47);
+    expect(await endTxnOf(w, coordinator, TXN_ID, pid, 0, true, undefined, 2)).toBe(90);
+    expect(await endTxnOf(w, coordinator, TXN_ID, pid, 0, true, undefined, 3)).toBe(90);
     expect(await addPartitions(w, coordinator, pid, 0)).toBe(47);
+    expect(await addPartitionsTo(w, coordinator, TXN_ID, pid, 0, [{ name: 't', partitions: [0] }], 2)).toEqual([90]);
     expect(await produce(w, txnBatch(pid, 0, 1, ['zombie']))).toMatchObject({ errorCode: 47 });
     expect((await fetch(w, 0)).records.map((r) => r[1])).not.toContain('zombie');
   });

@@ -89,8 +89,8 @@ export function readCommittedValues(f: FetchedPartition): string[] {
   return kept;
 }
 
-export async function addPartitions(w: WireSim, coordinator: number, transactionalId: string, pid: bigint, epoch: number, topics: { name: string; partitions: number[] }[]) {
-  const r = await w.respond(coordinator, ApiKey.AddPartitionsToTxn, 1, {
+export async function addPartitions(w: WireSim, coordinator: number, transactionalId: string, pid: bigint, epoch: number, topics: { name: string; partitions: number[] }[], version = 1) {
+  const r = await w.respond(coordinator, ApiKey.AddPartitionsToTxn, version, {
     transactions: [],
     v3AndBelowTransactionalId: transactionalId,
     v3AndBelowProducerId: pid,
@@ -100,8 +100,8 @@ export async function addPartitions(w: WireSim, coordinator: number, transaction
   return r.resultsByTopicV3AndBelow.flatMap((t) => t.resultsByPartition.map((p) => p.partitionErrorCode));
 }
 
-export async function endTxn(w: WireSim, coordinator: number, transactionalId: string, pid: bigint, epoch: number, committed: boolean, maxMs?: number): Promise<number> {
-  return (await w.respond(coordinator, ApiKey.EndTxn, 1, { transactionalId, producerId: pid, producerEpoch: epoch, committed }, maxMs)).errorCode;
+export async function endTxn(w: WireSim, coordinator: number, transactionalId: string, pid: bigint, epoch: number, committed: boolean, maxMs?: number, version = 1): Promise<number> {
+  return (await w.respond(coordinator, ApiKey.EndTxn, version, { transactionalId, producerId: pid, producerEpoch: epoch, committed }, maxMs)).errorCode;
 }
 
 export async function initProducerId(w: WireSim, brokerId: number, transactionalId: string, transactionTimeoutMs = 60_000) {

@@ -119,6 +119,19 @@ function stopSection(r: StopRehearsalView): string[] {
     );
   }
   if (r.partitions.length < r.compared) out.push(`(${r.compared - r.partitions.length} more partitions not listed.)`, '');
+  const coordinators = r.coordinators ?? [];
+  if (coordinators.length) {
+    const wrong = coordinators.filter((c) => !c.agrees).length;
+    out.push(
+      wrong === 0 ? `Every group coordinator is where it was predicted (${plural(coordinators.length, 'group')}).` : `**${wrong} of ${plural(coordinators.length, 'group')} have their coordinator elsewhere than predicted.**`,
+      '',
+      ...table(
+        ['Group', '__consumer_offsets partition', 'Predicted coordinator', 'Observed coordinator', 'Agrees'],
+        coordinators.map((c) => [c.groupId, c.partition, leaderOf(c.predicted), leaderOf(c.observed), c.agrees ? 'yes' : `no: ${c.difference}`]),
+      ),
+      '',
+    );
+  }
   return out;
 }
 

@@ -12,7 +12,7 @@ import type { PartitionImpactView } from '../../api/impact-contract.js';
 import type { StopRehearsalView } from '../../api/rehearsal-contract.js';
 import type { PartitionView } from '../../api/views.js';
 import { appendJournal, journalReport, readJournal, twinEntry } from './twin-journal.js';
-import { compareStop } from './twin-rehearse.js';
+import { compareCoordinators, compareStop } from './twin-rehearse.js';
 
 function predicted(topic: string, partition: number, replicas: number[], after: Partial<PartitionImpactView['after']>, minIsr = 1): PartitionImpactView {
   const moment = { leader: replicas[0]!, isr: replicas, elr: [], lastKnownElr: [], outcome: 'available' as const };
@@ -84,6 +84,32 @@ describe('a rehearsed stop compared with its prediction', () => {
     const table = markdown.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| Partition') && !l.startsWith('| ---'));
     expect(table.map((l) => l.split(' | ')[0])).toEqual(['| orders-1', '| audit-0', '| gone-0', '| orders-0']);
     expect(table[1]).toBe('| audit-0 | 2, 3 | none | 3 | 2 | 3 | unclean-only | unclean-elected | no: leader 3 where -1 was predicted; ISR 3 where 2 was predicted; unclean-elected where unclean-only was predicted |');
+  });
+
+  it('sets each group coordinator the prediction names beside the one the cluster names, disagreements first, and reports them', () => {
+    const moved = (groupId: string, partition: number, before: number, after: number) => ({ groupId, partition, before, after, moves: before !== after });
+    const coordinators = compareCoordinators(
+      [moved('billing', 4, 2, 3), moved('audit', 7, 2, 1), moved('orphans', 9, 2, -1), moved('stays', 1, 1, 1)],
+      // audit's coordinator went to 2's other follower; orphans' partition has no leader: FindCoordinator names none.
+      new Map([['billing', 3], ['audit', 3], ['orphans', -1], ['stays', 1]]),
+    );
+    expect(coordinators.map((c) => [c.groupId, c.predicted, c.observed, c.agrees, c.difference])).toEqual([
+      ['audit', 1, 3, false, 'coordinator broker 3 where broker 1 was predicted'],
+      ['billing', 3, 3, true, ''],
+      ['orphans', -1, -1, true, ''],
+      ['stays', 1, 1, true, ''],
+    ]);
+    // A group the cluster no longer names a coordinator for, where one was predicted.
+    expect(compareCoordinators([moved('late', 2, 1, 3)], new Map())[0]).toMatchObject({ observed: -1, agrees: false, difference: 'coordinator none where broker 3 was predicted' });
+
+    const rehearsalDir = mkdtempSync(join(dir, 'groups-'));
+    const none = { offline: 0, 'unclean-only': 0, 'unclean-elected': 0, 'under-min-isr': 0, available: 0 };
+    const view: StopRehearsalView = { kind: 'stop', fault: 'kill', brokers: [2], racks: [], stopped: [2], alreadyDown: [], startedAtMs: 0, wallMs: 1, clusterMs: 1, compared: 0, agreed: 0, predictedCounts: none, observedCounts: none, partitions: [], coordinators };
+    appendJournal(rehearsalDir, { kind: 'rehearsal', rehearsal: view });
+    const { markdown } = journalReport('groups', undefined, readJournal(rehearsalDir), 0);
+    expect(markdown).toContain('**1 of 4 groups have their coordinator elsewhere than predicted.**');
+    expect(markdown).toContain('| audit | 7 | 1 | 3 | no: coordinator broker 3 where broker 1 was predicted |');
+    expect(markdown).toContain('| orphans | 9 | none | none | yes |');
   });
 
   it("lists a twin's making with its changes, a pipe in a value escaped so the row keeps its cells", () => {

@@ -10,8 +10,8 @@ import type { MethodParsedInput } from '../../api/contract.js';
 import type { ConnectionView } from '../../api/connections.js';
 import { KafkaError } from '../../api/errors.js';
 import type { EngineEvent } from '../../api/events.js';
-import { PARTITION_OUTCOMES, type OutcomeCounts, type PartitionImpactView } from '../../api/impact-contract.js';
-import type { PlanRehearsalView, RehearsalFault, RehearsalMoveView, RehearsalPartitionView, RehearsalStateView, StopRehearsalView } from '../../api/rehearsal-contract.js';
+import { PARTITION_OUTCOMES, type GroupCoordinatorImpactView, type OutcomeCounts, type PartitionImpactView } from '../../api/impact-contract.js';
+import type { PlanRehearsalView, RehearsalCoordinatorView, RehearsalFault, RehearsalMoveView, RehearsalPartitionView, RehearsalStateView, StopRehearsalView } from '../../api/rehearsal-contract.js';
 import type { BrokerView, PartitionView, TopicView } from '../../api/views.js';
 import { outcomeOf } from '../../core/impact/stop-impact.js';
 import { appendJournal } from './twin-journal.js';
@@ -106,6 +106,47 @@ export function compareStop(
   return { rows, predictedCounts, observedCounts };
 }
 
+/** Each group's predicted coordinator beside the one the cluster names (`observed` by group id, -1: none), disagreements first. */
+export function compareCoordinators(predictions: readonly GroupCoordinatorImpactView[], observed: ReadonlyMap<string, number>): RehearsalCoordinatorView[] {
+  const rows = predictions.map((c) => {
+    const seen = observed.get(c.groupId) ?? -1;
+    const agrees = seen === c.after;
+    const name = (b: number): string => (b < 0 ? 'none' : `broker ${b}`);
+    return { groupId: c.groupId, partition: c.partition, predicted: c.after, observed: seen, agrees, difference: agrees ? '' : `coordinator ${name(seen)} where ${name(c.after)} was predicted` };
+  });
+  return [...rows.filter((r) => !r.agrees), ...rows.filter((r) => r.agrees)];
+}
+
+/** Answers that a coordinator is still being chosen or loaded: asked again until the deadline. */
+const COORDINATOR_MOVING = new Set(['COORDINATOR_LOAD_IN_PROGRESS', 'NOT_COORDINATOR']);
+
+/**
+ * The broker each group's FindCoordinator names now (-1: none answers, COORDINATOR_NOT_AVAILABLE:
+ * its `__consumer_offsets` partition has no leader).
+ */
+async function coordinatorsNow(call: TwinCall, groups: readonly string[], deadline: number): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const groupId of groups) {
+    out.set(
+      groupId,
+      await until(
+        async () => {
+          try {
+            return (await call('groups.describe', { groupId })).coordinatorId;
+          } catch (e) {
+            if (e instanceof KafkaError && COORDINATOR_MOVING.has(e.code)) return undefined;
+            if (e instanceof KafkaError && e.code === 'COORDINATOR_NOT_AVAILABLE') return -1;
+            throw e;
+          }
+        },
+        deadline,
+        `Group ${groupId}'s coordinator loading it`,
+      ),
+    );
+  }
+  return out;
+}
+
 export async function rehearseStop(deps: RehearseDeps, input: MethodParsedInput<'connections.rehearseStop'>): Promise<StopRehearsalView> {
   const cluster = localCluster(deps, input.id);
   const call = deps.callOn(input.id);
@@ -148,6 +189,7 @@ export async function rehearseStop(deps: RehearseDeps, input: MethodParsedInput<
   const live = (b: number) => statesAfter.has(b) && !DOWN.has(statesAfter.get(b)!);
 
   const { rows, predictedCounts, observedCounts } = compareStop(prediction.partitions, observed, uncleanlyElected, live);
+  const coordinators = compareCoordinators(prediction.coordinators, await coordinatorsNow(call, prediction.coordinators.map((c) => c.groupId), deadline));
   const agreed = rows.filter((r) => r.agrees).length;
   const view: StopRehearsalView = {
     kind: 'stop',
@@ -165,6 +207,7 @@ export async function rehearseStop(deps: RehearseDeps, input: MethodParsedInput<
     observedCounts,
     // Disagreements first, then the prediction's order (worst outcome first).
     partitions: [...rows.filter((r) => !r.agrees), ...rows.filter((r) => r.agrees)].slice(0, input.limit ?? DEFAULT_LIMIT),
+    coordinators,
   };
   appendJournal(cluster.dataDir, { kind: 'rehearsal', rehearsal: view });
   return view;

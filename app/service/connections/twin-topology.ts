@@ -96,12 +96,12 @@ export function retrying(call: TwinCall, withinMs = READ_RETRY_MS): TwinCall {
 export async function readTopology(direct: TwinCall): Promise<TwinTopology> {
   const call = retrying(direct);
   const notes: string[] = [];
-  // One whole-cluster read at a time: over the Kafka protocol each of these three reads Metadata,
-  // the configs of every topic and the log dirs of every broker, and at 100,000 partitions three
-  // at once kept the source's brokers past the client's request timeout.
-  const topicViews = await call('topics.describeMany', {});
-  const cluster = await call('cluster.describe', {});
-  const [brokers, features, clusterEntries] = await Promise.all([call('brokers.list', {}), call('cluster.features', {}), call('configs.describe', { resource: { type: 'broker', name: '' } })]);
+  // The whole cluster in one read (over the Kafka protocol: one Metadata, the configs of every
+  // topic, one DescribeLogDirs per broker, ListOffsets per leader), before the small reads: at
+  // 100,000 partitions a whole-cluster read takes the source's brokers tens of seconds.
+  const { cluster, topics: topicViews } = await call('cluster.snapshot', {});
+  const brokers = cluster.brokers;
+  const [features, clusterEntries] = await Promise.all([call('cluster.features', {}), call('configs.describe', { resource: { type: 'broker', name: '' } })]);
   const up = brokers.filter((b) => b.state === 'running');
   const staticEntries = up[0] ? await call('configs.describe', { resource: { type: 'broker', name: String(up[0].id) } }) : [];
   const acls = await call('acls.list', {}).then(

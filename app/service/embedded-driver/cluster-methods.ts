@@ -5,7 +5,7 @@
  * broker as it is right after the fault.
  */
 import { KafkaError } from '../../api/errors.js';
-import type { ClusterView, ConfigEntryView } from '../../api/contract.js';
+import type { ClusterView, ConfigEntryView, TopicView } from '../../api/contract.js';
 import { brokerStaticConfigs, describeBrokerConfigs, describeTopicConfigs, type ResolvedConfig } from '../../core/configs/resolve.js';
 import type { Engine } from '../../core/engine.js';
 import { CLUSTER_DEFAULT } from '../../core/metadata/image.js';
@@ -88,20 +88,25 @@ export function clusterMethods({ engine, staticConfigs, clusterId, traffic }: Cl
     };
   }
 
+  function describeCluster(): ClusterView {
+    const brokers = engine.listBrokers().map(brokerView);
+    return {
+      clusterId,
+      bootstrapServers: brokers.flatMap((b) => (b.listener ? [`${b.listener.host}:${b.listener.port}`] : [])).join(','),
+      autoCreateTopics: engine.clusterConfig().autoCreateTopicsEnable,
+      controllerId: engine.controllerId,
+      brokers,
+      fencedBrokers: [...image.brokers.values()].filter((b) => b.fenced).length,
+      ...healthNow(),
+    };
+  }
+
+  const allTopics = (): TopicView[] => [...image.topicsByName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((t) => topicView(engine, t));
+
   return {
-    'cluster.describe': () => {
-      const brokers = engine.listBrokers().map(brokerView);
-      const view: ClusterView = {
-        clusterId,
-        bootstrapServers: brokers.flatMap((b) => (b.listener ? [`${b.listener.host}:${b.listener.port}`] : [])).join(','),
-        autoCreateTopics: engine.clusterConfig().autoCreateTopicsEnable,
-        controllerId: engine.controllerId,
-        brokers,
-        fencedBrokers: [...image.brokers.values()].filter((b) => b.fenced).length,
-        ...healthNow(),
-      };
-      return view;
-    },
+    'cluster.describe': () => describeCluster(),
+    // One step of the engine: the image does not change between the two.
+    'cluster.snapshot': () => ({ cluster: describeCluster(), topics: allTopics() }),
 
     'cluster.features': () => engine.describeFeatures().map((f) => ({ ...f })),
     'cluster.updateFeatures': ({ updates, validateOnly }) =>
@@ -138,7 +143,7 @@ export function clusterMethods({ engine, staticConfigs, clusterId, traffic }: Cl
     },
     'topics.describe': ({ name }) => topicView(engine, requireTopic(engine, name)),
     'topics.describeMany': ({ names }) => {
-      if (names === undefined) return [...image.topicsByName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((t) => topicView(engine, t));
+      if (names === undefined) return allTopics();
       const unknown = names.filter((n) => !image.topicsByName.has(n));
       if (unknown.length > 0) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `Unknown topic${unknown.length === 1 ? '' : 's'}: ${unknown.join(', ')}.`, { names: unknown });
       return names.map((n) => topicView(engine, image.topicsByName.get(n)!));

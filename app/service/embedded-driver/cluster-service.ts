@@ -30,7 +30,7 @@ import { clusterMethods } from './cluster-methods.js';
 import { compactionMethods } from './compaction-methods.js';
 import { consumerMethods } from './consumer-methods.js';
 import type { EmbeddedMethods } from './embedded-methods.js';
-import { groupMethods } from './group-methods.js';
+import { embeddedGroupBackend, groupIdsOver, groupMethodsOver } from './group-methods.js';
 import { profileMethods } from './profile-methods.js';
 import type { RealtimeClock } from './realtime-clock.js';
 import { RecentEvents, UNBUFFERED_EVENTS } from './recent-events.js';
@@ -154,10 +154,11 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     return { nowMs: scheduler.now(), scale: clock ? clock.scale : null, mode: clock ? 'realtime' : 'manual' };
   }
 
+  const groupBackend = embeddedGroupBackend(engine, answerLater);
   const workbench = workbenchMethods(engine, answerLater, { call: (method: string, input: unknown) => call(method, input) } as Pick<EngineService, 'call'>);
   const methods: EmbeddedMethods = {
     ...adminMethods(engine),
-    ...groupMethods(engine, answerLater),
+    ...groupMethodsOver(groupBackend),
     ...consumerMethods(engine),
     ...recordsDeleteMethod(engine, answer),
     ...recordsFillMethod(engine, answerLater),
@@ -165,7 +166,7 @@ export function createClusterService(options: ClusterServiceOptions): ClusterSer
     ...compactionMethods(engine),
     ...impactMethods(
       () => ({ image, topicConfig: (topic) => resolveTopicRuntimeConfig(topic.configs, image.clusterConfigs(), staticConfigs), sizes: () => (topic, partition) => engine.partitionSizeBytes(topic, partition) }),
-      async () => (await methods['groups.list']({})).map((g) => g.groupId),
+      () => groupIdsOver(groupBackend),
     ),
     ...balanceMethods(engine, publish),
     ...profileMethods(engine, staticConfigs, options.profilesDir),

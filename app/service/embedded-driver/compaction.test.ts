@@ -1,5 +1,5 @@
 /**
- * `topics.compaction` and `records.consume` across compaction's gaps, through the service (the
+ * `topics.compaction`, `records.consume` and the workbench's `records.search` across compaction's gaps, through the service (the
  * contract's envelopes) on a simulated cluster; and the Kafka driver's answer for an external
  * cluster, which cannot show its cleaner.
  */
@@ -25,13 +25,15 @@ describe('topics.compaction on the embedded cluster', () => {
     const produce = (entries: [string, string | null][]) =>
       sim.await<{ errorCode: string }>((done) => sim.engine.produce({ topic: 'profiles', partition: 0, acks: 'all', timeoutMs: 10_000, records: entries.map(([k, v]) => ({ key: new TextEncoder().encode(k), value: v === null ? null : new TextEncoder().encode(v), headers: [], timestamp: 0 })) }, done));
     for (let round = 0; round < 5; round++) {
-      produce(Array.from({ length: 10 }, (_, i) => [`k${i}`, `v${round}`] as [string, string]));
+      // The last round rewrites half the keys: the cleaned batch before it keeps the other half at their own offsets.
+      produce(Array.from({ length: round === 4 ? 5 : 10 }, (_, i) => [`k${i}`, `v${round}`] as [string, string]));
       sim.advance(11_000);
     }
+    const cleanedBefore = sim.eventsOf('log.cleaned').length;
     produce([['k0', null]]);
     const waiting = ok(await svc.call('topics.compaction', { name: 'profiles' }));
     expect(waiting.partitions[0]!.replicas.map((r) => r.leader)).toContain(true);
-    sim.waitFor(() => sim.eventsOf('log.cleaned').length >= 3, 60_000, 'every replica cleaned');
+    sim.waitFor(() => sim.eventsOf('log.cleaned').length >= cleanedBefore + 3, 60_000, 'every replica cleaned after the last round');
     const view = ok(await svc.call('topics.compaction', { name: 'profiles' }));
     for (const r of view.partitions[0]!.replicas) {
       expect(r.cleanerCheckpoint).toBeGreaterThan(0);
@@ -41,16 +43,23 @@ describe('topics.compaction on the embedded cluster', () => {
     }
     // records.consume with a small page: each page ends where the next starts, across the gaps.
     const seen: number[] = [];
+    const consumed: [number, string | null, string | null][] = [];
     let offset = 0;
     for (let i = 0; i < 100; i++) {
       const page = ok(await svc.call('records.consume', { topic: 'profiles', partition: 0, offset, maxRecords: 3 }));
       seen.push(...page.records.map((r) => r.offset));
+      consumed.push(...page.records.map((r): [number, string | null, string | null] => [r.offset, r.key, r.value]));
       if (page.nextOffset >= page.highWatermark) break;
       expect(page.nextOffset).toBeGreaterThan(offset);
       offset = page.nextOffset;
     }
     expect(seen.length).toBeLessThan(51);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    // The workbench reads the cleaned batches at the offsets the records kept, oldest or newest first.
+    const searched = ok(await svc.call('records.search', { topic: 'profiles', partitions: [0], from: { beginning: true }, limit: 100 }));
+    expect(searched.records.map((r) => [r.offset, r.key?.text ?? null, r.value?.text ?? null])).toEqual(consumed);
+    const backwards = ok(await svc.call('records.search', { topic: 'profiles', partitions: [0], from: { end: true }, order: 'newest-first', limit: 100 }));
+    expect(backwards.records.map((r) => r.offset)).toEqual(seen.toReversed());
     expect(failed(await svc.call('topics.compaction', { name: 'nope' })).code).toBe('UNKNOWN_TOPIC_OR_PARTITION');
   });
 

@@ -65,7 +65,9 @@ export function engineRecordSource(engine: Engine, answer: Answer): RecordSource
         const attrs = whole.encoded && whole.encoded.length > ATTRIBUTES_AT + 1 ? batchAttributes((whole.encoded[ATTRIBUTES_AT]! << 8) | whole.encoded[ATTRIBUTES_AT + 1]!) : batchAttributes(0);
         const producer = b.producer;
         b.records.forEach((rec, i) => {
-          const offset = b.baseOffset + i;
+          // A batch the log cleaner rewrote keeps its records at their own offsets; sequences follow offsets.
+          const delta = b.offsetDeltas ? b.offsetDeltas[i]! : i;
+          const offset = b.baseOffset + delta;
           if (offset < fromOffset || offset >= p.highWatermark) return;
           out.push({
             partition,
@@ -78,7 +80,7 @@ export function engineRecordSource(engine: Engine, answer: Answer): RecordSource
             leaderEpoch: b.leaderEpoch,
             producerId: producer?.producerId ?? -1,
             producerEpoch: producer?.producerEpoch ?? -1,
-            sequence: producer ? (producer.baseSequence + i) % 0x80000000 : -1,
+            sequence: producer ? (producer.baseSequence + delta) % 0x80000000 : -1,
           });
         });
       }

@@ -67,8 +67,9 @@ export interface GroupBackend {
   offsetsPartition(groupId: string): Promise<number>;
 }
 
-export function groupMethods(engine: Engine, answer: Answer): GroupMethods {
-  return groupMethodsOver({
+/** The embedded cluster's group APIs, each request answered through `answer` (the service's clock handling). */
+export function embeddedGroupBackend(engine: Engine, answer: Answer): GroupBackend {
+  return {
     async call(brokerId, request) {
       const a = await answer<GroupAnswer<GroupResponseOf<typeof request>>>((done) => engine.groupRequest(brokerId, request, done));
       if (a.kind === 'unreachable') throw new KafkaError('COORDINATOR_NOT_AVAILABLE', `Broker ${brokerId} did not answer (${a.reason}); retry in a moment.`);
@@ -98,7 +99,16 @@ export function groupMethods(engine: Engine, answer: Answer): GroupMethods {
     },
     assignedPartitions: (assignment) => engine.groupRecords.assignedPartitions(assignment),
     offsetsPartition: async (groupId) => offsetsPartitionOf(engine, groupId),
-  });
+  };
+}
+
+/**
+ * Every group's id and nothing else, as Kafka's admin client lists groups: ListGroups to every
+ * broker at once (`groups.list` also describes each group and reads its offsets and lag).
+ */
+export async function groupIdsOver(backend: Pick<GroupBackend, 'call' | 'brokers'>): Promise<string[]> {
+  const answers = await Promise.all((await backend.brokers()).map((b) => backend.call(b, { api: 'listGroups', statesFilter: [] })));
+  return [...new Set(answers.flatMap((r) => r.groups.map((g) => g.groupId)))].sort();
 }
 
 /** The `groups.*` methods over any cluster's group APIs. */

@@ -2,9 +2,14 @@
  * `records.fill` (records-fill.ts) on real SQLite files: a cluster filled in one call and a cluster
  * given the same records by `records.produce` calls (the batches a twin used to write one call at
  * a time) end with the same offsets, high watermarks, log starts and bytes on every replica, and
- * keep them across an orderly restart; a consumer reads the synthetic records back.
+ * keep them across an orderly restart; a consumer reads the synthetic records back. Empty, fully
+ * in-sync partitions are written on every replica at once (the engine's fillSynthetic): as the
+ * call returns every replica's file holds the same bytes (valid CRC, producer id -1), the same
+ * epochs and HW = LEO, and a follower that takes over serves the same records. A partition that
+ * holds records or has a replica out of sync goes through the leaders' Produce path instead.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { batchHeader, hasValidCrc } from '../../protocol/records/record-batch.js';
 import { closeDataDirs, closeKeeping, dataDirService, ok, type DataDirService } from '../../sim/test-support/data-dir.js';
 import { fillBatchRecords } from './records-fill.js';
 
@@ -54,6 +59,32 @@ async function state(d: DataDirService) {
   };
 }
 
+/**
+ * What broker `brokerId`'s SQLite file holds of its replica of fill-`partition`: its checkpoint,
+ * epochs and every batch's bytes, each batch checked as a Kafka client would (CRC-32C, producer fields).
+ */
+function onDisk(d: DataDirService, brokerId: number, partition: number) {
+  const db = d.storage.brokerStore(brokerId).file.db;
+  const key = `${d.s.engine.metadata.topicsByName.get('fill')!.topicId}:${partition}`;
+  const row = db.prepare('SELECT id, high_watermark AS hw, log_start_offset AS logStart FROM replicas WHERE key = ?').get(key) as { id: number; hw: number; logStart: number };
+  const batches = (db.prepare('SELECT base_offset AS base, leader_epoch AS epoch, data FROM batches WHERE replica = ? ORDER BY base_offset').all(row.id) as { base: number; epoch: number; data: Buffer }[]).map((b) => {
+    const h = batchHeader(b.data);
+    return { base: b.base, epoch: b.epoch, count: h.count, crcValid: hasValidCrc(b.data, h), producer: [h.producerId, h.producerEpoch, h.baseSequence], bytes: b.data.toString('hex') };
+  });
+  const epochs = db.prepare('SELECT epoch, start_offset AS start FROM epochs WHERE replica = ? ORDER BY epoch').all(row.id);
+  return { highWatermark: row.hw, logStartOffset: row.logStart, epochs, batches };
+}
+
+async function consumeAll(d: DataDirService, partition: number) {
+  const records = [];
+  for (let offset = 0; ; ) {
+    const read = await ok(d.s.call('records.consume', { topic: 'fill', partition, offset, maxRecords: 1_000 }));
+    records.push(...read.records);
+    if (read.nextOffset >= read.highWatermark) return records;
+    offset = read.nextOffset;
+  }
+}
+
 async function reopen(d: DataDirService): Promise<DataDirService> {
   d.s.engine.shutdown();
   d.s.sim.waitFor(() => d.s.engine.isShutDown(), 60_000, 'an orderly shutdown');
@@ -72,6 +103,23 @@ describe('records.fill', () => {
 
     const answer = await ok(filled.s.call('records.fill', { partitions: WANTED.map((w) => ({ topic: 'fill', ...w })) }));
     expect(answer).toEqual(WANTED.map((w) => ({ topic: 'fill', partition: w.partition, errorCode: 'NONE', records: w.records, nextOffset: w.records })));
+    // Written on every replica at once, not replicated by fetches: as the call returns, each replica's
+    // file holds the same batches and epochs with HW = LEO (the checkpoint written with them).
+    for (const w of WANTED) {
+      const replicas = ASSIGNMENTS[w.partition]!.map((b) => onDisk(filled, b, w.partition));
+      const batches = Math.ceil(w.records / fillBatchRecords(w.valueBytes));
+      expect(replicas[0]).toMatchObject({ highWatermark: w.records, logStartOffset: 0, epochs: [{ epoch: 0, start: 0 }] });
+      expect(replicas[0]!.batches.map((b) => [b.epoch, b.crcValid, b.producer])).toEqual(Array.from({ length: batches }, () => [0, true, [-1, -1, -1]]));
+      expect(replicas[0]!.batches.reduce((n, b) => n + b.count, 0)).toBe(w.records);
+      for (const r of replicas.slice(1)) expect(r).toEqual(replicas[0]);
+    }
+    // The followers' fetches carry on from the new log ends: nobody falls out of the ISR.
+    const shrunk: unknown[] = [];
+    filled.s.engine.subscribe((e) => {
+      if (e.type === 'isr.shrunk') shrunk.push(e);
+    });
+    filled.s.sim.advance(65_000);
+    expect(shrunk).toEqual([]);
     for (const w of WANTED) {
       const value = 'x'.repeat(w.valueBytes);
       for (let sent = 0; sent < w.records; ) {
@@ -128,5 +176,82 @@ describe('records.fill', () => {
       ],
     });
     expect(twice.ok ? 'ok' : twice.error.code).toBe('INVALID_INPUT');
+  });
+
+  it('a follower that takes over a filled partition serves the same records, and the old leader rejoins without truncating', async () => {
+    const d = await cluster();
+    const truncated: unknown[] = [];
+    d.s.engine.subscribe((e) => {
+      if (e.type === 'replica.truncated') truncated.push(e);
+    });
+    await ok(d.s.call('records.fill', { partitions: [{ topic: 'fill', partition: 0, records: 2_500, valueBytes: 10 }] }));
+    const served = await consumeAll(d, 0);
+    expect(served.map((r) => r.offset)).toEqual(Array.from({ length: 2_500 }, (_, i) => i));
+
+    await ok(d.s.call('brokers.stop', { brokerId: 1 }));
+    d.s.sim.waitFor(() => d.s.engine.brokerState(1) === 'stopped', 60_000, 'broker 1 stopped');
+    expect(d.s.engine.describePartition('fill', 0)!.leader).toBe(2);
+    expect(await consumeAll(d, 0)).toEqual(served);
+    const next = await ok(d.s.call('records.produce', { topic: 'fill', partition: 0, acks: 'all', records: [{ value: 'after' }] }));
+    expect(next.baseOffset).toBe(2_500);
+
+    await ok(d.s.call('brokers.start', { brokerId: 1 }));
+    d.s.sim.waitFor(() => d.s.engine.describePartition('fill', 0)!.isr.length === 3, 60_000, 'broker 1 back in the ISR');
+    d.s.sim.advance(5_000);
+    const replicas = [1, 2, 3].map((b) => onDisk(d, b, 0));
+    expect(replicas[0]!.epochs).toEqual([
+      { epoch: 0, start: 0 },
+      { epoch: 1, start: 2_500 },
+    ]);
+    for (const r of replicas.slice(1)) expect(r).toEqual(replicas[0]);
+    expect(truncated).toEqual([]);
+  }, 120_000);
+
+  it('leaves a partition that holds records to the Produce path: the records follow the ones there, as records.produce calls would write them', async () => {
+    const filled = await cluster();
+    const produced = await cluster();
+    for (const d of [filled, produced]) await ok(d.s.call('records.produce', { topic: 'fill', partition: 1, acks: 'all', records: [{ value: 'a' }, { value: 'b' }, { value: 'c' }] }));
+    const refused = filled.s.engine.fillSynthetic([{ topic: 'fill', partition: 1, records: 5, valueBytes: 100, batchRecords: 1_000 }]);
+    expect(refused).toEqual([{ direct: false, reason: 'fill-1 is not empty on broker 2' }]);
+
+    const answer = await ok(filled.s.call('records.fill', { partitions: [{ topic: 'fill', partition: 1, records: 5, valueBytes: 100 }] }));
+    expect(answer).toEqual([{ topic: 'fill', partition: 1, errorCode: 'NONE', records: 5, nextOffset: 8 }]);
+    await ok(produced.s.call('records.produce', { topic: 'fill', partition: 1, acks: 'all', records: Array.from({ length: 5 }, () => ({ value: 'x'.repeat(100) })) }));
+    for (const d of [filled, produced]) d.s.sim.advance(5_000);
+    expect(await state(filled)).toEqual(await state(produced));
+    expect((await consumeAll(filled, 1)).map((r) => [r.offset, r.value?.length])).toEqual([[0, 1], [1, 1], [2, 1], ...Array.from({ length: 5 }, (_, i) => [3 + i, 100])]);
+  }, 120_000);
+
+  it('leaves a partition with a replica out of sync to the Produce path: the ISR gets the records, the lagging follower fetches them once back', async () => {
+    const d = await cluster();
+    await ok(d.s.call('brokers.stop', { brokerId: 3 }));
+    d.s.sim.waitFor(() => d.s.engine.brokerState(3) === 'stopped', 60_000, 'broker 3 stopped');
+    expect(d.s.engine.fillSynthetic([{ topic: 'fill', partition: 0, records: 10, valueBytes: 10, batchRecords: 1_000 }])).toEqual([
+      { direct: false, reason: 'the ISR of fill-0 [1,2] is not all of its replicas [1,2,3]' },
+    ]);
+
+    const answer = await ok(d.s.call('records.fill', { partitions: [{ topic: 'fill', partition: 0, records: 10, valueBytes: 10 }] }));
+    expect(answer).toEqual([{ topic: 'fill', partition: 0, errorCode: 'NONE', records: 10, nextOffset: 10 }]);
+    expect([1, 2, 3].map((b) => onDisk(d, b, 0).batches.length)).toEqual([1, 1, 0]);
+
+    await ok(d.s.call('brokers.start', { brokerId: 3 }));
+    d.s.sim.waitFor(() => d.s.engine.describePartition('fill', 0)!.isr.length === 3, 60_000, 'broker 3 back in the ISR of fill-0');
+    d.s.sim.advance(5_000);
+    const replicas = [1, 2, 3].map((b) => onDisk(d, b, 0));
+    expect(replicas[0]).toMatchObject({ highWatermark: 10, epochs: [{ epoch: 0, start: 0 }] });
+    for (const r of replicas.slice(1)) expect(r).toEqual(replicas[0]);
+  }, 120_000);
+
+  it('writes a partition created just before the call directly once its brokers have applied the new metadata', async () => {
+    const d = dataDirService({ seed: 35, brokers: 4 });
+    d.s.sim.advance(2_000);
+    await ok(d.s.call('topics.create', { name: 'fill', assignments: [[2, 3, 4]] }));
+    const fill = { topic: 'fill', partition: 0, records: 20, valueBytes: 10 };
+    expect(d.s.engine.fillSynthetic([{ ...fill, batchRecords: 1_000 }])).toEqual([{ direct: false, reason: 'broker 2 does not serve fill-0 at leader epoch 0 yet', later: true }]);
+
+    expect(await ok(d.s.call('records.fill', { partitions: [fill] }))).toEqual([{ topic: 'fill', partition: 0, errorCode: 'NONE', records: 20, nextOffset: 20 }]);
+    const replicas = [2, 3, 4].map((b) => onDisk(d, b, 0));
+    expect(replicas[0]).toMatchObject({ highWatermark: 20, epochs: [{ epoch: 0, start: 0 }] });
+    for (const r of replicas.slice(1)) expect(r).toEqual(replicas[0]);
   });
 });

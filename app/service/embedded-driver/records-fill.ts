@@ -1,12 +1,17 @@
 /**
  * `records.fill` on the embedded cluster (records-fill-contract.ts): synthetic records for many
- * partitions, through the brokers' Produce path as a producer with many partitions sends them.
- * Each round takes the next batch of every partition that still has records to write, groups the
- * batches by the partition's leader as the controller's metadata names it, and sends each leader
- * Produce requests (acks=all) of at most REQUEST_BYTES; the next round starts once every leader
- * answered. A leader appends all of a request's batches in one step (one transaction on its
- * file) and its followers fetch them as they fetch any batch, so offsets, high watermarks, sizes
- * and epochs are what `records.produce` calls with the same batches give.
+ * partitions. A partition that is empty and fully in sync (a twin being made) is written on every
+ * replica at once by the engine (`fillSynthetic`, app/core/cluster/synthetic-fill.ts): the same
+ * batches, offsets, epochs, sizes and high watermarks as produce and replication would give, in
+ * one transaction per broker file, without a request per partition. Every other partition (it
+ * holds records, a replica is out of sync or its broker down, it is being reassigned) goes through
+ * the brokers' Produce path as a producer with many partitions sends them: each round takes the
+ * next batch of every partition that still has records to write, groups the batches by the
+ * partition's leader as the controller's metadata names it, and sends each leader Produce requests
+ * (acks=all) of at most REQUEST_BYTES; the next round starts once every leader answered. A leader
+ * appends all of a request's batches in one step (one transaction on its file) and its followers
+ * fetch them as they fetch any batch, so offsets, high watermarks, sizes and epochs are what
+ * `records.produce` calls with the same batches give.
  *
  * A partition that does not exist is UNKNOWN_TOPIC_OR_PARTITION, one without a leader
  * LEADER_NOT_AVAILABLE; a leader that does not answer is REQUEST_TIMED_OUT (cut off) or
@@ -21,6 +26,10 @@ import type { Answer } from './embedded-methods.js';
 
 /** Value bytes in one Produce request: bounds what a round holds in memory at once. */
 const REQUEST_BYTES = 8_000_000;
+/** How long partitions whose brokers have not applied the latest metadata wait to be written directly: heartbeat intervals. */
+const LATER_HEARTBEATS = 3;
+/** Engine ms between two looks at those partitions. */
+const LATER_RETRY_MS = 100;
 /** The producer's request.timeout.ms / delivery.timeout.ms default for an acks=all write (30 s). */
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -78,9 +87,43 @@ export function recordsFillMethod(engine: Engine, answerLater: Answer) {
     }
   }
 
+  /**
+   * The partitions the engine writes on every replica at once (fillSynthetic: empty and fully in
+   * sync); null for the others. Brokers apply the controller's metadata with their heartbeats, so
+   * partitions made or moved just before the call wait for that (at most LATER_HEARTBEATS
+   * heartbeat intervals, and the call's timeout) before the Produce path takes them.
+   */
+  async function writeDirectly(partitions: MethodParsedInput<'records.fill'>['partitions'], timeoutMs: number): Promise<(FillResultView | null)[]> {
+    const fills = partitions.map((p) => ({ ...p, batchRecords: fillBatchRecords(p.valueBytes) }));
+    const results: (FillResultView | null)[] = partitions.map(() => null);
+    const until = engine.scheduler.now() + Math.min(timeoutMs, LATER_HEARTBEATS * engine.clusterConfig().brokerHeartbeatIntervalMs);
+    for (let todo = fills.map((_, i) => i); ; ) {
+      const answers = engine.fillSynthetic(todo.map((i) => fills[i]!));
+      const again: number[] = [];
+      answers.forEach((d, j) => {
+        const i = todo[j]!;
+        if (d.direct) results[i] = { topic: fills[i]!.topic, partition: fills[i]!.partition, errorCode: d.errorCode, ...(d.message ? { message: d.message } : {}), records: d.records, nextOffset: d.nextOffset };
+        else if (d.later) again.push(i);
+      });
+      if (again.length === 0 || engine.scheduler.now() >= until) return results;
+      todo = again;
+      await answerLater<void>((done) => engine.scheduler.schedule(LATER_RETRY_MS, () => done()));
+    }
+  }
+
   return {
     'records.fill': async ({ partitions, timeoutMs = DEFAULT_TIMEOUT_MS }: MethodParsedInput<'records.fill'>): Promise<FillResultView[]> => {
-      const pending: Pending[] = partitions.map((p) => ({ result: { topic: p.topic, partition: p.partition, errorCode: 'NONE', records: 0, nextOffset: -1 }, left: p.records, valueBytes: p.valueBytes }));
+      const direct = await writeDirectly(partitions, timeoutMs);
+      const results: FillResultView[] = [];
+      const pending: Pending[] = [];
+      partitions.forEach((p, i) => {
+        let result = direct[i];
+        if (!result) {
+          result = { topic: p.topic, partition: p.partition, errorCode: 'NONE', records: 0, nextOffset: -1 };
+          pending.push({ result, left: p.records, valueBytes: p.valueBytes });
+        }
+        results.push(result);
+      });
       for (;;) {
         const byLeader = new Map<number, { p: Pending; n: number }[]>();
         for (const p of pending) {
@@ -108,7 +151,7 @@ export function recordsFillMethod(engine: Engine, answerLater: Answer) {
           }),
         );
       }
-      return pending.map((p) => p.result);
+      return results;
     },
   };
 }

@@ -28,6 +28,7 @@ import { kafkaRecordSource } from './kafka-record-source.js';
 
 type KafkaClusterMethod =
   | 'cluster.describe'
+  | 'cluster.snapshot'
   | 'brokers.list'
   | 'brokers.add'
   | 'brokers.remove'
@@ -116,27 +117,61 @@ function brokerViews(s: KafkaSnapshot, logBytes: Map<number, number>): BrokerVie
     }));
 }
 
-/** Bytes each live broker stores (DescribeLogDirs), -1 for one that cannot say. */
-async function brokerLogBytes(client: KafkaAdminClient, s: KafkaSnapshot): Promise<Map<number, number>> {
-  const live = [...s.image.brokers.values()].filter((b) => !b.fenced).map((b) => b.id);
-  const dirs = await client.describeLogDirs(live).catch(() => []);
-  return new Map(dirs.map((d) => [d.brokerId, d.logDirs.reduce((sum, dir) => sum + dir.replicas.filter((r) => !r.isFuture).reduce((a, r) => a + r.sizeBytes, 0), 0)]));
+/** What one DescribeLogDirs of some brokers says: bytes each stores, and each partition's leader replica's bytes by "topic\0partition". */
+interface LogDirSizes {
+  brokerBytes: Map<number, number>;
+  leaderBytes: Map<string, number>;
 }
 
-/** Bytes of each partition's leader replica of `topics` (one DescribeLogDirs of their leaders), by "topic\0partition"; empty when the brokers cannot say. */
-async function leaderSizes(client: KafkaAdminClient, s: KafkaSnapshot, topics: string[]): Promise<Map<string, number>> {
+/** One DescribeLogDirs of `brokers` (both maps empty when the brokers cannot say). */
+async function logDirSizes(client: KafkaAdminClient, s: KafkaSnapshot, brokers: number[]): Promise<LogDirSizes> {
   const leaderOf = (topic: string, partition: number): number | undefined => s.image.topicsByName.get(topic)?.partitions.get(partition)?.leader;
+  const brokerBytes = new Map<number, number>();
+  const leaderBytes = new Map<string, number>();
+  for (const d of await client.describeLogDirs(brokers).catch(() => [])) {
+    let stored = 0;
+    for (const dir of d.logDirs) {
+      for (const r of dir.replicas) {
+        if (r.isFuture) continue;
+        stored += r.sizeBytes;
+        if (leaderOf(r.topic, r.partition) === d.brokerId) leaderBytes.set(`${r.topic}\u0000${r.partition}`, r.sizeBytes);
+      }
+    }
+    brokerBytes.set(d.brokerId, stored);
+  }
+  return { brokerBytes, leaderBytes };
+}
+
+const liveBrokers = (s: KafkaSnapshot): number[] => [...s.image.brokers.values()].filter((b) => !b.fenced).map((b) => b.id);
+
+function leadersOf(s: KafkaSnapshot, topics: string[]): number[] {
   const leaders = new Set<number>();
   for (const name of topics) for (const p of s.image.topicsByName.get(name)?.partitions.values() ?? []) if (p.leader >= 0) leaders.add(p.leader);
-  const dirs = await client.describeLogDirs([...leaders]).catch(() => []);
-  const out = new Map<string, number>();
-  for (const d of dirs) for (const dir of d.logDirs) for (const r of dir.replicas) if (!r.isFuture && leaderOf(r.topic, r.partition) === d.brokerId) out.set(`${r.topic}\u0000${r.partition}`, r.sizeBytes);
-  return out;
+  return [...leaders];
 }
 
-async function topicViews(client: KafkaAdminClient, s: KafkaSnapshot, names: string[]): Promise<TopicView[]> {
+function clusterView(s: KafkaSnapshot, brokerBytes: Map<number, number>): ClusterView {
+  return {
+    clusterId: s.clusterId,
+    controllerId: null,
+    unreported: { controller: controllerReason(s.controllerId) },
+    brokers: brokerViews(s, brokerBytes),
+    bootstrapServers: [...s.listeners.entries()].sort(([a], [b]) => a - b).map(([, l]) => `${l.host}:${l.port}`).join(','),
+    // Brokers that replicas name but Metadata does not list (not live: fenced or down).
+    fencedBrokers: [...s.image.brokers.values()].filter((b) => b.fenced).length,
+    ...clusterHealth(s.image.topicsByName.values(), (t) => minIsrOf(s, t.name)),
+  };
+}
+
+type TopicOffsets = Awaited<ReturnType<KafkaAdminClient['offsetsOf']>>;
+
+/**
+ * The views of `names`: offsets from ListOffsets to each leader the snapshot's Metadata names and
+ * sizes from one DescribeLogDirs of those leaders, or both as `read` gives them.
+ */
+async function topicViews(client: KafkaAdminClient, s: KafkaSnapshot, names: string[], read?: { sizes: LogDirSizes; offsets: TopicOffsets }): Promise<TopicView[]> {
   for (const name of names) if (!s.image.topicsByName.has(name)) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION', `This server does not host this topic: ${name}`);
-  const [sizes, offsetsOf] = await Promise.all([leaderSizes(client, s, names), client.offsetsOf(names)]);
+  const [{ leaderBytes }, offsetsOf] = read ? [read.sizes, read.offsets] : await Promise.all([logDirSizes(client, s, leadersOf(s, names)), client.offsetsOf(names, s.metadata)]);
   return names.map((name) => {
     const topic = s.image.topicsByName.get(name)!;
     const offsets = new Map(offsetsOf.get(name)!.map((o) => [o.partition, o]));
@@ -145,7 +180,7 @@ async function topicViews(client: KafkaAdminClient, s: KafkaSnapshot, names: str
       .sort((a, b) => a.partition - b.partition)
       .map((p) => {
         const view = partitionView({ ...p, highWatermark: offsets.get(p.partition)?.highWatermark ?? -1, logStartOffset: offsets.get(p.partition)?.logStartOffset ?? -1, replicaStates: [] });
-        const size = sizes.get(`${name}\u0000${p.partition}`);
+        const size = leaderBytes.get(`${name}\u0000${p.partition}`);
         return size === undefined ? view : { ...view, sizeBytes: size };
       });
     return {
@@ -219,21 +254,20 @@ export function kafkaClusterMethods(
   return {
     'cluster.describe': async () => {
       const s = await readSnapshot(client);
-      const view: ClusterView = {
-        clusterId: s.clusterId,
-        controllerId: null,
-        unreported: { controller: controllerReason(s.controllerId) },
-        brokers: brokerViews(s, await brokerLogBytes(client, s)),
-        bootstrapServers: [...s.listeners.entries()].sort(([a], [b]) => a - b).map(([, l]) => `${l.host}:${l.port}`).join(','),
-        // Brokers that replicas name but Metadata does not list (not live: fenced or down).
-        fencedBrokers: [...s.image.brokers.values()].filter((b) => b.fenced).length,
-        ...clusterHealth(s.image.topicsByName.values(), (t) => minIsrOf(s, t.name)),
-      };
-      return view;
+      return clusterView(s, (await logDirSizes(client, s, liveBrokers(s))).brokerBytes);
+    },
+    // One snapshot and one DescribeLogDirs of every live broker serve both views (a twin's read of its source).
+    'cluster.snapshot': async () => {
+      const s = await readSnapshot(client);
+      const names = [...s.image.topicsByName.keys()].sort();
+      // The offsets, then the log dirs: at 100,000 partitions both at once kept the brokers past the client's request timeout.
+      const offsets = await client.offsetsOf(names, s.metadata);
+      const sizes = await logDirSizes(client, s, liveBrokers(s));
+      return { cluster: clusterView(s, sizes.brokerBytes), topics: await topicViews(client, s, names, { sizes, offsets }) };
     },
     'brokers.list': async () => {
       const s = await readSnapshot(client);
-      return brokerViews(s, await brokerLogBytes(client, s));
+      return brokerViews(s, (await logDirSizes(client, s, liveBrokers(s))).brokerBytes);
     },
     'brokers.add': () => missing('brokerMembership'),
     'brokers.remove': () => missing('brokerMembership'),

@@ -14,12 +14,13 @@ import { offsetsPartitionFor } from '../../core/group/partition-for.js';
 import type { KafkaAdminClient } from '../../kafka-client/admin-client.js';
 import { latestOffsets } from '../../kafka-client/txn-requests.js';
 import { ADMIN_GROUP_APIS, assignedPartitions, kafkaGroupRequest, type GroupRequestData } from '../../kafka-client/group-requests.js';
-import { groupMethodsOver, type GroupMethods } from '../embedded-driver/group-methods.js';
+import type { GroupBackend } from '../embedded-driver/group-methods.js';
 
 const OFFSETS_TOPIC = '__consumer_offsets';
 const OFFSETS_TTL_MS = 500;
 
-export function kafkaGroupMethods(client: KafkaAdminClient): GroupMethods {
+/** The group APIs of an external cluster's brokers, with each topic's offsets read at most once per 500 ms. */
+export function kafkaGroupBackend(client: KafkaAdminClient): GroupBackend {
   const offsets = new Map<string, { at: number; value: Promise<{ partition: number; logStartOffset: number; highWatermark: number }[] | null> }>();
   function offsetsOf(topic: string) {
     const now = Date.now();
@@ -50,7 +51,7 @@ export function kafkaGroupMethods(client: KafkaAdminClient): GroupMethods {
     const t = (await client.metadata([topic])).topics.find((x) => x.name === topic);
     return t && t.errorCode === 'NONE' ? t.partitions.map((p) => p.partition).sort((a, b) => a - b) : undefined;
   }
-  return groupMethodsOver({
+  return {
     async call(brokerId, request) {
       // Membership (Join/Sync/Heartbeat/Leave) and OffsetDelete are no admin calls of the console.
       if (!ADMIN_GROUP_APIS.has(request.api)) throw new Error(`group API ${request.api} is not sent to external clusters`);
@@ -72,5 +73,5 @@ export function kafkaGroupMethods(client: KafkaAdminClient): GroupMethods {
       const count = (await partitionsOf(OFFSETS_TOPIC))?.length;
       return count === undefined ? -1 : offsetsPartitionFor(groupId, count);
     },
-  });
+  };
 }

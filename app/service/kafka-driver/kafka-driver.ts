@@ -22,7 +22,8 @@ import { failureEnvelope, requireCapability, unsupported, type ClusterDriver } f
 import { kafkaAdminMethods } from './admin-methods.js';
 import type { ImportedProfiles, KafkaMethods } from './kafka-methods.js';
 import { kafkaClusterMethods } from './cluster-methods.js';
-import { kafkaGroupMethods } from './group-methods.js';
+import { kafkaGroupBackend } from './group-methods.js';
+import { groupIdsOver, groupMethodsOver } from '../embedded-driver/group-methods.js';
 import { impactMethods } from '../impact-methods.js';
 import { readImpactSource } from './impact-source.js';
 import { kafkaSecurityMethods } from './security-methods.js';
@@ -94,17 +95,18 @@ export function kafkaDriverOver(client: KafkaAdminClient, options: KafkaDriverOp
   };
   const registry = options.schemaRegistry ? new RegistryClient(options.schemaRegistry) : null;
   const schemas = registry ? externalSchemas(registry) : null;
+  const groups = kafkaGroupBackend(client);
   const methods: KafkaMethods = {
     ...kafkaClusterMethods(client, missing, options.connection, schemas),
     ...(registry ? externalSchemasMethods(registry, kafkaRecordSource(client)) : {}),
-    ...kafkaGroupMethods(client),
+    ...groupMethodsOver(groups),
     ...kafkaSecurityMethods(client, missing),
     ...kafkaTxnMethods(client),
     ...clientTxnMethods(() => client.config),
     ...kafkaAdminMethods(client, { ...(options.profilesDir ? { profilesDir: options.profilesDir } : {}), ...(options.importedProfiles ? { importedProfiles: options.importedProfiles } : {}) }),
     ...impactMethods(
       () => readImpactSource(client),
-      async () => (await methods['groups.list']({})).map((g) => g.groupId),
+      () => groupIdsOver(groups),
     ),
   };
   let connecting: Promise<void> | undefined;

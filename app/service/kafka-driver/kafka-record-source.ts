@@ -1,7 +1,9 @@
 /**
  * The workbench's `RecordSource` on an external cluster: kafkajs's connections to each
  * partition's leader (Fetch from an offset, ListOffsets for bounds and times), so a search or an
- * export runs in the console's server, not the page, on a real Kafka cluster too.
+ * export runs in the console's server, not the page, on a real Kafka cluster too. The Fetch is
+ * ours and so is its batch decoding (RecordsClient.fetchRaw), so each record carries its batch's
+ * codec, timestamp type and producer fields as the embedded driver's do.
  */
 import { KafkaError } from '../../api/errors.js';
 import type { KafkaAdminClient } from '../../kafka-client/admin-client.js';
@@ -30,7 +32,7 @@ export function kafkaRecordSource(client: KafkaAdminClient): RecordSource {
       const r = await client.records.fetchRaw(topic, partition, fromOffset, maxBytes);
       if (r.errorCode === 'OFFSET_OUT_OF_RANGE') return [];
       if (r.errorCode !== 'NONE') throw new KafkaError(r.errorCode, `Fetching ${topic}-${partition} at offset ${fromOffset} failed with ${r.errorCode}.`);
-      return r.records.map((x) => ({ ...x, partition, compression: null }));
+      return r.records.map((x) => ({ ...x, partition }));
     },
   };
 }

@@ -41,6 +41,8 @@ export interface KafkaSnapshot {
   /** Effective topic configs (every key, whatever its source), by topic. */
   topicConfigs: Map<string, Map<string, string>>;
   reassignments: OngoingReassignmentData[];
+  /** The Metadata answer the image was built from (its leaders route the ListOffsets of the same read). */
+  metadata: ClusterMetadataData;
   /** Why the partitions carry no ELR (the cluster does not serve DescribeTopicPartitions); absent when read. */
   elrUnavailable?: string;
 }
@@ -132,6 +134,7 @@ export async function readSnapshot(client: KafkaAdminClient, topics?: string[]):
     listeners: new Map(metadata.brokers.map((b) => [b.id, { host: b.host, port: b.port }])),
     topicConfigs,
     reassignments,
+    metadata,
     ...('unavailable' in elr ? { elrUnavailable: elr.unavailable } : {}),
   };
 }

@@ -6,9 +6,9 @@
  * The cluster: broker 0 hosts the controller and nothing else (never crashed, its channel eager);
  * `__transaction_state` has one partition on brokers [1, 2] (created up front with that placement,
  * `min.insync.replicas` 2), so broker 1 is the transaction coordinator and broker 2 the one that
- * takes over; topic `t` has partition 0 on broker 2 and partition 1 on broker 3 (RF 1: the
- * markers' own writes are what is explored, not their replication). Timeouts are scaled as in
- * world.ts (session 2 s).
+ * takes over; topic `t` has partition 0 on brokers [2, 3] and partition 1 on [3, 2] (RF 2, so a
+ * marker counts for read_committed once its follower has it below the HW, and the data partition's
+ * leader moves when broker 2 is killed). Timeouts are scaled as in world.ts (session 2 s).
  *
  * Setup, delivered as it comes: InitProducerId, AddPartitionsToTxn for both partitions, a record
  * on each (`v0`, `v1`), then EndTxn with the scope's result. From `start: 'end-txn'` everything
@@ -82,7 +82,8 @@ export class TxnWorld {
     });
     this.port = port!;
     this.sim.createTopic(TRANSACTION_STATE_TOPIC, 1, 2, { 'cleanup.policy': 'compact', 'min.insync.replicas': '2' }, [[1, 2]]);
-    this.sim.createTopic(TOPIC, 2, 1, {}, [[2], [3]]);
+    this.sim.createTopic(TOPIC, 2, 2, {}, [[2, 3], [3, 2]]);
+    this.sim.waitFor(() => [0, 1].every((p) => this.sim.partition(TOPIC, p).isr.length === 2), 30_000, 'a full ISR of t');
     this.sim.waitFor(() => this.sim.partition(TRANSACTION_STATE_TOPIC, 0).isr.length === 2, 30_000, 'a full ISR');
     this.setupTransaction();
     this.sim.advance(2 * TICK_MS);

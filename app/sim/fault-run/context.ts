@@ -26,6 +26,8 @@ export interface FaultRunStats {
   healedInMs: number;
   /** With transactional producers: samples at which an open transaction's partition had its LSO checked (lso-watch.ts). */
   lsoChecks?: number;
+  /** OffsetFetch checks of a transaction's pending group offsets (lso-watch.ts). */
+  pendingOffsetChecks?: number;
 }
 
 export interface TopicPartition {

@@ -9,11 +9,20 @@
  * coordinator that loads the log finds a written Prepare state, never Ongoing), so the leader of
  * the partition must answer an LSO at or below the offset of the transaction's first batch there.
  *
+ * The same holds for the offsets a transaction commits for a group (TxnOffsetCommit, KIP-447):
+ * they are written to `__consumer_offsets` as data of the transaction and become the group's only
+ * with the COMMIT marker. So while the coordinator holds the transaction Ongoing with the group's
+ * `__consumer_offsets` partition in it, the group's coordinator must answer an OffsetFetch with
+ * require_stable for a partition the transaction committed an offset of with
+ * UNSTABLE_OFFSET_COMMIT, and one without it anything but the transaction's offset.
+ *
  * Transactions it cannot decide on are skipped at that sample, never guessed: coordinator down,
  * loading or moved, a fence that bumped the epoch, Prepare states (a marker may be written and
- * its answer still on the way), no live leader.
+ * its answer still on the way), no live leader or group coordinator.
  */
 import type { DescribeTransactionsResponse } from '../../core/txn/messages.js';
+import type { OffsetFetchResponse } from '../../core/group/messages.js';
+import { OFFSETS_TOPIC } from '../../core/group/host.js';
 import { offsetsPartitionFor } from '../../core/group/partition-for.js';
 import { TRANSACTION_STATE_TOPIC } from '../../core/txn/host.js';
 import type { RunContext } from './context.js';
@@ -27,6 +36,8 @@ export interface WatchedTxn {
   producerEpoch: number;
   /** The offset of its first acknowledged batch, by topic and partition. */
   firstOffsets: Map<string, { topic: string; partition: number; offset: number }>;
+  /** The group offsets its acknowledged TxnOffsetCommit holds pending until its marker. */
+  groupOffsets?: { groupId: string; topic: string; partition: number; offset: number }[];
   /** Its producer has not sent EndTxn (or had it answered) nor given it up. */
   open(): boolean;
 }
@@ -35,6 +46,8 @@ export class LsoWatch {
   private readonly txns = new Set<WatchedTxn>();
   /** Samples at which the coordinator held a watched transaction open (the check was made). */
   checked = 0;
+  /** Of those, the OffsetFetch checks of a transaction's pending group offsets. */
+  offsetsChecked = 0;
 
   constructor(private readonly ctx: RunContext) {}
 
@@ -47,6 +60,11 @@ export class LsoWatch {
   acked(txn: WatchedTxn, topic: string, partition: number, offset: number): void {
     const k = `${topic}-${partition}`;
     if (!txn.firstOffsets.has(k)) txn.firstOffsets.set(k, { topic, partition, offset });
+  }
+
+  /** `txn`'s TxnOffsetCommit of `offset` for `groupId`'s `topic`-`partition` was acknowledged. */
+  offsetsAcked(txn: WatchedTxn, groupId: string, topic: string, partition: number, offset: number): void {
+    (txn.groupOffsets ??= []).push({ groupId, topic, partition, offset });
   }
 
   start(): void {
@@ -65,10 +83,11 @@ export class LsoWatch {
         this.txns.delete(t);
         continue;
       }
-      if (t.firstOffsets.size === 0) continue;
+      if (t.firstOffsets.size === 0 && !t.groupOffsets) continue;
       const held = this.describe(t.transactionalId);
       if (!held || held.state !== 'Ongoing' || held.producerId !== t.producerId || held.producerEpoch !== t.producerEpoch) continue;
       const inTxn = new Set(held.topics.flatMap((x) => x.partitions.map((p) => `${x.name}-${p}`)));
+      for (const o of t.groupOffsets ?? []) this.checkPendingOffset(t, o, inTxn);
       for (const [k, first] of t.firstOffsets) {
         if (!inTxn.has(k)) continue;
         const lso = this.leaderLso(first.topic, first.partition);
@@ -81,6 +100,34 @@ export class LsoWatch {
           );
         }
       }
+    }
+  }
+
+  /** The group's coordinator hides `o` (pending in the open transaction `t`) from OffsetFetch, with and without require_stable. */
+  private checkPendingOffset(t: WatchedTxn, o: NonNullable<WatchedTxn['groupOffsets']>[number], inTxn: ReadonlySet<string>): void {
+    const offsets = this.ctx.sim.engine.metadata.topicsByName.get(OFFSETS_TOPIC);
+    if (!offsets) return;
+    const p = offsetsPartitionFor(o.groupId, offsets.partitions.size);
+    if (!inTxn.has(`${OFFSETS_TOPIC}-${p}`)) return;
+    const broker = this.ctx.sim.internals.brokers.get(offsets.partitions.get(p)?.leader ?? -1);
+    if (!broker?.isAlive) return;
+    const fetch = (requireStable: boolean) => {
+      let answer: OffsetFetchResponse | null = null;
+      // The group coordinator answers OffsetFetch from memory, at once.
+      broker.handleGroupRequest({ type: 'group', api: 'offsetFetch', groupId: o.groupId, topics: [{ name: o.topic, partitions: [o.partition] }], requireStable }, (r) => (answer = r as OffsetFetchResponse));
+      const a = answer as OffsetFetchResponse | null;
+      return a?.errorCode === 'NONE' ? a.topics.find((x) => x.name === o.topic)?.partitions.find((x) => x.partition === o.partition) : undefined;
+    };
+    const stable = fetch(true);
+    const plain = fetch(false);
+    if (!stable || !plain) return;
+    this.offsetsChecked++;
+    const what = `${o.groupId}'s offset ${o.offset} of ${o.topic}-${o.partition}, pending in the open transaction of ${t.transactionalId} (producer ${t.producerId}, epoch ${t.producerEpoch}) that its coordinator holds Ongoing`;
+    if (stable.errorCode !== 'UNSTABLE_OFFSET_COMMIT') {
+      this.ctx.violation(`OffsetFetch with require_stable answers ${stable.errorCode} (offset ${stable.offset}) for ${what}; UNSTABLE_OFFSET_COMMIT expected`, `unstable-${o.groupId}-${o.topic}-${o.partition}-${t.producerId}-${t.producerEpoch}`);
+    }
+    if (plain.errorCode === 'NONE' && plain.offset === o.offset) {
+      this.ctx.violation(`OffsetFetch answers ${what} before its COMMIT marker`, `pending-visible-${o.groupId}-${o.topic}-${o.partition}-${t.producerId}-${t.producerEpoch}`);
     }
   }
 

@@ -247,6 +247,9 @@ class FaultRun {
     this.compacted?.finalCheck();
     this.transactional?.finalCheck();
     this.transform?.finalCheck();
-    if (this.lsoWatch) ctx.stats.lsoChecks = this.lsoWatch.checked;
+    if (this.lsoWatch) {
+      ctx.stats.lsoChecks = this.lsoWatch.checked;
+      ctx.stats.pendingOffsetChecks = this.lsoWatch.offsetsChecked;
+    }
   }
 }

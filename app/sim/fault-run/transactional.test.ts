@@ -17,13 +17,15 @@ function withBroken<T extends object>(proto: T, name: string, broken: PropertyDe
 }
 
 describe('the fault run with transactional producers', () => {
-  it(`after healing, read_committed sees every committed transaction's records once, no aborted one's, and each unknown one whole or not at all; the transform's committed offsets match its output exactly once; no LSO passes an open transaction meanwhile (${SEEDS} seeds)`, () => {
+  it(`after healing, read_committed sees every committed transaction's records once, no aborted one's, and each unknown one whole or not at all; the transform's committed offsets match its output exactly once and a stalled member's commits are fenced; no LSO passes an open transaction meanwhile (${SEEDS} seeds)`, () => {
     const failures: string[] = [];
     let committed = 0;
     let aborted = 0;
     let coordinatorMoves = 0;
     let lsoChecks = 0;
+    let pendingOffsetChecks = 0;
     let transformed = 0;
+    let fencedCommits = 0;
     for (let seed = 1; seed <= SEEDS; seed++) {
       const r = runFaultSeed(seed, {
         transactional: true,
@@ -38,16 +40,23 @@ describe('the fault run with transactional producers', () => {
       });
       if (!r.ok) failures.push([`seed ${seed} failed`, ...r.violations, 'schedule:', ...r.schedule].join('\n  '));
       lsoChecks += r.stats.lsoChecks ?? 0;
+      pendingOffsetChecks += r.stats.pendingOffsetChecks ?? 0;
       transformed += Number(/(\d+) outputs exactly once/.exec(r.schedule.join('\n'))?.[1] ?? 0);
+      fencedCommits += Number(/(\d+) commits fenced/.exec(r.schedule.join('\n'))?.[1] ?? 0);
     }
     expect(failures).toEqual([]);
     // Transactions ran through the faults: committed and aborted ones, and coordinators that moved mid-run.
     expect(committed).toBeGreaterThan(SEEDS * 20);
     expect(aborted).toBeGreaterThan(SEEDS * 5);
     expect(coordinatorMoves).toBeGreaterThan(0);
-    // The LSO was checked against open transactions all through, and the transform committed input.
+    // The LSO was checked against open transactions all through, so were the transform's pending
+    // group offsets (OffsetFetch with and without require_stable), and the transform committed input.
     expect(lsoChecks).toBeGreaterThan(SEEDS * 100);
+    expect(pendingOffsetChecks).toBeGreaterThan(SEEDS * 20);
     expect(transformed).toBeGreaterThan(SEEDS * 20);
+    // The transformer stalled past its group session now and then: the group moved on, and the
+    // coordinator refused the stalled member's TxnOffsetCommit for its generation (KIP-447).
+    expect(fencedCommits).toBeGreaterThan(SEEDS);
   }, 600_000);
 
   it('catches a leader whose LSO passes an open transaction while the run goes on (an LSO that ignores open transactions)', () => {
@@ -58,9 +67,31 @@ describe('the fault run with transactional producers', () => {
     }
   }, 120_000);
 
+  it("catches a group coordinator whose OffsetFetch with require_stable answers past a transaction's pending offsets (no UNSTABLE_OFFSET_COMMIT)", () => {
+    const runs = withBroken(ClassicGroup.prototype, 'hasPendingOffsetCommitsFor', { value: function (this: ClassicGroup, k: string) { return this.pendingOffsetCommits.has(k); } }, [1, 2]);
+    for (const r of runs) {
+      expect(r.ok).toBe(false);
+      expect(r.violations.some((v) => /OffsetFetch with require_stable answers NONE \(offset -?\d+\) for xg's offset \d+ of xin-\d, pending in the open transaction of xc-tx-0 .*; UNSTABLE_OFFSET_COMMIT expected/.test(v))).toBe(true);
+    }
+  }, 120_000);
+
+  it("catches a group coordinator that makes a transaction's offsets the group's before its COMMIT marker", () => {
+    const own = ClassicGroup.prototype.prepareTxnOffsetCommit;
+    const runs = withBroken(ClassicGroup.prototype, 'prepareTxnOffsetCommit', {
+      value: function (this: ClassicGroup, producerId: number, offsets: Parameters<typeof own>[1]) {
+        own.call(this, producerId, offsets);
+        for (const [k, offset] of offsets) this.offsets.set(k, { offset, appendedAt: null });
+      },
+    }, [1, 2]);
+    for (const r of runs) {
+      expect(r.ok).toBe(false);
+      expect(r.violations.some((v) => /OffsetFetch answers xg's offset \d+ of xin-\d, pending in the open transaction of xc-tx-0 .* before its COMMIT marker/.test(v))).toBe(true);
+    }
+  }, 120_000);
+
   it("catches a group coordinator that makes an aborted transaction's offsets the group's (the committed offset runs ahead of the committed output)", () => {
     const own = ClassicGroup.prototype.completePendingTxnOffsetCommit;
-    const runs = withBroken(ClassicGroup.prototype, 'completePendingTxnOffsetCommit', { value: function (this: ClassicGroup, producerId: number) { own.call(this, producerId, true); } }, [1, 2]);
+    const runs = withBroken(ClassicGroup.prototype, 'completePendingTxnOffsetCommit', { value: function (this: ClassicGroup, producerId: number) { own.call(this, producerId, true); } }, [2, 3]);
     for (const r of runs) {
       expect(r.ok).toBe(false);
       expect(r.violations.some((v) => /xg committed xin-\d up to \d+, but the output of offset \d+ is visible 0 times to read_committed/.test(v))).toBe(true);

@@ -5,7 +5,12 @@
  * records of a partition of the input topic `xin` from its group's committed offset, writes one
  * output record per input record to the output topic `xout` (`xout:<partition>:<offset>`), and in
  * the same transaction commits the group `xg`'s offset past them (AddOffsetsToTxn,
- * TxnOffsetCommit), then commits (or, one in five, aborts) the transaction. A failure anywhere
+ * TxnOffsetCommit), then commits (or, one in five, aborts) the transaction. It is a member of `xg`
+ * (transform-member.ts: JoinGroup, SyncGroup, heartbeats) and commits with its generation and
+ * member id (KIP-447); a commit the group refuses for its generation (ILLEGAL_GENERATION,
+ * UNKNOWN_MEMBER_ID, FENCED_INSTANCE_ID, REBALANCE_IN_PROGRESS) aborts the transaction, rejoins
+ * and starts again from the committed offsets, as the Java client's CommitFailedException asks of
+ * an application. A failure anywhere else
  * gives the transaction up as a client does: InitProducerId again (which fences the old epoch and
  * completes or aborts what it left), then the group's committed offsets again with require_stable
  * (so a commit whose answer was lost is seen if it happened), and it goes on from there.
@@ -25,6 +30,7 @@ import { encodeRecordBatch } from '../../protocol/records/record-batch.js';
 import { textRecord } from '../simulation.js';
 import type { RunContext, TopicPartition } from './context.js';
 import type { LsoWatch, WatchedTxn } from './lso-watch.js';
+import { GroupMember, REJOIN_ERRORS, type Membership } from './transform-member.js';
 import { partitionsSettled, readCommittedValues } from './read-committed.js';
 
 const INPUT = 'xin';
@@ -34,13 +40,14 @@ const TRANSACTIONAL_ID = 'xc-tx-0';
 const INPUT_RECORDS = 150;
 const TXN_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 10_000;
+/** A stall longer than the group session (transform-member.ts) and shorter than the transaction timeout. */
+const STALL_MS = 8_000;
 const codecs = createCompressionCodecs();
 const decoder = new TextDecoder();
 type FetchAnswer = Parameters<Parameters<Engine['fetchRequest']>[2]>[0];
 
 interface Transformer {
   txnCoordinator: number;
-  groupCoordinator: number;
   producerId: number;
   epoch: number;
   /** Next sequence per output partition in this epoch. */
@@ -59,7 +66,10 @@ export class TransformTraffic {
   private readonly outputs: number;
   private readonly fates = { committed: 0, aborted: 0, unknown: 0, open: 0 };
   private readonly txns: Txn[] = [];
-  private readonly t: Transformer = { txnCoordinator: -1, groupCoordinator: -1, producerId: -1, epoch: -1, seq: new Map(), positions: new Map() };
+  private readonly t: Transformer = { txnCoordinator: -1, producerId: -1, epoch: -1, seq: new Map(), positions: new Map() };
+  private readonly member: GroupMember;
+  /** TxnOffsetCommits refused because the group had moved on from the member's generation (KIP-447). */
+  private fencedCommits = 0;
 
   constructor(
     private readonly ctx: RunContext,
@@ -68,6 +78,7 @@ export class TransformTraffic {
   ) {
     this.inputs = ctx.int(1, 2);
     this.outputs = ctx.int(1, 2);
+    this.member = new GroupMember(ctx, GROUP, INPUT, () => Array.from({ length: this.inputs }, (_, p) => p), (done) => this.track(done));
     ctx.sim.createTopic(INPUT, this.inputs, 3, configs);
     ctx.sim.createTopic(OUTPUT, this.outputs, 3, configs);
     for (let p = 0; p < this.inputs; p++) {
@@ -139,8 +150,7 @@ export class TransformTraffic {
         this.t.producerId = a.response.producerId;
         this.t.epoch = a.response.producerEpoch;
         this.t.seq.clear();
-        this.findCoordinator(0, GROUP, (id) => {
-          this.t.groupCoordinator = id;
+        this.member.join(() => {
           this.ctx.guardInternalTopic(OFFSETS_TOPIC);
           this.fetchPositions(() => this.later(() => this.step(), 0, 200));
         });
@@ -153,14 +163,15 @@ export class TransformTraffic {
   private fetchPositions(then: () => void, done?: (offsets: Map<number, number> | null) => void): void {
     const partitions = Array.from({ length: this.inputs }, (_, p) => p);
     this.ctx.sim.engine.groupRequest(
-      this.t.groupCoordinator,
+      this.member.coordinator,
       { api: 'offsetFetch', groupId: GROUP, topics: [{ name: INPUT, partitions }], requireStable: true },
       this.track((a) => {
         const got = a.kind === 'response' && a.response.errorCode === 'NONE' ? a.response.topics.flatMap((x) => x.partitions) : [];
         if (got.length !== partitions.length || got.some((p) => p.errorCode !== 'NONE')) {
           if (done) return done(null);
           const unstable = got.some((p) => p.errorCode === 'UNSTABLE_OFFSET_COMMIT');
-          return this.later(() => (unstable ? this.fetchPositions(then) : this.findCoordinator(0, GROUP, (id) => ((this.t.groupCoordinator = id), this.fetchPositions(then)))));
+          if (!unstable) this.member.onError(a.kind === 'response' ? a.response.errorCode : 'UNREACHABLE');
+          return this.later(() => this.member.withCoordinator(() => this.fetchPositions(then)));
         }
         const offsets = new Map(got.map((p) => [p.partition, Math.max(0, p.offset)]));
         if (done) return done(offsets);
@@ -182,6 +193,9 @@ export class TransformTraffic {
   private step(): void {
     const ctx = this.ctx;
     if (!ctx.trafficOn) return;
+    // After a rebalance the consumer starts again from the group's committed offsets, as a Kafka consumer does.
+    const member = this.member.joined();
+    if (!member) return this.member.join(() => this.fetchPositions(() => this.step()));
     const partition = ctx.int(0, this.inputs - 1);
     const from = this.t.positions.get(partition) ?? 0;
     const leader = this.leaderOf(INPUT, partition);
@@ -195,13 +209,13 @@ export class TransformTraffic {
         const records = f.batches.flatMap((b) => b.records.map((r, i) => ({ offset: b.baseOffset + i, value: r.value ? decoder.decode(r.value) : '' }))).filter((r) => r.offset >= from);
         const chunk = records.slice(0, ctx.int(1, 4));
         if (chunk.length === 0) return this.later(() => this.step(), 200, 1000);
-        this.transform(partition, chunk);
+        this.transform(partition, chunk, member);
       }),
       REQUEST_TIMEOUT_MS,
     );
   }
 
-  private transform(input: number, chunk: { offset: number; value: string }[]): void {
+  private transform(input: number, chunk: { offset: number; value: string }[], member: Membership): void {
     const ctx = this.ctx;
     const t = this.t;
     const byOutput = new Map<number, string[]>();
@@ -225,20 +239,49 @@ export class TransformTraffic {
           ask<BrokerAnswer<TxnErrorResponse>>(
             (done) => ctx.sim.engine.txnRequest(t.txnCoordinator, { api: 'addOffsetsToTxn', apiVersion: 3, ...ids, groupId: GROUP }, done, REQUEST_TIMEOUT_MS),
             (a) => a.kind === 'response' && none(a.response.errorCode),
-            () =>
-              ask<BrokerAnswer<TxnOffsetCommitResponse>>(
-                (done) =>
-                  ctx.sim.engine.groupRequest(
-                    t.groupCoordinator,
-                    { api: 'txnOffsetCommit', apiVersion: 3, ...ids, groupId: GROUP, generationId: -1, memberId: '', groupInstanceId: null, topics: [{ name: INPUT, partitions: [{ partition: input, offset: next, leaderEpoch: -1, metadata: null }] }] },
-                    done,
-                    REQUEST_TIMEOUT_MS,
-                  ),
-                (a) => a.kind === 'response' && a.response.topics.every((x) => x.partitions.every((y) => none(y.errorCode))),
-                () => this.later(() => this.end(txn, input, next, !ctx.chance(0.2)), 0, 300),
-              ),
+            () => {
+              // One transaction in eight stalls before its TxnOffsetCommit for longer than the group
+              // session: the group moves on from the member, and the commit must be refused for it.
+              const stallMs = ctx.chance(1 / 8) ? STALL_MS : 0;
+              if (stallMs > 0) this.member.stall(stallMs);
+              this.later(() => this.member.withCoordinator(() => this.commitOffsets(txn, input, next, member)), stallMs, stallMs);
+            },
           ),
         ),
+    );
+  }
+
+  /** TxnOffsetCommit with the member's generation (KIP-447), then EndTxn; aborted, and the group rejoined, when the group refuses the generation. */
+  private commitOffsets(txn: Txn, input: number, next: number, member: Membership): void {
+    const ctx = this.ctx;
+    const t = this.t;
+    ctx.sim.engine.groupRequest(
+      this.member.coordinator,
+      {
+        api: 'txnOffsetCommit',
+        apiVersion: 3,
+        transactionalId: TRANSACTIONAL_ID,
+        producerId: t.producerId,
+        producerEpoch: t.epoch,
+        groupId: GROUP,
+        ...member,
+        groupInstanceId: null,
+        topics: [{ name: INPUT, partitions: [{ partition: input, offset: next, leaderEpoch: -1, metadata: null }] }],
+      },
+      this.track((a: BrokerAnswer<TxnOffsetCommitResponse>) => {
+        const e = a.kind === 'response' ? (a.response.topics.flatMap((x) => x.partitions).find((y) => y.errorCode !== 'NONE')?.errorCode ?? 'NONE') : 'UNREACHABLE';
+        if (e === 'NONE') {
+          this.lsoWatch.offsetsAcked(txn, GROUP, INPUT, input, next);
+          return this.later(() => this.end(txn, input, next, !ctx.chance(0.2)), 0, 300);
+        }
+        this.member.onError(e);
+        if (!REJOIN_ERRORS.has(e as KafkaErrorName)) return this.giveUp(txn, false);
+        // The group moved on from this member's generation, an abortable error (the Java client's
+        // CommitFailedException): abort, rejoin and start again from the committed offsets.
+        this.fencedCommits++;
+        this.end(txn, input, next, false);
+      }),
+      REQUEST_TIMEOUT_MS,
     );
   }
 
@@ -304,7 +347,7 @@ export class TransformTraffic {
       const found = ctx.sim.await<BrokerAnswer<FindCoordinatorResponse>>((done) => ctx.sim.engine.groupRequest(ctx.sim.engine.members()[0]!.id, { api: 'findCoordinator', keyType: 0, keys: [GROUP] }, done), 60_000);
       const c = found.kind === 'response' ? found.response.coordinators[0] : undefined;
       if (c?.errorCode === 'NONE') {
-        this.t.groupCoordinator = c.nodeId;
+        this.member.coordinator = c.nodeId;
         let offsets: Map<number, number> | null = null;
         let answered = false;
         this.fetchPositions(
@@ -339,7 +382,7 @@ export class TransformTraffic {
     }
     for (const v of seen.keys()) ctx.violation(`read_committed sees '${v}' on ${OUTPUT}, which transforms no input record`);
     ctx.log(
-      `consume-transform-produce: ${this.fates.committed} committed, ${this.fates.aborted} aborted, ${this.fates.unknown} unknown; ${GROUP} committed ${[...committed].map(([p, o]) => `${INPUT}-${p}@${o}`).join(' ')}, ${exactlyOnce} outputs exactly once`,
+      `consume-transform-produce: ${this.fates.committed} committed, ${this.fates.aborted} aborted, ${this.fates.unknown} unknown; member of ${GROUP} in ${this.member.generations} generations, ${this.fencedCommits} commits fenced (${[...this.member.rejoinsBy].map(([e, n]) => `${e} ${n}`).join(', ') || 'no rejoin'}); ${GROUP} committed ${[...committed].map(([p, o]) => `${INPUT}-${p}@${o}`).join(' ')}, ${exactlyOnce} outputs exactly once`,
     );
   }
 }

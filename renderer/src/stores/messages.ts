@@ -12,6 +12,7 @@ import type { ConsumedRecordView, ProduceResultView } from '../../../app/api/con
 import { client } from '../api/instance.js';
 import { useLeases } from '../composables/live-query.js';
 import { acknowledgedRecords, type Acks } from '../lib/drills/data-loss.js';
+import { schemasOf, type SchemaChoiceForm } from '../lib/messages/schema-choice.js';
 import { notifyError } from '../lib/notify.js';
 import { useAcknowledgedStore } from './acknowledged.js';
 import { useTopicsStore } from './topics.js';
@@ -29,17 +30,9 @@ export interface ProduceForm {
   timeoutMs: number;
   /** The batch's codec (a producer's compression.type); the topic's compression.type then applies. */
   compression?: ProduceCompression;
-  /** Subjects of the cluster's Schema Registry whose latest schema encodes the key / the value (key and value are then JSON). */
-  keySubject?: string;
-  valueSubject?: string;
-}
-
-/** `records.produce`'s `schemas` for a key and a value subject ('' or absent: sent as typed). */
-export function schemasOf(keySubject: string | undefined, valueSubject: string | undefined): { schemas?: { key?: { subject: string }; value?: { subject: string } } } {
-  const key = keySubject?.trim() ?? '';
-  const value = valueSubject?.trim() ?? '';
-  if (key === '' && value === '') return {};
-  return { schemas: { ...(key ? { key: { subject: key } } : {}), ...(value ? { value: { subject: value } } : {}) } };
+  /** The key's and the value's schema (a subject, its version, a Protobuf message); no subject: sent as typed, else JSON encoded. */
+  keySchema?: SchemaChoiceForm;
+  valueSchema?: SchemaChoiceForm;
 }
 
 /** The codecs a produce batch may use. */
@@ -141,7 +134,7 @@ export const useMessagesStore = defineStore('messages', () => {
         records: batch,
         timeoutMs: form.timeoutMs,
         ...(form.compression && form.compression !== 'none' ? { compression: form.compression } : {}),
-        ...schemasOf(form.keySubject, form.valueSubject),
+        ...schemasOf(form.keySchema, form.valueSchema),
       });
       // Each record's own batch: without a partition, records spread by key over several.
       const rows: RecordOutcome[] = [];

@@ -215,8 +215,13 @@ export const useWorkbenchStore = defineStore('workbench', () => {
           lineNo++;
           if (line.trim() === '') continue;
           pending.push(parseJsonLine(line, lineNo));
-          if (pending.length >= chunkSize) await flush();
+          if (pending.length >= chunkSize) {
+            await flush();
+            // A read holds many chunks' lines (a 64 KiB part of the file): a cancel stops between chunks.
+            if (cancelled) break;
+          }
         }
+        if (cancelled) continue;
         if (eof) break;
       }
       await flush();
