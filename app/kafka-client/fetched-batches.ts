@@ -10,13 +10,16 @@
  * offset is its batch's base offset plus its offset delta (a batch the log cleaner rewrote keeps
  * fewer records at their own offsets), and its sequence is the batch's base sequence plus that
  * delta, wrapping at 2^31 (Kafka's DefaultRecordBatch). A control batch's one record (a
- * transaction marker) is returned as the embedded driver returns it. Older message formats
- * (magic 0 and 1) are refused with a message saying so: Kafka's Fetch v4+ serves them unconverted.
+ * transaction marker) is returned as the embedded driver returns it. Data a topic still holds in
+ * the message formats before 0.11 (magic 0 and 1), which Kafka's Fetch v4+ serves unconverted
+ * among v2 batches, is read by legacy-message-set.ts.
  */
 import { KafkaError } from '../api/errors.js';
-import { createCompressionCodecs, type CompressionCodec } from '../protocol/records/compression.js';
+import { createCompressionCodecs } from '../protocol/records/compression.js';
 import { batchHeader, decodeRecordBatch } from '../protocol/records/record-batch.js';
 import { LOG_OVERHEAD, RECORD_BATCH_HEADER_SIZE } from '../protocol/records/record-batch-layout.js';
+import type { RawFetchedRecord } from './fetched-record.js';
+import { legacyRecords } from './legacy-message-set.js';
 
 /** What one batch may decompress to (Kafka's default max.message.bytes is far below). */
 const MAX_DECOMPRESSED = 256 * 1024 * 1024;
@@ -24,21 +27,7 @@ const MAGIC_AT = 16;
 
 const codecs = createCompressionCodecs();
 
-/** A record with its bytes and its batch's fields, as the workbench reads it. */
-export interface RawFetchedRecord {
-  offset: number;
-  key: Uint8Array | null;
-  value: Uint8Array | null;
-  headers: { key: string; value: Uint8Array | null }[];
-  timestamp: number;
-  timestampType: 'CreateTime' | 'LogAppendTime';
-  leaderEpoch: number;
-  producerId: number;
-  producerEpoch: number;
-  sequence: number;
-  transactional: boolean;
-  compression: CompressionCodec;
-}
+export type { RawFetchedRecord } from './fetched-record.js';
 
 /**
  * The records of `bytes` (a Fetch answer's records field) at and after `fromOffset` and below
@@ -53,8 +42,15 @@ export function recordsOfFetch(bytes: Uint8Array | null, fromOffset: number, hig
     const batchLength = view.getInt32(pos + 8);
     // A sane length not all there: the batch the byte limit cut (a consumer skips it).
     if (batchLength >= RECORD_BATCH_HEADER_SIZE - LOG_OVERHEAD && pos + LOG_OVERHEAD + batchLength > bytes.length) break;
+    if (bytes.length - pos > MAGIC_AT && bytes[pos + MAGIC_AT]! < 2) {
+      const legacy = legacyRecords(bytes, pos, { where, codecs, maxDecompressedBytes: MAX_DECOMPRESSED });
+      if (!legacy) break;
+      pos = legacy.next;
+      for (const r of legacy.records) if (r.offset >= fromOffset && r.offset < highWatermark) out.push(r);
+      continue;
+    }
     if (bytes.length - pos > MAGIC_AT && bytes[pos + MAGIC_AT] !== 2) {
-      throw new KafkaError('CORRUPT_MESSAGE', `${where}: the batch at offset ${view.getBigInt64(pos)} is in message format magic ${bytes[pos + MAGIC_AT]}; the console reads magic 2 record batches (Kafka 0.11 and later).`);
+      throw new KafkaError('CORRUPT_MESSAGE', `${where}: the batch at offset ${view.getBigInt64(pos)} names message format magic ${bytes[pos + MAGIC_AT]}, which Kafka does not have`);
     }
     const one = bytes.subarray(pos);
     const header = batchHeader(one, { file: where });

@@ -469,6 +469,11 @@ export class Broker implements ReplicaManagerHost, ChannelHost, PurgatoryHost, A
     return this.replicas.leaderCount();
   }
 
+  /** A follower's log was written outside its fetches (cluster/synthetic-fill.ts): its next fetch names the new position. */
+  followerMoved(p: ReplicaPartition): void {
+    this.replicas.followerMoved(p);
+  }
+
   /** This broker's replica fetchers (white-box checks). */
   fetcherViews(): readonly ReplicaFetcher[] {
     return this.replicas.fetcherViews();

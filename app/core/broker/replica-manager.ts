@@ -402,6 +402,11 @@ export class ReplicaManager {
     return [...this.fetchers.values()];
   }
 
+  /** A follower's log moved outside its fetches (a direct synthetic fill): its fetcher sends the new position next. */
+  followerMoved(p: ReplicaPartition): void {
+    if (!p.isLeader && p.leaderId >= 0) this.fetcherFor(p.leaderId).add(p.key);
+  }
+
   /** Resume the fetchers after a stall. */
   wakeFetchers(): void {
     for (const f of this.fetchers.values()) f.wake();

@@ -7,10 +7,11 @@
  * appends the leader's very batches as a fetch answer hands them over (its epoch cache takes the
  * leader's epoch at their base), the leader takes each follower's new log end as the fetch that
  * reports it (its high watermark moves to the log end, `highWatermark.advanced` as usual), and each
- * follower takes that high watermark as the next fetch answer gives it. A fetch already under way
- * answers from the old position, which the follower's fetcher drops before sending its new one
- * (replica-fetcher.ts), so the leader's fetch session hears it too. The result is what produce and
- * replication give: every replica byte-identical, HW = LEO, the same log start and epoch caches.
+ * follower takes that high watermark as the next fetch answer gives it. Each follower's fetcher
+ * names the new position in its next fetch (`followerMoved`), so the leader's fetch session moves
+ * on too instead of sending every filled batch again from the old one (replica-fetcher.ts drops an
+ * answer to a position it left). The result is what produce and replication give: every replica
+ * byte-identical, HW = LEO, the same log start and epoch caches, each byte sent to a follower once.
  * Every write of one call is in one transaction per broker file (the storage's `batch`), each
  * replica's checkpoint with it, so a restart finds the fill whole.
  *
@@ -144,6 +145,7 @@ function write(ctx: ClusterContext, fill: SyntheticFill, { leader, followers }: 
       f.p.log.saveCheckpoint();
     });
     if (!wrote) storageFailed(f);
+    f.broker.followerMoved(f.p);
   }
   const f = failure as { errorCode: KafkaErrorName; message?: string } | null;
   if (f === null && current(leader) && hw < leader.p.log.logEndOffset) {

@@ -5,8 +5,9 @@
  * keep them across an orderly restart; a consumer reads the synthetic records back. Empty, fully
  * in-sync partitions are written on every replica at once (the engine's fillSynthetic): as the
  * call returns every replica's file holds the same bytes (valid CRC, producer id -1), the same
- * epochs and HW = LEO, and a follower that takes over serves the same records. A partition that
- * holds records or has a replica out of sync goes through the leaders' Produce path instead.
+ * epochs and HW = LEO, nothing is sent to the followers again, and a follower that takes over
+ * serves the same records. A partition that holds records or has a replica out of sync goes
+ * through the leaders' Produce path instead.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { batchHeader, hasValidCrc } from '../../protocol/records/record-batch.js';
@@ -253,5 +254,22 @@ describe('records.fill', () => {
     const replicas = [2, 3, 4].map((b) => onDisk(d, b, 0));
     expect(replicas[0]).toMatchObject({ highWatermark: 20, epochs: [{ epoch: 0, start: 0 }] });
     for (const r of replicas.slice(1)) expect(r).toEqual(replicas[0]);
+  });
+
+  it('costs no replication afterwards: the followers already hold what was filled, so their leaders send them no record bytes again', async () => {
+    const d = dataDirService({ seed: 35, brokers: 3 });
+    await ok(d.s.call('topics.create', { name: 'fill', assignments: Array.from({ length: 10 }, () => [1, 2, 3]) }));
+    d.s.sim.advance(2_000);
+    const sentByLeaders = () => [...d.s.sim.internals.brokers.values()].reduce((n, b) => n + b.traffic.replicationBytesOut, 0);
+    const answer = await ok(d.s.call('records.fill', { partitions: Array.from({ length: 10 }, (_, partition) => ({ topic: 'fill', partition, records: 50, valueBytes: 100 })) }));
+    expect(answer.every((r) => r.errorCode === 'NONE' && r.nextOffset === 50)).toBe(true);
+    const afterFill = sentByLeaders();
+    d.s.sim.advance(10_000);
+    expect(sentByLeaders() - afterFill).toBe(0);
+    for (let partition = 0; partition < 10; partition++) {
+      const replicas = [1, 2, 3].map((b) => onDisk(d, b, partition));
+      expect(replicas[0]!.highWatermark).toBe(50);
+      for (const r of replicas.slice(1)) expect(r).toEqual(replicas[0]);
+    }
   });
 });

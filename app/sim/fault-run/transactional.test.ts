@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { GroupCoordinator } from '../../core/group/coordinator.js';
 import { ClassicGroup } from '../../core/group/group.js';
 import { PartitionLog } from '../../core/log/partition-log.js';
 import { runFaultSeed, type FaultRunResult } from './run.js';
@@ -54,8 +55,8 @@ describe('the fault run with transactional producers', () => {
     expect(lsoChecks).toBeGreaterThan(SEEDS * 100);
     expect(pendingOffsetChecks).toBeGreaterThan(SEEDS * 20);
     expect(transformed).toBeGreaterThan(SEEDS * 20);
-    // The transformer stalled past its group session now and then: the group moved on, and the
-    // coordinator refused the stalled member's TxnOffsetCommit for its generation (KIP-447).
+    // A transformer stalled past its group session now and then: the group gave its input to the
+    // other, and the coordinator refused the stalled member's TxnOffsetCommit for its generation (KIP-447).
     expect(fencedCommits).toBeGreaterThan(SEEDS);
   }, 600_000);
 
@@ -71,7 +72,7 @@ describe('the fault run with transactional producers', () => {
     const runs = withBroken(ClassicGroup.prototype, 'hasPendingOffsetCommitsFor', { value: function (this: ClassicGroup, k: string) { return this.pendingOffsetCommits.has(k); } }, [1, 2]);
     for (const r of runs) {
       expect(r.ok).toBe(false);
-      expect(r.violations.some((v) => /OffsetFetch with require_stable answers NONE \(offset -?\d+\) for xg's offset \d+ of xin-\d, pending in the open transaction of xc-tx-0 .*; UNSTABLE_OFFSET_COMMIT expected/.test(v))).toBe(true);
+      expect(r.violations.some((v) => /OffsetFetch with require_stable answers NONE \(offset -?\d+\) for xg's offset \d+ of xin-\d, pending in the open transaction of xc-tx-\d .*; UNSTABLE_OFFSET_COMMIT expected/.test(v))).toBe(true);
     }
   }, 120_000);
 
@@ -85,7 +86,15 @@ describe('the fault run with transactional producers', () => {
     }, [1, 2]);
     for (const r of runs) {
       expect(r.ok).toBe(false);
-      expect(r.violations.some((v) => /OffsetFetch answers xg's offset \d+ of xin-\d, pending in the open transaction of xc-tx-0 .* before its COMMIT marker/.test(v))).toBe(true);
+      expect(r.violations.some((v) => /OffsetFetch answers xg's offset \d+ of xin-\d, pending in the open transaction of xc-tx-\d .* before its COMMIT marker/.test(v))).toBe(true);
+    }
+  }, 120_000);
+
+  it("catches a group coordinator that lets a member the group has moved on from commit in a transaction (no generation check, KIP-447): a stalled transformer's input is transformed twice", () => {
+    const runs = withBroken(GroupCoordinator.prototype as unknown as { validateTxnOffsetCommit: unknown }, 'validateTxnOffsetCommit', { value: () => null }, [4, 5]);
+    for (const r of runs) {
+      expect(r.ok).toBe(false);
+      expect(r.violations.some((v) => /xg committed xin-\d up to \d+, but the output of offset \d+ is visible 2 times to read_committed/.test(v))).toBe(true);
     }
   }, 120_000);
 

@@ -4,7 +4,7 @@
  * has moved on from is fenced at TxnOffsetCommit (ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID) instead of
  * committing offsets of input another member may own by now. It joins as a Kafka consumer does:
  * FindCoordinator, JoinGroup (a new dynamic member is first told MEMBER_ID_REQUIRED, KIP-394),
- * SyncGroup (the leader assigns every input partition to the one member there is), then heartbeats.
+ * SyncGroup (the leader assigns the input partitions round-robin), then heartbeats.
  *
  * What a heartbeat or a commit is answered decides what it does next, as the Java consumer's
  * ConsumerCoordinator does: REBALANCE_IN_PROGRESS rejoins keeping its member id;
@@ -45,14 +45,20 @@ export class GroupMember {
   generations = 0;
   /** Rejoins forced by an answer, by error. */
   readonly rejoinsBy = new Map<string, number>();
+  /** The input partitions its last SyncGroup assigned it. */
+  private assignment: number[] = [];
 
   constructor(
     private readonly ctx: RunContext,
     private readonly groupId: string,
     private readonly topic: string,
-    private readonly partitions: () => number[],
     private readonly track: <T>(done: (answer: T) => void) => (answer: T) => void,
   ) {}
+
+  /** The partitions of the topic the group assigned this member (read only while `joined()`). */
+  assigned(): number[] {
+    return this.assignment;
+  }
 
   /** The generation to commit with, while the member is in a stable group. */
   joined(): Membership | null {
@@ -119,8 +125,8 @@ export class GroupMember {
         if (r.errorCode !== 'NONE') return this.retry(() => this.join(then), r.errorCode);
         this.memberId = r.memberId;
         this.generationId = r.generationId;
-        // The leader assigns: every input partition to the one member it knows of.
-        const assignments = r.leader === r.memberId ? r.members.map((m) => ({ memberId: m.memberId, assignment: groupRecordCodec.encodeAssignment([{ topic: this.topic, partitions: m.memberId === r.memberId ? this.partitions() : [] }]) })) : [];
+        // The leader assigns the topic's partitions round-robin over the members by member id.
+        const assignments = r.leader === r.memberId ? this.assign(r.members.map((m) => m.memberId)) : [];
         this.call(
           { api: 'syncGroup', groupId: this.groupId, generationId: r.generationId, memberId: r.memberId, groupInstanceId: null, protocolType: 'consumer', protocolName: r.protocolName, assignments },
           REBALANCE_TIMEOUT_MS + REQUEST_TIMEOUT_MS,
@@ -128,6 +134,7 @@ export class GroupMember {
             if (join !== this.joins) return;
             if (s === null) return this.retry(() => this.join(then), 'UNREACHABLE');
             if (s.errorCode !== 'NONE') return this.retry(() => this.join(then), s.errorCode);
+            this.assignment = groupRecordCodec.assignedPartitions(s.assignment)?.find((x) => x.topic === this.topic)?.partitions ?? [];
             this.stable = true;
             this.generations++;
             this.heartbeat(join);
@@ -136,6 +143,15 @@ export class GroupMember {
         );
       },
     );
+  }
+
+  private assign(memberIds: string[]): { memberId: string; assignment: Uint8Array }[] {
+    const sorted = [...memberIds].sort();
+    const count = this.ctx.sim.engine.metadata.topicsByName.get(this.topic)?.partitions.size ?? 0;
+    return sorted.map((memberId, i) => ({
+      memberId,
+      assignment: groupRecordCodec.encodeAssignment([{ topic: this.topic, partitions: Array.from({ length: count }, (_, p) => p).filter((p) => p % sorted.length === i) }]),
+    }));
   }
 
   private retry(again: () => void, error: KafkaErrorName | 'UNREACHABLE'): void {
