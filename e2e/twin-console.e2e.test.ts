@@ -174,6 +174,22 @@ describe('a twin made, refreshed and rehearsed on from the console', () => {
     await page.getByRole('button', { name: 'Change production', exact: true }).click();
     await until(async () => same((await production.topic('solo')).partitions[1]!.replicas, [1]) && same((await production.topic('payments')).partitions[0]!.replicas, [1, 3, 2]), 60_000, 'the plan done on production');
   });
+
+  it("follows a group's coordinator through a rehearsed stop and shows where it went beside where it was predicted", async () => {
+    await onTwin('consumers.start', { groupId: 'billing', topics: ['payments'] });
+    const state = async (): Promise<string> => (await onTwin<{ state: string }>('groups.describe', { groupId: 'billing' }).catch(() => ({ state: 'loading' }))).state;
+    await until(async () => (await state()) === 'Stable', 60_000, 'billing stable on the twin');
+    // The rack chosen above is still chosen: predicted again, now with the group's coordinator among what it moves.
+    await page.getByTestId('impact-predict').click();
+    await page.getByTestId('impact-table').waitFor();
+    await page.getByTestId('rehearse-stop-run').click();
+    await page.getByTestId('rehearse-stop-confirm').click();
+    await page.getByTestId('rehearse-coordinators-verdict').waitFor({ timeout: 60_000 });
+    expect(await text('rehearse-coordinators-verdict')).toBe('Every group coordinator is where it was predicted (1 group).');
+    // Group, its __consumer_offsets partition, predicted and observed coordinator, agrees.
+    expect(await text('rehearse-coordinators')).toMatch(/billing \d+ \d+ \d+ yes/);
+    await shot(page, 'rehearsed-coordinators');
+  });
 });
 
 const same = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
