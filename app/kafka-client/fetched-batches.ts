@@ -42,14 +42,17 @@ export function recordsOfFetch(bytes: Uint8Array | null, fromOffset: number, hig
     const batchLength = view.getInt32(pos + 8);
     // A sane length not all there: the batch the byte limit cut (a consumer skips it).
     if (batchLength >= RECORD_BATCH_HEADER_SIZE - LOG_OVERHEAD && pos + LOG_OVERHEAD + batchLength > bytes.length) break;
-    if (bytes.length - pos > MAGIC_AT && bytes[pos + MAGIC_AT]! < 2) {
+    // Too few bytes left to reach the magic byte: an entry the byte limit cut, whatever its format
+    // (a small pre-0.11 message is shorter than a v2 header; ByteBufferLogInputStream stops here too).
+    if (bytes.length - pos <= MAGIC_AT) break;
+    if (bytes[pos + MAGIC_AT]! < 2) {
       const legacy = legacyRecords(bytes, pos, { where, codecs, maxDecompressedBytes: MAX_DECOMPRESSED });
       if (!legacy) break;
       pos = legacy.next;
       for (const r of legacy.records) if (r.offset >= fromOffset && r.offset < highWatermark) out.push(r);
       continue;
     }
-    if (bytes.length - pos > MAGIC_AT && bytes[pos + MAGIC_AT] !== 2) {
+    if (bytes[pos + MAGIC_AT] !== 2) {
       throw new KafkaError('CORRUPT_MESSAGE', `${where}: the batch at offset ${view.getBigInt64(pos)} names message format magic ${bytes[pos + MAGIC_AT]}, which Kafka does not have`);
     }
     const one = bytes.subarray(pos);

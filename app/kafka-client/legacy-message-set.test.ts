@@ -99,6 +99,11 @@ describe('recordsOfFetch on message formats before 0.11', () => {
     ]);
     expect(recordsOfFetch(whole, 11, 13, 'old-0').map((r) => r.offset)).toEqual([11, 12]);
     expect(recordsOfFetch(whole.subarray(0, whole.length - 3), 10, 20, 'old-0').map((r) => r.offset)).toEqual([10, 11, 12]);
+    // a small message cut before its magic byte (fewer bytes than a v2 batch header) is a cut too
+    const small = message({ offset: 13, magic: 1, key: 'k', value: 'v', timestamp: 1 });
+    const head = whole.subarray(0, whole.length - message({ offset: 13, magic: 1, key: 'k13', value: 'v13', timestamp: 1 }).length);
+    const cutEarly = Buffer.concat([head, small.subarray(0, 14)]);
+    expect(recordsOfFetch(cutEarly, 10, 20, 'old-0').map((r) => r.offset)).toEqual([10, 11, 12]);
   });
 
   it('refuses a message whose CRC does not match with CORRUPT_MESSAGE naming the partition and offset', () => {

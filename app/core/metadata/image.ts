@@ -6,6 +6,7 @@ import type { CommittedRecord, PartitionState, TopicOrigin } from './records.js'
 import { entityKey } from '../security/client-quotas.js';
 import { credentialKey } from '../security/scram.js';
 import type { AclBinding, QuotaEntity, ScramCredential } from '../security/types.js';
+import { PartitionTable } from './partition-table.js';
 
 /** One client quota entity and its values by key (QuotaEntry of client-quotas.ts). */
 export interface ClientQuotaImage {
@@ -112,7 +113,7 @@ export class MetadataImage implements ClusterMetadata {
         this.brokers.delete(r.brokerId);
         break;
       case 'Topic': {
-        const t: TopicImage = { name: r.name, topicId: r.topicId, partitions: new Map(), configs: {}, ...(r.createdBy ? { createdBy: r.createdBy } : {}) };
+        const t: TopicImage = { name: r.name, topicId: r.topicId, partitions: new PartitionTable(), configs: {}, ...(r.createdBy ? { createdBy: r.createdBy } : {}) };
         this.topicsById.set(r.topicId, t);
         this.topicsByName.set(r.name, t);
         break;

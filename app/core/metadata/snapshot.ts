@@ -12,6 +12,7 @@
 import type { BrokerRegistration, ClientQuotaImage, MetadataImage } from './image.js';
 import type { AclBinding, ScramCredential } from '../security/types.js';
 import type { LeaderRecoveryState, PartitionState, TopicOrigin } from './records.js';
+import { PartitionTable } from './partition-table.js';
 
 /**
  * [partition, replicas, isr, leader, leaderEpoch, partitionEpoch, adding, removing, recovering (1)
@@ -128,7 +129,7 @@ export function loadSnapshot(image: MetadataImage, snap: ImageSnapshot): void {
   const states = statesOf(snap);
   for (const t of snap.topics) {
     // The image's own map (records replace its entries); the states in it are shared.
-    const partitions = new Map(states.get(t.topicId));
+    const partitions = new PartitionTable(states.get(t.topicId));
     const topic = { name: t.name, topicId: t.topicId, partitions, configs: { ...t.configs }, ...(t.createdBy ? { createdBy: { ...t.createdBy } } : {}) };
     image.topicsById.set(t.topicId, topic);
     image.topicsByName.set(t.name, topic);
