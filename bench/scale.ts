@@ -14,6 +14,7 @@
  * is printed beside the table.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -123,16 +124,36 @@ export function stopHost(host: Host, timeoutMs: number): Promise<number | null> 
   });
 }
 
-export async function post<T>(host: Host, method: string, body: unknown, timeoutMs = 60_000): Promise<T> {
-  const res = await fetch(`${host.origin}/api/${method}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${host.token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(timeoutMs),
+/**
+ * Calls a contract method over HTTP. Through node:http rather than fetch: undici gives up on an
+ * answer whose headers take more than 300 s, and making a twin of 100,000 partitions on a loaded
+ * machine may; the limit is the caller's `timeoutMs`.
+ */
+export function post<T>(host: Host, method: string, body: unknown, timeoutMs = 60_000): Promise<T> {
+  const payload = JSON.stringify(body);
+  return new Promise<T>((resolve, reject) => {
+    const req = request(`${host.origin}/api/${method}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${host.token}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        try {
+          const r = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
+          if (!r.ok) reject(new Error(`${method}: ${r.error.code} ${r.error.message}`));
+          else resolve(r.value);
+        } catch (e) {
+          reject(e instanceof Error ? e : new Error(String(e)));
+        }
+      });
+    });
+    req.end(payload);
   });
-  const r = (await res.json()) as { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
-  if (!r.ok) throw new Error(`${method}: ${r.error.code} ${r.error.message}`);
-  return r.value;
 }
 
 interface Describe {
