@@ -106,6 +106,19 @@ describe('recordsOfFetch on message formats before 0.11', () => {
     expect(recordsOfFetch(cutEarly, 10, 20, 'old-0').map((r) => r.offset)).toEqual([10, 11, 12]);
   });
 
+  it('refuses a compressed wrapper Kafka refuses: no inner messages, a compressed inner message, an offset below its last relative one', () => {
+    const inner = (o: number) => ({ offset: o, magic: 1 as const, key: `k${o}`, value: `v${o}`, timestamp: 1 });
+    const nested = wrapper({ offset: 0, magic: 1, codec: 'gzip', timestamp: 1 }, [inner(0)]);
+    const cases: [Buffer, RegExp][] = [
+      [message({ offset: 4, magic: 1, key: null, value: codecs.compress('gzip', Buffer.alloc(0)), timestamp: 1, codec: 'gzip' }), /offset 4 holds no messages/],
+      [message({ offset: 5, magic: 1, key: null, value: codecs.compress('snappy', nested), timestamp: 1, codec: 'snappy' }), /offset 5 holds a compressed message/],
+      [wrapper({ offset: 1, magic: 1, codec: 'gzip', timestamp: 1 }, [inner(0), inner(1), inner(2)]), /offset 1 is below its last inner message's relative offset 2/],
+    ];
+    for (const [bytes, said] of cases) expect(() => recordsOfFetch(bytes, 0, 10, 'old-1')).toThrow(expect.objectContaining({ code: 'CORRUPT_MESSAGE', message: expect.stringMatching(said) }));
+    // A magic 1 wrapper at offset 0 keeps its inner offsets as they are.
+    expect(recordsOfFetch(wrapper({ offset: 0, magic: 1, codec: 'gzip', timestamp: 1 }, [inner(0), inner(1)]), 0, 10, 'old-1').map((r) => r.offset)).toEqual([0, 1]);
+  });
+
   it('refuses a message whose CRC does not match with CORRUPT_MESSAGE naming the partition and offset', () => {
     const bad = message({ offset: 7, magic: 1, key: 'k', value: 'value', timestamp: 5 });
     bad[bad.length - 1]! ^= 0xff;

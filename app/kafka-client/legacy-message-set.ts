@@ -102,8 +102,14 @@ export function legacyRecords(bytes: Uint8Array, pos: number, options: LegacyRea
     messages.push(one.message);
     at = one.next;
   }
+  const bad = (what: string) => new KafkaError('CORRUPT_MESSAGE', `${options.where}: the compressed message at offset ${outer.offset} ${what}`);
+  // What Kafka's legacy deep iterator (AbstractLegacyRecordBatch) refuses too.
   const last = messages[messages.length - 1];
-  const base = outer.magic === 0 || !last ? 0 : outer.offset - last.offset;
+  if (!last) throw bad('holds no messages');
+  if (messages.some((m) => m.codec !== 'none')) throw bad('holds a compressed message; inner messages must not be compressed');
+  if (outer.magic === 1 && outer.offset !== 0 && outer.offset < last.offset) throw bad(`is below its last inner message's relative offset ${last.offset}`);
+  // A magic 1 wrapper at offset 0 keeps its inner offsets as they are, as Kafka reads it.
+  const base = outer.magic === 0 || outer.offset === 0 ? 0 : outer.offset - last.offset;
   const records = messages.map((m) => record(m, base + m.offset, outer.logAppendTime ? outer.timestamp : m.timestamp, outer.logAppendTime, outer.codec));
   return { records, next };
 }
