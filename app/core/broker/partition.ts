@@ -75,7 +75,14 @@ export class ReplicaPartition {
   leaderEpochStartOffset = 0;
   pendingIsr: PendingIsr | null = null;
   /** What this leader knows of each follower (follower-states.ts). */
-  private readonly followers = new FollowerStates();
+  /**
+   * Only a leader hears from followers: made when first needed and dropped on resigning, so the
+   * two thirds of replicas that follow (RF 3) hold none.
+   */
+  private followerStates: FollowerStates | null = null;
+  private get followers(): FollowerStates {
+    return (this.followerStates ??= new FollowerStates());
+  }
   /**
    * acks=all answers waiting for the HW, and DeleteRecords waiting for the low watermark (the same
    * waiter, on another watermark): made by the first wait (null until then), as most replicas of a
@@ -169,7 +176,7 @@ export class ReplicaPartition {
   resignLeadership(): void {
     this.failWaiters('NOT_LEADER_OR_FOLLOWER');
     this.pendingIsr = null;
-    this.followers.clear();
+    this.followerStates = null;
     this.role = 'follower';
   }
 
@@ -314,7 +321,7 @@ export class ReplicaPartition {
     let candidate = this.log.logEndOffset;
     // forEach, not for-of: a for-of over the map allocated its entries on every call (a fence
     // runs this for tens of thousands of partitions).
-    this.followers.forEach((f, id) => {
+    this.followerStates?.forEach((f, id) => {
       if (f.logEndOffset >= candidate) return;
       if (maximal.includes(id) || (this.isCaughtUp(f, now) && isIsrEligible(this.host.image, id, f.brokerEpoch))) candidate = f.logEndOffset;
     });
@@ -348,13 +355,13 @@ export class ReplicaPartition {
 
   private isOutOfSync(r: number, now: number): boolean {
     if (r === this.host.brokerId) return false;
-    const f = this.followers.get(r);
+    const f = this.followerStates?.get(r);
     return !f || !this.isCaughtUp(f, now);
   }
 
   private maybeExpandIsr(followerId: number): void {
     if (this.pendingIsr || this.maximalIsr.includes(followerId)) return;
-    const f = this.followers.get(followerId);
+    const f = this.followerStates?.get(followerId);
     if (!f) return;
     if (f.logEndOffset < this.log.highWatermark || f.logEndOffset < this.leaderEpochStartOffset) return;
     if (!isIsrEligible(this.host.image, followerId, f.brokerEpoch)) return;
@@ -436,13 +443,13 @@ export class ReplicaPartition {
 
   /** The broker epoch a follower sent in its last fetch, if known. */
   followerBrokerEpoch(brokerId: number): number | undefined {
-    return this.followers.brokerEpochOf(brokerId);
+    return this.followerStates?.brokerEpochOf(brokerId);
   }
 
   /** A follower's LEO as this leader last saw it (-1 unknown). */
   followerLogEndOffset(brokerId: number): number {
     if (brokerId === this.host.brokerId) return this.log.logEndOffset;
-    return this.followers.get(brokerId)?.logEndOffset ?? -1;
+    return this.followerStates?.get(brokerId)?.logEndOffset ?? -1;
   }
 
   // ---------------------------------------------------------------- follower side
