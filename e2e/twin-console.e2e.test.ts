@@ -72,6 +72,8 @@ describe('a twin made, refreshed and rehearsed on from the console', () => {
     expect(await text('twin-progress')).toContain('Reading production, starting its brokers and copying its topology');
     await page.getByTestId('twin-made').waitFor({ timeout: 120_000 });
     expect(await text('twin-made')).toMatch(/production twin is a twin of production \(cluster \S+\): .*2 topics/);
+    // The steps it went through, in order; the fill counts the partitions holding records (payments-0 and solo-1).
+    expect(await text('twin-steps')).toBe('Reading the source Starting the brokers Creating the topics Filling 2 of 2 partitions');
     await shot(page, 'twin-made');
     await page.getByRole('button', { name: 'Close', exact: true }).click();
     await expect.poll(() => text('twin-of-production twin')).toContain('Twin of production');

@@ -115,6 +115,7 @@ const eventNameSet: Record<EventName, true> = {
   'metrics.sampled': true,
   'balance.progress': true,
   'cluster.opening': true,
+  'twin.progress': true,
 };
 
 /** Every event name, for inputs that filter the event stream. */

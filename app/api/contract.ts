@@ -487,4 +487,4 @@ export function isMethodName(name: string): name is MethodName {
 /** Every event name mapped to its payload (`noun.pastTense`), as the one event stream carries them. */
 export type ContractEvents = EventMap;
 /** The event stream's types (`EngineEvent` is one event with its `type` and `atMs`), re-exported for one import site. */
-export type { EngineEvent, EventMap, EventName } from './events.js';
+export type { EngineEvent, EventMap, EventName, TwinStep } from './events.js';

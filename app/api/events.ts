@@ -146,7 +146,16 @@ export interface EventMap {
    * `elapsedMs` is wall time since the host began opening the data directory.
    */
   'cluster.opening': { brokersRunning: number; brokers: number; elapsedMs: number; done: boolean };
+  /**
+   * A twin being made (`connections.createTwin`) reached its next step: the source read, the
+   * twin's brokers started, its topics created, and its partitions filled with synthetic records
+   * (`partitionsFilled` of `partitions`, again after each `records.fill` call).
+   */
+  'twin.progress': { twin: string; source: string; step: TwinStep; partitionsFilled: number; partitions: number };
 }
+
+/** A twin's making, in order (`twin.progress`). */
+export type TwinStep = 'reading-source' | 'starting-brokers' | 'creating-topics' | 'filling';
 
 export type EventName = keyof EventMap;
 

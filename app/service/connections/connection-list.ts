@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { basename, resolve, sep } from 'node:path';
-import type { ConnectionMethodName, MethodParsedInput, MethodResult } from '../../api/contract.js';
+import type { ConnectionMethodName, EngineEvent, MethodParsedInput, MethodResult } from '../../api/contract.js';
 import { capabilityViews } from '../../api/capabilities.js';
 import type { ConnectionView, ExternalSettingsInput, ExternalSettingsView } from '../../api/connections.js';
 import { KafkaError } from '../../api/errors.js';
@@ -29,6 +29,8 @@ interface ListDeps extends ConnectionsServiceOptions {
   isOpen(id: string): boolean;
   /** Contract calls on a connection (a twin's source and the twin). */
   callOn(id: string): TwinCall;
+  /** An event to the host's listeners (those of every connection's events). */
+  emit(event: EngineEvent): void;
   closeDriver(id: string): Promise<void>;
   adopt(id: string, driver: ClusterDriver): ClusterDriver;
 }
@@ -139,6 +141,7 @@ export class ConnectionList {
       clustersDir: this.deps.clustersDir,
       openLocal: (dir, how) => this.deps.openLocal(dir, how),
       adopt: (id, driver) => this.deps.adopt(id, driver),
+      progress: (event) => this.deps.emit({ type: 'twin.progress', atMs: Date.now(), ...event }),
     };
   }
 

@@ -43,17 +43,18 @@ export function createConnectionsService(options: ConnectionsServiceOptions): Co
   const open = new Map<string, { driver: ClusterDriver; off: () => void }>();
   const opening = new Map<string, Promise<ClusterDriver>>();
 
-  function relay(id: string, driver: ClusterDriver): () => void {
-    return driver.subscribe((event) => {
-      const tagged = { ...event, connection: id } as EngineEvent;
-      for (const l of [...listeners]) {
-        try {
-          l(tagged);
-        } catch (e) {
-          logger.error(`An event listener failed on ${event.type}`, e);
-        }
+  function emit(event: EngineEvent): void {
+    for (const l of [...listeners]) {
+      try {
+        l(event);
+      } catch (e) {
+        logger.error(`An event listener failed on ${event.type}`, e);
       }
-    });
+    }
+  }
+
+  function relay(id: string, driver: ClusterDriver): () => void {
+    return driver.subscribe((event) => emit({ ...event, connection: id } as EngineEvent));
   }
 
   function adopt(id: string, driver: ClusterDriver): ClusterDriver {
@@ -81,7 +82,7 @@ export function createConnectionsService(options: ConnectionsServiceOptions): Co
       return r.value;
     };
 
-  const list = new ConnectionList({ ...options, isOpen: (id) => open.has(id), closeDriver, adopt, callOn });
+  const list = new ConnectionList({ ...options, isOpen: (id) => open.has(id), closeDriver, adopt, callOn, emit });
 
   /** The driver of connection `id`, opening it on first use. */
   async function driverFor(id: string): Promise<EngineService> {

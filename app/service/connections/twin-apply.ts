@@ -26,6 +26,8 @@ export interface ApplyOptions {
   offsetScale: number;
   /** How long (real ms) reassignments may take to finish before the refresh gives up (default 120 000). */
   waitMs?: number;
+  /** Told the topics are being created, then `filled` of `partitions` after each `records.fill` call. */
+  progress?: (step: 'creating-topics' | 'filling', filled: number, partitions: number) => void;
 }
 
 const partitionOf = (subject: string): { topic: string; partition: number } => {
@@ -56,6 +58,7 @@ async function reassign(call: TwinCall, partitions: { topic: string; partition: 
 /** Apply `changes` to the twin `call` reaches; returns the synthetic records written. */
 export async function applyDrift(call: TwinCall, changes: readonly TwinChangeView[], source: TwinTopology, twin: TwinTopology, options: ApplyOptions): Promise<number> {
   const waitMs = options.waitMs ?? 120_000;
+  options.progress?.('creating-topics', 0, 0);
   const todo = changes.filter((c) => c.notApplied === undefined);
   const of = (kind: TwinChangeView['kind']): TwinChangeView[] => todo.filter((c) => c.kind === kind);
 
@@ -119,12 +122,15 @@ export async function applyDrift(call: TwinCall, changes: readonly TwinChangeVie
     if (want.logStartOffset > have.logStartOffset) starts.push({ topic, partition, offset: want.logStartOffset });
   }
   // Every partition's records in a few calls: each round one Produce request per leader (records-fill-contract.ts).
+  options.progress?.('filling', 0, fills.length);
   for (let i = 0; i < fills.length; i += PARTITIONS_PER_CALL) {
+    if (i > 0) options.progress?.('filling', i, fills.length);
     for (const r of await call('records.fill', { partitions: fills.slice(i, i + PARTITIONS_PER_CALL) })) {
       if (r.errorCode !== 'NONE') throw new KafkaError(r.errorCode, `Writing ${r.topic}-${r.partition}'s synthetic records on the twin failed: ${r.message ?? r.errorCode}`);
       written += r.records;
     }
   }
+  options.progress?.('filling', fills.length, fills.length);
   for (let i = 0; i < starts.length; i += PARTITIONS_PER_CALL) {
     const failed = (await call('records.delete', { partitions: starts.slice(i, i + PARTITIONS_PER_CALL) })).find((r) => r.errorCode !== 'NONE');
     if (failed) throw new KafkaError(failed.errorCode, `Moving ${failed.topic}-${failed.partition}'s log start on the twin failed.`);

@@ -7,14 +7,14 @@
  * left half made is still listed and its next refresh goes on from there.
  */
 import { resolve } from 'node:path';
-import type { MethodParsedInput } from '../../api/contract.js';
+import type { EventMap, MethodParsedInput, TwinStep } from '../../api/contract.js';
 import type { ConnectionView, TwinOriginView } from '../../api/connections.js';
 import { KafkaError } from '../../api/errors.js';
 import { TWIN_DEFAULT_RECORD_BUDGET, type TwinResultView } from '../../api/twin-contract.js';
 import type { StoredConnection } from '../../config-dir/config-files.js';
 import type { ClusterDriver } from '../cluster-driver.js';
 import type { NewLocalCluster } from './connections-options.js';
-import { applyDrift } from './twin-apply.js';
+import { applyDrift, type ApplyOptions } from './twin-apply.js';
 import { appendJournal, twinEntry } from './twin-journal.js';
 import { offsetScaleFor, readTopology, topologyDrift, type TwinCall, type TwinTopology } from './twin-topology.js';
 
@@ -30,6 +30,8 @@ export interface TwinDeps {
   clustersDir: string;
   openLocal(dataDir: string, how: NewLocalCluster): Promise<ClusterDriver>;
   adopt(id: string, driver: ClusterDriver): ClusterDriver;
+  /** Tells the host's listeners how far a twin's making got (`twin.progress`). */
+  progress(event: EventMap['twin.progress']): void;
 }
 
 const SECRETS_NOTE = 'SCRAM credentials and sensitive configs are never copied: the twin has no users until you add them.';
@@ -41,12 +43,19 @@ function budgetNote(source: TwinTopology, budget: number, scale: number): string
   return [`The source's partitions end at ${total} records in all; the record budget is ${budget}: every offset is scaled by ${scale.toFixed(4)}.`];
 }
 
-async function bringUp(deps: TwinDeps, id: string, sourceTopology: TwinTopology, budget: number, dryRun: boolean): Promise<Omit<TwinResultView, 'connection' | 'origin'>> {
+async function bringUp(
+  deps: TwinDeps,
+  id: string,
+  sourceTopology: TwinTopology,
+  budget: number,
+  dryRun: boolean,
+  progress?: ApplyOptions['progress'],
+): Promise<Omit<TwinResultView, 'connection' | 'origin'>> {
   const call = deps.callOn(id);
   const twin = await readTopology(call);
   const scale = offsetScaleFor(sourceTopology, budget);
   const changes = topologyDrift(twin, sourceTopology, scale);
-  const recordsWritten = dryRun ? 0 : await applyDrift(call, changes, sourceTopology, twin, { offsetScale: scale });
+  const recordsWritten = dryRun ? 0 : await applyDrift(call, changes, sourceTopology, twin, { offsetScale: scale, ...(progress ? { progress } : {}) });
   return { changes, notes: [...sourceTopology.notes, SECRETS_NOTE, ...budgetNote(sourceTopology, budget, scale)], recordsWritten, dryRun };
 }
 
@@ -57,16 +66,19 @@ function setOrigin(deps: TwinDeps, id: string, origin: TwinOriginView): void {
 export async function createTwin(deps: TwinDeps, { name, source, recordBudget }: MethodParsedInput<'connections.createTwin'>): Promise<TwinResultView> {
   deps.checkName(name);
   const from = deps.view(source);
+  const step = (s: TwinStep, partitionsFilled = 0, partitions = 0): void => deps.progress({ twin: name, source: from.name, step: s, partitionsFilled, partitions });
+  step('reading-source');
   const sourceTopology = await readTopology(deps.callOn(source));
   const id = deps.newId();
   const dataDir = resolve(deps.clustersDir, id);
   const brokers = [...sourceTopology.brokers].sort(([a], [b]) => a - b).map(([brokerId, b]) => ({ id: brokerId, rack: b.rack }));
   if (brokers.length === 0) throw new KafkaError('INVALID_REQUEST', `${from.name} lists no broker: there is nothing to copy.`);
+  step('starting-brokers');
   deps.adopt(id, await deps.openLocal(dataDir, { brokers, staticConfigs: sourceTopology.staticConfigs }));
   const now = Date.now();
   const origin: TwinOriginView = { sourceId: from.id, sourceName: from.name, sourceClusterId: sourceTopology.clusterId, createdAtMs: now, refreshedAtMs: now };
   deps.save([...deps.list(), { id, name, kind: 'local', dataDir, createdAtMs: now, twinOf: origin }]);
-  const done = await bringUp(deps, id, sourceTopology, recordBudget ?? TWIN_DEFAULT_RECORD_BUDGET, false);
+  const done = await bringUp(deps, id, sourceTopology, recordBudget ?? TWIN_DEFAULT_RECORD_BUDGET, false, step);
   const result = { connection: deps.view(id), origin, ...done };
   appendJournal(dataDir, twinEntry('created', result));
   return result;

@@ -50,7 +50,8 @@ export function withConnection(method: MethodName, input: unknown): unknown {
   return { ...(input as Record<string, unknown>), connection: active.id };
 }
 
-/** Whether an event belongs to the cluster this window looks at. */
+/** Whether an event belongs to the cluster this window looks at (a twin's making belongs to the window that asked for it, on any cluster). */
 export function isActiveClusterEvent(event: EngineEvent): boolean {
+  if (event.type === 'twin.progress') return true;
   return (event.connection ?? null) === (activeConnection()?.id ?? null);
 }

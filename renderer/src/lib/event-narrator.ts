@@ -9,7 +9,7 @@
  * and a change's reason is the engine's reason name (`broker-fenced`, `isr-shrink`, …) so a line
  * can be matched with the same event in the API or a log.
  */
-import type { EngineEvent, EventMap, EventName } from '../../../app/api/contract.js';
+import type { EngineEvent, EventMap, EventName, TwinStep } from '../../../app/api/contract.js';
 
 export type Severity = 'default' | 'success' | 'info' | 'warning' | 'error';
 export type EventGroup = 'brokers' | 'replication' | 'topics' | 'reassignments' | 'groups' | 'transactions';
@@ -210,6 +210,12 @@ const RULES: { [K in EventName]: Rule<K> } = {
     severity: () => 'info',
     text: (e) => `Balance plan ${e.planId}: ${e.goalsDone} of ${e.goals} goals optimised (${e.goal}) after ${(e.elapsedMs / 1000).toFixed(1)} s`,
   },
+  'twin.progress': {
+    group: 'brokers',
+    label: () => 'Twin',
+    severity: () => 'info',
+    text: (e) => `Making ${e.twin} from ${e.source}: ${twinStepText(e.step, e.partitionsFilled, e.partitions)}`,
+  },
   'cluster.opening': {
     group: 'brokers',
     label: (e) => (e.done ? 'Opened' : 'Opening'),
@@ -237,4 +243,18 @@ export function narrate(e: EngineEvent): Narration {
   const rule = RULES[e.type] as unknown as Rule<EventName>;
   const x = e as never;
   return { label: rule.label(x), severity: rule.severity(x), group: rule.group, partition: 'partition' in e ? e.partition : null, text: rule.text(x) };
+}
+
+/** A twin's step as the console says it (`twin.progress`). */
+export function twinStepText(step: TwinStep, filled: number, partitions: number): string {
+  switch (step) {
+    case 'reading-source':
+      return 'reading the source';
+    case 'starting-brokers':
+      return 'starting the brokers';
+    case 'creating-topics':
+      return 'creating the topics';
+    case 'filling':
+      return `filling ${filled} of ${plural(partitions, 'partition')}`;
+  }
 }

@@ -7,10 +7,11 @@
  */
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
-import type { ConnectionView, TwinChangeKind, TwinChangeView, TwinResultView } from '../../../app/api/contract.js';
+import type { ConnectionView, EventMap, TwinChangeKind, TwinChangeView, TwinResultView } from '../../../app/api/contract.js';
 import { client } from '../api/instance.js';
 import { downloadText } from '../lib/impact/export.js';
 import { describeError, notifyError, notifySuccess } from '../lib/notify.js';
+import { useEventStreamStore } from './event-stream.js';
 
 export type ShownError = { title: string; message: string; help?: string };
 
@@ -34,6 +35,8 @@ export const useTwinsStore = defineStore('twins', () => {
   const creating = shallowRef<{ source: ConnectionView; name: string; startedAt: number } | null>(null);
   const created = shallowRef<TwinResultView | null>(null);
   const createError = shallowRef<ShownError | null>(null);
+  /** The steps the twin being made (or last made) reached, in order; the fill's count kept current. */
+  const steps = shallowRef<EventMap['twin.progress'][]>([]);
 
   const refreshing = shallowRef<ConnectionView | null>(null);
   const drift = shallowRef<TwinResultView | null>(null);
@@ -45,6 +48,12 @@ export const useTwinsStore = defineStore('twins', () => {
     creating.value = { source, name, startedAt: Date.now() };
     created.value = null;
     createError.value = null;
+    steps.value = [];
+    const off = useEventStreamStore().on((e) => {
+      if (e.type !== 'twin.progress' || e.twin !== name.trim() || e.source !== source.name) return;
+      const last = steps.value[steps.value.length - 1];
+      steps.value = last?.step === e.step ? [...steps.value.slice(0, -1), e] : [...steps.value, e];
+    });
     try {
       created.value = await client().call('connections.createTwin', { name: name.trim(), source: source.id, ...(recordBudget !== null ? { recordBudget } : {}) });
       notifySuccess(`Made ${created.value.connection.name}, a twin of ${source.name}`);
@@ -53,6 +62,7 @@ export const useTwinsStore = defineStore('twins', () => {
       createError.value = describeError(e);
       return null;
     } finally {
+      off();
       creating.value = null;
     }
   }
@@ -60,6 +70,7 @@ export const useTwinsStore = defineStore('twins', () => {
   function resetCreate(): void {
     created.value = null;
     createError.value = null;
+    steps.value = [];
   }
 
   /** Read the source again and show what differs (nothing is changed yet). */
@@ -113,5 +124,5 @@ export const useTwinsStore = defineStore('twins', () => {
     }
   }
 
-  return { creating, created, createError, create, resetCreate, refreshing, drift, driftError, reading, applying, checkDrift, applyDrift, closeDrift, downloadReport };
+  return { creating, created, createError, steps, create, resetCreate, refreshing, drift, driftError, reading, applying, checkDrift, applyDrift, closeDrift, downloadReport };
 });
