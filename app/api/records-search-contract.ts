@@ -95,7 +95,8 @@ export interface WorkbenchRecordView {
   partition: number;
   offset: number;
   timestamp: number;
-  timestampType: 'CreateTime' | 'LogAppendTime';
+  /** NoTimestampType: data an external topic kept in message format 0, which has no timestamp (timestamp -1). */
+  timestampType: 'CreateTime' | 'LogAppendTime' | 'NoTimestampType';
   key: PayloadView | null;
   value: PayloadView | null;
   headers: { key: string; value: PayloadView | null }[];

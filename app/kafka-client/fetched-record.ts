@@ -8,7 +8,8 @@ export interface RawFetchedRecord {
   value: Uint8Array | null;
   headers: { key: string; value: Uint8Array | null }[];
   timestamp: number;
-  timestampType: 'CreateTime' | 'LogAppendTime';
+  /** NoTimestampType: message format 0, which has no timestamp (Kafka's TimestampType.NO_TIMESTAMP_TYPE). */
+  timestampType: 'CreateTime' | 'LogAppendTime' | 'NoTimestampType';
   leaderEpoch: number;
   producerId: number;
   producerEpoch: number;

@@ -85,9 +85,9 @@ describe('recordsOfFetch on message formats before 0.11', () => {
     expect(got.map((r) => str(r.key))).toEqual(['k0', 'k1', null, 'k3', 'k4', 'k5', 'k6', 'k7', 'k8', 'k9']);
     expect(got.map((r) => str(r.value))).toEqual(['v0', 'v1', 'v2', null, 'v4', 'v5', 'v6', 'v7', 'v8', 'v9']);
     expect(got.map((r) => r.compression)).toEqual(['none', 'snappy', 'snappy', 'none', 'gzip', 'gzip', 'gzip', 'lz4', 'lz4', 'none']);
-    // magic 0 has no timestamp (Kafka's NO_TIMESTAMP, -1)
+    // magic 0 has no timestamp (Kafka's NO_TIMESTAMP, -1, and NO_TIMESTAMP_TYPE)
     expect(got.map((r) => r.timestamp)).toEqual([-1, -1, -1, 1_500, 2_000, 2_001, 2_002, 9_000, 9_000, 4_000]);
-    expect(got.map((r) => r.timestampType)).toEqual(['CreateTime', 'CreateTime', 'CreateTime', 'CreateTime', 'CreateTime', 'CreateTime', 'CreateTime', 'LogAppendTime', 'LogAppendTime', 'CreateTime']);
+    expect(got.map((r) => r.timestampType)).toEqual(['NoTimestampType', 'NoTimestampType', 'NoTimestampType', 'CreateTime', 'CreateTime', 'CreateTime', 'CreateTime', 'LogAppendTime', 'LogAppendTime', 'CreateTime']);
     expect(got.slice(0, 9).every((r) => r.producerId === -1 && r.sequence === -1 && r.leaderEpoch === -1 && r.headers.length === 0 && !r.transactional)).toBe(true);
     expect(got[9]).toMatchObject({ leaderEpoch: 4 });
   });

@@ -11,8 +11,8 @@
  * A compressed message is a wrapper whose value is a compressed message set. In magic 1 its inner
  * offsets are relative (0…n-1) and the wrapper carries the last inner message's absolute offset; in
  * magic 0 the inner offsets are absolute. A magic 1 wrapper with LogAppendTime gives every inner
- * message its own timestamp. These formats have no headers, producer ids, sequences or leader
- * epochs: those read as none (-1).
+ * message the wrapper's timestamp. Format 0 has no timestamp at all (NoTimestampType, -1). These
+ * formats have no headers, producer ids, sequences or leader epochs: those read as none (-1).
  */
 import { crc32 } from 'node:zlib';
 import { KafkaError } from '../api/errors.js';
@@ -121,7 +121,7 @@ function record(m: LegacyMessage, offset: number, timestamp: number, logAppendTi
     value: m.value,
     headers: [],
     timestamp,
-    timestampType: logAppendTime ? 'LogAppendTime' : 'CreateTime',
+    timestampType: m.magic === 0 ? 'NoTimestampType' : logAppendTime ? 'LogAppendTime' : 'CreateTime',
     leaderEpoch: -1,
     producerId: -1,
     producerEpoch: -1,

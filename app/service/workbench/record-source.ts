@@ -15,7 +15,7 @@ export interface FetchedRecord {
   partition: number;
   offset: number;
   timestamp: number;
-  timestampType: 'CreateTime' | 'LogAppendTime';
+  timestampType: 'CreateTime' | 'LogAppendTime' | 'NoTimestampType';
   key: Uint8Array | null;
   value: Uint8Array | null;
   headers: { key: string; value: Uint8Array | null }[];
