@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCompressionCodecs, type CompressionCodec } from '../protocol/records/compression.js';
 import { encodeRecordBatch } from '../protocol/records/record-batch.js';
+import { concat as concatBytes } from '../protocol/test-support/frames.js';
 import { recordsOfFetch } from './fetched-batches.js';
 
 const codecs = createCompressionCodecs();
@@ -24,15 +25,7 @@ function batch(baseOffset: number, values: string[], extra: Partial<Batch> = {})
   };
 }
 
-const concat = (...parts: Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
+const concat = (...parts: Uint8Array[]) => concatBytes(parts);
 
 describe('recordsOfFetch', () => {
   it('gives each record its batch’s codec, producer id/epoch/sequence, timestamp type and leader epoch', () => {
