@@ -17,19 +17,16 @@
  * transaction is watched until it ends (lso-watch.ts): no leader's LSO passes it. An application
  * works a while between its last send and its commit, so transactions stay open across faults.
  */
-import { encodeRecordBatch } from '../../protocol/records/record-batch.js';
-import { createCompressionCodecs } from '../../protocol/records/compression.js';
-import { textRecord } from '../simulation.js';
 import type { RunContext, TopicPartition } from './context.js';
 import type { LsoWatch, WatchedTxn } from './lso-watch.js';
 import { partitionsSettled, readCommittedValues } from './read-committed.js';
+import { transactionalProduce } from './txn-produce.js';
 
 const TOPIC = 'xt';
 const TRANSACTION_LOG = '__transaction_state';
 const TXN_PRODUCERS = 2;
 const TXN_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 10_000;
-const codecs = createCompressionCodecs();
 
 type Fate = 'open' | 'committed' | 'aborted' | 'unknown';
 
@@ -178,14 +175,9 @@ export class TransactionalTraffic {
     const leader = this.leaderOf(partition);
     if (leader < 0) return this.giveUp(p, t, false);
     const baseSequence = p.seq.get(partition) ?? 0;
-    const records = values.map((v) => textRecord(v));
-    const wire = encodeRecordBatch(
-      { baseOffset: 0, lastOffset: records.length - 1, leaderEpoch: -1, appendTimeMs: 0, records, sizeBytes: 0, transactional: true },
-      { codecs, producer: { id: p.producerId, epoch: p.epoch, baseSequence } },
-    );
     this.ctx.sim.engine.produceRequest(
       leader,
-      { type: 'produce', acks: -1, timeoutMs: 5_000, transactionalId: p.transactionalId, partitions: [{ topic: TOPIC, partition, wire, producer: { producerId: p.producerId, producerEpoch: p.epoch, baseSequence, transactional: true } }] },
+      transactionalProduce(p, TOPIC, partition, values, baseSequence),
       this.track((a) => {
         const r = a.kind === 'response' ? a.response.partitions[0] : undefined;
         // Not acknowledged: the batch may or may not be in the log; the transaction is given up (and aborted).

@@ -11,12 +11,10 @@ import type { BrokerAnswer } from '../../core/cluster/kafka-requests.js';
 import type { TxnOffsetCommitResponse } from '../../core/group/messages.js';
 import type { AddPartitionsToTxnResponse, TxnErrorResponse } from '../../core/txn/messages.js';
 import { OFFSETS_TOPIC } from '../../core/group/host.js';
-import { createCompressionCodecs } from '../../protocol/records/compression.js';
-import { encodeRecordBatch } from '../../protocol/records/record-batch.js';
-import { textRecord } from '../simulation.js';
 import type { RunContext } from './context.js';
 import type { LsoWatch, WatchedTxn } from './lso-watch.js';
 import { GroupMember, REJOIN_ERRORS, type Membership } from './transform-member.js';
+import { transactionalProduce } from './txn-produce.js';
 
 export const INPUT = 'xin';
 export const OUTPUT = 'xout';
@@ -25,7 +23,6 @@ const TXN_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 10_000;
 /** A stall longer than the group session (transform-member.ts) and shorter than the transaction timeout. */
 const STALL_MS = 8_000;
-const codecs = createCompressionCodecs();
 const decoder = new TextDecoder();
 type FetchAnswer = Parameters<Parameters<Engine['fetchRequest']>[2]>[0];
 
@@ -263,14 +260,9 @@ export class TransformWorker {
     const leader = this.leaderOf(OUTPUT, partition);
     if (leader < 0) return this.giveUp(txn, false);
     const baseSequence = t.seq.get(partition) ?? 0;
-    const records = values.map((v) => textRecord(v));
-    const wire = encodeRecordBatch(
-      { baseOffset: 0, lastOffset: records.length - 1, leaderEpoch: -1, appendTimeMs: 0, records, sizeBytes: 0, transactional: true },
-      { codecs, producer: { id: t.producerId, epoch: t.epoch, baseSequence } },
-    );
     this.ctx.sim.engine.produceRequest(
       leader,
-      { type: 'produce', acks: -1, timeoutMs: 5_000, transactionalId: this.id, partitions: [{ topic: OUTPUT, partition, wire, producer: { producerId: t.producerId, producerEpoch: t.epoch, baseSequence, transactional: true } }] },
+      transactionalProduce({ transactionalId: this.id, producerId: t.producerId, epoch: t.epoch }, OUTPUT, partition, values, baseSequence),
       this.track((a) => {
         const r = a.kind === 'response' ? a.response.partitions[0] : undefined;
         if (!r || r.error !== 'NONE') return this.giveUp(txn, false);
